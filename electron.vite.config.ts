@@ -1,0 +1,32 @@
+import { resolve } from 'node:path'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'electron-vite'
+
+export default defineConfig({
+  main: {
+    build: {
+      rollupOptions: {
+        // The CLI shares the main bundle's services but never imports `electron`.
+        input: { index: resolve('src-main/index.ts'), cli: resolve('src-main/cli/main.ts') },
+      },
+    },
+  },
+  preload: {
+    build: {
+      // A sandboxed preload can require only `electron`: everything else is bundled in.
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve('src-preload/index.ts') },
+        // Sandboxed preloads cannot be ES modules.
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: 'src-renderer',
+    build: {
+      rollupOptions: { input: { index: resolve('src-renderer/index.html') } },
+    },
+    plugins: [react()],
+  },
+})

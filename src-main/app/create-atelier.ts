@@ -1,0 +1,52 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import packageJson from '../../package.json'
+import { ChatService } from '../chats/chat-service'
+import { AppSettingsRepository } from '../db/app-settings-repository'
+import { ChatsRepository } from '../db/chats-repository'
+import { type Database, openDatabase } from '../db/database'
+import { createDispatcher, type Dispatch } from '../ipc/dispatcher'
+import { createHandlers } from '../ipc/handlers'
+import { PreferencesService } from '../preferences/preferences-service'
+import { PRODUCT_NAME } from './data-dir'
+import { AtelierEvents } from './events'
+
+export const DATABASE_FILE = 'atelier.db'
+export const APP_VERSION: string = packageJson.version
+
+export interface AtelierOptions {
+  /** Folder for the database and everything else Atelier keeps; created when missing. */
+  dataDir: string
+  /** A `better_sqlite3.node` for this runtime; Electron passes its own ABI build. */
+  nativeBinding?: string
+}
+
+/** Every service of the app, wired once; used alike by Electron main, the CLI, the web host and tests. */
+export interface Atelier {
+  dataDir: string
+  db: Database
+  events: AtelierEvents
+  chats: ChatService
+  preferences: PreferencesService
+  /** Validated entry point for contract calls from any transport. */
+  dispatch: Dispatch
+  close(): void
+}
+
+export function createAtelier({ dataDir, nativeBinding }: AtelierOptions): Atelier {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  const db = openDatabase(join(dataDir, DATABASE_FILE), { nativeBinding })
+  const events = new AtelierEvents()
+  const chats = new ChatService(new ChatsRepository(db), events)
+  const preferences = new PreferencesService(new AppSettingsRepository(db), events)
+  const info = { name: PRODUCT_NAME, version: APP_VERSION, dataDir }
+  return {
+    dataDir,
+    db,
+    events,
+    chats,
+    preferences,
+    dispatch: createDispatcher(createHandlers({ info, chats, preferences })),
+    close: () => db.close(),
+  }
+}

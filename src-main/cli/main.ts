@@ -1,0 +1,31 @@
+import { Command, CommanderError } from 'commander'
+import { toErrorPayload } from '../../src-shared/errors'
+import { APP_VERSION } from '../app/create-atelier'
+import { PRODUCT_NAME } from '../app/data-dir'
+import { registerWebCommand } from './commands/web'
+
+/** The headless face of Atelier: same services and data folder as the desktop app. */
+export function buildProgram(): Command {
+  const program = new Command('atelier')
+    .description(`${PRODUCT_NAME}: a local agent that works in your project folder.`)
+    .version(APP_VERSION, '-v, --version', 'print the version')
+    .option(
+      '--data-dir <dir>',
+      'where Atelier keeps its database (default: $ATELIER_DATA_DIR, else the desktop app’s folder)',
+    )
+    .showHelpAfterError()
+  registerWebCommand(program)
+  return program
+}
+
+export async function main(argv: string[] = process.argv): Promise<void> {
+  const program = buildProgram().exitOverride()
+  try {
+    await program.parseAsync(argv)
+  } catch (error) {
+    if (error instanceof CommanderError) process.exit(error.exitCode)
+    const { code, message } = toErrorPayload(error)
+    process.stderr.write(`atelier: ${message} (${code})\n`)
+    process.exit(1)
+  }
+}

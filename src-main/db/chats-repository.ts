@@ -1,0 +1,61 @@
+import type { Chat, ChatMode } from '../../src-shared/contract'
+import type { Database } from './database'
+
+interface ChatRow {
+  id: string
+  title: string
+  mode: ChatMode
+  working_dir: string | null
+  created_at: number
+  updated_at: number
+}
+
+function toChat(row: ChatRow): Chat {
+  return {
+    id: row.id,
+    title: row.title,
+    mode: row.mode,
+    workingDir: row.working_dir,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+export class ChatsRepository {
+  private readonly statements
+
+  constructor(db: Database) {
+    this.statements = {
+      list: db.prepare<[], ChatRow>('SELECT * FROM chats ORDER BY created_at DESC, rowid DESC'),
+      get: db.prepare<[string], ChatRow>('SELECT * FROM chats WHERE id = ?'),
+      insert: db.prepare(
+        `INSERT INTO chats (id, title, mode, working_dir, created_at, updated_at)
+         VALUES (@id, @title, @mode, @workingDir, @createdAt, @updatedAt)`,
+      ),
+      rename: db.prepare('UPDATE chats SET title = ?, updated_at = ? WHERE id = ?'),
+      delete: db.prepare('DELETE FROM chats WHERE id = ?'),
+    }
+  }
+
+  list(): Chat[] {
+    return this.statements.list.all().map(toChat)
+  }
+
+  get(id: string): Chat | undefined {
+    const row = this.statements.get.get(id)
+    return row && toChat(row)
+  }
+
+  insert(chat: Chat): void {
+    this.statements.insert.run(chat)
+  }
+
+  /** Returns false when no chat has that id. */
+  rename(id: string, title: string, now: number): boolean {
+    return this.statements.rename.run(title, now, id).changes > 0
+  }
+
+  delete(id: string): boolean {
+    return this.statements.delete.run(id).changes > 0
+  }
+}

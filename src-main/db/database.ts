@@ -1,0 +1,69 @@
+import BetterSqlite3 from 'better-sqlite3'
+import { AtelierError } from '../../src-shared/errors'
+import { migrations as defaultMigrations, type Migration } from './migrations'
+
+export type Database = BetterSqlite3.Database
+
+export interface OpenDatabaseOptions {
+  /** Path of a `better_sqlite3.node` built for this runtime (Electron has its own ABI). */
+  nativeBinding?: string
+  migrations?: readonly Migration[]
+}
+
+/**
+ * Opens (creating if needed) the app database: checks it before touching it, then WAL with
+ * synchronous=FULL so a committed transaction survives a crash or power loss, then migrations.
+ */
+export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Database {
+  const db = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
+  try {
+    // Another process (the CLI beside the desktop app) may hold a write lock for a moment.
+    db.pragma('busy_timeout = 5000')
+    // Before any statement that writes: a corrupt file is reported and left exactly as it was.
+    assertIntact(db, file)
+    db.pragma('journal_mode = WAL')
+    db.pragma('synchronous = FULL')
+    db.pragma('foreign_keys = ON')
+    migrate(db, options.migrations ?? defaultMigrations)
+    return db
+  } catch (error) {
+    db.close()
+    throw error
+  }
+}
+
+function assertIntact(db: Database, file: string): void {
+  let problems: string[]
+  try {
+    problems = (db.pragma('quick_check') as { quick_check: string }[]).map((row) => row.quick_check)
+  } catch (error) {
+    // SQLITE_NOTADB / SQLITE_CORRUPT surface as throws rather than as check rows.
+    problems = [error instanceof Error ? error.message : String(error)]
+  }
+  if (problems.length === 1 && problems[0] === 'ok') return
+  throw new AtelierError(
+    'database_corrupt',
+    `The database at ${file} is damaged (${problems.slice(0, 3).join('; ')}). Atelier has not changed it: ` +
+      'move it aside (or restore a backup) and start again to begin with a fresh database.',
+    { file, problems: problems.slice(0, 20) },
+  )
+}
+
+function migrate(db: Database, migrations: readonly Migration[]): void {
+  const current = db.pragma('user_version', { simple: true }) as number
+  const latest = migrations.at(-1)?.version ?? 0
+  if (current > latest) {
+    throw new AtelierError(
+      'database_corrupt',
+      `The database is at schema version ${current}, newer than this Atelier knows (${latest}). Update Atelier.`,
+      { current, latest },
+    )
+  }
+  for (const migration of migrations) {
+    if (migration.version <= current) continue
+    db.transaction(() => {
+      db.exec(migration.sql)
+      db.pragma(`user_version = ${migration.version}`)
+    })()
+  }
+}

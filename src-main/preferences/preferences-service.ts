@@ -1,0 +1,45 @@
+import { Value } from '@sinclair/typebox/value'
+import { type MethodRequest, Preferences } from '../../src-shared/contract'
+import type { AtelierEvents } from '../app/events'
+import type { AppSettingsRepository } from '../db/app-settings-repository'
+
+const KEY = 'preferences'
+
+export const DEFAULT_PREFERENCES: Preferences = { theme: 'system' }
+
+/** App-wide preferences. Stored values that no longer parse fall back to the defaults, field by field. */
+export class PreferencesService {
+  constructor(
+    private readonly repository: AppSettingsRepository,
+    private readonly events: AtelierEvents,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get(): Preferences {
+    const stored = parseJson(this.repository.getRaw(KEY))
+    const merged = { ...DEFAULT_PREFERENCES }
+    if (typeof stored === 'object' && stored !== null) {
+      for (const key of Object.keys(DEFAULT_PREFERENCES) as (keyof Preferences)[]) {
+        const candidate = { ...merged, [key]: (stored as Record<string, unknown>)[key] }
+        if (Value.Check(Preferences, candidate)) Object.assign(merged, candidate)
+      }
+    }
+    return merged
+  }
+
+  update(changes: MethodRequest<'preferences.update'>): Preferences {
+    const next = { ...this.get(), ...changes }
+    this.repository.set(KEY, next, this.now())
+    this.events.emit('preferences.changed', next)
+    return next
+  }
+}
+
+function parseJson(text: string | undefined): unknown {
+  if (text === undefined) return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,125 @@
+import { useCallback, useEffect, useState } from 'react'
+import type { AtelierApi } from '../../src-shared/api'
+import type { Chat, Preferences } from '../../src-shared/contract'
+import { ChatPane } from './components/ChatPane'
+import { ChatSidebar } from './components/ChatSidebar'
+import { SettingsView } from './components/SettingsView'
+import { errorMessage } from './errors'
+import { applyTheme } from './theme'
+
+type View = { kind: 'chat' } | { kind: 'settings' }
+
+export function App({ api }: { api: AtelierApi }) {
+  const [chats, setChats] = useState<Chat[]>([])
+  const [selectedId, setSelectedId] = useState<string>()
+  const [preferences, setPreferences] = useState<Preferences>()
+  const [view, setView] = useState<View>({ kind: 'chat' })
+  const [error, setError] = useState<string>()
+
+  /** Runs a call, showing its failure in the error banner instead of losing it. */
+  const attempt = useCallback(async <T,>(call: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      const value = await call()
+      setError(undefined)
+      return value
+    } catch (failure) {
+      setError(errorMessage(failure))
+      return undefined
+    }
+  }, [])
+
+  useEffect(() => {
+    void attempt(async () => {
+      const [initialChats, initialPreferences] = await Promise.all([api.chats.list(), api.preferences.get()])
+      setChats(initialChats)
+      setSelectedId((current) => current ?? initialChats[0]?.id)
+      setPreferences(initialPreferences)
+    })
+    const unsubscribeChats = api.chats.onChanged(({ chats: next }) => setChats(next))
+    const unsubscribePreferences = api.preferences.onChanged(setPreferences)
+    return () => {
+      unsubscribeChats()
+      unsubscribePreferences()
+    }
+  }, [api, attempt])
+
+  useEffect(() => applyTheme(preferences?.theme ?? 'system'), [preferences?.theme])
+
+  // The selected chat may disappear (deleted here or in another window): fall back to the newest.
+  useEffect(() => {
+    if (selectedId !== undefined && !chats.some((chat) => chat.id === selectedId)) setSelectedId(chats[0]?.id)
+  }, [chats, selectedId])
+
+  const createChat = useCallback(async () => {
+    const chat = await attempt(() => api.chats.create())
+    if (!chat) return
+    setChats((current) => (current.some((c) => c.id === chat.id) ? current : [chat, ...current]))
+    setSelectedId(chat.id)
+    setView({ kind: 'chat' })
+  }, [api, attempt])
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && !event.shiftKey && event.key.toLowerCase() === 'n') {
+        event.preventDefault()
+        void createChat()
+      }
+    }
+    window.addEventListener('keydown', onKeyDown)
+    return () => window.removeEventListener('keydown', onKeyDown)
+  }, [createChat])
+
+  const selected = chats.find((chat) => chat.id === selectedId)
+
+  return (
+    <div className="app">
+      <ChatSidebar
+        chats={chats}
+        selectedId={view.kind === 'chat' ? selectedId : undefined}
+        settingsOpen={view.kind === 'settings'}
+        onSelect={(id) => {
+          setSelectedId(id)
+          setView({ kind: 'chat' })
+        }}
+        onCreate={createChat}
+        onRename={(id, title) => attempt(() => api.chats.rename({ id, title }))}
+        onDelete={(id) => attempt(() => api.chats.delete({ id }))}
+        onOpenSettings={() => setView({ kind: 'settings' })}
+      />
+      <main className="main">
+        {error && (
+          <div className="error-banner" role="alert">
+            <span>{error}</span>
+            <button
+              type="button"
+              className="ghost"
+              onClick={() => setError(undefined)}
+              aria-label="Dismiss error"
+            >
+              ×
+            </button>
+          </div>
+        )}
+        {view.kind === 'settings' ? (
+          <SettingsView
+            preferences={preferences}
+            onChange={(changes) =>
+              attempt(() => api.preferences.update(changes)).then((p) => p && setPreferences(p))
+            }
+            onClose={() => setView({ kind: 'chat' })}
+          />
+        ) : selected ? (
+          <ChatPane chat={selected} />
+        ) : (
+          <section className="empty-state" aria-label="No chat selected">
+            <h1>Welcome to Atelier</h1>
+            <p>Start a chat, bind it to a project folder, and let the agent work there — visibly.</p>
+            <button type="button" className="primary" onClick={createChat}>
+              Start a new chat
+            </button>
+          </section>
+        )}
+      </main>
+    </div>
+  )
+}
