@@ -4,7 +4,7 @@ import { AtelierError } from '../../src-shared/errors'
 import type { AtelierEvents } from '../app/events'
 import type { ChatsRepository } from '../db/chats-repository'
 
-export const DEFAULT_CHAT_TITLE = 'New chat'
+export const DEFAULT_CHAT_TITLE = 'Untitled chat'
 
 export class ChatService {
   constructor(

@@ -1,4 +1,4 @@
-import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { TypeCompiler, type ValueError } from '@sinclair/typebox/compiler'
 import type { InvokeResult } from '../../src-shared/api'
 import {
   isMethodName,
@@ -32,9 +32,7 @@ export function createDispatcher(handlers: ContractHandlers): Dispatch {
     }
     const validator = validators.get(method)
     if (validator && !validator.Check(request)) {
-      const errors = [...validator.Errors(request)]
-        .slice(0, MAX_REPORTED_ERRORS)
-        .map((error) => ({ path: error.path || '/', message: error.message }))
+      const errors = firstErrorPerPath(validator.Errors(request))
       const first = errors[0]
       return {
         ok: false,
@@ -52,4 +50,15 @@ export function createDispatcher(handlers: ContractHandlers): Dispatch {
       return { ok: false, error: toErrorPayload(error) }
     }
   }
+}
+
+/** TypeBox reports a missing property twice ("required", then "string"); the first one says it best. */
+function firstErrorPerPath(errors: Iterable<ValueError>): { path: string; message: string }[] {
+  const byPath = new Map<string, string>()
+  for (const error of errors) {
+    const path = error.path || '/'
+    if (!byPath.has(path)) byPath.set(path, error.message)
+    if (byPath.size === MAX_REPORTED_ERRORS) break
+  }
+  return [...byPath].map(([path, message]) => ({ path, message }))
 }

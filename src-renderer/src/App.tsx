@@ -58,6 +58,17 @@ export function App({ api }: { api: AtelierApi }) {
     setView({ kind: 'chat' })
   }, [api, attempt])
 
+  /** Shows the change at once; the saved value (or the old one, on failure) then settles it. */
+  const updatePreferences = useCallback(
+    async (changes: Partial<Preferences>) => {
+      const previous = preferences
+      setPreferences((current) => current && { ...current, ...changes })
+      const saved = await attempt(() => api.preferences.update(changes))
+      setPreferences(saved ?? previous)
+    },
+    [api, attempt, preferences],
+  )
+
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if ((event.ctrlKey || event.metaKey) && !event.shiftKey && event.key.toLowerCase() === 'n') {
@@ -103,9 +114,7 @@ export function App({ api }: { api: AtelierApi }) {
         {view.kind === 'settings' ? (
           <SettingsView
             preferences={preferences}
-            onChange={(changes) =>
-              attempt(() => api.preferences.update(changes)).then((p) => p && setPreferences(p))
-            }
+            onChange={updatePreferences}
             onClose={() => setView({ kind: 'chat' })}
           />
         ) : selected ? (

@@ -1,0 +1,25 @@
+/** What a benchmark reports: our time per operation beside a reference doing the same work. */
+export interface BenchmarkResult {
+  name: string
+  ours: { label: string; msPerOp: number }
+  reference: { label: string; msPerOp: number }
+}
+
+export type Benchmark = () => Promise<BenchmarkResult[]>
+
+/** Median of `rounds` timings of `operations` calls, in ms per call, after one warm-up round. */
+export async function measure(
+  operations: number,
+  rounds: number,
+  run: (i: number) => Promise<unknown> | unknown,
+) {
+  const perOp: number[] = []
+  for (let round = -1; round < rounds; round++) {
+    const start = process.hrtime.bigint()
+    for (let i = 0; i < operations; i++) await run(i)
+    const elapsed = Number(process.hrtime.bigint() - start) / 1e6
+    if (round >= 0) perOp.push(elapsed / operations)
+  }
+  perOp.sort((a, b) => a - b)
+  return perOp[Math.floor(perOp.length / 2)] ?? Number.NaN
+}

@@ -1,0 +1,98 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { builtinModules } from 'node:module'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import ts from 'typescript'
+import { describe, expect, it } from 'vitest'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && /\.(ts|tsx)$/.test(entry.name))
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)))
+}
+
+/** Every static, dynamic and type-only import and re-export of a file, as written. */
+function importsOf(file: string): string[] {
+  const info = ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true)
+  return info.importedFiles.map((imported) => imported.fileName)
+}
+
+function isElectron(specifier: string): boolean {
+  return specifier === 'electron' || specifier.startsWith('electron/')
+}
+
+function isNodeBuiltin(specifier: string): boolean {
+  return specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0] ?? '')
+}
+
+/** The top folder a relative import lands in, e.g. `src-main`. */
+function folderOf(file: string, specifier: string): string | undefined {
+  if (!specifier.startsWith('.')) return undefined
+  return relative(ROOT, resolve(ROOT, dirname(file), specifier)).split(/[\\/]/)[0]
+}
+
+function violations(dir: string, forbidden: (specifier: string, file: string) => boolean): string[] {
+  return sourceFiles(dir).flatMap((file) =>
+    importsOf(file)
+      .filter((specifier) => forbidden(specifier, file))
+      .map((specifier) => `${file} imports ${specifier}`),
+  )
+}
+
+describe('import boundaries', () => {
+  it('sees the imports it polices', () => {
+    expect(importsOf('src-main/index.ts')).toContain('electron')
+    expect(
+      importsOf('src-renderer/src/App.tsx').some(
+        (s) => folderOf('src-renderer/src/App.tsx', s) === 'src-shared',
+      ),
+    ).toBe(true)
+  })
+
+  it('keeps src-renderer off src-main, electron and Node built-ins', () => {
+    expect(
+      violations(
+        'src-renderer',
+        (specifier, file) =>
+          isElectron(specifier) ||
+          isNodeBuiltin(specifier) ||
+          ['src-main', 'src-preload'].includes(folderOf(file, specifier) ?? ''),
+      ),
+    ).toEqual([])
+  })
+
+  it('lets only src-main/index.ts and src-preload import electron', () => {
+    const everywhere = ['src-main', 'src-shared', 'src-renderer', 'test'].flatMap((dir) =>
+      violations(
+        dir,
+        (specifier, file) =>
+          specifier.startsWith('electron') && specifier !== 'electron-vite' && file !== 'src-main/index.ts',
+      ),
+    )
+    expect(everywhere).toEqual([])
+  })
+
+  it('keeps src-shared free of Node, electron and the process folders', () => {
+    expect(
+      violations(
+        'src-shared',
+        (specifier, file) =>
+          isElectron(specifier) ||
+          isNodeBuiltin(specifier) ||
+          ['src-main', 'src-preload', 'src-renderer'].includes(folderOf(file, specifier) ?? ''),
+      ),
+    ).toEqual([])
+  })
+
+  it('type-checks src-shared without the DOM or Node typings, so neither can creep in', () => {
+    const config = ts.readConfigFile(join(ROOT, 'tsconfig.shared.json'), ts.sys.readFile).config as {
+      compilerOptions: { lib: string[]; types: string[] }
+    }
+    expect(config.compilerOptions.lib.map((lib) => lib.toLowerCase())).not.toContainEqual(
+      expect.stringMatching(/^dom/),
+    )
+    expect(config.compilerOptions.types).toEqual([])
+  })
+})

@@ -1,0 +1,60 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { type Browser, chromium } from 'playwright-core'
+import { type Atelier, createAtelier } from '../../src-main/app/create-atelier'
+import { startWebHost, type WebHost } from '../../src-main/web/web-host'
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const RENDERER_DIR = join(ROOT, 'out', 'renderer')
+
+/** Flags for a headless Chromium on a machine with no network beyond loopback. */
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+]
+
+/** Playwright's own Chromium if installed, else $CHROME_PATH, else Debian's. Never a silent skip. */
+export function findChromium(): string {
+  let playwrights: string | undefined
+  try {
+    playwrights = chromium.executablePath()
+  } catch {
+    playwrights = undefined
+  }
+  for (const candidate of [playwrights, process.env.CHROME_PATH, '/usr/bin/chromium']) {
+    if (candidate && existsSync(candidate)) return candidate
+  }
+  throw new Error(
+    'No Chromium found for the end-to-end tests. Install one with `apt-get install -y chromium` ' +
+      '(Debian/Ubuntu), or point CHROME_PATH at a Chrome or Chromium binary, ' +
+      'or run `npx playwright install chromium` where downloads work.',
+  )
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: findChromium(), args: CHROMIUM_FLAGS })
+}
+
+/** The real services and web host on a data folder, as `atelier web` runs them. */
+export async function startApp(
+  dataDir: string,
+): Promise<{ atelier: Atelier; host: WebHost; stop(): Promise<void> }> {
+  if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
+    throw new Error('The renderer is not built: run `npm run build` (npm test does it first).')
+  }
+  const atelier = createAtelier({ dataDir })
+  const host = await startWebHost({ atelier, rendererDir: RENDERER_DIR })
+  return {
+    atelier,
+    host,
+    stop: async () => {
+      await host.close()
+      atelier.close()
+    },
+  }
+}

@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto'
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { openDatabase } from '../../../src-main/db/database'
+import { migrations } from '../../../src-main/db/migrations'
+import { useTempDirs } from '../../support/temp-dir'
+
+const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex')
+
+describe('openDatabase', () => {
+  const tempDir = useTempDirs()
+
+  it('opens in WAL mode with synchronous=FULL, a busy timeout and every migration applied', () => {
+    const db = openDatabase(join(tempDir(), 'a.db'))
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
+      expect(db.pragma('synchronous', { simple: true })).toBe(2)
+      expect(db.pragma('busy_timeout', { simple: true })).toBe(5000)
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1)
+      expect(db.pragma('user_version', { simple: true })).toBe(migrations.at(-1)?.version)
+    } finally {
+      db.close()
+    }
+  })
+
+  it('keeps data and applies no migration twice when reopened', () => {
+    const file = join(tempDir(), 'a.db')
+    const first = openDatabase(file)
+    first.prepare("INSERT INTO app_settings (key, value, updated_at) VALUES ('k', '1', 0)").run()
+    first.close()
+    const second = openDatabase(file)
+    try {
+      expect(second.prepare('SELECT value FROM app_settings').all()).toEqual([{ value: '1' }])
+    } finally {
+      second.close()
+    }
+  })
+
+  it('applies only the migrations newer than the stored version', () => {
+    const file = join(tempDir(), 'a.db')
+    openDatabase(file, { migrations: migrations.slice(0, 1) }).close()
+    const next = [...migrations, { version: 99, name: 'test', sql: 'CREATE TABLE later (x INTEGER);' }]
+    const db = openDatabase(file, { migrations: next })
+    try {
+      expect(db.pragma('user_version', { simple: true })).toBe(99)
+      expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'later'").all()).toHaveLength(1)
+    } finally {
+      db.close()
+    }
+  })
+
+  it('refuses a file that is not a database, names it, and leaves it byte for byte as it was', () => {
+    const file = join(tempDir(), 'a.db')
+    writeFileSync(file, 'this is not a database, just some notes\n'.repeat(200))
+    const before = sha256(file)
+    expect(() => openDatabase(file)).toThrowError(expect.objectContaining({ code: 'database_corrupt' }))
+    expect(() => openDatabase(file)).toThrowError(file)
+    expect(sha256(file)).toBe(before)
+    expect(existsSync(`${file}-wal`)).toBe(false)
+  })
+
+  it('refuses a database whose pages are damaged and leaves it unchanged', () => {
+    const file = join(tempDir(), 'a.db')
+    const db = openDatabase(file)
+    const insert = db.prepare('INSERT INTO chats (id, title, created_at, updated_at) VALUES (?, ?, 0, 0)')
+    db.transaction(() => {
+      for (let i = 0; i < 2000; i++) insert.run(`chat-${i}`, `title ${i} ${'x'.repeat(100)}`)
+    })()
+    db.pragma('wal_checkpoint(TRUNCATE)')
+    db.close()
+    // Scribble over the middle of the file: b-tree pages of the chats table and its index.
+    const fd = openSync(file, 'r+')
+    writeSync(fd, Buffer.alloc(4096 * 3, 0x5a), 0, 4096 * 3, 4096 * 4)
+    closeSync(fd)
+    const before = sha256(file)
+    expect(() => openDatabase(file)).toThrowError(expect.objectContaining({ code: 'database_corrupt' }))
+    expect(sha256(file)).toBe(before)
+  })
+
+  it('refuses a database written by a newer Atelier', () => {
+    const file = join(tempDir(), 'a.db')
+    openDatabase(file, {
+      migrations: [...migrations, { version: 50, name: 'future', sql: 'SELECT 1;' }],
+    }).close()
+    expect(() => openDatabase(file)).toThrowError(/newer than this Atelier knows/)
+  })
+})

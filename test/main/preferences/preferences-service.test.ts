@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest'
+import { createAtelier } from '../../../src-main/app/create-atelier'
+import { useTempDirs } from '../../support/temp-dir'
+
+describe('PreferencesService', () => {
+  const tempDir = useTempDirs()
+
+  it('starts from the system theme and keeps a choice across a reopen', () => {
+    const dataDir = tempDir()
+    const first = createAtelier({ dataDir })
+    expect(first.preferences.get()).toEqual({ theme: 'system' })
+    first.preferences.update({ theme: 'dark' })
+    first.close()
+    const second = createAtelier({ dataDir })
+    try {
+      expect(second.preferences.get()).toEqual({ theme: 'dark' })
+    } finally {
+      second.close()
+    }
+  })
+
+  it.each([
+    ['text that is not JSON', '{theme: dark'],
+    ['a value outside the allowed set', '{"theme":"neon"}'],
+    ['a value of the wrong type', '{"theme":7}'],
+    ['JSON that is not an object', '"dark"'],
+  ])('falls back to the defaults when the stored preferences hold %s', (_case, stored) => {
+    const atelier = createAtelier({ dataDir: tempDir() })
+    try {
+      atelier.db
+        .prepare("INSERT INTO app_settings (key, value, updated_at) VALUES ('preferences', ?, 0)")
+        .run(stored)
+      expect(atelier.preferences.get()).toEqual({ theme: 'system' })
+      expect(atelier.preferences.update({ theme: 'light' })).toEqual({ theme: 'light' })
+      expect(atelier.preferences.get()).toEqual({ theme: 'light' })
+    } finally {
+      atelier.close()
+    }
+  })
+})
