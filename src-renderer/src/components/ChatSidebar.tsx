@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useState } from 'react'
+import { type KeyboardEvent, type ReactNode, useState } from 'react'
 import type { Chat } from '../../../src-shared/contract'
 import { ConfirmDialog } from './ConfirmDialog'
 import { PencilIcon, TrashIcon } from './icons'
@@ -54,24 +54,20 @@ export function ChatSidebar(props: ChatSidebarProps) {
                   >
                     {chat.title}
                   </button>
-                  <button
-                    type="button"
-                    className="icon"
-                    aria-label={`Rename chat ${chat.title}`}
+                  <IconButton
+                    label={`Rename chat ${chat.title}`}
                     title="Rename"
                     onClick={() => setRenamingId(chat.id)}
                   >
                     <PencilIcon />
-                  </button>
-                  <button
-                    type="button"
-                    className="icon"
-                    aria-label={`Delete chat ${chat.title}`}
+                  </IconButton>
+                  <IconButton
+                    label={`Delete chat ${chat.title}`}
                     title="Delete"
                     onClick={() => setDeleting(chat)}
                   >
                     <TrashIcon />
-                  </button>
+                  </IconButton>
                 </li>
               ),
             )}
@@ -119,5 +115,19 @@ function RenameField({ chat, onDone }: { chat: Chat; onDone(title: string | unde
       onKeyDown={onKeyDown}
       onBlur={() => finish(value)}
     />
+  )
+}
+
+function IconButton(props: { label: string; title: string; onClick(): void; children: ReactNode }) {
+  return (
+    <button
+      type="button"
+      className="icon"
+      aria-label={props.label}
+      title={props.title}
+      onClick={props.onClick}
+    >
+      {props.children}
+    </button>
   )
 }
