@@ -66,12 +66,20 @@ function isTrustedSender(event: IpcMainInvokeEvent): boolean {
   )
 }
 
+/** Only https links leave the app, and only to the user's browser; nothing else navigates. */
+function openInBrowserIfHttps(url: string): void {
+  if (URL.canParse(url) && new URL(url).protocol === 'https:') void shell.openExternal(url)
+}
+
 function harden(contents: WebContents): void {
-  contents.on('will-navigate', (event) => event.preventDefault())
+  contents.on('will-navigate', (event) => {
+    event.preventDefault()
+    openInBrowserIfHttps(event.url)
+  })
   contents.on('will-redirect', (event) => event.preventDefault())
   contents.on('will-attach-webview', (event) => event.preventDefault())
   contents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https:')) void shell.openExternal(url)
+    openInBrowserIfHttps(url)
     return { action: 'deny' }
   })
 }

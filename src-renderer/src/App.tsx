@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { AtelierApi } from '../../src-shared/api'
-import type { Chat, Preferences } from '../../src-shared/contract'
+import type { AppInfo, Chat, Preferences } from '../../src-shared/contract'
 import { ChatPane } from './components/ChatPane'
 import { ChatSidebar } from './components/ChatSidebar'
 import { SettingsView } from './components/SettingsView'
@@ -13,6 +13,7 @@ export function App({ api }: { api: AtelierApi }) {
   const [chats, setChats] = useState<Chat[]>([])
   const [selectedId, setSelectedId] = useState<string>()
   const [preferences, setPreferences] = useState<Preferences>()
+  const [info, setInfo] = useState<AppInfo>()
   const [view, setView] = useState<View>({ kind: 'chat' })
   const [error, setError] = useState<string>()
 
@@ -30,10 +31,15 @@ export function App({ api }: { api: AtelierApi }) {
 
   useEffect(() => {
     void attempt(async () => {
-      const [initialChats, initialPreferences] = await Promise.all([api.chats.list(), api.preferences.get()])
+      const [initialChats, initialPreferences, appInfo] = await Promise.all([
+        api.chats.list(),
+        api.preferences.get(),
+        api.app.info(),
+      ])
       setChats(initialChats)
       setSelectedId((current) => current ?? initialChats[0]?.id)
       setPreferences(initialPreferences)
+      setInfo(appInfo)
     })
     const unsubscribeChats = api.chats.onChanged(({ chats: next }) => setChats(next))
     const unsubscribePreferences = api.preferences.onChanged(setPreferences)
@@ -113,6 +119,7 @@ export function App({ api }: { api: AtelierApi }) {
         )}
         {view.kind === 'settings' ? (
           <SettingsView
+            info={info}
             preferences={preferences}
             onChange={updatePreferences}
             onClose={() => setView({ kind: 'chat' })}

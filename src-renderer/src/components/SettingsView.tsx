@@ -1,4 +1,4 @@
-import type { Preferences, Theme } from '../../../src-shared/contract'
+import type { AppInfo, Preferences, Theme } from '../../../src-shared/contract'
 
 const THEMES: { value: Theme; label: string }[] = [
   { value: 'system', label: 'System' },
@@ -7,12 +7,13 @@ const THEMES: { value: Theme; label: string }[] = [
 ]
 
 interface SettingsViewProps {
+  info: AppInfo | undefined
   preferences: Preferences | undefined
   onChange(changes: Partial<Preferences>): void
   onClose(): void
 }
 
-export function SettingsView({ preferences, onChange, onClose }: SettingsViewProps) {
+export function SettingsView({ info, preferences, onChange, onClose }: SettingsViewProps) {
   return (
     <section className="settings" aria-labelledby="settings-title">
       <header className="settings-header">
@@ -39,6 +40,17 @@ export function SettingsView({ preferences, onChange, onClose }: SettingsViewPro
         </div>
         <p className="muted">System follows your operating system’s light or dark setting.</p>
       </fieldset>
+      {info && (
+        <section className="setting-group" aria-labelledby="about-title">
+          <h2 id="about-title">About</h2>
+          <p>
+            {info.name} {info.version}
+          </p>
+          <p className="muted">
+            Data folder: <code>{info.dataDir}</code>
+          </p>
+        </section>
+      )}
     </section>
   )
 }
