@@ -4,6 +4,7 @@
  * one entry here and one handler in `src-main/ipc/handlers.ts`.
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
+import { ToolSettingsDescriptor, ToolSettingsListResponse, UpdateToolSettingsBody } from './tools'
 
 const Id = Type.String({ minLength: 1, maxLength: 100 })
 const Title = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' })
@@ -52,6 +53,12 @@ export const methods = {
   ),
   'preferences.get': method(Empty, Preferences),
   'preferences.update': method(Type.Partial(Preferences, { additionalProperties: false }), Preferences),
+  'tools.list': method(Empty, ToolSettingsListResponse),
+  /** Refused with `invalid_parameters`, `cannot_disable` or `unknown_tool`. */
+  'tools.update': method(
+    Type.Composite([Type.Object({ name: Id }), UpdateToolSettingsBody], { additionalProperties: false }),
+    ToolSettingsDescriptor,
+  ),
 }
 
 /** Main → renderer events, named `namespace.event`; `window.atelier.namespace.onEvent(listener)`. */

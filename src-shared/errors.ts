@@ -57,6 +57,10 @@ export function isAtelierErrorPayload(value: unknown): value is AtelierErrorPayl
 export function toErrorPayload(error: unknown): AtelierErrorPayload {
   if (AtelierError.isInstance(error)) return error.toPayload()
   if (isAtelierErrorPayload(error)) return { code: error.code, message: error.message, data: error.data }
-  if (error instanceof Error) return { code: 'internal', message: error.message }
+  if (error instanceof Error) {
+    // Errors with a code of their own (FatalToolError's `fatal`, Node's `ENOENT`) keep it.
+    const code = (error as Error & { code?: unknown }).code
+    return { code: typeof code === 'string' ? code : 'internal', message: error.message }
+  }
   return { code: 'internal', message: String(error) }
 }

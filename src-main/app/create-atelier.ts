@@ -5,13 +5,20 @@ import { ChatService } from '../chats/chat-service'
 import { AppSettingsRepository } from '../db/app-settings-repository'
 import { ChatsRepository } from '../db/chats-repository'
 import { type Database, openDatabase } from '../db/database'
+import { ToolSettingsRepository } from '../db/tool-settings-repository'
 import { createDispatcher, type Dispatch } from '../ipc/dispatcher'
 import { createHandlers } from '../ipc/handlers'
 import { PreferencesService } from '../preferences/preferences-service'
+import { builtinTools } from '../tools/builtin'
+import { ToolExecutor } from '../tools/executor'
+import type { ToolRegistry } from '../tools/registry'
+import { ToolSettingsService } from '../tools/tool-settings-service'
 import { PRODUCT_NAME } from './data-dir'
 import { AtelierEvents } from './events'
 
 export const DATABASE_FILE = 'atelier.db'
+/** The desktop app has one user; the column exists for the envelope's user and a multi-user host. */
+export const LOCAL_USER = 'local'
 export const APP_VERSION: string = packageJson.version
 
 export interface AtelierOptions {
@@ -19,6 +26,8 @@ export interface AtelierOptions {
   dataDir: string
   /** A `better_sqlite3.node` for this runtime; Electron passes its own ABI build. */
   nativeBinding?: string
+  /** The tools this instance offers; by default its own copy of the built-ins. */
+  registry?: ToolRegistry
 }
 
 /** Every service of the app, wired once; used alike by Electron main, the CLI, the web host and tests. */
@@ -28,17 +37,24 @@ export interface Atelier {
   events: AtelierEvents
   chats: ChatService
   preferences: PreferencesService
+  tools: { registry: ToolRegistry; settings: ToolSettingsService; executor: ToolExecutor }
   /** Validated entry point for contract calls from any transport. */
   dispatch: Dispatch
   close(): void
 }
 
-export function createAtelier({ dataDir, nativeBinding }: AtelierOptions): Atelier {
+export function createAtelier({
+  dataDir,
+  nativeBinding,
+  registry = builtinTools.clone(),
+}: AtelierOptions): Atelier {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const db = openDatabase(join(dataDir, DATABASE_FILE), { nativeBinding })
   const events = new AtelierEvents()
   const chats = new ChatService(new ChatsRepository(db), events)
   const preferences = new PreferencesService(new AppSettingsRepository(db), events)
+  const toolSettings = new ToolSettingsService(registry, new ToolSettingsRepository(db))
+  const tools = { registry, settings: toolSettings, executor: new ToolExecutor(registry, toolSettings) }
   const info = { name: PRODUCT_NAME, version: APP_VERSION, dataDir }
   return {
     dataDir,
@@ -46,7 +62,8 @@ export function createAtelier({ dataDir, nativeBinding }: AtelierOptions): Ateli
     events,
     chats,
     preferences,
-    dispatch: createDispatcher(createHandlers({ info, chats, preferences })),
+    tools,
+    dispatch: createDispatcher(createHandlers({ info, chats, preferences, toolSettings, user: LOCAL_USER })),
     close: () => db.close(),
   }
 }

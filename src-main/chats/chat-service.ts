@@ -33,6 +33,17 @@ export class ChatService {
     return chat
   }
 
+  /** The chat with this id, created with these settings when there is none (the CLI's `--chat`). */
+  ensure(id: string, { workingDir, mode }: Pick<Chat, 'workingDir' | 'mode'>): Chat {
+    const existing = this.repository.get(id)
+    if (existing) return existing
+    const createdAt = this.now()
+    const chat: Chat = { id, title: DEFAULT_CHAT_TITLE, mode, workingDir, createdAt, updatedAt: createdAt }
+    this.repository.insert(chat)
+    this.changed()
+    return chat
+  }
+
   rename({ id, title }: MethodRequest<'chats.rename'>): Chat {
     if (!this.repository.rename(id, title.trim(), this.now())) throw notFound(id)
     this.changed()

@@ -2,6 +2,10 @@ import { Command, CommanderError } from 'commander'
 import { toErrorPayload } from '../../src-shared/errors'
 import { APP_VERSION } from '../app/create-atelier'
 import { PRODUCT_NAME } from '../app/data-dir'
+import { registerInspectCommand } from './commands/inspect'
+import { registerSettingsCommand } from './commands/settings'
+import { registerToolCommand } from './commands/tool'
+import { registerToolsCommand } from './commands/tools'
 import { registerWebCommand } from './commands/web'
 
 /** The headless face of Atelier: same services and data folder as the desktop app. */
@@ -14,6 +18,10 @@ export function buildProgram(): Command {
       'where Atelier keeps its database (default: $ATELIER_DATA_DIR, else the desktop app’s folder)',
     )
     .showHelpAfterError()
+  registerToolCommand(program)
+  registerToolsCommand(program)
+  registerSettingsCommand(program)
+  registerInspectCommand(program)
   registerWebCommand(program)
   return program
 }

@@ -33,4 +33,18 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'tool settings',
+    sql: `
+      CREATE TABLE user_tool_settings (
+        user_id TEXT NOT NULL,
+        tool_name TEXT NOT NULL,
+        enabled INTEGER CHECK (enabled IN (0, 1)),
+        parameters TEXT,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (user_id, tool_name)
+      );
+    `,
+  },
 ]

@@ -97,6 +97,7 @@ describe('the renderer in Chromium, served by the web host', () => {
       app: ['info'],
       chats: ['create', 'delete', 'list', 'onChanged', 'rename'],
       preferences: ['get', 'onChanged', 'update'],
+      tools: ['list', 'update'],
     })
     const rejection = await page.evaluate(() =>
       window.atelier?.chats

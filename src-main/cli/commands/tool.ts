@@ -1,0 +1,63 @@
+import { resolve } from 'node:path'
+import { type Command, Option } from 'commander'
+import type { ChatMode } from '../../../src-shared/contract'
+import { LOCAL_USER } from '../../app/create-atelier'
+import { withAtelier } from '../open-atelier'
+
+interface ToolOptions {
+  cwd?: string
+  mode: ChatMode
+  restrict: boolean
+  chat?: string
+}
+
+export const modeOption = () =>
+  new Option('--mode <mode>', 'agent: tools work in the folder; chat: the folder is not injected')
+    .choices(['agent', 'chat'])
+    .default('agent')
+
+export function registerToolCommand(program: Command): void {
+  program
+    .command('tool <name> [json-args]')
+    .description('run one tool through the full executor and print exactly what the model would receive')
+    .option('--cwd <dir>', 'the working folder (default: the current directory)')
+    .addOption(modeOption())
+    .option('--no-restrict', 'in agent mode, do not confine paths to the working folder')
+    .option('--chat <id>', "run in that chat's context (created if absent), so calls share its state")
+    .action((name: string, jsonArgs: string | undefined, options: ToolOptions, command: Command) =>
+      withAtelier(command, async ({ chats, tools }) => {
+        const requested = { workingDir: resolve(options.cwd ?? process.cwd()), mode: options.mode }
+        const chat = options.chat ? chats.ensure(options.chat, requested) : undefined
+        const { workingDir, mode } = chat ?? requested
+        const stop = new AbortController()
+        const onInterrupt = () => stop.abort()
+        process.once('SIGINT', onInterrupt)
+        try {
+          const result = await tools.executor.execute(
+            { name, arguments: jsonArgs ?? '{}' },
+            {
+              chatId: chat?.id,
+              user: LOCAL_USER,
+              workingDirectory: workingDir,
+              mode,
+              restrict: mode === 'agent' && options.restrict,
+              signal: stop.signal,
+              onUpdate: (progress) =>
+                process.stderr.write(
+                  `${typeof progress === 'string' ? progress : JSON.stringify(progress)}\n`,
+                ),
+            },
+          )
+          if (result.isError) {
+            const type = result.errorType ?? 'execution_failed'
+            process.stdout.write(`${JSON.stringify({ error: { type, message: result.content } })}\n`)
+            process.exitCode = 1
+          } else {
+            process.stdout.write(result.content.endsWith('\n') ? result.content : `${result.content}\n`)
+          }
+        } finally {
+          process.off('SIGINT', onInterrupt)
+        }
+      }),
+    )
+}

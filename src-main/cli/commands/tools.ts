@@ -1,0 +1,30 @@
+import type { Command } from 'commander'
+import type { ToolSettingsDescriptor } from '../../../src-shared/tools'
+import { LOCAL_USER } from '../../app/create-atelier'
+import { printJson, withAtelier } from '../open-atelier'
+
+export function registerToolsCommand(program: Command): void {
+  program
+    .command('tools')
+    .description('list every registered tool with its effective settings')
+    .option('--json', 'print the full list as JSON')
+    .action((options: { json?: boolean }, command: Command) =>
+      withAtelier(command, ({ tools }) => {
+        const list = tools.settings.list(LOCAL_USER)
+        if (options.json) return printJson(list)
+        for (const tool of list.tools) process.stdout.write(`${describe(tool)}\n`)
+      }),
+    )
+}
+
+function describe(tool: ToolSettingsDescriptor): string {
+  const state = tool.enabled ? 'on ' : 'off'
+  const origin = tool.source.kind === 'builtin' ? '' : ` [${Object.values(tool.source).join(':')}]`
+  const parameters = Object.entries(tool.parameters)
+    .map(([name, value]) => `${name}=${JSON.stringify(value)}`)
+    .join(' ')
+  const warning = tool.invalidSavedSettings
+    ? `\n      ! saved settings are invalid, defaults in force: ${tool.invalidSavedSettings.message}`
+    : ''
+  return `${state}  ${tool.name}${origin}  ${tool.title}${parameters ? `  (${parameters})` : ''}${warning}`
+}

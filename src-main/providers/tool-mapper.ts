@@ -1,0 +1,162 @@
+/**
+ * ToolDefinition[] → each provider's wire format. Source schemas stay plain JSON Schema; only the
+ * OpenAI Responses boundary derives the strict dialect.
+ */
+import type { JsonSchema, ToolDefinition } from '../../src-shared/tools'
+
+export interface ResponsesFunctionTool {
+  type: 'function'
+  name: string
+  description: string
+  parameters: JsonSchema
+  strict: boolean
+}
+
+export interface ChatCompletionFunctionTool {
+  type: 'function'
+  function: { name: string; description: string; parameters: JsonSchema }
+}
+
+export interface GeminiFunctionDeclaration {
+  name: string
+  description: string
+  parameters: JsonSchema
+}
+
+export interface AnthropicTool {
+  name: string
+  description: string
+  input_schema: JsonSchema
+}
+
+/** The providers Atelier speaks, by wire format. */
+export const PROVIDER_KINDS = ['openai-responses', 'openai-chat', 'gemini', 'anthropic'] as const
+export type ProviderKind = (typeof PROVIDER_KINDS)[number]
+
+const LENGTH_BOUNDS = new Set(['minLength', 'maxLength'])
+const COMPOSITION = ['oneOf', 'anyOf', 'allOf', 'not', '$ref']
+
+/** Plain JSON: TypeBox keeps symbol-keyed metadata on its schemas that no provider should see. */
+function plain(schema: JsonSchema): JsonSchema {
+  return JSON.parse(JSON.stringify(schema)) as JsonSchema
+}
+
+function isObjectSchema(schema: JsonSchema): boolean {
+  return schema.type === 'object' || schema.properties !== undefined
+}
+
+/** A map (`{ [key]: T }`) has no fixed keys to require, so strict mode cannot express it. */
+function isMapSchema(schema: JsonSchema): boolean {
+  return (
+    'patternProperties' in schema ||
+    (typeof schema.additionalProperties === 'object' && schema.additionalProperties !== null)
+  )
+}
+
+/**
+ * The Responses strict dialect: every property required at every depth, optionals as nullable
+ * unions, `additionalProperties: false`, length bounds dropped (the executor still enforces them).
+ */
+export function toStrictSchema(schema: JsonSchema): JsonSchema {
+  return strictify(plain(schema))
+}
+
+function strictify(schema: JsonSchema): JsonSchema {
+  const result: JsonSchema = {}
+  for (const [key, value] of Object.entries(schema)) {
+    if (!LENGTH_BOUNDS.has(key)) result[key] = value
+  }
+  if (isObjectSchema(schema) && !isMapSchema(schema)) {
+    const properties = (schema.properties ?? {}) as Record<string, JsonSchema>
+    const required = new Set((schema.required ?? []) as string[])
+    result.properties = Object.fromEntries(
+      Object.entries(properties).map(([name, property]) => {
+        const strict = strictify(property)
+        return [name, required.has(name) ? strict : nullable(strict)]
+      }),
+    )
+    result.required = Object.keys(properties)
+    result.additionalProperties = false
+  }
+  if (schema.items && typeof schema.items === 'object') result.items = strictify(schema.items as JsonSchema)
+  return result
+}
+
+/** An optional key as "this type, or null"; an enum or a constant also has to admit null. */
+function nullable(schema: JsonSchema): JsonSchema {
+  const { const: constant, ...result } = schema
+  if (constant !== undefined) result.enum = [constant]
+  if (typeof schema.type === 'string') result.type = [schema.type, 'null']
+  else if (Array.isArray(schema.type) && !schema.type.includes('null')) result.type = [...schema.type, 'null']
+  if (Array.isArray(result.enum) && !result.enum.includes(null)) result.enum = [...result.enum, null]
+  return result
+}
+
+/** Whether OpenAI's strict mode accepts a schema as it stands. */
+export function isStrictCompatible(schema: JsonSchema, root = true): boolean {
+  if (root && schema.type !== 'object') return false
+  const banned = [...COMPOSITION, ...LENGTH_BOUNDS, 'patternProperties']
+  if (banned.some((key) => key in schema)) return false
+  if (isObjectSchema(schema)) {
+    if (schema.additionalProperties !== false) return false
+    const properties = (schema.properties ?? {}) as Record<string, JsonSchema>
+    const required = new Set((schema.required ?? []) as string[])
+    for (const [name, property] of Object.entries(properties)) {
+      if (!required.has(name) || !isStrictCompatible(property, false)) return false
+    }
+  }
+  if (schema.items && typeof schema.items === 'object')
+    return isStrictCompatible(schema.items as JsonSchema, false)
+  return true
+}
+
+export function toolDefsToResponsesAPI(definitions: ToolDefinition[]): ResponsesFunctionTool[] {
+  return definitions.map(({ name, description, parameters }) => {
+    const strictSchema = toStrictSchema(parameters)
+    const strict = isStrictCompatible(strictSchema)
+    return {
+      type: 'function',
+      name,
+      description,
+      parameters: strict ? strictSchema : plain(parameters),
+      strict,
+    }
+  })
+}
+
+export function toolDefsToChatCompletions(definitions: ToolDefinition[]): ChatCompletionFunctionTool[] {
+  return definitions.map(({ name, description, parameters }) => ({
+    type: 'function',
+    function: { name, description, parameters: plain(parameters) },
+  }))
+}
+
+export function toolDefsToGeminiInteractions(definitions: ToolDefinition[]): GeminiFunctionDeclaration[] {
+  return definitions.map(({ name, description, parameters }) => ({
+    name,
+    description,
+    parameters: plain(parameters),
+  }))
+}
+
+export function toolDefsToAnthropic(definitions: ToolDefinition[]): AnthropicTool[] {
+  return definitions.map(({ name, description, parameters }) => ({
+    name,
+    description,
+    input_schema: plain(parameters),
+  }))
+}
+
+/** The exact tool list a provider of this kind receives. */
+export function toolDefsForProvider(kind: ProviderKind, definitions: ToolDefinition[]): unknown[] {
+  switch (kind) {
+    case 'openai-responses':
+      return toolDefsToResponsesAPI(definitions)
+    case 'openai-chat':
+      return toolDefsToChatCompletions(definitions)
+    case 'gemini':
+      return toolDefsToGeminiInteractions(definitions)
+    case 'anthropic':
+      return toolDefsToAnthropic(definitions)
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Model arguments, read strictly. `null` counts as absent, so a Responses-strict model (which must
+ * send every key, null for the ones it omits) and a model that leaves keys out take the same path.
+ * A present argument of the wrong type is a ToolArgumentError — never replaced by a default.
+ */
+import { Kind, type TSchema } from '@sinclair/typebox'
+import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler'
+import type { JsonSchema } from '../../src-shared/tools'
+import { ToolArgumentError } from './errors'
+
+const MAX_REPORTED = 5
+
+/** Removes `null` values of optional properties, at every depth the schema describes. */
+export function dropNullOptionals(schema: JsonSchema, value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const items = schema.items as JsonSchema | undefined
+    return items ? value.map((item) => dropNullOptionals(items, item)) : value
+  }
+  if (typeof value !== 'object' || value === null) return value
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>
+  const required = new Set((schema.required ?? []) as string[])
+  const result: Record<string, unknown> = {}
+  for (const [key, item] of Object.entries(value)) {
+    if (item === null && !required.has(key)) continue
+    const property = properties[key]
+    result[key] = property ? dropNullOptionals(property, item) : item
+  }
+  return result
+}
+
+export type ArgumentValidator = (args: unknown) => unknown
+
+const compiled = new WeakMap<JsonSchema, TypeCheck<TSchema>>()
+
+/**
+ * A validator for a tool's source schema, compiled once. Length bounds that the strict wire dialect
+ * drops are still enforced here, because this checks the source schema.
+ */
+export function validateToolArguments(toolName: string, schema: JsonSchema, raw: unknown): unknown {
+  const args = dropNullOptionals(schema, parseArguments(toolName, raw))
+  let check = compiled.get(schema)
+  if (!check) {
+    if (!(Kind in schema)) throw new Error(`The schema of ${toolName} is not a TypeBox schema.`)
+    check = TypeCompiler.Compile(schema as TSchema)
+    compiled.set(schema, check)
+  }
+  if (check.Check(args)) return args
+  const problems = [...check.Errors(args)]
+  const seen = new Set<string>()
+  const lines: string[] = []
+  for (const problem of problems) {
+    const path = problem.path || '(arguments)'
+    if (seen.has(path)) continue
+    seen.add(path)
+    lines.push(`${path}: ${problem.message}${describeValue(problem.value)}`)
+    if (lines.length === MAX_REPORTED) break
+  }
+  throw new ToolArgumentError(lines.join('; '), problems[0]?.path.slice(1) || undefined)
+}
+
+function parseArguments(toolName: string, raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw ?? {}
+  if (raw.trim() === '') return {}
+  try {
+    return JSON.parse(raw)
+  } catch (error) {
+    throw new ToolArgumentError(
+      `the arguments of ${toolName} are not valid JSON (${error instanceof Error ? error.message : error})`,
+    )
+  }
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return ''
+  const text = JSON.stringify(value)
+  return ` (got ${text !== undefined && text.length > 60 ? `${text.slice(0, 57)}...` : text})`
+}

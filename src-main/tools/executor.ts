@@ -1,0 +1,260 @@
+/**
+ * executeTool: the one place for what every tool call needs — lookup, the enabled check, settings,
+ * argument validation, timeout and abort, hooks, result serialization and truncation. A tool's
+ * `execute` only does its job.
+ */
+import type { ChatMode } from '../../src-shared/contract'
+import { validateToolArguments } from './arg-parsing'
+import { FatalToolError, ToolArgumentError, type ToolErrorType } from './errors'
+import type { ToolRegistry } from './registry'
+import { clampIntegerSetting } from './settings-policy'
+import type { ToolSettingsService } from './tool-settings-service'
+import type { RegisteredTool, ToolContext, ToolOutput } from './types'
+
+/** Tools without a `timeoutSeconds` setting get this budget. */
+export const DEFAULT_TIMEOUT_SECONDS = 30
+/** Larger results are cut, with a notice, so one call cannot flood the model's context. */
+export const DEFAULT_MAX_RESULT_CHARS = 100_000
+
+/** One call as a model made it. `arguments` may be the raw JSON text or already parsed. */
+export interface ToolCall {
+  id?: string
+  name: string
+  arguments: unknown
+}
+
+/** Where and for whom the call runs. */
+export interface ToolCallScope {
+  chatId?: string
+  user: string
+  workingDirectory: string | null
+  mode: ChatMode
+  restrict: boolean
+  /** The user's stop button. */
+  signal?: AbortSignal
+  onUpdate?: (progress: unknown) => void
+}
+
+/** What the model receives (`content`, `isError`) and what only hooks and the UI see. */
+export interface ToolExecutionResult {
+  content: string
+  isError: boolean
+  errorType?: ToolErrorType
+  data?: unknown
+  truncated: boolean
+  durationMs: number
+}
+
+export interface ToolHookCall {
+  call: ToolCall
+  args: unknown
+  context: ToolContext
+}
+
+/** May block a call; the reason is what the model reads. */
+export type BeforeToolHook = (
+  call: ToolHookCall,
+) => undefined | { block: string } | Promise<undefined | { block: string }>
+/** May rewrite a result. */
+export type AfterToolHook = (
+  call: ToolHookCall,
+  result: ToolExecutionResult,
+) => undefined | ToolExecutionResult | Promise<undefined | ToolExecutionResult>
+
+class Timeout extends Error {}
+
+export class ToolExecutor {
+  private readonly beforeHooks = new Set<BeforeToolHook>()
+  private readonly afterHooks = new Set<AfterToolHook>()
+
+  constructor(
+    private readonly registry: ToolRegistry,
+    private readonly settings: ToolSettingsService,
+    private readonly maxResultChars = DEFAULT_MAX_RESULT_CHARS,
+  ) {}
+
+  addBeforeToolHook(hook: BeforeToolHook): () => void {
+    this.beforeHooks.add(hook)
+    return () => this.beforeHooks.delete(hook)
+  }
+
+  addAfterToolHook(hook: AfterToolHook): () => void {
+    this.afterHooks.add(hook)
+    return () => this.afterHooks.delete(hook)
+  }
+
+  /** Runs one call. Every failure comes back as an error result, except FatalToolError, which is thrown. */
+  async execute(call: ToolCall, scope: ToolCallScope): Promise<ToolExecutionResult> {
+    const started = performance.now()
+    const finish = (output: ToolOutput, errorType?: ToolErrorType) =>
+      this.finish(output, errorType, performance.now() - started)
+
+    const entry = this.registry.get(call.name)
+    if (!entry) {
+      const names = this.registry.list().map((e) => e.tool.definition.name)
+      return finish(
+        {
+          content: `Unknown tool "${call.name}". Available tools: ${names.join(', ') || 'none'}.`,
+          isError: true,
+        },
+        'unknown_tool',
+      )
+    }
+    const { tool } = entry
+    const name = tool.definition.name
+    const { settings } = this.settings.resolve(scope.user, entry)
+    if (!settings.enabled) {
+      return finish(
+        {
+          content: `The tool "${name}" is turned off in Atelier's settings; do not call it again. The user can turn it on in Settings → Tools.`,
+          isError: true,
+        },
+        'not_enabled',
+      )
+    }
+
+    let args: unknown
+    try {
+      args = validateToolArguments(name, tool.definition.parameters, call.arguments)
+    } catch (error) {
+      if (!ToolArgumentError.isInstance(error)) throw error
+      return finish(invalidArguments(name, error.message), 'validation_failed')
+    }
+
+    const timeoutSeconds = clampIntegerSetting(settings.parameters.timeoutSeconds, {
+      min: 5,
+      max: 600,
+      fallback: DEFAULT_TIMEOUT_SECONDS,
+    })
+    const controller = new AbortController()
+    const parent = scope.signal
+    const abortFromParent = () => controller.abort(parent?.reason)
+    if (parent?.aborted) abortFromParent()
+    parent?.addEventListener('abort', abortFromParent, { once: true })
+    const timer = setTimeout(() => controller.abort(new Timeout()), timeoutSeconds * 1000)
+
+    const context: ToolContext = {
+      chatId: scope.chatId,
+      user: scope.user,
+      workingDirectory: scope.workingDirectory,
+      mode: scope.mode,
+      restrict: scope.restrict,
+      signal: controller.signal,
+      onUpdate: scope.onUpdate ?? (() => {}),
+      settings,
+    }
+    const hookCall: ToolHookCall = { call, args, context }
+
+    try {
+      for (const hook of this.beforeHooks) {
+        const verdict = await hook(hookCall)
+        if (verdict)
+          return finish(
+            { content: `The call to ${name} was blocked: ${verdict.block}`, isError: true },
+            'blocked',
+          )
+      }
+      const { output, errorType } = await this.run(tool, args, context, timeoutSeconds)
+      let result = finish(output, errorType)
+      for (const hook of this.afterHooks) result = (await hook(hookCall, result)) ?? result
+      return result
+    } finally {
+      clearTimeout(timer)
+      parent?.removeEventListener('abort', abortFromParent)
+    }
+  }
+
+  /** Runs the tool within its budget; failures come back as outputs, except FatalToolError. */
+  private async run(
+    tool: RegisteredTool,
+    args: unknown,
+    context: ToolContext,
+    timeoutSeconds: number,
+  ): Promise<{ output: ToolOutput; errorType?: ToolErrorType }> {
+    const name = tool.definition.name
+    const { signal } = context
+    // A tool that ignores its signal still cannot hold the turn past its budget.
+    const stopped = new Promise<never>((_, reject) => {
+      if (signal.aborted) reject(signal.reason)
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true })
+    })
+    try {
+      if (signal.aborted) await stopped
+      const output = toToolOutput(await Promise.race([tool.execute(args, context), stopped]))
+      return output.isError ? { output, errorType: 'execution_failed' } : { output }
+    } catch (error) {
+      if (FatalToolError.isInstance(error)) throw error
+      if (signal.aborted && signal.reason instanceof Timeout) {
+        const content = `${name} timed out after ${timeoutSeconds}s and was stopped.`
+        return { output: { content, isError: true }, errorType: 'timeout' }
+      }
+      if (signal.aborted) {
+        return {
+          output: { content: `${name} was cancelled by the user.`, isError: true },
+          errorType: 'aborted',
+        }
+      }
+      if (ToolArgumentError.isInstance(error)) {
+        return { output: invalidArguments(name, error.message), errorType: 'validation_failed' }
+      }
+      const message = error instanceof Error ? error.message : String(error)
+      return {
+        output: { content: `${name} failed: ${message}`, isError: true },
+        errorType: 'execution_failed',
+      }
+    } finally {
+      stopped.catch(() => {})
+    }
+  }
+
+  private finish(
+    output: ToolOutput,
+    errorType: ToolErrorType | undefined,
+    durationMs: number,
+  ): ToolExecutionResult {
+    const { content, truncated } = truncate(output.content, this.maxResultChars)
+    return {
+      content,
+      isError: output.isError ?? false,
+      ...(errorType && { errorType }),
+      ...(output.data !== undefined && { data: output.data }),
+      truncated,
+      durationMs,
+    }
+  }
+}
+
+function invalidArguments(name: string, problem: string): ToolOutput {
+  return {
+    content: `Invalid arguments for ${name}: ${problem}. Fix the arguments and call ${name} again.`,
+    isError: true,
+  }
+}
+
+function isToolOutput(value: unknown): value is ToolOutput {
+  if (typeof value !== 'object' || value === null || typeof (value as ToolOutput).content !== 'string')
+    return false
+  return Object.keys(value).every((key) => key === 'content' || key === 'isError' || key === 'data')
+}
+
+/** A string is the observation itself; a ToolOutput is taken as is; anything else is JSON. */
+export function toToolOutput(value: unknown): ToolOutput {
+  if (typeof value === 'string') return { content: value }
+  if (isToolOutput(value)) return value
+  if (value === undefined || value === null) return { content: '(no output)' }
+  try {
+    return { content: JSON.stringify(value, null, 2) ?? String(value) }
+  } catch {
+    return { content: String(value) }
+  }
+}
+
+function truncate(content: string, max: number): { content: string; truncated: boolean } {
+  if (content.length <= max) return { content, truncated: false }
+  // Never split a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(content[max - 1] ?? '') ? max - 1 : max
+  return {
+    content: `${content.slice(0, end)}\n\n[Output truncated: showing ${end} of ${content.length} characters. Ask for less — a narrower range, pattern or path — to see the rest.]`,
+    truncated: true,
+  }
+}

@@ -1,0 +1,44 @@
+import type { ChatMode } from '../../src-shared/contract'
+import type { ToolDefinition, ToolSettingsMetadata, ToolSource } from '../../src-shared/tools'
+
+export type { ToolDefinition, ToolSettingsMetadata, ToolSource }
+
+/** A tool's settings after defaults < saved < overrides, parameters validated. */
+export interface EffectiveToolSettings {
+  enabled: boolean
+  parameters: Record<string, unknown>
+}
+
+/** Everything a tool may know about the call it is serving. */
+export interface ToolContext {
+  chatId: string | undefined
+  /** The settings owner; the desktop app uses one local user. */
+  user: string
+  /** The chat's bound folder, or null when none is bound. */
+  workingDirectory: string | null
+  /** In `chat` mode the bound folder is not injected into tools. */
+  mode: ChatMode
+  /** Whether path-taking tools are confined to the bound folder (agent mode). */
+  restrict: boolean
+  /** Aborted on user stop or timeout; long work must pass it on. */
+  signal: AbortSignal
+  /** Streams progress to whoever watches the call (the UI, the CLI). */
+  onUpdate(progress: unknown): void
+  settings: EffectiveToolSettings
+}
+
+/** A result with more control than a plain string. `data` reaches hooks and the UI, never the model. */
+export interface ToolOutput {
+  content: string
+  isError?: boolean
+  data?: unknown
+}
+
+export interface RegisteredTool {
+  definition: ToolDefinition
+  /** Tailors the definition to the effective settings (e.g. a limit in the description). */
+  buildDefinition?: (settings: EffectiveToolSettings) => ToolDefinition
+  settings: ToolSettingsMetadata
+  /** Receives arguments that already passed the definition's schema. */
+  execute: (args: unknown, context: ToolContext) => Promise<unknown>
+}
