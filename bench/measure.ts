@@ -3,6 +3,8 @@ export interface BenchmarkResult {
   name: string
   ours: { label: string; msPerOp: number }
   reference: { label: string; msPerOp: number }
+  /** What the overhead should stay under, shown beside it, e.g. "target ≤ 50". */
+  target?: string
 }
 
 export type Benchmark = () => Promise<BenchmarkResult[]>

@@ -12,7 +12,7 @@ async function main() {
   const files = readdirSync(dir).filter(
     (file) => file.endsWith('.bench.ts') && file.includes(process.argv[2] ?? ''),
   )
-  const rows: string[][] = [['benchmark', 'ours', 'ms/op', 'reference', 'ms/op', 'ratio']]
+  const rows: string[][] = [['benchmark', 'ours', 'µs/op', 'reference', 'µs/op', 'ratio', 'overhead µs/op']]
   for (const file of files) {
     const { default: benchmark } = (await import(new URL(file, import.meta.url).href)) as {
       default: Benchmark
@@ -21,15 +21,20 @@ async function main() {
       rows.push([
         result.name,
         result.ours.label,
-        result.ours.msPerOp.toFixed(4),
+        micros(result.ours.msPerOp),
         result.reference.label,
-        result.reference.msPerOp.toFixed(4),
+        micros(result.reference.msPerOp),
         `${(result.ours.msPerOp / result.reference.msPerOp).toFixed(2)}×`,
+        `${micros(result.ours.msPerOp - result.reference.msPerOp)}${result.target ? ` (${result.target})` : ''}`,
       ])
     }
   }
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? []
   for (const row of rows) console.log(row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  '))
+}
+
+function micros(ms: number): string {
+  return (ms * 1000).toFixed(1)
 }
 
 await main()
