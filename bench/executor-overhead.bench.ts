@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Type } from '@sinclair/typebox'
 import { createAtelier, LOCAL_USER } from '../src-main/app/create-atelier'
+import { ephemeralLedger } from '../src-main/db/freshness-repository'
 import { ToolRegistry } from '../src-main/tools/registry'
 import type { RegisteredTool, ToolContext } from '../src-main/tools/types'
 import { type Benchmark, measure } from './measure'
@@ -50,6 +51,8 @@ const benchmark: Benchmark = async () => {
     signal: new AbortController().signal,
     onUpdate: () => {},
     settings: { enabled: true, parameters: {} },
+    protectedPaths: [],
+    ledger: ephemeralLedger(),
   }
   const args = { text: 'hello', times: null }
   try {

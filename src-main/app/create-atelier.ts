@@ -5,6 +5,7 @@ import { ChatService } from '../chats/chat-service'
 import { AppSettingsRepository } from '../db/app-settings-repository'
 import { ChatsRepository } from '../db/chats-repository'
 import { type Database, openDatabase } from '../db/database'
+import { FreshnessRepository } from '../db/freshness-repository'
 import { ToolSettingsRepository } from '../db/tool-settings-repository'
 import { createDispatcher, type Dispatch } from '../ipc/dispatcher'
 import { createHandlers } from '../ipc/handlers'
@@ -54,7 +55,12 @@ export function createAtelier({
   const chats = new ChatService(new ChatsRepository(db), events)
   const preferences = new PreferencesService(new AppSettingsRepository(db), events)
   const toolSettings = new ToolSettingsService(registry, new ToolSettingsRepository(db))
-  const tools = { registry, settings: toolSettings, executor: new ToolExecutor(registry, toolSettings) }
+  const files = { protectedPaths: [dataDir], freshness: new FreshnessRepository(db) }
+  const tools = {
+    registry,
+    settings: toolSettings,
+    executor: new ToolExecutor(registry, toolSettings, files),
+  }
   const info = { name: PRODUCT_NAME, version: APP_VERSION, dataDir }
   return {
     dataDir,

@@ -47,4 +47,17 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'freshness ledger',
+    sql: `
+      CREATE TABLE freshness (
+        chat_id TEXT NOT NULL REFERENCES chats (id) ON DELETE CASCADE,
+        real_path TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        recorded_at INTEGER NOT NULL,
+        PRIMARY KEY (chat_id, real_path)
+      );
+    `,
+  },
 ]

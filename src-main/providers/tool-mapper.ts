@@ -36,9 +36,24 @@ export type ProviderKind = (typeof PROVIDER_KINDS)[number]
 const LENGTH_BOUNDS = new Set(['minLength', 'maxLength'])
 const COMPOSITION = ['oneOf', 'anyOf', 'allOf', 'not', '$ref']
 
-/** Plain JSON: TypeBox keeps symbol-keyed metadata on its schemas that no provider should see. */
+/**
+ * Plain JSON Schema for the wire: TypeBox's symbol-keyed metadata goes, and a union of constants
+ * (how TypeBox writes an enum) becomes `{ type, enum }`, which every provider and strict mode accept.
+ */
 function plain(schema: JsonSchema): JsonSchema {
-  return JSON.parse(JSON.stringify(schema)) as JsonSchema
+  return JSON.parse(JSON.stringify(schema), (_key, value: unknown) => literalUnionAsEnum(value)) as JsonSchema
+}
+
+function literalUnionAsEnum(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || !Array.isArray((value as JsonSchema).anyOf)) return value
+  const { anyOf, ...rest } = value as JsonSchema & { anyOf: JsonSchema[] }
+  const constants = anyOf.map((member) => member.const)
+  const types = new Set(anyOf.map((member) => member.type))
+  const onlyConstants = anyOf.every(
+    (member) => 'const' in member && Object.keys(member).every((k) => k === 'const' || k === 'type'),
+  )
+  if (!onlyConstants || types.size !== 1) return value
+  return { ...rest, type: [...types][0], enum: constants }
 }
 
 function isObjectSchema(schema: JsonSchema): boolean {

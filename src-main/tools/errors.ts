@@ -13,6 +13,46 @@ export type ToolErrorType =
   | 'timeout'
   | 'aborted'
   | 'execution_failed'
+  | 'path_denied'
+  | 'invalid_path'
+  | 'not_found'
+  | 'not_read'
+
+/**
+ * A failure a tool reports in words the model can act on, with its type. The executor passes the
+ * message through verbatim: a tool picks the words ("Read it first", "No file at …").
+ */
+const TOOL_ERROR = Symbol.for('atelier.ToolError')
+
+export class ToolError extends Error {
+  override readonly name: string = 'ToolError'
+  /** Survives bundle copies, where `instanceof` does not. */
+  readonly [TOOL_ERROR] = true
+
+  constructor(
+    readonly type: ToolErrorType,
+    message: string,
+  ) {
+    super(message)
+  }
+
+  static isInstance(value: unknown): value is ToolError {
+    return value instanceof Error && (value as ToolError)[TOOL_ERROR] === true
+  }
+}
+
+/** A path was refused by the containment check, or names nothing. `rule` says which rule refused. */
+export class ToolPathError extends ToolError {
+  override readonly name = 'ToolPathError'
+
+  constructor(
+    type: 'path_denied' | 'invalid_path' | 'not_found',
+    message: string,
+    readonly rule?: string,
+  ) {
+    super(type, message)
+  }
+}
 
 /** A model-supplied argument is present but wrong. Its message tells the model what to fix. */
 export class ToolArgumentError extends Error {

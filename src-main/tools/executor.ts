@@ -4,8 +4,9 @@
  * `execute` only does its job.
  */
 import type { ChatMode } from '../../src-shared/contract'
+import { ephemeralLedger, type FreshnessRepository } from '../db/freshness-repository'
 import { validateToolArguments } from './arg-parsing'
-import { FatalToolError, ToolArgumentError, type ToolErrorType } from './errors'
+import { FatalToolError, ToolArgumentError, ToolError, type ToolErrorType } from './errors'
 import type { ToolRegistry } from './registry'
 import { clampIntegerSetting } from './settings-policy'
 import type { ToolSettingsService } from './tool-settings-service'
@@ -61,6 +62,12 @@ export type AfterToolHook = (
   result: ToolExecutionResult,
 ) => undefined | ToolExecutionResult | Promise<undefined | ToolExecutionResult>
 
+/** What file tools need from the app: its own folder (never touched) and the chats' ledgers. */
+export interface ExecutorFiles {
+  protectedPaths: string[]
+  freshness: FreshnessRepository
+}
+
 class Timeout extends Error {}
 
 export class ToolExecutor {
@@ -70,6 +77,7 @@ export class ToolExecutor {
   constructor(
     private readonly registry: ToolRegistry,
     private readonly settings: ToolSettingsService,
+    private readonly files: ExecutorFiles,
     private readonly maxResultChars = DEFAULT_MAX_RESULT_CHARS,
   ) {}
 
@@ -86,10 +94,11 @@ export class ToolExecutor {
   /** Runs one call. Every failure comes back as an error result, except FatalToolError, which is thrown. */
   async execute(call: ToolCall, scope: ToolCallScope): Promise<ToolExecutionResult> {
     const started = performance.now()
-    const finish = (output: ToolOutput, errorType?: ToolErrorType) =>
-      this.finish(output, errorType, performance.now() - started)
-
     const entry = this.registry.get(call.name)
+    const maxChars = entry?.tool.maxResultChars ?? this.maxResultChars
+    const finish = (output: ToolOutput, errorType?: ToolErrorType) =>
+      this.finish(output, errorType, performance.now() - started, maxChars)
+
     if (!entry) {
       const names = this.registry.list().map((e) => e.tool.definition.name)
       return finish(
@@ -142,6 +151,8 @@ export class ToolExecutor {
       signal: controller.signal,
       onUpdate: scope.onUpdate ?? (() => {}),
       settings,
+      protectedPaths: this.files.protectedPaths,
+      ledger: scope.chatId ? this.files.freshness.ledgerFor(scope.chatId) : ephemeralLedger(),
     }
     const hookCall: ToolHookCall = { call, args, context }
 
@@ -197,6 +208,8 @@ export class ToolExecutor {
       if (ToolArgumentError.isInstance(error)) {
         return { output: invalidArguments(name, error.message), errorType: 'validation_failed' }
       }
+      if (ToolError.isInstance(error))
+        return { output: { content: error.message, isError: true }, errorType: error.type }
       const message = error instanceof Error ? error.message : String(error)
       return {
         output: { content: `${name} failed: ${message}`, isError: true },
@@ -211,8 +224,9 @@ export class ToolExecutor {
     output: ToolOutput,
     errorType: ToolErrorType | undefined,
     durationMs: number,
+    maxChars: number,
   ): ToolExecutionResult {
-    const { content, truncated } = truncate(output.content, this.maxResultChars)
+    const { content, truncated } = truncate(output.content, maxChars)
     return {
       content,
       isError: output.isError ?? false,

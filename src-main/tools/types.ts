@@ -25,6 +25,16 @@ export interface ToolContext {
   /** Streams progress to whoever watches the call (the UI, the CLI). */
   onUpdate(progress: unknown): void
   settings: EffectiveToolSettings
+  /** Paths no tool may touch whatever the settings say: the app's own data folder. */
+  protectedPaths: string[]
+  /** What this chat has read, by real path and sha256: the guard on overwriting files. */
+  ledger: FreshnessLedger
+}
+
+/** The chat's record of file contents it has seen. */
+export interface FreshnessLedger {
+  record(realPath: string, sha256: string): void
+  get(realPath: string): string | undefined
 }
 
 /** A result with more control than a plain string. `data` reaches hooks and the UI, never the model. */
@@ -39,6 +49,11 @@ export interface RegisteredTool {
   /** Tailors the definition to the effective settings (e.g. a limit in the description). */
   buildDefinition?: (settings: EffectiveToolSettings) => ToolDefinition
   settings: ToolSettingsMetadata
+  /**
+   * Results longer than this are cut with a notice (default: the executor's cap). A tool whose
+   * whole output must reach the model, like read_file's byte views, sets its own.
+   */
+  maxResultChars?: number
   /** Receives arguments that already passed the definition's schema. */
   execute: (args: unknown, context: ToolContext) => Promise<unknown>
 }

@@ -137,7 +137,11 @@ describe('atelier tool commands (built CLI)', () => {
       expect(JSON.parse(refused.stdout)).toMatchObject({ error: { type: 'not_enabled' } })
       expect((await atelier(dataDir, 'tools')).stdout).toMatch(/^off\s+get_current_datetime\b/m)
       const inspected = await atelier(dataDir, 'inspect', '--provider', 'openai-chat')
-      expect(JSON.parse(inspected.stdout)).toEqual([])
+      const offered = (JSON.parse(inspected.stdout) as { function: { name: string } }[]).map(
+        (t) => t.function.name,
+      )
+      expect(offered).not.toContain('get_current_datetime')
+      expect(offered).toContain('read_file')
 
       const on = await atelier(dataDir, 'settings', 'set', 'get_current_datetime', 'enabled=true')
       expect(on.code).toBe(0)

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { type Atelier, createAtelier, LOCAL_USER } from '../../../src-main/app/create-atelier'
+import { FreshnessRepository } from '../../../src-main/db/freshness-repository'
 import { FatalToolError, ToolArgumentError } from '../../../src-main/tools/errors'
 import { type ToolCallScope, ToolExecutor, toToolOutput } from '../../../src-main/tools/executor'
 import { ToolRegistry } from '../../../src-main/tools/registry'
@@ -26,7 +27,12 @@ describe('ToolExecutor', () => {
     const atelier = createAtelier({ dataDir: tempDir(), registry })
     opened.push(atelier)
     const executor = maxResultChars
-      ? new ToolExecutor(registry, atelier.tools.settings, maxResultChars)
+      ? new ToolExecutor(
+          registry,
+          atelier.tools.settings,
+          { protectedPaths: [], freshness: new FreshnessRepository(atelier.db) },
+          maxResultChars,
+        )
       : atelier.tools.executor
     return { atelier, executor, calls: recorded.calls }
   }

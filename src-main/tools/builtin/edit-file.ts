@@ -1,0 +1,98 @@
+import { type Static, Type } from '@sinclair/typebox'
+import { createTwoFilesPatch } from 'diff'
+import { ToolArgumentError, ToolError } from '../errors'
+import { assertReadFirst, readCurrent } from '../file-guard'
+import { looksBinary, serializedByPath, sha256, writeFileAtomically } from '../files'
+import {
+  loadPathPolicy,
+  PATH_POLICY_DEFAULTS,
+  PATH_POLICY_DESCRIPTORS,
+  resolveAndValidatePath,
+} from '../paths'
+import { registerTool } from '../registry'
+import type { RegisteredTool, ToolContext } from '../types'
+
+const Parameters = Type.Object(
+  {
+    path: Type.String({
+      minLength: 1,
+      description: 'The file: absolute, ~-prefixed, or relative to the chat’s working folder.',
+    }),
+    old_string: Type.String({
+      minLength: 1,
+      description:
+        'The exact text to replace, whitespace included; it must occur once unless replace_all is set.',
+    }),
+    new_string: Type.String({ description: 'The text to put in its place.' }),
+    replace_all: Type.Optional(Type.Boolean({ description: 'Replace every occurrence. Default false.' })),
+  },
+  { additionalProperties: false },
+)
+type Parameters = Static<typeof Parameters>
+
+function occurrences(text: string, search: string): number {
+  let count = 0
+  for (let at = text.indexOf(search); at !== -1; at = text.indexOf(search, at + search.length)) count++
+  return count
+}
+
+export async function editFile(args: Parameters, context: ToolContext) {
+  if (args.old_string === args.new_string) {
+    throw new ToolArgumentError('old_string and new_string are the same; there is nothing to change')
+  }
+  const policy = await loadPathPolicy(context)
+  const { real } = await resolveAndValidatePath(args.path, context, policy)
+  const display = policy.display(real)
+  return serializedByPath(real, async () => {
+    const current = await readCurrent(real, display)
+    if (!current) throw new ToolError('not_found', `No file at "${display}". Use write_file to create it.`)
+    if (looksBinary(current.bytes))
+      throw new ToolError('validation_failed', `"${display}" is binary; edit_file changes text.`)
+    assertReadFirst(current, real, display, context)
+    const before = current.bytes.toString('utf8')
+    const found = occurrences(before, args.old_string)
+    if (found === 0) {
+      throw new ToolError(
+        'validation_failed',
+        `old_string was not found in "${display}". Read the file again and copy the text exactly, whitespace included.`,
+      )
+    }
+    if (found > 1 && !args.replace_all) {
+      throw new ToolError(
+        'validation_failed',
+        `old_string occurs ${found} times in "${display}". Include more surrounding lines to make it unique, or set replace_all.`,
+      )
+    }
+    const after = args.replace_all
+      ? before.split(args.old_string).join(args.new_string)
+      : before.replace(args.old_string, () => args.new_string)
+    const bytes = Buffer.from(after, 'utf8')
+    await writeFileAtomically(real, bytes, { mode: current.mode, exclusive: false })
+    context.ledger.record(real, sha256(bytes))
+    const diff = createTwoFilesPatch(display, display, before, after, undefined, undefined, { context: 3 })
+    return { path: display, replacements: args.replace_all ? found : 1, diff }
+  })
+}
+
+export const editFileTool: RegisteredTool = {
+  definition: {
+    name: 'edit_file',
+    description:
+      'Replaces exact text in a file: old_string must match the file character for character (whitespace too) ' +
+      'and occur once, unless replace_all is set. The file must have been read with read_file in this chat. ' +
+      'Returns a unified diff of the change.',
+    parameters: Parameters,
+  },
+  settings: {
+    title: 'Edit files',
+    description: 'Lets the model change parts of files it has read, shown as a diff.',
+    category: 'system',
+    enabledByDefault: true,
+    canDisable: true,
+    defaultParameters: { ...PATH_POLICY_DEFAULTS },
+    parameterDescriptors: PATH_POLICY_DESCRIPTORS,
+  },
+  execute: (args, context) => editFile(args as Parameters, context),
+}
+
+registerTool(editFileTool)

@@ -1,0 +1,82 @@
+import type { Dirent } from 'node:fs'
+import { lstat, readdir, realpath } from 'node:fs/promises'
+import { join } from 'node:path'
+import { type Static, Type } from '@sinclair/typebox'
+import { ToolError } from '../errors'
+import {
+  loadPathPolicy,
+  PATH_POLICY_DEFAULTS,
+  PATH_POLICY_DESCRIPTORS,
+  resolveAndValidatePath,
+} from '../paths'
+import { registerTool } from '../registry'
+import type { RegisteredTool, ToolContext } from '../types'
+
+/** A folder with more entries is listed in part, with `truncated` set, so one call cannot flood the context. */
+export const MAX_ENTRIES = 1000
+
+const Parameters = Type.Object(
+  {
+    path: Type.String({
+      minLength: 1,
+      description:
+        'The folder: absolute, ~-prefixed, or relative to the chat’s working folder (use "." for it).',
+    }),
+  },
+  { additionalProperties: false },
+)
+type Parameters = Static<typeof Parameters>
+
+type EntryType = 'file' | 'directory' | 'symlink' | 'other'
+
+function typeOf(entry: Dirent): EntryType {
+  if (entry.isFile()) return 'file'
+  if (entry.isDirectory()) return 'directory'
+  if (entry.isSymbolicLink()) return 'symlink'
+  return 'other'
+}
+
+export async function listDirectory(args: Parameters, context: ToolContext) {
+  const policy = await loadPathPolicy(context)
+  const { real, exists } = await resolveAndValidatePath(args.path, context, policy)
+  const display = policy.display(real)
+  if (!exists) throw new ToolError('not_found', `No folder at "${display}".`)
+  if (!(await lstat(real)).isDirectory()) {
+    throw new ToolError(
+      'validation_failed',
+      `"${display}" is a file, not a folder; use read_file to read it.`,
+    )
+  }
+  const visible: { name: string; type: EntryType }[] = []
+  for (const entry of await readdir(real, { withFileTypes: true })) {
+    const path = join(real, entry.name)
+    // A denied entry is not shown, nor a symlink that is an alias of one.
+    const target = entry.isSymbolicLink() ? await realpath(path).catch(() => path) : path
+    if (policy.refusal(path)?.rule === 'deniedPaths' || policy.refusal(target)?.rule === 'deniedPaths')
+      continue
+    visible.push({ name: entry.name, type: typeOf(entry) })
+  }
+  visible.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  const entries = visible.slice(0, MAX_ENTRIES)
+  return { path: display, entries, ...(visible.length > MAX_ENTRIES && { truncated: true }) }
+}
+
+export const listDirectoryTool: RegisteredTool = {
+  definition: {
+    name: 'list_directory',
+    description: `Lists a folder's entries by name with their type (file, directory, symlink, other), sorted; at most ${MAX_ENTRIES}.`,
+    parameters: Parameters,
+  },
+  settings: {
+    title: 'List folders',
+    description: 'Lets the model see what a folder holds.',
+    category: 'system',
+    enabledByDefault: true,
+    canDisable: true,
+    defaultParameters: { ...PATH_POLICY_DEFAULTS },
+    parameterDescriptors: PATH_POLICY_DESCRIPTORS,
+  },
+  execute: (args, context) => listDirectory(args as Parameters, context),
+}
+
+registerTool(listDirectoryTool)

@@ -1,0 +1,89 @@
+import { mkdir } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { type Static, Type } from '@sinclair/typebox'
+import { ToolArgumentError, ToolError } from '../errors'
+import { assertReadFirst, readCurrent } from '../file-guard'
+import { serializedByPath, sha256, writeFileAtomically } from '../files'
+import {
+  loadPathPolicy,
+  PATH_POLICY_DEFAULTS,
+  PATH_POLICY_DESCRIPTORS,
+  resolveAndValidatePath,
+} from '../paths'
+import { registerTool } from '../registry'
+import type { RegisteredTool, ToolContext } from '../types'
+
+const Parameters = Type.Object(
+  {
+    path: Type.String({
+      minLength: 1,
+      description: 'The file: absolute, ~-prefixed, or relative to the chat’s working folder.',
+    }),
+    content: Type.String({ description: 'The whole new content of the file.' }),
+    encoding: Type.Optional(
+      Type.Union([Type.Literal('utf8'), Type.Literal('base64')], {
+        description: 'utf8 (default) for text; base64 to write binary bytes.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
+type Parameters = Static<typeof Parameters>
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
+
+function decode(content: string, encoding: 'utf8' | 'base64'): Buffer {
+  if (encoding === 'utf8') return Buffer.from(content, 'utf8')
+  const compact = content.replace(/\s+/g, '')
+  if (compact.length % 4 !== 0 || !BASE64.test(compact)) {
+    throw new ToolArgumentError('content is not valid base64', 'content')
+  }
+  return Buffer.from(compact, 'base64')
+}
+
+export async function writeFile(args: Parameters, context: ToolContext) {
+  const bytes = decode(args.content, args.encoding ?? 'utf8')
+  const policy = await loadPathPolicy(context)
+  const { real } = await resolveAndValidatePath(args.path, context, policy)
+  const display = policy.display(real)
+  return serializedByPath(real, async () => {
+    const current = await readCurrent(real, display)
+    if (current) assertReadFirst(current, real, display, context)
+    else await mkdir(dirname(real), { recursive: true })
+    try {
+      await writeFileAtomically(real, bytes, { mode: current?.mode, exclusive: !current })
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      throw new ToolError(
+        'not_read',
+        `"${display}" appeared while it was being created. Read it with read_file first.`,
+      )
+    }
+    const digest = sha256(bytes)
+    context.ledger.record(real, digest)
+    return { path: display, size: bytes.length, sha256: digest, created: !current }
+  })
+}
+
+export const writeFileTool: RegisteredTool = {
+  definition: {
+    name: 'write_file',
+    description:
+      'Writes a whole file, creating it (and its folders) when it does not exist. An existing file can be ' +
+      'overwritten only after read_file has read its current content in this chat; otherwise read it first. ' +
+      'To change part of a file prefer edit_file.',
+    parameters: Parameters,
+  },
+  settings: {
+    title: 'Write files',
+    description: 'Lets the model create files, and overwrite files it has read.',
+    category: 'system',
+    enabledByDefault: true,
+    canDisable: true,
+    defaultParameters: { ...PATH_POLICY_DEFAULTS },
+    parameterDescriptors: PATH_POLICY_DESCRIPTORS,
+  },
+  execute: (args, context) => writeFile(args as Parameters, context),
+}
+
+registerTool(writeFileTool)

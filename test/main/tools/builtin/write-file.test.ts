@@ -1,0 +1,97 @@
+import { chmodSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { useToolHarness } from '../../../support/tool-harness'
+
+describe('write_file', () => {
+  const harness = useToolHarness()
+
+  it('creates a new file and its folders', async () => {
+    const { project, ok } = harness()
+    expect(await ok('write_file', { path: 'src/deep/new.ts', content: 'export {}\n' })).toMatchObject({
+      path: 'src/deep/new.ts',
+      size: 10,
+      created: true,
+    })
+    expect(readFileSync(join(project, 'src/deep/new.ts'), 'utf8')).toBe('export {}\n')
+  })
+
+  it('refuses to overwrite a file this chat has not read, and says to read it first', async () => {
+    const { project, run } = harness()
+    writeFileSync(join(project, 'a.txt'), 'original')
+    expect(await run('write_file', { path: 'a.txt', content: 'clobbered' })).toMatchObject({
+      isError: true,
+      errorType: 'not_read',
+      content: '"a.txt" exists and has not been read in this chat. Read it with read_file first, then write.',
+    })
+    expect(readFileSync(join(project, 'a.txt'), 'utf8')).toBe('original')
+  })
+
+  it('overwrites after a read, keeps the mode, and may write again after its own write', async () => {
+    const { project, ok } = harness()
+    const file = join(project, 'run.sh')
+    writeFileSync(file, '#!/bin/sh\necho 1\n')
+    chmodSync(file, 0o750)
+    await ok('read_file', { path: 'run.sh' })
+    await ok('write_file', { path: 'run.sh', content: '#!/bin/sh\necho 2\n' })
+    await ok('write_file', { path: 'run.sh', content: '#!/bin/sh\necho 3\n' })
+    expect(readFileSync(file, 'utf8')).toBe('#!/bin/sh\necho 3\n')
+    expect(statSync(file).mode & 0o777).toBe(0o750)
+    expect(readdirSync(project)).toEqual(['run.sh'])
+  })
+
+  it('refuses after an external change, even when the change put the mtime back', async () => {
+    const { project, ok, run } = harness()
+    const file = join(project, 'a.txt')
+    writeFileSync(file, 'version 1')
+    await ok('read_file', { path: 'a.txt' })
+    const { atime, mtime } = statSync(file)
+    writeFileSync(file, 'version 2')
+    utimesSync(file, atime, mtime)
+    expect(await run('write_file', { path: 'a.txt', content: 'version 3' })).toMatchObject({
+      errorType: 'not_read',
+      content: expect.stringContaining('has changed since this chat last read it'),
+    })
+    expect(readFileSync(file, 'utf8')).toBe('version 2')
+  })
+
+  it('keeps each chat’s reads to itself', async () => {
+    const { atelier, project, ok, run } = harness()
+    writeFileSync(join(project, 'a.txt'), 'x')
+    await ok('read_file', { path: 'a.txt' })
+    const other = atelier.chats.ensure('other-chat', { workingDir: project, mode: 'agent' })
+    expect(await run('write_file', { path: 'a.txt', content: 'y' }, { chatId: other.id })).toMatchObject({
+      errorType: 'not_read',
+    })
+  })
+
+  it('writes binary content given as base64, which a byte-view read makes overwritable', async () => {
+    const { project, ok, run } = harness()
+    const bytes = Buffer.from([0, 159, 146, 150, 255])
+    await ok('write_file', { path: 'blob.bin', content: bytes.toString('base64'), encoding: 'base64' })
+    expect(readFileSync(join(project, 'blob.bin'))).toEqual(bytes)
+    await ok('read_file', { path: 'blob.bin', view: 'hex' })
+    await ok('write_file', { path: 'blob.bin', content: 'AAEC', encoding: 'base64' })
+    expect(readFileSync(join(project, 'blob.bin'))).toEqual(Buffer.from([0, 1, 2]))
+    expect(
+      await run('write_file', { path: 'x.bin', content: 'not base64!', encoding: 'base64' }),
+    ).toMatchObject({
+      errorType: 'validation_failed',
+    })
+  })
+
+  it('serializes concurrent writes to one file: the last one wins whole', async () => {
+    const { project, ok } = harness()
+    await ok('write_file', { path: 'a.txt', content: 'start' })
+    const contents = Array.from({ length: 8 }, (_, i) => `${String(i).repeat(10_000)}`)
+    const results = await Promise.all(contents.map((content) => ok('write_file', { path: 'a.txt', content })))
+    expect(results).toHaveLength(8)
+    expect(contents).toContain(readFileSync(join(project, 'a.txt'), 'utf8'))
+  })
+
+  it('refuses a folder', async () => {
+    const { run, folder } = harness()
+    folder('dir')
+    expect(await run('write_file', { path: 'dir', content: 'x' })).toMatchObject({ isError: true })
+  })
+})

@@ -1,0 +1,51 @@
+import { mkdirSync, realpathSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach } from 'vitest'
+import { type Atelier, createAtelier, LOCAL_USER } from '../../src-main/app/create-atelier'
+import '../../src-main/tools/builtin'
+import type { ToolCallScope } from '../../src-main/tools/executor'
+import { useTempDirs } from './temp-dir'
+
+/**
+ * Real services on a real temp data folder, plus a real project folder bound to a real chat:
+ * tool calls go through the executor exactly as a turn's would.
+ */
+export function useToolHarness() {
+  const tempDir = useTempDirs()
+  const opened: Atelier[] = []
+  afterEach(() => {
+    for (const atelier of opened.splice(0)) atelier.close()
+  })
+  return () => {
+    const atelier = createAtelier({ dataDir: tempDir() })
+    opened.push(atelier)
+    const project = realpathSync(tempDir())
+    const outside = realpathSync(tempDir())
+    const chat = atelier.chats.ensure(`chat-${opened.length}`, { workingDir: project, mode: 'agent' })
+    const scope: ToolCallScope = {
+      chatId: chat.id,
+      user: LOCAL_USER,
+      workingDirectory: project,
+      mode: 'agent',
+      restrict: true,
+    }
+    const run = (name: string, args: unknown, overrides: Partial<ToolCallScope> = {}) =>
+      atelier.tools.executor.execute({ name, arguments: args }, { ...scope, ...overrides })
+    /** The parsed JSON result of a call that must succeed. */
+    const ok = async <T = Record<string, unknown>>(
+      name: string,
+      args: unknown,
+      overrides?: Partial<ToolCallScope>,
+    ) => {
+      const result = await run(name, args, overrides)
+      if (result.isError) throw new Error(`${name} failed: ${result.errorType}: ${result.content}`)
+      return JSON.parse(result.content) as T
+    }
+    const folder = (...parts: string[]) => {
+      const path = join(project, ...parts)
+      mkdirSync(path, { recursive: true })
+      return path
+    }
+    return { atelier, project, outside, scope, run, ok, folder }
+  }
+}
