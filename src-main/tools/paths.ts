@@ -6,7 +6,8 @@
 import { lstat, readlink, realpath } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
-import type { ToolParameterDescriptor } from '../../src-shared/tools'
+import { Type } from '@sinclair/typebox'
+import type { ToolParameterDescriptor, ToolSettingsMetadata } from '../../src-shared/tools'
 import { ToolPathError } from './errors'
 import type { ToolContext } from './types'
 
@@ -34,6 +35,28 @@ export const PATH_POLICY_DESCRIPTORS: ToolParameterDescriptor[] = [
   },
 ]
 export const PATH_POLICY_DEFAULTS = { allowedPaths: [] as string[], deniedPaths: DEFAULT_DENIED_PATHS }
+
+/** Settings metadata of a tool whose only parameters are the path policy. */
+export function pathToolSettings(title: string, description: string): ToolSettingsMetadata {
+  return {
+    title,
+    description,
+    category: 'system',
+    enabledByDefault: true,
+    canDisable: true,
+    defaultParameters: { ...PATH_POLICY_DEFAULTS },
+    parameterDescriptors: PATH_POLICY_DESCRIPTORS,
+  }
+}
+
+/** The `path` argument of a file tool, as the model sees it. */
+export function pathArgument(what: 'file' | 'folder') {
+  const hint = what === 'folder' ? ' (use "." for it)' : ''
+  return Type.String({
+    minLength: 1,
+    description: `The ${what}: absolute, ~-prefixed, or relative to the chat’s working folder${hint}.`,
+  })
+}
 
 export interface ResolvedPath {
   /** Absolute, every existing component resolved through symlinks. */

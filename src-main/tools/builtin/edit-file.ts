@@ -3,21 +3,13 @@ import { createTwoFilesPatch } from 'diff'
 import { ToolArgumentError, ToolError } from '../errors'
 import { assertReadFirst, readCurrent } from '../file-guard'
 import { looksBinary, serializedByPath, sha256, writeFileAtomically } from '../files'
-import {
-  loadPathPolicy,
-  PATH_POLICY_DEFAULTS,
-  PATH_POLICY_DESCRIPTORS,
-  resolveAndValidatePath,
-} from '../paths'
+import { loadPathPolicy, pathArgument, pathToolSettings, resolveAndValidatePath } from '../paths'
 import { registerTool } from '../registry'
 import type { RegisteredTool, ToolContext } from '../types'
 
 const Parameters = Type.Object(
   {
-    path: Type.String({
-      minLength: 1,
-      description: 'The file: absolute, ~-prefixed, or relative to the chat’s working folder.',
-    }),
+    path: pathArgument('file'),
     old_string: Type.String({
       minLength: 1,
       description:
@@ -83,15 +75,10 @@ export const editFileTool: RegisteredTool = {
       'Returns a unified diff of the change.',
     parameters: Parameters,
   },
-  settings: {
-    title: 'Edit files',
-    description: 'Lets the model change parts of files it has read, shown as a diff.',
-    category: 'system',
-    enabledByDefault: true,
-    canDisable: true,
-    defaultParameters: { ...PATH_POLICY_DEFAULTS },
-    parameterDescriptors: PATH_POLICY_DESCRIPTORS,
-  },
+  settings: pathToolSettings(
+    'Edit files',
+    'Lets the model change parts of files it has read, shown as a diff.',
+  ),
   execute: (args, context) => editFile(args as Parameters, context),
 }
 

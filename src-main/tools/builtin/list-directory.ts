@@ -3,12 +3,7 @@ import { lstat, readdir, realpath } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type Static, Type } from '@sinclair/typebox'
 import { ToolError } from '../errors'
-import {
-  loadPathPolicy,
-  PATH_POLICY_DEFAULTS,
-  PATH_POLICY_DESCRIPTORS,
-  resolveAndValidatePath,
-} from '../paths'
+import { loadPathPolicy, pathArgument, pathToolSettings, resolveAndValidatePath } from '../paths'
 import { registerTool } from '../registry'
 import type { RegisteredTool, ToolContext } from '../types'
 
@@ -17,11 +12,7 @@ export const MAX_ENTRIES = 1000
 
 const Parameters = Type.Object(
   {
-    path: Type.String({
-      minLength: 1,
-      description:
-        'The folder: absolute, ~-prefixed, or relative to the chat’s working folder (use "." for it).',
-    }),
+    path: pathArgument('folder'),
   },
   { additionalProperties: false },
 )
@@ -67,15 +58,7 @@ export const listDirectoryTool: RegisteredTool = {
     description: `Lists a folder's entries by name with their type (file, directory, symlink, other), sorted; at most ${MAX_ENTRIES}.`,
     parameters: Parameters,
   },
-  settings: {
-    title: 'List folders',
-    description: 'Lets the model see what a folder holds.',
-    category: 'system',
-    enabledByDefault: true,
-    canDisable: true,
-    defaultParameters: { ...PATH_POLICY_DEFAULTS },
-    parameterDescriptors: PATH_POLICY_DESCRIPTORS,
-  },
+  settings: pathToolSettings('List folders', 'Lets the model see what a folder holds.'),
   execute: (args, context) => listDirectory(args as Parameters, context),
 }
 

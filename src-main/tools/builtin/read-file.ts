@@ -3,12 +3,7 @@ import { open } from 'node:fs/promises'
 import { type Static, Type } from '@sinclair/typebox'
 import { ToolArgumentError, ToolError } from '../errors'
 import { BINARY_PROBE_BYTES, looksBinary, sha256 } from '../files'
-import {
-  loadPathPolicy,
-  PATH_POLICY_DEFAULTS,
-  PATH_POLICY_DESCRIPTORS,
-  resolveAndValidatePath,
-} from '../paths'
+import { loadPathPolicy, pathArgument, pathToolSettings, resolveAndValidatePath } from '../paths'
 import { registerTool } from '../registry'
 import type { RegisteredTool, ToolContext } from '../types'
 
@@ -25,10 +20,7 @@ export const MAX_WINDOW_CHARS = 80_000
 
 const Parameters = Type.Object(
   {
-    path: Type.String({
-      minLength: 1,
-      description: 'The file: absolute, ~-prefixed, or relative to the chat’s working folder.',
-    }),
+    path: pathArgument('file'),
     startLine: Type.Optional(
       Type.Integer({ minimum: 1, description: 'First line to return, 1-based (text view only). Default 1.' }),
     ),
@@ -221,15 +213,7 @@ export const readFileTool: RegisteredTool = {
       'Reading a file is also what allows write_file and edit_file to change it afterwards.',
     parameters: Parameters,
   },
-  settings: {
-    title: 'Read files',
-    description: 'Lets the model read files, as numbered text or raw bytes.',
-    category: 'system',
-    enabledByDefault: true,
-    canDisable: true,
-    defaultParameters: { ...PATH_POLICY_DEFAULTS },
-    parameterDescriptors: PATH_POLICY_DESCRIPTORS,
-  },
+  settings: pathToolSettings('Read files', 'Lets the model read files, as numbered text or raw bytes.'),
   // A byte view reaches the model whole: hex doubles 256 KiB, plus the JSON around it.
   maxResultChars: 2 * BYTE_VIEW_CEILING + 4096,
   execute: (args, context) => readFile(args as Parameters, context),

@@ -4,21 +4,13 @@ import { type Static, Type } from '@sinclair/typebox'
 import { ToolArgumentError, ToolError } from '../errors'
 import { assertReadFirst, readCurrent } from '../file-guard'
 import { serializedByPath, sha256, writeFileAtomically } from '../files'
-import {
-  loadPathPolicy,
-  PATH_POLICY_DEFAULTS,
-  PATH_POLICY_DESCRIPTORS,
-  resolveAndValidatePath,
-} from '../paths'
+import { loadPathPolicy, pathArgument, pathToolSettings, resolveAndValidatePath } from '../paths'
 import { registerTool } from '../registry'
 import type { RegisteredTool, ToolContext } from '../types'
 
 const Parameters = Type.Object(
   {
-    path: Type.String({
-      minLength: 1,
-      description: 'The file: absolute, ~-prefixed, or relative to the chat’s working folder.',
-    }),
+    path: pathArgument('file'),
     content: Type.String({ description: 'The whole new content of the file.' }),
     encoding: Type.Optional(
       Type.Union([Type.Literal('utf8'), Type.Literal('base64')], {
@@ -74,15 +66,7 @@ export const writeFileTool: RegisteredTool = {
       'To change part of a file prefer edit_file.',
     parameters: Parameters,
   },
-  settings: {
-    title: 'Write files',
-    description: 'Lets the model create files, and overwrite files it has read.',
-    category: 'system',
-    enabledByDefault: true,
-    canDisable: true,
-    defaultParameters: { ...PATH_POLICY_DEFAULTS },
-    parameterDescriptors: PATH_POLICY_DESCRIPTORS,
-  },
+  settings: pathToolSettings('Write files', 'Lets the model create files, and overwrite files it has read.'),
   execute: (args, context) => writeFile(args as Parameters, context),
 }
 

@@ -2,20 +2,10 @@ import { createHash } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { MAX_LINE_CHARS } from '../../../../src-main/tools/builtin/read-file'
+import { MAX_LINE_CHARS, type ReadFileResult } from '../../../../src-main/tools/builtin/read-file'
 import { useToolHarness } from '../../../support/tool-harness'
 
-interface ReadResult {
-  content: string
-  path: string
-  size: number
-  sha256: string
-  totalLines: number
-  startLine: number
-  endLine: number
-  truncated: boolean
-  view?: string
-}
+type ReadResult = ReadFileResult
 
 describe('read_file', () => {
   const harness = useToolHarness()
