@@ -6,7 +6,7 @@
 import { constants } from 'node:fs'
 import { lstat, open } from 'node:fs/promises'
 import { ToolError } from './errors'
-import { sha256 } from './files'
+import { assertOpenedAt, sha256 } from './files'
 import type { ToolContext } from './types'
 
 export interface CurrentFile {
@@ -25,6 +25,7 @@ export async function readCurrent(real: string, display: string): Promise<Curren
     throw new ToolError('validation_failed', `"${display}" is not a regular file; it cannot be written.`)
   const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW)
   try {
+    await assertOpenedAt(handle, real)
     return { bytes: await handle.readFile(), mode: stat.mode & 0o7777 }
   } finally {
     await handle.close()

@@ -4,8 +4,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
-import { link, open, rename, unlink } from 'node:fs/promises'
+import { type FileHandle, link, lstat, mkdir, open, realpath, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
+import { ToolPathError } from './errors'
 
 /** How much of a file's head is searched for a NUL byte to call it binary. */
 export const BINARY_PROBE_BYTES = 8 * 1024
@@ -33,6 +34,71 @@ export function serializedByPath<T>(realPath: string, work: () => Promise<T>): P
 }
 
 /**
+ * Pins a checked folder for the duration of `work`, closing the window between the containment
+ * check and the use: another process could swap a component of the path for a symlink meanwhile.
+ * On Linux the folder is opened and `work` addresses it through /proc/self/fd/N, which names that
+ * very folder whatever happens to the path (what openat would give a C program). Elsewhere the path
+ * is re-resolved, which narrows the window but cannot close it.
+ */
+export async function withPinnedFolder<T>(
+  folder: string,
+  work: (base: string, handle: FileHandle) => Promise<T>,
+): Promise<T> {
+  const handle = await open(folder, constants.O_RDONLY | constants.O_DIRECTORY)
+  try {
+    const pinned = process.platform === 'linux' ? `/proc/self/fd/${handle.fd}` : folder
+    const actual = await realpath(pinned)
+    if (actual !== folder) throw changedUnderfoot(folder, actual)
+    return await work(pinned, handle)
+  } finally {
+    await handle.close()
+  }
+}
+
+/** Fails unless an opened file is the checked path itself, not something swapped in before the open. */
+export async function assertOpenedAt(handle: FileHandle, expected: string): Promise<void> {
+  if (process.platform === 'linux') {
+    const actual = await realpath(`/proc/self/fd/${handle.fd}`)
+    if (actual !== expected) throw changedUnderfoot(expected, actual)
+    return
+  }
+  const [opened, now] = await Promise.all([handle.stat(), lstat(expected)])
+  if (opened.ino !== now.ino || opened.dev !== now.dev || (await realpath(expected)) !== expected) {
+    throw changedUnderfoot(expected, 'another file')
+  }
+}
+
+function changedUnderfoot(expected: string, actual: string): ToolPathError {
+  return new ToolPathError(
+    'path_denied',
+    `"${expected}" changed while it was being used (it now leads to ${actual}); refused. Try again.`,
+    'changed_underfoot',
+  )
+}
+
+/** Creates the missing folders of `folder` one level at a time, each inside its pinned parent. */
+export async function makeFolders(folder: string): Promise<void> {
+  const missing: string[] = []
+  let existing = folder
+  while (!(await isFolder(existing))) {
+    missing.unshift(basename(existing))
+    existing = dirname(existing)
+  }
+  for (const name of missing) {
+    await withPinnedFolder(existing, (base) => mkdir(join(base, name)).catch(ignoreExisting))
+    existing = join(existing, name)
+  }
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  return (await lstat(path).catch(() => undefined))?.isDirectory() ?? false
+}
+
+function ignoreExisting(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'EEXIST') throw error
+}
+
+/**
  * Writes all of `bytes` to `realPath` so that a crash at any moment leaves the old content or the
  * new, never a mix: a temporary file in the same folder, fsync, then rename over the target (or,
  * for a new file, a hard link that fails if something appeared meanwhile). The mode is kept.
@@ -42,38 +108,28 @@ export async function writeFileAtomically(
   bytes: Uint8Array,
   { mode, exclusive }: { mode?: number; exclusive: boolean },
 ): Promise<void> {
-  const folder = dirname(realPath)
-  const temporary = join(folder, `.${basename(realPath)}.atelier-${randomBytes(6).toString('hex')}.tmp`)
-  const handle = await open(
-    temporary,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
-    mode ?? 0o644,
-  )
-  try {
-    await handle.writeFile(bytes)
-    if (mode !== undefined) await handle.chmod(mode)
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
-  try {
-    if (exclusive) await link(temporary, realPath)
-    else await rename(temporary, realPath)
-  } finally {
-    await unlink(temporary).catch(() => {})
-  }
-  await syncFolder(folder)
-}
-
-/** Makes the rename itself durable. */
-async function syncFolder(folder: string): Promise<void> {
-  const handle = await open(folder, constants.O_RDONLY).catch(() => undefined)
-  if (!handle) return
-  try {
-    await handle.sync()
-  } catch {
-    // Some filesystems refuse fsync on a folder; the data itself is already synced.
-  } finally {
-    await handle.close()
-  }
+  await withPinnedFolder(dirname(realPath), async (base, folder) => {
+    const target = join(base, basename(realPath))
+    const temporary = join(base, `.${basename(realPath)}.atelier-${randomBytes(6).toString('hex')}.tmp`)
+    const handle = await open(
+      temporary,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+      mode ?? 0o644,
+    )
+    try {
+      await handle.writeFile(bytes)
+      if (mode !== undefined) await handle.chmod(mode)
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    try {
+      if (exclusive) await link(temporary, target)
+      else await rename(temporary, target)
+    } finally {
+      await unlink(temporary).catch(() => {})
+    }
+    // Makes the rename itself durable; some filesystems refuse fsync on a folder.
+    await folder.sync().catch(() => {})
+  })
 }

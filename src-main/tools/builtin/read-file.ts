@@ -2,7 +2,7 @@ import { constants } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { type Static, Type } from '@sinclair/typebox'
 import { ToolArgumentError, ToolError } from '../errors'
-import { BINARY_PROBE_BYTES, looksBinary, sha256 } from '../files'
+import { assertOpenedAt, BINARY_PROBE_BYTES, looksBinary, sha256 } from '../files'
 import { loadPathPolicy, pathArgument, pathToolSettings, resolveAndValidatePath } from '../paths'
 import { registerTool } from '../registry'
 import type { RegisteredTool, ToolContext } from '../types'
@@ -75,6 +75,7 @@ async function readBounded(
     },
   )
   try {
+    await assertOpenedAt(handle, real)
     const stat = await handle.stat()
     if (stat.isDirectory()) {
       throw new ToolError(

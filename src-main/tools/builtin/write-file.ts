@@ -1,9 +1,8 @@
-import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { type Static, Type } from '@sinclair/typebox'
 import { ToolArgumentError, ToolError } from '../errors'
 import { assertReadFirst, readCurrent } from '../file-guard'
-import { serializedByPath, sha256, writeFileAtomically } from '../files'
+import { makeFolders, serializedByPath, sha256, writeFileAtomically } from '../files'
 import { loadPathPolicy, pathArgument, pathToolSettings, resolveAndValidatePath } from '../paths'
 import { registerTool } from '../registry'
 import type { RegisteredTool, ToolContext } from '../types'
@@ -41,7 +40,7 @@ export async function writeFile(args: Parameters, context: ToolContext) {
   return serializedByPath(real, async () => {
     const current = await readCurrent(real, display)
     if (current) assertReadFirst(current, real, display, context)
-    else await mkdir(dirname(real), { recursive: true })
+    else await makeFolders(dirname(real))
     try {
       await writeFileAtomically(real, bytes, { mode: current?.mode, exclusive: !current })
     } catch (error) {
