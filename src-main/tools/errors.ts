@@ -55,9 +55,13 @@ export class ToolPathError extends ToolError {
 }
 
 /** A model-supplied argument is present but wrong. Its message tells the model what to fix. */
+const TOOL_ARGUMENT_ERROR = Symbol.for('atelier.ToolArgumentError')
+
 export class ToolArgumentError extends Error {
-  override readonly name = 'ToolArgumentError'
+  override readonly name: string = 'ToolArgumentError'
   readonly code = 'validation_failed'
+  /** Survives bundle copies and subclasses with names of their own. */
+  readonly [TOOL_ARGUMENT_ERROR] = true
 
   constructor(
     message: string,
@@ -67,7 +71,7 @@ export class ToolArgumentError extends Error {
   }
 
   static isInstance(value: unknown): value is ToolArgumentError {
-    return value instanceof Error && value.name === 'ToolArgumentError'
+    return value instanceof Error && (value as ToolArgumentError)[TOOL_ARGUMENT_ERROR] === true
   }
 }
 

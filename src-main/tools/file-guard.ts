@@ -25,7 +25,7 @@ export async function readCurrent(real: string, display: string): Promise<Curren
     throw new ToolError('validation_failed', `"${display}" is not a regular file; it cannot be written.`)
   const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW)
   try {
-    await assertOpenedAt(handle, real)
+    assertOpenedAt(handle, real)
     return { bytes: await handle.readFile(), mode: stat.mode & 0o7777 }
   } finally {
     await handle.close()

@@ -3,7 +3,7 @@
  * searches is a file read_file opens), hashing, and atomic writes serialized per file.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { constants } from 'node:fs'
+import { constants, fstatSync, lstatSync, readlinkSync, realpathSync } from 'node:fs'
 import { type FileHandle, link, lstat, mkdir, open, realpath, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { ToolPathError } from './errors'
@@ -55,17 +55,37 @@ export async function withPinnedFolder<T>(
   }
 }
 
+const PROC_FD = '/proc/self/fd/'
+
+/** Where an open descriptor leads, as the kernel resolved it when it was opened (Linux's /proc). */
+export function descriptorPath(fd: number): string | undefined {
+  try {
+    return readlinkSync(`${PROC_FD}${fd}`)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Whether `fd`, opened by the real path `path`, is the file at that path and not one reached through
+ * a folder swapped for a link meanwhile. Exact where the kernel says (Linux); elsewhere the file at
+ * the path, resolved again, must be the one opened, which leaves a far narrower window.
+ */
+export function openedAt(fd: number, path: string): boolean {
+  try {
+    const opened = descriptorPath(fd)
+    if (opened !== undefined) return opened === path
+    const [now, then] = [lstatSync(path), fstatSync(fd)]
+    return now.ino === then.ino && now.dev === then.dev && realpathSync.native(path) === path
+  } catch {
+    return false
+  }
+}
+
 /** Fails unless an opened file is the checked path itself, not something swapped in before the open. */
-export async function assertOpenedAt(handle: FileHandle, expected: string): Promise<void> {
-  if (process.platform === 'linux') {
-    const actual = await realpath(`/proc/self/fd/${handle.fd}`)
-    if (actual !== expected) throw changedUnderfoot(expected, actual)
-    return
-  }
-  const [opened, now] = await Promise.all([handle.stat(), lstat(expected)])
-  if (opened.ino !== now.ino || opened.dev !== now.dev || (await realpath(expected)) !== expected) {
-    throw changedUnderfoot(expected, 'another file')
-  }
+export function assertOpenedAt(handle: FileHandle, expected: string): void {
+  if (!openedAt(handle.fd, expected))
+    throw changedUnderfoot(expected, descriptorPath(handle.fd) ?? 'another file')
 }
 
 function changedUnderfoot(expected: string, actual: string): ToolPathError {

@@ -1,6 +1,8 @@
 // Importing this module registers every built-in tool (each file calls registerTool at load).
 import './edit-file'
 import './get-current-datetime'
+import './glob'
+import './grep'
 import './list-directory'
 import './read-file'
 import './write-file'

@@ -75,7 +75,7 @@ async function readBounded(
     },
   )
   try {
-    await assertOpenedAt(handle, real)
+    assertOpenedAt(handle, real)
     const stat = await handle.stat()
     if (stat.isDirectory()) {
       throw new ToolError(

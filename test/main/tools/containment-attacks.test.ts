@@ -7,7 +7,6 @@ import { createHash } from 'node:crypto'
 import {
   closeSync,
   constants,
-  existsSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -18,15 +17,17 @@ import {
   statSync,
   symlinkSync,
   truncateSync,
-  utimesSync,
   writeFileSync,
 } from 'node:fs'
 import { isAbsolute, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { type Atelier, createAtelier, LOCAL_USER } from '../../../src-main/app/create-atelier'
 import '../../../src-main/tools/builtin'
+// Redundant once builtin/index.ts imports them (the same module is loaded once); needed until then.
+import '../../../src-main/tools/builtin/glob'
+import '../../../src-main/tools/builtin/grep'
 import type { ToolCallScope, ToolExecutionResult } from '../../../src-main/tools/executor'
 import { useTempDirs } from '../../support/temp-dir'
 
@@ -70,8 +71,6 @@ interface Fixture {
   root: string
   /** root/proj: the chat's folder. */
   project: string
-  /** root/home: $HOME while the suite runs, so `~` attacks never touch the real home. */
-  home: string
   dataDir: string
 }
 
@@ -85,12 +84,13 @@ interface Attack {
 }
 
 const denied = 'path_denied' as const
+const DOTDOT_ESCAPE: Attack = {
+  name: '../ escapes',
+  errorType: denied,
+  targets: () => ({ file: '../outside.txt', dir: '../outside-dir', fresh: '../planted.txt' }),
+}
 const ATTACKS: Attack[] = [
-  {
-    name: '../ escapes',
-    errorType: denied,
-    targets: () => ({ file: '../outside.txt', dir: '../outside-dir', fresh: '../planted.txt' }),
-  },
+  DOTDOT_ESCAPE,
   {
     name: 'sub/../../ escapes',
     errorType: denied,
@@ -136,7 +136,11 @@ const ATTACKS: Attack[] = [
   {
     name: 'a symlink inside to an outside folder',
     errorType: denied,
-    targets: () => ({ file: 'outside-link/note.txt', dir: 'outside-link', fresh: 'outside-link/planted.txt' }),
+    targets: () => ({
+      file: 'outside-link/note.txt',
+      dir: 'outside-link',
+      fresh: 'outside-link/planted.txt',
+    }),
   },
   {
     name: 'a dangling symlink inside pointing outside',
@@ -178,6 +182,12 @@ const ATTACKS: Attack[] = [
     targets: () => ({ file: 'secret/key.txt', dir: 'secret', fresh: 'secret/planted.txt' }),
   },
   {
+    name: 'a denied path named through its symlink alias, reached by its real name',
+    errorType: denied,
+    deniedPaths: (fx) => [join(fx.project, 'alias')],
+    targets: () => ({ file: 'secret/key.txt', dir: 'secret', fresh: 'secret/planted.txt' }),
+  },
+  {
     name: 'the app’s data folder by absolute path, restriction off',
     errorType: denied,
     scope: { restrict: false },
@@ -194,11 +204,6 @@ const ATTACKS: Attack[] = [
     targets: () => ({ file: '~/.ssh/id_rsa', dir: '~/.ssh', fresh: '~/.ssh/planted' }),
   },
 ]
-
-const realHome = process.env.HOME
-afterAll(() => {
-  process.env.HOME = realHome
-})
 
 /** Everything under `folder` without following symlinks: type, content or link target. */
 function tree(folder: string, into: Record<string, string> = {}): Record<string, string> {
@@ -232,11 +237,27 @@ function leaks(result: ToolExecutionResult): string[] {
   )
 }
 
+function killHard(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    child.once('exit', () => resolve())
+    child.kill('SIGKILL')
+  })
+}
+
+/** A failure message short enough to read when the path is 5000 characters long. */
+function describeCall(args: Record<string, unknown>, result: ToolExecutionResult): string {
+  const short = (text: string) => (text.length > 160 ? `${text.slice(0, 160)}…` : text)
+  return `${short(JSON.stringify(args))} → ${short(result.content)}`
+}
+
 describe('containment attacks', () => {
   const tempDir = useTempDirs()
   const opened: Atelier[] = []
   const children: ChildProcess[] = []
+  const realHome = process.env.HOME
   afterEach(() => {
+    process.env.HOME = realHome
     for (const atelier of opened.splice(0)) atelier.close()
     for (const child of children.splice(0)) child.kill('SIGKILL')
   })
@@ -246,7 +267,8 @@ describe('containment attacks', () => {
    *   proj/                    the chat's folder
    *     inside.txt, sub/keep.txt, secret/key.txt
    *     alias → secret, etc-link → /etc, hostname-link → /etc/hostname,
-   *     outside-link → ../outside-dir, dangling → ../ghost.txt, loop-a ⇄ loop-b
+   *     outside-link → ../outside-dir, outside-note.txt → ../outside.txt,
+   *     dangling → ../ghost.txt, loop-a ⇄ loop-b
    *   proj-evil/evil.txt, outside.txt, outside-dir/{note.txt, HIDDEN}
    *   home/outside-home.txt, home/.ssh/id_rsa
    */
@@ -275,14 +297,16 @@ describe('containment attacks', () => {
     symlinkSync('/etc', join(project, 'etc-link'))
     symlinkSync('/etc/hostname', join(project, 'hostname-link'))
     symlinkSync('../outside-dir', join(project, 'outside-link'))
+    symlinkSync('../outside.txt', join(project, 'outside-note.txt'))
     symlinkSync(join(root, 'ghost.txt'), join(project, 'dangling'))
     symlinkSync('loop-b', join(project, 'loop-a'))
     symlinkSync('loop-a', join(project, 'loop-b'))
+    // `~` attacks then aim at a home of the test's own, never at the real one.
     process.env.HOME = home
     const dataDir = realpathSync(tempDir())
     const atelier = createAtelier({ dataDir })
     opened.push(atelier)
-    return { atelier, root, project, home, dataDir }
+    return { atelier, root, project, dataDir }
   }
 
   function run(
@@ -318,11 +342,13 @@ describe('containment attacks', () => {
       const before = snapshot(fx)
       for (const args of CALLS[tool](attack.targets(fx))) {
         const result = await run(fx, tool, args, attack.scope)
-        expect(result, JSON.stringify(args)).toMatchObject({ isError: true, errorType: attack.errorType })
-        expect(leaks(result), JSON.stringify(args)).toEqual([])
+        expect(result, describeCall(args, result)).toMatchObject({
+          isError: true,
+          errorType: attack.errorType,
+        })
+        expect(leaks(result), describeCall(args, result)).toEqual([])
       }
       expect(snapshot(fx)).toEqual(before)
-      expect(existsSync(join(fx.root, 'ghost.txt'))).toBe(false)
     })
 
     it('reaches the same outside targets with restriction off, so the refusals come from it', async () => {
@@ -330,12 +356,12 @@ describe('containment attacks', () => {
       const chatId = chat(fx)
       // The guard on overwriting wants the file read in this chat first.
       await run(fx, 'read_file', { path: '../outside.txt' }, { restrict: false, chatId })
-      for (const args of CALLS[tool](ATTACKS[0]?.targets(fx) as Targets)) {
+      for (const args of CALLS[tool](DOTDOT_ESCAPE.targets(fx))) {
         const before = snapshot(fx)
         const result = await run(fx, tool, args, { restrict: false, chatId })
-        expect(result, JSON.stringify(args)).toMatchObject({ isError: false })
+        expect(result, describeCall(args, result)).toMatchObject({ isError: false })
         const effect = leaks(result).length > 0 || !isDeepStrictEqual(snapshot(fx), before)
-        expect(effect, `${JSON.stringify(args)} → ${result.content}`).toBe(true)
+        expect(effect, describeCall(args, result)).toBe(true)
       }
     })
   })
@@ -417,6 +443,44 @@ describe('containment attacks', () => {
     })
   })
 
+  describe('glob patterns and grep filters that climb out of the folder', () => {
+    // <root> stands for the folder around the project, known only once the fixture exists.
+    it.each([
+      { tool: 'glob', name: 'pattern ../*', args: { pattern: '../*' } },
+      { tool: 'glob', name: 'pattern ../outside-dir/**', args: { pattern: '../outside-dir/**' } },
+      { tool: 'glob', name: 'pattern sub/../../*', args: { pattern: 'sub/../../*' } },
+      { tool: 'glob', name: 'pattern <root>/outside-dir/*', args: { pattern: '<root>/outside-dir/*' } },
+      { tool: 'glob', name: 'pattern outside-link/*', args: { pattern: 'outside-link/*' } },
+      { tool: 'glob', name: 'pattern etc-link/pass*', args: { pattern: 'etc-link/pass*' } },
+      { tool: 'glob', name: 'pattern /etc/pass*', args: { pattern: '/etc/pass*' } },
+      {
+        tool: 'glob',
+        name: 'pattern {../outside.txt,../outside-dir/*,inside.txt}',
+        args: { pattern: '{../outside.txt,../outside-dir/*,inside.txt}' },
+      },
+      {
+        tool: 'grep',
+        name: 'glob filter ../**',
+        args: { pattern: 'SECRET|root:', path: '.', glob: '../**' },
+      },
+      {
+        tool: 'grep',
+        name: 'glob filter /etc/*',
+        args: { pattern: 'SECRET|root:', path: '.', glob: '/etc/*' },
+      },
+    ])('$tool with $name is refused or finds nothing outside', async ({ tool, args }) => {
+      const fx = setup()
+      const result = await run(fx, tool, JSON.parse(JSON.stringify(args).replaceAll('<root>', fx.root)))
+      if (result.isError) expect(result.errorType, result.content).toBe('path_denied')
+      else {
+        const { matches } = JSON.parse(result.content) as { matches: (string | { file: string })[] }
+        const names = matches.map((match) => (typeof match === 'string' ? match : match.file))
+        expect(names.filter((name) => isAbsolute(name) || name.startsWith('..'))).toEqual([])
+      }
+      expect(leaks(result)).toEqual([])
+    })
+  })
+
   describe('glob and grep results fed into read_file', () => {
     const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex')
 
@@ -430,33 +494,75 @@ describe('containment attacks', () => {
       }
     }
 
-    it.each([
-      ['agent', { mode: 'agent' as const }, false],
-      ['chat', { mode: 'chat' as const }, true],
-    ])('glob matches read the same files (%s mode)', async (mode, scope, absolute) => {
+    // In chat mode no folder is in play: the folder is given absolute, and results come back absolute.
+    // In agent mode outside-note.txt, a link to a file outside, must not be offered: read_file refuses it.
+    it.each(['agent', 'chat'] as const)('glob matches read the same files (%s mode)', async (mode) => {
       const fx = setup()
-      const args = absolute ? { pattern: '**/*.txt', cwd: fx.project } : { pattern: '**/*.txt' }
-      const result = await run(fx, 'glob', args, scope)
+      const named = (path: string) => (mode === 'agent' ? path : join(fx.project, path))
+      const args = mode === 'agent' ? { pattern: '**/*.txt' } : { pattern: '**/*.txt', cwd: fx.project }
+      const result = await run(fx, 'glob', args, { mode })
       expect(result.isError, result.content).toBe(false)
       const matches = JSON.parse(result.content).matches as string[]
-      expect(matches).toContain(absolute ? join(fx.project, 'inside.txt') : 'inside.txt')
-      await readsSameFiles(fx, matches, scope)
+      expect(matches).toEqual(expect.arrayContaining([named('inside.txt'), named('sub/keep.txt')]))
+      await readsSameFiles(fx, matches, { mode })
     })
 
-    it.each([
-      ['agent', { mode: 'agent' as const }, false],
-      ['chat', { mode: 'chat' as const }, true],
-    ])('grep matches read the same files (%s mode)', async (mode, scope, absolute) => {
+    it.each(['agent', 'chat'] as const)('grep matches read the same files (%s mode)', async (mode) => {
       const fx = setup()
-      const result = await run(fx, 'grep', { pattern: 'kept|INSIDE', path: absolute ? fx.project : '.' }, scope)
+      const named = (path: string) => (mode === 'agent' ? path : join(fx.project, path))
+      const args = { pattern: 'kept|INSIDE', path: mode === 'agent' ? '.' : fx.project }
+      const result = await run(fx, 'grep', args, { mode })
       expect(result.isError, result.content).toBe(false)
-      const files = [...new Set((JSON.parse(result.content).matches as { file: string }[]).map((m) => m.file))]
-      expect(files.sort()).toEqual(
-        mode === 'agent'
-          ? ['inside.txt', 'sub/keep.txt']
-          : [join(fx.project, 'inside.txt'), join(fx.project, 'sub', 'keep.txt')],
+      const matches = JSON.parse(result.content).matches as { file: string }[]
+      const files = [...new Set(matches.map((match) => match.file))].sort()
+      expect(files).toEqual([named('inside.txt'), named('sub/keep.txt')])
+      await readsSameFiles(fx, files, { mode })
+    })
+  })
+
+  describe('a checked folder swapped for a symlink before it is used', () => {
+    // Any process working in the project (a build, a watcher, a command the agent started) can
+    // replace a folder that passed the check by a link to outside; what is opened must still be inside.
+    it('never lets read_file, grep or write_file reach outside', async () => {
+      const fx = setup()
+      mkdirSync(join(fx.project, 'swap'))
+      writeFileSync(join(fx.project, 'swap', 'note.txt'), 'inside\n')
+      symlinkSync('../outside-dir', join(fx.project, 'swap-link'))
+      const outsideDir = join(fx.root, 'outside-dir')
+      const outsideBefore = readdirSync(outsideDir)
+      const swapper = spawn(
+        process.execPath,
+        [
+          '-e',
+          `const fs = require('node:fs'); const step = (f) => { try { f() } catch {} };
+           for (;;) { step(() => fs.renameSync('swap', 'swap-dir')); step(() => fs.renameSync('swap-link', 'swap'));
+                      step(() => fs.renameSync('swap', 'swap-link')); step(() => fs.renameSync('swap-dir', 'swap')) }`,
+        ],
+        { cwd: fx.project },
       )
-      await readsSameFiles(fx, files, scope)
+      children.push(swapper)
+      const attempts: [string, (i: number) => Record<string, unknown>][] = [
+        ['read_file', () => ({ path: 'swap/note.txt' })],
+        ['grep', () => ({ pattern: MARKER, path: 'swap/note.txt' })],
+        ['grep', () => ({ pattern: MARKER, path: '.' })],
+        ['write_file', (i) => ({ path: `swap/planted-${i}.txt`, content: PLANTED })],
+      ]
+      const leaked: Record<string, number> = {}
+      const outcomes = new Set<string>()
+      for (const [tool, args] of attempts) {
+        for (let i = 0; i < 250; i++) {
+          const result = await run(fx, tool, args(i))
+          outcomes.add(result.errorType ?? 'ok')
+          const call = `${tool} ${JSON.stringify(args(0))}`
+          if (leaks(result).length > 0) leaked[call] = (leaked[call] ?? 0) + 1
+        }
+      }
+      // Stopped before looking, so the tree holds still.
+      await killHard(swapper)
+      const planted = readdirSync(outsideDir).filter((name) => !outsideBefore.includes(name))
+      // The race really ran: some calls found the folder, others the link.
+      expect([...outcomes]).toEqual(expect.arrayContaining(['ok', 'path_denied']))
+      expect({ leaked, planted: planted.length }).toEqual({ leaked: {}, planted: 0 })
     })
   })
 
@@ -543,10 +649,13 @@ describe('containment attacks', () => {
       writeFileSync(doc, 'original\n')
       const read = await run(fx, 'read_file', { path: 'doc.txt' }, { chatId })
       expect(read.isError).toBe(false)
-      const { atime, mtime } = statSync(doc)
+      // touch -r keeps the nanoseconds that utimes' millisecond Dates would lose.
+      const times = join(tempDir(), 'times')
+      execFileSync('touch', ['-r', doc, times])
+      const { mtimeNs } = statSync(doc, { bigint: true })
       writeFileSync(doc, 'theirs!!\n')
-      utimesSync(doc, atime, mtime)
-      expect(statSync(doc).mtimeMs).toBe(mtime.getTime())
+      execFileSync('touch', ['-r', times, doc])
+      expect(statSync(doc, { bigint: true }).mtimeNs).toBe(mtimeNs)
       expect(statSync(doc).size).toBe(Buffer.byteLength('original\n'))
 
       const result = await run(fx, tool, args, { chatId })
@@ -587,13 +696,6 @@ describe('containment attacks', () => {
       return { child, ready, writes, failure }
     }
 
-    function killHard(child: ChildProcess): Promise<void> {
-      return new Promise((resolve) => {
-        child.once('exit', () => resolve())
-        child.kill('SIGKILL')
-      })
-    }
-
     it('leaves the old content or the new, never a mix, and at most one temporary file per kill', async () => {
       const project = realpathSync(tempDir())
       const dataDir = tempDir()
@@ -608,7 +710,13 @@ describe('containment attacks', () => {
       let writes = 0
       let temporaries = 0
       for (let round = 0; round < ROUNDS; round++) {
-        const writer = startWriter([dataDir, project, 'big.txt', join(contentsDir, 'a'), join(contentsDir, 'b')])
+        const writer = startWriter([
+          dataDir,
+          project,
+          'big.txt',
+          join(contentsDir, 'a'),
+          join(contentsDir, 'b'),
+        ])
         await writer.ready
         await sleep(50 + Math.random() * 250)
         expect(writer.child.exitCode, writer.failure()).toBeNull()
@@ -618,8 +726,14 @@ describe('containment attacks', () => {
         const content = readFileSync(target, 'utf8')
         expect(content === a || content === b, `round ${round}: a mix of ${content.length} chars`).toBe(true)
         const others = readdirSync(project).filter((name) => name !== 'big.txt')
-        expect(others.filter((name) => !TEMPORARY.test(name)), `round ${round}`).toEqual([])
-        expect(others.length - temporaries, `round ${round}: temporaries left by one kill`).toBeLessThanOrEqual(1)
+        expect(
+          others.filter((name) => !TEMPORARY.test(name)),
+          `round ${round}`,
+        ).toEqual([])
+        expect(
+          others.length - temporaries,
+          `round ${round}: temporaries left by one kill`,
+        ).toBeLessThanOrEqual(1)
         temporaries = others.length
       }
       // The test means nothing unless the writer really overwrote the file before dying.

@@ -1,0 +1,194 @@
+import { statSync } from 'node:fs'
+import { posix, resolve } from 'node:path'
+import { type Static, Type } from '@sinclair/typebox'
+import picomatch from 'picomatch'
+import { ToolArgumentError, ToolPathError } from '../errors'
+import {
+  baseDirectory,
+  loadPathPolicy,
+  PATH_POLICY_DEFAULTS,
+  PATH_POLICY_DESCRIPTORS,
+  resolveAndValidatePath,
+} from '../paths'
+import { registerTool } from '../registry'
+import { clampIntegerSetting } from '../settings-policy'
+import type { EffectiveToolSettings, RegisteredTool, ToolContext } from '../types'
+import {
+  resolveSearchPath,
+  WALK_SETTING_DEFAULTS,
+  WALK_SETTING_DESCRIPTORS,
+  walk,
+  walkSettings,
+} from '../walk'
+
+const Parameters = Type.Object(
+  {
+    pattern: Type.String({
+      minLength: 1,
+      description:
+        'Glob matched against paths relative to cwd: * (any characters except /), ** (any number of folders), ' +
+        '? (one character), [abc] and [!abc], {a,b}; a trailing / matches folders only; ' +
+        'a leading ! matches everything that does not match. ' +
+        'Examples: **/*.ts, src/**/*.{ts,tsx}, *.md.',
+    }),
+    cwd: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          'Folder to search from: absolute, ~-prefixed, or relative to the working folder. Default: the working folder.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
+type Parameters = Static<typeof Parameters>
+
+const MAX_RESULTS = { min: 1, max: 5000, fallback: 200 }
+
+export interface GlobResult {
+  /** The cwd argument as given, or the folder searched when it was omitted. */
+  cwd: string
+  /** Sorted; relative to the working folder in agent mode, else absolute. */
+  matches: string[]
+  /** More paths matched than maxResults allows. */
+  truncated: boolean
+}
+
+async function glob(args: Parameters, context: ToolContext): Promise<GlobResult> {
+  const { parameters } = context.settings
+  const maxResults = clampIntegerSetting(parameters.maxResults, MAX_RESULTS)
+  const { includeDotfiles, respectGitignore } = walkSettings(parameters)
+  // A trailing slash asks for folders only, as in a shell.
+  const foldersOnly = args.pattern.length > 1 && args.pattern.endsWith('/')
+  const pattern = foldersOnly ? args.pattern.replace(/\/+$/, '') || '/' : args.pattern
+  let isMatch: (path: string) => boolean
+  try {
+    // posix: [!a] negates a class, as in every shell; without it picomatch reads the ! literally.
+    isMatch = picomatch(pattern, { dot: includeDotfiles, posix: true })
+  } catch (error) {
+    throw new ToolArgumentError(
+      `"${args.pattern}" is not a valid glob: ${(error as Error).message}`,
+      'pattern',
+    )
+  }
+  const policy = await loadPathPolicy(context)
+  const cwd = await resolveSearchPath(args.cwd ?? baseDirectory(context), context, policy)
+  if (!cwd.isDirectory) {
+    throw new ToolPathError('invalid_path', `cwd "${args.cwd}" is a file; give the folder to search from.`)
+  }
+  const result = { cwd: args.cwd ?? cwd.real, matches: [] as string[], truncated: false }
+
+  const { start, maxDepth } = walkPlan(pattern)
+  const root = start
+    ? await resolveAndValidatePath(resolve(cwd.real, start), context, policy)
+    : { real: cwd.real, exists: true }
+  if (!root.exists || !statSync(root.real, { throwIfNoEntry: false })?.isDirectory()) return result
+  const prefix = start === '' || start.endsWith('/') ? start : `${start}/`
+  // src/** matches src itself, as its negation !src/** leaves src out.
+  const found = start && isMatch(start) ? [root.real] : []
+  const entries = walk(root.real, {
+    includeDotfiles,
+    respectGitignore,
+    maxDepth,
+    policy,
+    signal: context.signal,
+  })
+  for await (const entry of entries) {
+    if ((foldersOnly && !entry.isDirectory) || !isMatch(prefix + entry.relative)) continue
+    if (found.length === maxResults) {
+      result.truncated = true
+      break
+    }
+    found.push(entry.path)
+  }
+  const absolute = parameters.absolute === true
+  result.matches = found.map((real) => (absolute ? real : policy.display(real))).sort(byCodeUnit)
+  return result
+}
+
+/**
+ * Where a pattern can match, so the walk can skip the rest: the literal folder it starts with
+ * (src for src/**\/*.ts) and how deep below it a match can lie. A negated pattern matches anywhere.
+ */
+function walkPlan(pattern: string): { start: string; maxDepth: number } {
+  const scan = picomatch.scan(pattern, { unescape: true })
+  if (scan.negated) return { start: '', maxDepth: Number.POSITIVE_INFINITY }
+  if (!scan.isGlob) {
+    const folder = posix.dirname(scan.base)
+    return { start: folder === '.' ? '' : folder, maxDepth: 0 }
+  }
+  const unbounded = scan.glob.includes('**') || scan.isExtglob
+  return { start: scan.base, maxDepth: unbounded ? Number.POSITIVE_INFINITY : slashes(scan.glob) }
+}
+
+/** An upper bound on a match's depth: every brace alternative's slashes are counted too. */
+function slashes(text: string): number {
+  let count = 0
+  for (const char of text) if (char === '/') count++
+  return count
+}
+
+function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+function descriptionFor(settings: EffectiveToolSettings): string {
+  const { includeDotfiles, respectGitignore } = walkSettings(settings.parameters)
+  const maxResults = clampIntegerSetting(settings.parameters.maxResults, MAX_RESULTS)
+  const skipped = [
+    respectGitignore && 'files and folders excluded by .gitignore (e.g. node_modules)',
+    !includeDotfiles && 'dotfiles and dot-folders',
+  ].filter(Boolean)
+  return (
+    'Finds files and folders whose path matches a glob pattern, under cwd (default: the working folder). ' +
+    'Returns { cwd, matches, truncated }: matches sorted, relative to the working folder (absolute outside it), ' +
+    `ready to pass to other tools; at most ${maxResults}, with truncated: true when there were more. ` +
+    (skipped.length ? `Skipped: ${skipped.join('; ')}. ` : '') +
+    'Symlinked folders are listed but not entered. Use grep to search file contents.'
+  )
+}
+
+const defaultParameters = {
+  ...PATH_POLICY_DEFAULTS,
+  ...WALK_SETTING_DEFAULTS,
+  maxResults: MAX_RESULTS.fallback,
+  absolute: false,
+}
+
+export const globTool: RegisteredTool = {
+  definition: {
+    name: 'glob',
+    description: descriptionFor({ enabled: true, parameters: defaultParameters }),
+    parameters: Parameters,
+  },
+  buildDefinition: (settings) => ({ ...globTool.definition, description: descriptionFor(settings) }),
+  settings: {
+    title: 'Find files (glob)',
+    description: 'Lets the model find files and folders by name pattern, such as **/*.ts.',
+    category: 'system',
+    enabledByDefault: true,
+    canDisable: true,
+    defaultParameters,
+    parameterDescriptors: [
+      ...PATH_POLICY_DESCRIPTORS,
+      {
+        name: 'maxResults',
+        type: 'integer',
+        label: 'Max results',
+        description: 'The most paths one call returns.',
+        min: MAX_RESULTS.min,
+        max: MAX_RESULTS.max,
+      },
+      ...WALK_SETTING_DESCRIPTORS,
+      {
+        name: 'absolute',
+        type: 'boolean',
+        label: 'Absolute paths',
+        description: 'Return absolute paths instead of paths relative to the chat’s folder.',
+      },
+    ],
+  },
+  execute: (args, context) => glob(args as Parameters, context),
+}
+
+registerTool(globTool)

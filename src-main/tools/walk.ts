@@ -1,0 +1,264 @@
+/**
+ * The directory walk behind glob and grep, and the bits both tools share. The walk never enters a
+ * symlinked folder (so a link cannot lead it out of the folder it was given), never enters a folder
+ * the path policy refuses, and with `respectGitignore` prunes what the repository's .gitignore files
+ * exclude, as git and ripgrep do.
+ *
+ * Folders are listed with synchronous calls, which save a thread-pool round trip per folder (grep
+ * reads files the same way; there the asynchronous calls made a search 3 to 5 times slower). The
+ * walk gives the event loop a turn every few milliseconds (TimeSlicer), so a stop or timeout lands.
+ */
+import {
+  closeSync,
+  constants,
+  type Dirent,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+} from 'node:fs'
+import { dirname, join, sep } from 'node:path'
+import ignore, { type Ignore } from 'ignore'
+import type { ToolParameterDescriptor } from '../../src-shared/tools'
+import { ToolPathError } from './errors'
+import { descriptorPath, openedAt } from './files'
+import { isInside, type PathPolicy, resolveAndValidatePath } from './paths'
+import type { ToolContext } from './types'
+
+/** The two walk settings glob and grep share, with their defaults. */
+export const WALK_SETTING_DESCRIPTORS: ToolParameterDescriptor[] = [
+  {
+    name: 'includeDotfiles',
+    type: 'boolean',
+    label: 'Include dotfiles',
+    description: 'Also look at files and folders whose name starts with a dot (.git is always skipped).',
+  },
+  {
+    name: 'respectGitignore',
+    type: 'boolean',
+    label: 'Respect .gitignore',
+    description: 'Skip what the repository’s .gitignore files exclude, such as node_modules.',
+  },
+]
+export const WALK_SETTING_DEFAULTS = { includeDotfiles: false, respectGitignore: true }
+
+export function walkSettings(parameters: Record<string, unknown>) {
+  return {
+    includeDotfiles: parameters.includeDotfiles === true,
+    respectGitignore: parameters.respectGitignore !== false,
+  }
+}
+
+export interface WalkOptions {
+  includeDotfiles: boolean
+  respectGitignore: boolean
+  /** Yield regular files only: no folders, symlinks, sockets or FIFOs. */
+  onlyFiles?: boolean
+  /** How deep to go: 0 lists the root's own entries only. Unlimited when absent. */
+  maxDepth?: number
+  signal: AbortSignal
+  policy: PathPolicy
+}
+
+export interface WalkEntry {
+  /** Absolute and real: the root is real and no symlinked folder is ever entered. */
+  path: string
+  /** Relative to the root, with `/` separators: what glob patterns are matched against. */
+  relative: string
+  isDirectory: boolean
+}
+
+/** The rules of one .gitignore, which apply to paths relative to its own folder. */
+interface IgnoreLevel {
+  /** The .gitignore's folder, ending with a separator. */
+  folder: string
+  rules: Ignore
+}
+
+interface PendingFolder {
+  path: string
+  depth: number
+  /** The .gitignore levels above this folder, shallowest first. */
+  levels: IgnoreLevel[]
+}
+
+/**
+ * Yields what lies below `root` (a real folder the policy accepts), each folder's entries in name
+ * order, so a walk cut short by a cap always returns the same entries. Stop early by leaving the
+ * `for await` loop.
+ */
+export async function* walk(root: string, options: WalkOptions): AsyncGenerator<WalkEntry> {
+  const { includeDotfiles, onlyFiles = false, maxDepth = Number.POSITIVE_INFINITY, policy } = options
+  const slicer = new TimeSlicer(options.signal)
+  const rootPrefix = root.endsWith(sep) ? root : root + sep
+  // Below a folder the policy accepts, only a denied path inside that folder can refuse anything
+  // (what lies in an accepted or allowed folder is accepted). Asking the policy about every entry
+  // took longer than listing them, so it is asked only when such a path exists.
+  const deniedInside = policy.denied.some((denied) => denied !== root && isInside(root, denied))
+  const pending: PendingFolder[] = [
+    { path: root, depth: 0, levels: options.respectGitignore ? ancestorLevels(root) : [] },
+  ]
+  for (let folder = pending.pop(); folder; folder = pending.pop()) {
+    if (slicer.due) await slicer.next()
+    const entries = listFolder(folder.path)
+    if (!entries) continue
+    const levels = options.respectGitignore ? levelsOf(folder, entries) : folder.levels
+    const subfolders: PendingFolder[] = []
+    const folderPrefix = folder.path.endsWith(sep) ? folder.path : folder.path + sep
+    for (const entry of entries) {
+      const name = entry.name
+      if (name === '.git' || (!includeDotfiles && name.charCodeAt(0) === 46)) continue
+      const path = folderPrefix + name
+      const isDirectory = entry.isDirectory()
+      if (onlyFiles && !isDirectory && !entry.isFile()) continue
+      if (levels.length > 0 && ignoredBy(levels, path, isDirectory)) continue
+      if (deniedInside && policy.refusal(path)) continue
+      if (entry.isSymbolicLink() && !linkTargetAllowed(path, policy)) continue
+      if (isDirectory && folder.depth < maxDepth) subfolders.push({ path, depth: folder.depth + 1, levels })
+      if (onlyFiles && isDirectory) continue
+      yield { path, relative: toPosix(path.slice(rootPrefix.length)), isDirectory }
+    }
+    // Reversed onto the stack so the first subfolder by name is walked next.
+    for (let i = subfolders.length - 1; i >= 0; i--) pending.push(subfolders[i] as PendingFolder)
+  }
+}
+
+const OPEN_FOLDER = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0)
+
+/**
+ * A folder's entries in name order; undefined when it cannot be read (gone, no permission) or is no
+ * longer where it was listed. Anything working in the project can swap a folder for a link to
+ * outside between the moment its parent is listed and the moment it is read, so the folder is
+ * opened first, checked to really be `path`, and listed through that open descriptor.
+ */
+function listFolder(path: string): Dirent[] | undefined {
+  let fd: number
+  try {
+    fd = openSync(path, OPEN_FOLDER)
+  } catch {
+    return undefined
+  }
+  try {
+    const opened = descriptorPath(fd)
+    if (opened !== undefined && opened !== path) return undefined
+    const entries = readdirSync(opened === undefined ? path : `/proc/self/fd/${fd}`, { withFileTypes: true })
+    if (opened === undefined && !openedAt(fd, path)) return undefined
+    return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  } catch {
+    return undefined
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** A link is listed only when what it points to may be used; one that resolves nowhere is left out. */
+function linkTargetAllowed(path: string, policy: PathPolicy): boolean {
+  try {
+    return policy.refusal(realpathSync.native(path)) === undefined
+  } catch {
+    return false
+  }
+}
+
+// Git compares names case-insensitively where the file system does (its core.ignorecase default).
+const IGNORE_CASE = process.platform === 'darwin' || process.platform === 'win32'
+
+function readIgnoreLevel(folder: string): IgnoreLevel | undefined {
+  let text: string
+  try {
+    text = readFileSync(join(folder, '.gitignore'), 'utf8')
+  } catch {
+    return undefined
+  }
+  return {
+    folder: folder.endsWith(sep) ? folder : folder + sep,
+    rules: ignore({ ignorecase: IGNORE_CASE }).add(text),
+  }
+}
+
+/**
+ * The .gitignore files of the folders above `root` up to the repository's top (the nearest folder
+ * holding .git), shallowest first. Outside a repository only the root's own files count.
+ */
+function ancestorLevels(root: string): IgnoreLevel[] {
+  const above: string[] = []
+  for (let folder = root; !existsSync(join(folder, '.git')); ) {
+    const parent = dirname(folder)
+    if (parent === folder) return []
+    above.unshift(parent)
+    folder = parent
+  }
+  return above.flatMap((folder) => readIgnoreLevel(folder) ?? [])
+}
+
+/**
+ * The levels in force inside `folder`: those of its parents, minus any that would ignore the folder
+ * itself, plus its own .gitignore. A level can ignore a folder being walked only when the folder was
+ * named explicitly (the walk root, like ripgrep searching an ignored folder it is pointed at) or a
+ * deeper .gitignore re-included it; dropping that level keeps the `ignore` library, which tests a
+ * path's parent folders too, from hiding everything inside.
+ */
+function levelsOf(folder: PendingFolder, entries: Dirent[]): IgnoreLevel[] {
+  const inherited = folder.levels.filter(
+    (level) => !level.rules.test(`${toPosix(folder.path.slice(level.folder.length))}/`).ignored,
+  )
+  const own = entries.some((entry) => entry.name === '.gitignore' && entry.isFile())
+    ? readIgnoreLevel(folder.path)
+    : undefined
+  return own ? [...inherited, own] : inherited
+}
+
+/** The deepest .gitignore with an opinion on the path decides, as in git. */
+function ignoredBy(levels: IgnoreLevel[], path: string, isDirectory: boolean): boolean {
+  for (let i = levels.length - 1; i >= 0; i--) {
+    const level = levels[i] as IgnoreLevel
+    const relative = toPosix(path.slice(level.folder.length))
+    const verdict = level.rules.test(isDirectory ? `${relative}/` : relative)
+    if (verdict.ignored) return true
+    if (verdict.unignored) return false
+  }
+  return false
+}
+
+function toPosix(path: string): string {
+  return sep === '/' ? path : path.split(sep).join('/')
+}
+
+/** How long synchronous work may hold the event loop before a turn is given back. */
+const SLICE_MS = 10
+
+/**
+ * Cuts long synchronous work into slices of about SLICE_MS. Between slices the event loop runs, so
+ * the executor's timeout and the user's stop can fire; `next()` then rejects with the abort reason.
+ */
+export class TimeSlicer {
+  private deadline = performance.now() + SLICE_MS
+
+  constructor(private readonly signal: AbortSignal) {
+    signal.throwIfAborted()
+  }
+
+  get due(): boolean {
+    return performance.now() >= this.deadline
+  }
+
+  async next(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve))
+    this.signal.throwIfAborted()
+    this.deadline = performance.now() + SLICE_MS
+  }
+}
+
+/** A model-supplied path to search, resolved and checked; a missing one is a not_found error. */
+export async function resolveSearchPath(
+  input: string,
+  context: ToolContext,
+  policy: PathPolicy,
+): Promise<{ real: string; isDirectory: boolean }> {
+  const { real, exists } = await resolveAndValidatePath(input, context, policy)
+  const stats = exists ? statSync(real, { throwIfNoEntry: false }) : undefined
+  if (!stats) throw new ToolPathError('not_found', `Nothing exists at "${input}" (${real}).`)
+  return { real, isDirectory: stats.isDirectory() }
+}
