@@ -29,6 +29,7 @@ import '../../../src-main/tools/builtin'
 import '../../../src-main/tools/builtin/glob'
 import '../../../src-main/tools/builtin/grep'
 import type { ToolCallScope, ToolExecutionResult } from '../../../src-main/tools/executor'
+import { killHard, startFixture } from '../../support/fixture-process'
 import { useTempDirs } from '../../support/temp-dir'
 
 /** Content of every file outside the project: seeing it in a result means something leaked. */
@@ -235,14 +236,6 @@ function leaks(result: ToolExecutionResult): string[] {
   return [MARKER, HIDDEN, DENIED_MARKER, 'passwd', ETC_HOSTNAME_SHA].filter((text) =>
     result.content.includes(text),
   )
-}
-
-function killHard(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve()
-    child.once('exit', () => resolve())
-    child.kill('SIGKILL')
-  })
 }
 
 /** A failure message short enough to read when the path is 5000 characters long. */
@@ -671,29 +664,9 @@ describe('containment attacks', () => {
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
     function startWriter(args: string[]) {
-      const child = spawn(process.execPath, ['--import', 'tsx', WRITER, ...args], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      })
-      children.push(child)
-      let output = ''
-      let stderr = ''
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-        output += chunk
-      })
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-        stderr += chunk
-      })
-      const ready = new Promise<void>((resolve, reject) => {
-        const poll = setInterval(() => {
-          if (output.startsWith('ready\n')) resolve()
-          else if (child.exitCode !== null) reject(new Error(`writer exited early: ${stderr}`))
-          else return
-          clearInterval(poll)
-        }, 5)
-      })
-      const writes = () => output.split('\n').filter((line) => line === 'wrote').length
-      const failure = () => stderr
-      return { child, ready, writes, failure }
+      const writer = startFixture(WRITER, args)
+      children.push(writer.child)
+      return writer
     }
 
     it('leaves the old content or the new, never a mix, and at most one temporary file per kill', async () => {
@@ -719,9 +692,9 @@ describe('containment attacks', () => {
         ])
         await writer.ready
         await sleep(50 + Math.random() * 250)
-        expect(writer.child.exitCode, writer.failure()).toBeNull()
+        expect(writer.child.exitCode, writer.stderr()).toBeNull()
         await killHard(writer.child)
-        writes += writer.writes()
+        writes += writer.lines().filter((line) => line === 'wrote').length
 
         const content = readFileSync(target, 'utf8')
         expect(content === a || content === b, `round ${round}: a mix of ${content.length} chars`).toBe(true)
