@@ -5,6 +5,8 @@ export interface BenchmarkResult {
   reference: { label: string; msPerOp: number }
   /** What the overhead should stay under, shown beside it, e.g. "target ≤ 50". */
   target?: string
+  /** Anything else measured on the way, e.g. memory. */
+  note?: string
 }
 
 export type Benchmark = () => Promise<BenchmarkResult[]>

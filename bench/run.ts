@@ -12,7 +12,9 @@ async function main() {
   const files = readdirSync(dir).filter(
     (file) => file.endsWith('.bench.ts') && file.includes(process.argv[2] ?? ''),
   )
-  const rows: string[][] = [['benchmark', 'ours', 'µs/op', 'reference', 'µs/op', 'ratio', 'overhead µs/op']]
+  const rows: string[][] = [
+    ['benchmark', 'ours', 'µs/op', 'reference', 'µs/op', 'ratio', 'overhead µs/op', 'note'],
+  ]
   for (const file of files) {
     const { default: benchmark } = (await import(new URL(file, import.meta.url).href)) as {
       default: Benchmark
@@ -26,6 +28,7 @@ async function main() {
         micros(result.reference.msPerOp),
         `${(result.ours.msPerOp / result.reference.msPerOp).toFixed(2)}×`,
         `${micros(result.ours.msPerOp - result.reference.msPerOp)}${result.target ? ` (${result.target})` : ''}`,
+        result.note ?? '',
       ])
     }
   }

@@ -16,6 +16,8 @@ import type { RegisteredTool, ToolContext, ToolOutput } from './types'
 export const DEFAULT_TIMEOUT_SECONDS = 30
 /** Larger results are cut, with a notice, so one call cannot flood the model's context. */
 export const DEFAULT_MAX_RESULT_CHARS = 100_000
+/** How long past its budget a tool that times itself out gets before the executor steps in. */
+const OWN_TIMEOUT_GRACE_SECONDS = 5
 
 /** One call as a model made it. `arguments` may be the raw JSON text or already parsed. */
 export interface ToolCall {
@@ -140,7 +142,8 @@ export class ToolExecutor {
     const abortFromParent = () => controller.abort(parent?.reason)
     if (parent?.aborted) abortFromParent()
     parent?.addEventListener('abort', abortFromParent, { once: true })
-    const timer = setTimeout(() => controller.abort(new Timeout()), timeoutSeconds * 1000)
+    const backstop = tool.managesOwnTimeout ? OWN_TIMEOUT_GRACE_SECONDS : 0
+    const timer = setTimeout(() => controller.abort(new Timeout()), (timeoutSeconds + backstop) * 1000)
 
     const context: ToolContext = {
       chatId: scope.chatId,
@@ -184,15 +187,20 @@ export class ToolExecutor {
   ): Promise<{ output: ToolOutput; errorType?: ToolErrorType }> {
     const name = tool.definition.name
     const { signal } = context
-    // A tool that ignores its signal still cannot hold the turn past its budget.
+    // A tool that ignores its signal still cannot hold the turn past its budget. One that handles
+    // its own stop (a shell reporting `aborted` with the output so far) is given a moment to answer.
+    const answerWithin = tool.managesOwnTimeout ? OWN_TIMEOUT_GRACE_SECONDS * 1000 : 0
+    let giveUp: NodeJS.Timeout | undefined
     const stopped = new Promise<never>((_, reject) => {
-      if (signal.aborted) reject(signal.reason)
-      signal.addEventListener('abort', () => reject(signal.reason), { once: true })
+      const later = () => {
+        giveUp = setTimeout(() => reject(signal.reason), answerWithin)
+      }
+      signal.addEventListener('abort', later, { once: true })
     })
     try {
-      if (signal.aborted) await stopped
+      signal.throwIfAborted()
       const output = toToolOutput(await Promise.race([tool.execute(args, context), stopped]))
-      return output.isError ? { output, errorType: 'execution_failed' } : { output }
+      return output.isError ? { output, errorType: output.errorType ?? 'execution_failed' } : { output }
     } catch (error) {
       if (FatalToolError.isInstance(error)) throw error
       if (signal.aborted && signal.reason instanceof Timeout) {
@@ -216,6 +224,7 @@ export class ToolExecutor {
         errorType: 'execution_failed',
       }
     } finally {
+      clearTimeout(giveUp)
       stopped.catch(() => {})
     }
   }
@@ -248,7 +257,7 @@ function invalidArguments(name: string, problem: string): ToolOutput {
 function isToolOutput(value: unknown): value is ToolOutput {
   if (typeof value !== 'object' || value === null || typeof (value as ToolOutput).content !== 'string')
     return false
-  return Object.keys(value).every((key) => key === 'content' || key === 'isError' || key === 'data')
+  return Object.keys(value).every((key) => ['content', 'isError', 'errorType', 'data'].includes(key))
 }
 
 /** A string is the observation itself; a ToolOutput is taken as is; anything else is JSON. */

@@ -1,5 +1,6 @@
 import type { ChatMode } from '../../src-shared/contract'
 import type { ToolDefinition, ToolSettingsMetadata, ToolSource } from '../../src-shared/tools'
+import type { ToolErrorType } from './errors'
 
 export type { ToolDefinition, ToolSettingsMetadata, ToolSource }
 
@@ -41,6 +42,8 @@ export interface FreshnessLedger {
 export interface ToolOutput {
   content: string
   isError?: boolean
+  /** How an error result failed, when the tool knows better than `execution_failed`. */
+  errorType?: ToolErrorType
   data?: unknown
 }
 
@@ -54,6 +57,11 @@ export interface RegisteredTool {
    * whole output must reach the model, like read_file's byte views, sets its own.
    */
   maxResultChars?: number
+  /**
+   * The tool enforces `timeoutSeconds` itself (the shells kill their process group and report
+   * `timed_out`); the executor's own deadline then only backs it up, a little later.
+   */
+  managesOwnTimeout?: boolean
   /** Receives arguments that already passed the definition's schema. */
   execute: (args: unknown, context: ToolContext) => Promise<unknown>
 }

@@ -5,6 +5,7 @@ import './glob'
 import './grep'
 import './list-directory'
 import './read-file'
+import './shell'
 import './write-file'
 
 export { builtinTools } from '../registry'

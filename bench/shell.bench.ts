@@ -1,0 +1,113 @@
+/**
+ * The shell tools' two costs: capturing a flood of output (1 GiB through the default 100 KiB cap)
+ * against `cat` of the same bytes to /dev/null, with the memory it takes; and how fast a timed-out
+ * command's whole process group is gone after the deadline.
+ */
+import { spawn } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { runShellCommand } from '../src-main/tools/shell'
+import type { Benchmark } from './measure'
+
+const BASH = '/bin/bash'
+const GIB = 'head -c 1G /dev/zero'
+const ROUNDS = 3
+
+function capture(command: string, timeoutMs: number) {
+  return runShellCommand({
+    file: BASH,
+    args: ['-c', command],
+    cwd: tmpdir(),
+    env: process.env,
+    timeoutMs,
+    maxOutputBytes: 100 * 1024,
+    signal: new AbortController().signal,
+  })
+}
+
+function runToNull(command: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(BASH, ['-c', command], { stdio: 'ignore' })
+    child.once('error', reject)
+    child.once('exit', () => resolve())
+  })
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
+}
+
+/**
+ * Live (not zombie) processes in a group. A killed process is a zombie until its parent reaps it;
+ * orphans are reaped by PID 1, which in some sandboxes takes seconds, so reaping is not what is timed.
+ */
+function liveMembers(pgid: number): number {
+  let live = 0
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      if (Number(group) === pgid && state !== 'Z') live++
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return live
+}
+
+/** The moment the last live process of the group is gone. */
+async function groupGone(pgid: number): Promise<number> {
+  while (liveMembers(pgid) > 0) await new Promise((resolve) => setImmediate(resolve))
+  return performance.now()
+}
+
+const benchmark: Benchmark = async () => {
+  const ours: number[] = []
+  const reference: number[] = []
+  let peakGrowth = 0
+  for (let round = 0; round < ROUNDS; round++) {
+    const base = process.memoryUsage().rss
+    let peak = base
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss)
+    }, 5)
+    let started = performance.now()
+    const result = await capture(GIB, 120_000)
+    ours.push(performance.now() - started)
+    clearInterval(sampler)
+    peakGrowth = Math.max(peakGrowth, peak - base)
+    if (!result.truncated.stdout) throw new Error('expected the 1 GiB to be cut')
+    started = performance.now()
+    await runToNull(`${GIB} | cat > /dev/null`)
+    reference.push(performance.now() - started)
+  }
+
+  const latencies: number[] = []
+  for (let round = 0; round < 5; round++) {
+    const timeoutMs = 300
+    const started = performance.now()
+    const result = await capture('echo $$; sleep 999 & sleep 999 & wait', timeoutMs)
+    const gone = await groupGone(Number(result.stdout.trim()))
+    latencies.push(gone - (started + timeoutMs))
+  }
+
+  return [
+    {
+      name: 'capture 1 GiB of output',
+      ours: { label: 'bash tool capture', msPerOp: median(ours) },
+      reference: { label: 'cat > /dev/null', msPerOp: median(reference) },
+      target: 'target ratio ≤ 1.5×',
+      note: `peak RSS +${(peakGrowth / 1024 / 1024).toFixed(1)} MiB (target ≤ 16 MiB)`,
+    },
+    {
+      name: 'kill latency after the deadline',
+      ours: { label: 'deadline → no live process in the group', msPerOp: median(latencies) },
+      reference: { label: 'target', msPerOp: 100 },
+      note: `worst of 5: ${Math.max(...latencies).toFixed(1)} ms`,
+    },
+  ]
+}
+
+export default benchmark

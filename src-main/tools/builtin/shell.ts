@@ -1,0 +1,194 @@
+/**
+ * bash, zsh and powershell: one implementation, differing only by interpreter. Each is registered
+ * only when its interpreter is on PATH at import, so a missing shell is never offered to a model.
+ * Off by default: turning one on in settings is the user's explicit opt-in.
+ */
+import { stat } from 'node:fs/promises'
+import { type Static, Type } from '@sinclair/typebox'
+import type { ToolParameterDescriptor } from '../../../src-shared/tools'
+import { ToolError } from '../errors'
+import {
+  baseDirectory,
+  loadPathPolicy,
+  PATH_POLICY_DEFAULTS,
+  PATH_POLICY_DESCRIPTORS,
+  resolveAndValidatePath,
+} from '../paths'
+import { registerTool } from '../registry'
+import { clampIntegerSetting } from '../settings-policy'
+import { findOnPath, runShellCommand, type ShellCommandResult } from '../shell'
+import type { RegisteredTool, ToolContext, ToolOutput } from '../types'
+
+export type ShellName = 'bash' | 'zsh' | 'powershell'
+
+const TIMEOUT = { min: 5, max: 600, fallback: 30 }
+const MAX_OUTPUT = { min: 1024, max: 1024 * 1024, fallback: 100 * 1024 }
+
+/** The provider keys Atelier itself reads; a shell never needs the app's own credentials. */
+export const APP_SECRET_NAMES = ['OPENAI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY', 'ANTHROPIC_API_KEY']
+const SECRET_LOOKING = /_API_KEY$|TOKEN|SECRET|PASSWORD/i
+
+/** The user's environment for a child shell: without the app's keys and secret-looking variables, unless allowed. */
+export function shellEnvironment(env: NodeJS.ProcessEnv, passSecrets: boolean): NodeJS.ProcessEnv {
+  if (passSecrets) return { ...env }
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      ([name]) => !APP_SECRET_NAMES.includes(name.toUpperCase()) && !SECRET_LOOKING.test(name),
+    ),
+  )
+}
+
+const Parameters = Type.Object(
+  {
+    command: Type.String({ minLength: 1, description: 'The command line to run.' }),
+    cwd: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          'Folder to run in: absolute, ~-prefixed, or relative to the working folder. Default: the working folder.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
+type Parameters = Static<typeof Parameters>
+
+const SHELL_DESCRIPTORS: ToolParameterDescriptor[] = [
+  {
+    name: 'timeoutSeconds',
+    type: 'integer',
+    label: 'Timeout',
+    description: 'After this the command and everything it started are killed.',
+    min: TIMEOUT.min,
+    max: TIMEOUT.max,
+    unit: 's',
+  },
+  {
+    name: 'maxOutputBytes',
+    type: 'integer',
+    label: 'Output cap per stream',
+    description: 'Beyond it the middle of stdout or stderr is dropped; the start and the end are kept.',
+    min: MAX_OUTPUT.min,
+    max: MAX_OUTPUT.max,
+    unit: 'bytes',
+  },
+  {
+    name: 'passSecretsToShell',
+    type: 'boolean',
+    label: 'Pass secrets to the shell',
+    description:
+      'Give commands the API keys and variables named like *_API_KEY, *TOKEN*, *SECRET*, *PASSWORD*.',
+  },
+  ...PATH_POLICY_DESCRIPTORS,
+]
+
+interface Interpreter {
+  file: string
+  args: (command: string) => string[]
+}
+
+/** Where each shell lives and how it takes a command; powershell only on Windows (pwsh, then powershell). */
+export function findInterpreter(name: ShellName, path = process.env.PATH ?? ''): Interpreter | undefined {
+  if (name === 'powershell') {
+    if (process.platform !== 'win32') return undefined
+    const file = findOnPath('pwsh', path) ?? findOnPath('powershell', path)
+    return file
+      ? { file, args: (command) => ['-NoProfile', '-NonInteractive', '-Command', command] }
+      : undefined
+  }
+  const file = findOnPath(name, path)
+  return file ? { file, args: (command) => ['-c', command] } : undefined
+}
+
+async function runIn(interpreter: Interpreter, args: Parameters, context: ToolContext): Promise<ToolOutput> {
+  const { parameters } = context.settings
+  const policy = await loadPathPolicy(context)
+  const { real, exists } = await resolveAndValidatePath(args.cwd ?? baseDirectory(context), context, policy)
+  if (!exists || !(await stat(real)).isDirectory()) {
+    throw new ToolError('not_found', `cwd "${args.cwd ?? real}" is not a folder.`)
+  }
+  const timeoutSeconds = clampIntegerSetting(parameters.timeoutSeconds, TIMEOUT)
+  const result: ShellCommandResult = await runShellCommand({
+    file: interpreter.file,
+    args: interpreter.args(args.command),
+    cwd: real,
+    env: shellEnvironment(process.env, parameters.passSecretsToShell === true),
+    timeoutMs: timeoutSeconds * 1000,
+    maxOutputBytes: clampIntegerSetting(parameters.maxOutputBytes, MAX_OUTPUT),
+    signal: context.signal,
+    onOutput: (stream, text) => context.onUpdate({ stream, text }),
+  })
+  const report = describeResult(result)
+  switch (result.termination) {
+    case 'timed_out':
+      return {
+        content: `The command timed out after ${timeoutSeconds}s; it and every process it started were killed.\n${report}`,
+        isError: true,
+        errorType: 'timeout',
+        data: result,
+      }
+    case 'aborted':
+      return {
+        content: `The command was stopped by the user.\n${report}`,
+        isError: true,
+        errorType: 'aborted',
+        data: result,
+      }
+    default:
+      return { content: report, isError: result.exitCode !== 0, data: result }
+  }
+}
+
+/**
+ * What the model reads: the status first, then each stream as plain text (JSON would escape every
+ * newline and push the end of a long output, and the exit code, past the result cap).
+ */
+export function describeResult(result: ShellCommandResult): string {
+  const ending =
+    result.termination === 'signalled'
+      ? `killed by ${result.signal}`
+      : `exit code ${result.exitCode ?? 'none'}`
+  const stream = (name: 'stdout' | 'stderr') => {
+    const text = result[name]
+    const note = result.truncated[name] ? ' (cut: the start and the end are kept)' : ''
+    return text === '' ? `${name}: (empty)` : `${name}${note}:\n${text.endsWith('\n') ? text : `${text}\n`}`
+  }
+  return `${ending}, ${result.termination}, ${result.durationMs} ms\n${stream('stdout')}\n${stream('stderr')}`
+}
+
+export function buildShellTool(name: ShellName, interpreter: Interpreter): RegisteredTool {
+  const how = name === 'powershell' ? 'PowerShell (-NoProfile -NonInteractive -Command)' : `${name} -c`
+  return {
+    definition: {
+      name,
+      description:
+        `Runs a command with ${how} and returns stdout, stderr, the exit code and how it ended. It runs in the ` +
+        'chat’s working folder unless cwd says otherwise. The shell is NOT sandboxed by the allowed or denied ' +
+        'paths: a command can reach whatever the user can. stdin is empty; long output keeps its start and end.',
+      parameters: Parameters,
+    },
+    settings: {
+      title: name === 'powershell' ? 'PowerShell' : name,
+      description: `Lets the model run ${name} commands on this computer. Off until you turn it on.`,
+      category: 'system',
+      enabledByDefault: false,
+      canDisable: true,
+      defaultParameters: {
+        timeoutSeconds: TIMEOUT.fallback,
+        maxOutputBytes: MAX_OUTPUT.fallback,
+        passSecretsToShell: false,
+        ...PATH_POLICY_DEFAULTS,
+      },
+      parameterDescriptors: SHELL_DESCRIPTORS,
+    },
+    managesOwnTimeout: true,
+    // Both streams at their largest cap reach the model whole, with the status line around them.
+    maxResultChars: 2 * MAX_OUTPUT.max + 4096,
+    execute: (args, context) => runIn(interpreter, args as Parameters, context),
+  }
+}
+
+for (const name of ['bash', 'zsh', 'powershell'] as const) {
+  const interpreter = findInterpreter(name)
+  if (interpreter) registerTool(buildShellTool(name, interpreter))
+}

@@ -1,0 +1,202 @@
+/**
+ * Running one shell command as a tool: its own process group, its own deadline, both streams
+ * capped with head and tail kept, and the whole group killed on timeout or stop.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { accessSync, constants } from 'node:fs'
+import { delimiter, join } from 'node:path'
+import { StringDecoder } from 'node:string_decoder'
+
+export type Termination = 'exited' | 'timed_out' | 'aborted' | 'signalled'
+
+export interface ShellCommandResult {
+  stdout: string
+  stderr: string
+  exitCode: number | null
+  signal: string | null
+  termination: Termination
+  durationMs: number
+  truncated: { stdout: boolean; stderr: boolean }
+}
+
+export interface ShellCommandOptions {
+  file: string
+  args: string[]
+  cwd: string
+  env: NodeJS.ProcessEnv
+  timeoutMs: number
+  /** Per stream: beyond it the middle is dropped, head and tail kept. */
+  maxOutputBytes: number
+  /** The user's stop. */
+  signal: AbortSignal
+  /** Live output, for the UI; stops once a stream passes its cap (the tail is in the result). */
+  onOutput?: (stream: 'stdout' | 'stderr', text: string) => void
+}
+
+/** After the shell exits, how long its pipes may stay open (a background grandchild can hold them). */
+const PIPE_GRACE_MS = 200
+
+/** An executable of that name on PATH, or undefined. */
+export function findOnPath(name: string, path = process.env.PATH ?? ''): string | undefined {
+  const extensions = process.platform === 'win32' ? ['.exe', '.cmd', ''] : ['']
+  for (const folder of path.split(delimiter)) {
+    if (!folder) continue
+    for (const extension of extensions) {
+      const candidate = join(folder, name + extension)
+      try {
+        accessSync(candidate, constants.X_OK)
+        return candidate
+      } catch {
+        // not here; keep looking
+      }
+    }
+  }
+  return undefined
+}
+
+/**
+ * Keeps the first and last `limit / 2` bytes of a stream and drops the middle as it arrives, so
+ * memory stays bounded however much a command prints.
+ */
+class CappedOutput {
+  private readonly head: Buffer
+  private headLength = 0
+  private readonly tailLimit: number
+  /** Recent chunks past the head; whole chunks are dropped from the front once they are not needed. */
+  private tail: Buffer[] = []
+  private tailSize = 0
+  private total = 0
+
+  constructor(private readonly limit: number) {
+    this.head = Buffer.alloc(Math.ceil(limit / 2))
+    this.tailLimit = Math.floor(limit / 2)
+  }
+
+  get truncated(): boolean {
+    return this.total > this.limit
+  }
+
+  get size(): number {
+    return this.total
+  }
+
+  push(chunk: Buffer): void {
+    this.total += chunk.length
+    const taken = chunk.copy(this.head, this.headLength)
+    this.headLength += taken
+    if (taken === chunk.length) return
+    this.tail.push(chunk.subarray(taken))
+    this.tailSize += chunk.length - taken
+    while (this.tail.length > 1 && this.tailSize - (this.tail[0]?.length ?? 0) >= this.tailLimit) {
+      this.tailSize -= this.tail.shift()?.length ?? 0
+    }
+  }
+
+  text(): string {
+    const head = this.head.subarray(0, this.headLength)
+    const tail = Buffer.concat(this.tail)
+    if (!this.truncated) return Buffer.concat([head, tail]).toString('utf8')
+    const kept = tail.subarray(tail.length - this.tailLimit)
+    const cutHead = head.subarray(0, utf8Boundary(head, head.length))
+    const cutTail = kept.subarray(firstCharStart(kept))
+    const dropped = this.total - cutHead.length - cutTail.length
+    return `${cutHead.toString('utf8')}\n[… ${dropped} bytes of output cut here …]\n${cutTail.toString('utf8')}`
+  }
+}
+
+/** The longest prefix of `bytes[0, length)` that ends on a whole UTF-8 character. */
+function utf8Boundary(bytes: Buffer, length: number): number {
+  let start = length
+  // Walk back over continuation bytes (10xxxxxx) to the lead byte of the last character.
+  while (start > 0 && ((bytes[start - 1] ?? 0) & 0xc0) === 0x80) start--
+  if (start === 0) return length
+  const lead = bytes[start - 1] ?? 0
+  const size = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1
+  return start - 1 + size <= length ? length : start - 1
+}
+
+/** Where the first whole character starts: continuation bytes of a character cut in half are skipped. */
+function firstCharStart(bytes: Buffer): number {
+  let start = 0
+  while (start < bytes.length && start < 3 && ((bytes[start] ?? 0) & 0xc0) === 0x80) start++
+  return start
+}
+
+/** Kills the command's whole process group (on Windows, its process tree). */
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return
+  if (process.platform === 'win32') {
+    execFile('taskkill', ['/pid', String(child.pid), '/T', '/F'], () => {})
+    return
+  }
+  try {
+    process.kill(-child.pid, 'SIGKILL')
+  } catch {
+    // The group is already gone.
+  }
+}
+
+export function runShellCommand(options: ShellCommandOptions): Promise<ShellCommandResult> {
+  const started = performance.now()
+  const outputs = {
+    stdout: new CappedOutput(options.maxOutputBytes),
+    stderr: new CappedOutput(options.maxOutputBytes),
+  }
+  return new Promise((resolve) => {
+    let termination: Termination | undefined
+    const child = spawn(options.file, options.args, {
+      cwd: options.cwd,
+      env: options.env,
+      // Its own process group, so a timeout or a stop can kill everything it started.
+      detached: process.platform !== 'win32',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    })
+    const stop = (reason: Termination) => {
+      termination ??= reason
+      killGroup(child)
+    }
+    const timer = setTimeout(() => stop('timed_out'), options.timeoutMs)
+    const onAbort = () => stop('aborted')
+    if (options.signal.aborted) onAbort()
+    options.signal.addEventListener('abort', onAbort, { once: true })
+
+    for (const name of ['stdout', 'stderr'] as const) {
+      const output = outputs[name]
+      // Pipe chunks can end mid-character; the decoder holds the partial bytes for the next one.
+      const decoder = new StringDecoder('utf8')
+      child[name]?.on('data', (chunk: Buffer) => {
+        const streamedBefore = output.size < options.maxOutputBytes
+        output.push(chunk)
+        if (streamedBefore && options.onOutput) options.onOutput(name, decoder.write(chunk))
+      })
+    }
+
+    let settled = false
+    const finish = (exitCode: number | null, signal: NodeJS.Signals | null, error?: Error) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      options.signal.removeEventListener('abort', onAbort)
+      // Our ends of the pipes are closed; a grandchild still writing gets EPIPE, not our memory.
+      child.stdout?.destroy()
+      child.stderr?.destroy()
+      const stderr = error ? `${outputs.stderr.text()}${error.message}\n` : outputs.stderr.text()
+      resolve({
+        stdout: outputs.stdout.text(),
+        stderr,
+        exitCode,
+        signal,
+        termination: termination ?? (signal ? 'signalled' : 'exited'),
+        durationMs: Math.round(performance.now() - started),
+        truncated: { stdout: outputs.stdout.truncated, stderr: outputs.stderr.truncated },
+      })
+    }
+    child.once('error', (error) => finish(null, null, error))
+    child.once('close', (code, signal) => finish(code, signal))
+    child.once('exit', (code, signal) => {
+      // Normally `close` follows at once; a background grandchild holding the pipes must not hold the turn.
+      setTimeout(() => finish(code, signal), PIPE_GRACE_MS).unref()
+    })
+  })
+}

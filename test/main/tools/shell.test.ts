@@ -1,0 +1,186 @@
+import { execFileSync } from 'node:child_process'
+import { chmodSync, symlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { findOnPath, runShellCommand, type ShellCommandOptions } from '../../../src-main/tools/shell'
+import { useTempDirs } from '../../support/temp-dir'
+
+const CUT = /\n\[… (\d+) bytes of output cut here …\]\n/
+const UNIT = 'é€😀' // 2 + 3 + 4 bytes
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** A sleep duration no other process uses, so what a command left behind can be found and killed. */
+const RUN = `999.${process.pid}${Date.now() % 100_000}`
+let sleeps = 0
+const uniqueSleep = () => `${RUN}${String(++sleeps).padStart(3, '0')}`
+
+/** Live processes whose command line names `marker` (a zombie is dead, only not yet reaped). */
+function liveWith(marker: string): number[] {
+  return execFileSync('ps', ['-eo', 'pid=,stat=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .flatMap((line) => {
+      const match = /^\s*(\d+)\s+(\S+)\s+(.*)$/.exec(line)
+      return match && !match[2]?.startsWith('Z') && match[3]?.includes(marker) ? [Number(match[1])] : []
+    })
+}
+
+async function leftovers(marker: string): Promise<number[]> {
+  const deadline = performance.now() + 1000
+  for (;;) {
+    const left = liveWith(marker)
+    if (left.length === 0 || performance.now() > deadline) return left
+    await delay(25)
+  }
+}
+
+afterEach(() => {
+  for (const pid of liveWith(RUN)) {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {
+      // Gone in the meantime.
+    }
+  }
+})
+
+const bash = findOnPath('bash') ?? '/bin/bash'
+
+function run(command: string, options: Partial<ShellCommandOptions> = {}) {
+  return runShellCommand({
+    file: bash,
+    args: ['-c', command],
+    cwd: process.cwd(),
+    env: process.env,
+    timeoutMs: 10_000,
+    maxOutputBytes: 100 * 1024,
+    signal: new AbortController().signal,
+    ...options,
+  })
+}
+
+describe('runShellCommand', () => {
+  describe('output cap', () => {
+    it('cuts at whole UTF-8 characters however the halves fall', async () => {
+      const units = UNIT.repeat(100)
+      // Padding of 0–8 bytes before and after moves both cuts through every byte of a 9-byte unit.
+      for (let pad = 0; pad < 9; pad++) {
+        const before = 'a'.repeat(pad)
+        const after = 'z'.repeat(pad)
+        const result = await run(`printf '${before}'; printf '${UNIT}%.0s' {1..2000}; printf '${after}'`, {
+          maxOutputBytes: 1024,
+        })
+        expect(result.truncated.stdout, `pad ${pad}`).toBe(true)
+        expect(result.stdout, `pad ${pad}`).not.toContain('\uFFFD')
+        const cut = CUT.exec(result.stdout)
+        const head = result.stdout.slice(0, cut?.index)
+        const tail = result.stdout.slice((cut?.index ?? 0) + (cut?.[0].length ?? 0))
+        expect(head.startsWith(before) && units.startsWith(head.slice(pad)), `head, pad ${pad}`).toBe(true)
+        expect(
+          tail.endsWith(after) && units.endsWith(tail.slice(0, tail.length - pad)),
+          `tail, pad ${pad}`,
+        ).toBe(true)
+        for (const half of [head, tail]) {
+          expect(Buffer.byteLength(half), `pad ${pad}`).toBeGreaterThan(512 - 4)
+          expect(Buffer.byteLength(half), `pad ${pad}`).toBeLessThanOrEqual(512)
+        }
+        const total = pad + 2000 * Buffer.byteLength(UNIT) + pad
+        expect(Number(cut?.[1]) + Buffer.byteLength(head) + Buffer.byteLength(tail), `pad ${pad}`).toBe(total)
+      }
+    })
+
+    it('keeps an output of exactly the cap whole', async () => {
+      const result = await run('head -c 1024 /dev/zero | tr "\\0" x', { maxOutputBytes: 1024 })
+      expect(result.stdout).toBe('x'.repeat(1024))
+      expect(result.truncated.stdout).toBe(false)
+    })
+  })
+
+  describe('live output', () => {
+    it('never splits a UTF-8 character between two chunks', async () => {
+      const texts: string[] = []
+      const result = await run(`printf '${UNIT}%.0s' {1..10000}`, {
+        onOutput: (_, text) => texts.push(text),
+      })
+      expect(result.truncated.stdout).toBe(false)
+      expect(result.stdout).toBe(UNIT.repeat(10_000))
+      const streamed = texts.join('')
+      expect(
+        { chunks: texts.length > 1, replacementCharacters: streamed.split('\uFFFD').length - 1 },
+        'what the user watches live',
+      ).toEqual({ chunks: true, replacementCharacters: 0 })
+      expect(streamed === UNIT.repeat(10_000)).toBe(true)
+    })
+
+    it('stops streaming a stream soon after it passes its cap', async () => {
+      let streamed = 0
+      const result = await run('yes | head -c 10M', {
+        maxOutputBytes: 1024,
+        onOutput: (_, text) => {
+          streamed += Buffer.byteLength(text)
+        },
+      })
+      expect(result.truncated.stdout).toBe(true)
+      // The chunk that crosses the cap still goes out; nothing after it.
+      expect(streamed).toBeGreaterThanOrEqual(1024)
+      expect(streamed).toBeLessThanOrEqual(1024 + 64 * 1024)
+    })
+  })
+
+  describe('ending', () => {
+    it('reports timed_out after timeoutMs and kills what the command started', async () => {
+      const marker = uniqueSleep()
+      const started = performance.now()
+      const result = await run(`sleep ${marker} & sleep ${marker} & wait`, { timeoutMs: 500 })
+      expect(performance.now() - started).toBeGreaterThanOrEqual(500)
+      expect(performance.now() - started).toBeLessThan(1500)
+      expect(result).toMatchObject({ termination: 'timed_out', exitCode: null, signal: 'SIGKILL' })
+      expect(await leftovers(marker)).toEqual([])
+    })
+
+    it('reports aborted when the signal fires, and kills what the command started', async () => {
+      const marker = uniqueSleep()
+      const stop = new AbortController()
+      const pending = run(`echo started; sleep ${marker} & wait`, { signal: stop.signal })
+      await delay(300)
+      expect(liveWith(`sleep ${marker}`).length).toBeGreaterThan(0)
+      stop.abort()
+      const result = await pending
+      expect(result).toMatchObject({ termination: 'aborted', stdout: 'started\n', exitCode: null })
+      expect(await leftovers(marker)).toEqual([])
+    })
+
+    it('reports aborted, without running on, when the signal has already fired', async () => {
+      const stop = new AbortController()
+      stop.abort()
+      const started = performance.now()
+      const result = await run(`sleep ${uniqueSleep()}`, { signal: stop.signal })
+      expect(performance.now() - started).toBeLessThan(1000)
+      expect(result.termination).toBe('aborted')
+    })
+
+    it('reports an interpreter that cannot start, instead of hanging or throwing', async () => {
+      const result = await run('echo hi', { file: '/nonexistent/bash' })
+      expect(result).toMatchObject({ stdout: '', exitCode: null })
+      expect(result.stderr).toContain('ENOENT')
+    })
+  })
+})
+
+describe('findOnPath', () => {
+  const tempDir = useTempDirs()
+
+  it('returns the first executable of that name along PATH, skipping empty entries and non-executables', () => {
+    const plain = tempDir()
+    writeFileSync(join(plain, 'tool'), '')
+    chmodSync(join(plain, 'tool'), 0o644)
+    const first = tempDir()
+    symlinkSync(bash, join(first, 'tool'))
+    const second = tempDir()
+    symlinkSync(bash, join(second, 'tool'))
+
+    expect(findOnPath('tool', `::${plain}:${first}:${second}`)).toBe(join(first, 'tool'))
+    expect(findOnPath('tool', plain)).toBeUndefined()
+    expect(findOnPath('tool', '')).toBeUndefined()
+  })
+})
