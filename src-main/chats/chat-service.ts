@@ -35,11 +35,9 @@ export class ChatService {
 
   /** The chat with this id, created with these settings when there is none (the CLI's `--chat`). */
   ensure(id: string, { workingDir, mode }: Pick<Chat, 'workingDir' | 'mode'>): Chat {
-    const existing = this.repository.get(id)
-    if (existing) return existing
     const createdAt = this.now()
     const chat: Chat = { id, title: DEFAULT_CHAT_TITLE, mode, workingDir, createdAt, updatedAt: createdAt }
-    this.repository.insert(chat)
+    if (!this.repository.insertIfAbsent(chat)) return this.repository.get(id) ?? throwNotFound(id)
     this.changed()
     return chat
   }

@@ -32,6 +32,11 @@ export class ChatsRepository {
         `INSERT INTO chats (id, title, mode, working_dir, created_at, updated_at)
          VALUES (@id, @title, @mode, @workingDir, @createdAt, @updatedAt)`,
       ),
+      insertIfAbsent: db.prepare(
+        `INSERT INTO chats (id, title, mode, working_dir, created_at, updated_at)
+         VALUES (@id, @title, @mode, @workingDir, @createdAt, @updatedAt)
+         ON CONFLICT (id) DO NOTHING`,
+      ),
       rename: db.prepare('UPDATE chats SET title = ?, updated_at = ? WHERE id = ?'),
       delete: db.prepare('DELETE FROM chats WHERE id = ?'),
     }
@@ -48,6 +53,11 @@ export class ChatsRepository {
 
   insert(chat: Chat): void {
     this.statements.insert.run(chat)
+  }
+
+  /** Inserts unless a chat with that id exists (another process may have just made it); true if inserted. */
+  insertIfAbsent(chat: Chat): boolean {
+    return this.statements.insertIfAbsent.run(chat).changes > 0
   }
 
   /** Returns false when no chat has that id. */

@@ -50,20 +50,22 @@ function assertIntact(db: Database, file: string): void {
 }
 
 function migrate(db: Database, migrations: readonly Migration[]): void {
-  const current = db.pragma('user_version', { simple: true }) as number
   const latest = migrations.at(-1)?.version ?? 0
-  if (current > latest) {
-    throw new AtelierError(
-      'database_corrupt',
-      `The database is at schema version ${current}, newer than this Atelier knows (${latest}). Update Atelier.`,
-      { current, latest },
-    )
-  }
-  for (const migration of migrations) {
-    if (migration.version <= current) continue
-    db.transaction(() => {
+  // IMMEDIATE takes the write lock before reading the version: the desktop app and the CLI opening
+  // an older database at the same moment migrate it once, one after the other.
+  db.transaction(() => {
+    const current = db.pragma('user_version', { simple: true }) as number
+    if (current > latest) {
+      throw new AtelierError(
+        'database_corrupt',
+        `The database is at schema version ${current}, newer than this Atelier knows (${latest}). Update Atelier.`,
+        { current, latest },
+      )
+    }
+    for (const migration of migrations) {
+      if (migration.version <= current) continue
       db.exec(migration.sql)
       db.pragma(`user_version = ${migration.version}`)
-    })()
-  }
+    }
+  }).immediate()
 }

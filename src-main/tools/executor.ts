@@ -142,8 +142,7 @@ export class ToolExecutor {
     const abortFromParent = () => controller.abort(parent?.reason)
     if (parent?.aborted) abortFromParent()
     parent?.addEventListener('abort', abortFromParent, { once: true })
-    const backstop = tool.managesOwnTimeout ? OWN_TIMEOUT_GRACE_SECONDS : 0
-    const timer = setTimeout(() => controller.abort(new Timeout()), (timeoutSeconds + backstop) * 1000)
+    let timer: NodeJS.Timeout | undefined
 
     const context: ToolContext = {
       chatId: scope.chatId,
@@ -161,20 +160,44 @@ export class ToolExecutor {
 
     try {
       for (const hook of this.beforeHooks) {
-        const verdict = await hook(hookCall)
-        if (verdict)
+        const verdict = await this.hook(name, 'beforeTool', () => hook(hookCall))
+        if (verdict && 'failed' in verdict) return finish(verdict.failed, 'execution_failed')
+        if (verdict) {
           return finish(
             { content: `The call to ${name} was blocked: ${verdict.block}`, isError: true },
             'blocked',
           )
+        }
       }
+      // The budget starts with the tool itself, not with hooks that may wait for a person.
+      const backstop = tool.managesOwnTimeout ? OWN_TIMEOUT_GRACE_SECONDS : 0
+      timer = setTimeout(() => controller.abort(new Timeout()), (timeoutSeconds + backstop) * 1000)
       const { output, errorType } = await this.run(tool, args, context, timeoutSeconds)
       let result = finish(output, errorType)
-      for (const hook of this.afterHooks) result = (await hook(hookCall, result)) ?? result
+      for (const hook of this.afterHooks) {
+        const rewritten = await this.hook(name, 'afterTool', () => hook(hookCall, result))
+        if (rewritten && 'failed' in rewritten) return finish(rewritten.failed, 'execution_failed')
+        result = rewritten ?? result
+      }
       return result
     } finally {
       clearTimeout(timer)
       parent?.removeEventListener('abort', abortFromParent)
+    }
+  }
+
+  /** A hook's answer, or the failure of a hook that threw: a hook's bug must not escape as a rejection. */
+  private async hook<T>(
+    name: string,
+    kind: 'beforeTool' | 'afterTool',
+    run: () => T | Promise<T>,
+  ): Promise<T | { failed: ToolOutput }> {
+    try {
+      return await run()
+    } catch (error) {
+      if (FatalToolError.isInstance(error)) throw error
+      const message = error instanceof Error ? error.message : String(error)
+      return { failed: { content: `The ${kind} hook for ${name} failed: ${message}`, isError: true } }
     }
   }
 

@@ -136,6 +136,22 @@ function killGroup(child: ChildProcess): void {
   }
 }
 
+/**
+ * Commands still running. Their own process groups do not die with Atelier, so whatever is left
+ * is killed when the process exits (the desktop app quitting, the web host or CLI stopping).
+ */
+const running = new Set<ChildProcess>()
+let killOnExit = false
+
+function track(child: ChildProcess): void {
+  running.add(child)
+  if (killOnExit) return
+  killOnExit = true
+  process.once('exit', () => {
+    for (const each of running) killGroup(each)
+  })
+}
+
 export function runShellCommand(options: ShellCommandOptions): Promise<ShellCommandResult> {
   const started = performance.now()
   const outputs = {
@@ -152,6 +168,7 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellComm
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
     })
+    track(child)
     const stop = (reason: Termination) => {
       termination ??= reason
       killGroup(child)
@@ -176,6 +193,7 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellComm
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null, error?: Error) => {
       if (settled) return
       settled = true
+      running.delete(child)
       clearTimeout(timer)
       options.signal.removeEventListener('abort', onAbort)
       // Our ends of the pipes are closed; a grandchild still writing gets EPIPE, not our memory.

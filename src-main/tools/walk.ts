@@ -44,6 +44,14 @@ export const WALK_SETTING_DESCRIPTORS: ToolParameterDescriptor[] = [
 ]
 export const WALK_SETTING_DEFAULTS = { includeDotfiles: false, respectGitignore: true }
 
+/**
+ * Whether a glob names a dot entry outright (`.env`, `.github/*.yml`): then the walk must see dot
+ * entries even with includeDotfiles off, as a shell's glob would, and the matcher decides.
+ */
+export function namesDotEntry(glob: string): boolean {
+  return /(^|\/)\.(?!\.?(\/|$))/.test(glob)
+}
+
 export function walkSettings(parameters: Record<string, unknown>) {
   return {
     includeDotfiles: parameters.includeDotfiles === true,

@@ -52,20 +52,24 @@ export async function startWebHost({
   const cookieName = `atelier_token_${boundPort}`
   const policy = contentSecurityPolicy({ connect: [`ws://${authority}`] })
 
-  const refusal = (request: IncomingMessage): string | undefined => {
-    if (request.headers.host !== authority) return 'unexpected Host'
+  const base = `http://${authority}`
+  /** The request's URL when it may be served, or why it may not. Never throws, whatever it is sent. */
+  const admit = (request: IncomingMessage): { url: URL } | { refusal: string } => {
+    if (request.headers.host !== authority) return { refusal: 'unexpected Host' }
     const origin = request.headers.origin
-    if (origin !== undefined && origin !== `http://${authority}`) return 'foreign Origin'
-    const url = new URL(request.url ?? '/', `http://${authority}`)
+    if (origin !== undefined && origin !== base) return { refusal: 'foreign Origin' }
+    const target = request.url ?? '/'
+    if (!URL.canParse(target, base)) return { refusal: 'malformed request target' }
+    const url = new URL(target, base)
     const presented = url.searchParams.get('token') ?? readCookie(request, cookieName)
-    if (!presented || !sameSecret(presented, secret)) return 'missing or wrong token'
-    return undefined
+    if (!presented || !sameSecret(presented, secret)) return { refusal: 'missing or wrong token' }
+    return { url }
   }
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    const reason = refusal(request)
-    if (reason) return forbid(response, reason)
-    const url = new URL(request.url ?? '/', `http://${authority}`)
+    const admitted = admit(request)
+    if ('refusal' in admitted) return forbid(response, admitted.refusal)
+    const { url } = admitted
     if (url.searchParams.has('token')) {
       // Keep the token out of the address bar and history; the cookie carries it from here on.
       response.writeHead(302, {
@@ -82,11 +86,12 @@ export async function startWebHost({
   })
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const reason = refusal(request)
-    const path = new URL(request.url ?? '/', `http://${authority}`).pathname
-    if (reason || path !== SOCKET_PATH) {
+    const admitted = admit(request)
+    const refusal =
+      'refusal' in admitted ? admitted.refusal : admitted.url.pathname !== SOCKET_PATH && 'not found'
+    if (refusal) {
       socket.end(
-        `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${reason ?? 'not found'}\n`,
+        `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refusal}\n`,
       )
       return
     }

@@ -29,9 +29,11 @@ export function registerToolCommand(program: Command): void {
         const requested = { workingDir: resolve(options.cwd ?? process.cwd()), mode: options.mode }
         const chat = options.chat ? chats.ensure(options.chat, requested) : undefined
         const { workingDir, mode } = chat ?? requested
+        // Ctrl+C, a closed terminal or a kill stop the tool (and a shell's whole process group).
         const stop = new AbortController()
         const onInterrupt = () => stop.abort()
-        process.once('SIGINT', onInterrupt)
+        const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+        for (const signal of signals) process.once(signal, onInterrupt)
         try {
           const result = await tools.executor.execute(
             { name, arguments: jsonArgs ?? '{}' },
@@ -56,7 +58,7 @@ export function registerToolCommand(program: Command): void {
             process.stdout.write(result.content.endsWith('\n') ? result.content : `${result.content}\n`)
           }
         } finally {
-          process.off('SIGINT', onInterrupt)
+          for (const signal of signals) process.off(signal, onInterrupt)
         }
       }),
     )

@@ -14,6 +14,7 @@ import { registerTool } from '../registry'
 import { clampIntegerSetting } from '../settings-policy'
 import type { EffectiveToolSettings, RegisteredTool, ToolContext } from '../types'
 import {
+  namesDotEntry,
   resolveSearchPath,
   WALK_SETTING_DEFAULTS,
   WALK_SETTING_DESCRIPTORS,
@@ -87,7 +88,7 @@ async function glob(args: Parameters, context: ToolContext): Promise<GlobResult>
   // src/** matches src itself, as its negation !src/** leaves src out.
   const found = start && isMatch(start) ? [root.real] : []
   const entries = walk(root.real, {
-    includeDotfiles,
+    includeDotfiles: includeDotfiles || namesDotEntry(pattern),
     respectGitignore,
     maxDepth,
     policy,

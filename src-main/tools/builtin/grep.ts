@@ -8,6 +8,7 @@ import { registerTool } from '../registry'
 import { clampIntegerSetting } from '../settings-policy'
 import type { EffectiveToolSettings, RegisteredTool, ToolContext } from '../types'
 import {
+  namesDotEntry,
   resolveSearchPath,
   TimeSlicer,
   WALK_SETTING_DEFAULTS,
@@ -292,6 +293,8 @@ function matchLines(bytes: Buffer, matcher: LineMatcher, limit: number): Line[] 
     let line = 0
     let previousStart = 0
     for (let match = scan.exec(text); match; match = scan.exec(text)) {
+      // The empty position after a piece's final newline is not a line of the file.
+      if (match.index === text.length && text.endsWith('\n')) break
       if (line === 0) {
         lineAtCounted += countNewlineBytes(bytes, counted, start)
         counted = start
@@ -365,7 +368,7 @@ async function grep(args: Parameters, context: ToolContext): Promise<GrepResult>
     const slicer = new TimeSlicer(context.signal)
     const { includeDotfiles, respectGitignore } = walkSettings(parameters)
     const files = walk(target.real, {
-      includeDotfiles,
+      includeDotfiles: includeDotfiles || (args.glob !== undefined && namesDotEntry(args.glob)),
       respectGitignore,
       onlyFiles: true,
       policy,

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process'
+import { execFile, spawn, spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -186,5 +186,53 @@ describe('atelier tool commands (built CLI)', () => {
       expect(stdout).toBe('')
       expect(stderr).toContain("argument 'openai-legacy' is invalid")
     })
+  })
+})
+
+describe('atelier tool with a shell, stopped from outside', () => {
+  const tempDir = useTempDirs()
+
+  it('kills the command’s whole process group when the CLI gets SIGTERM', async () => {
+    const dataDir = tempDir()
+    await atelier(dataDir, 'settings', 'set', 'bash', 'enabled=true')
+    const marker = `999.${process.pid}7`
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        '--data-dir',
+        dataDir,
+        'tool',
+        'bash',
+        JSON.stringify({ command: `sleep ${marker} & wait` }),
+        '--cwd',
+        tempDir(),
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
+    const running = () =>
+      spawnSync('pgrep', ['-f', `^sleep ${marker}`])
+        .stdout.toString()
+        .trim()
+    for (let waited = 0; running() === '' && waited < 5000; waited += 50)
+      await new Promise((r) => setTimeout(r, 50))
+    expect(running()).not.toBe('')
+    let stdout = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString()
+    })
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGTERM')
+    expect(await exited).toBe(1)
+    expect(JSON.parse(stdout)).toMatchObject({ error: { type: 'aborted' } })
+    // Killed processes may linger as zombies until PID 1 reaps them; only live ones count.
+    const live = running()
+      .split('\n')
+      .filter(
+        (pid) => pid && !/^Z/.test(spawnSync('ps', ['-o', 'stat=', '-p', pid]).stdout.toString().trim()),
+      )
+    expect(live).toEqual([])
   })
 })

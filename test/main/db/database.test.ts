@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { closeSync, existsSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { openDatabase } from '../../../src-main/db/database'
 import { migrations } from '../../../src-main/db/migrations'
@@ -84,5 +86,36 @@ describe('openDatabase', () => {
       migrations: [...migrations, { version: 50, name: 'future', sql: 'SELECT 1;' }],
     }).close()
     expect(() => openDatabase(file)).toThrowError(/newer than this Atelier knows/)
+  })
+})
+
+describe('several processes opening one database', () => {
+  const tempDir = useTempDirs()
+
+  it('migrate a fresh database once and share one chat made with --chat-style ensure', async () => {
+    const dataDir = tempDir()
+    const fixture = fileURLToPath(new URL('../../fixtures/open-and-ensure.ts', import.meta.url))
+    const runs = Array.from(
+      { length: 4 },
+      () =>
+        new Promise<{ code: number | null; stderr: string }>((resolve) => {
+          const child = spawn(process.execPath, ['--import', 'tsx', fixture, dataDir, 'shared-chat'], {
+            stdio: ['ignore', 'ignore', 'pipe'],
+          })
+          let stderr = ''
+          child.stderr.on('data', (chunk: Buffer) => {
+            stderr += chunk.toString()
+          })
+          child.once('exit', (code) => resolve({ code, stderr }))
+        }),
+    )
+    for (const { code, stderr } of await Promise.all(runs))
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
+    const db = openDatabase(join(dataDir, 'atelier.db'))
+    try {
+      expect(db.prepare('SELECT id FROM chats').all()).toEqual([{ id: 'shared-chat' }])
+    } finally {
+      db.close()
+    }
   })
 })

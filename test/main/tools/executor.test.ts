@@ -279,6 +279,27 @@ describe('ToolExecutor', () => {
       ).toBe(false)
     })
 
+    it('turns a hook that throws into an error result instead of a rejected call', async () => {
+      const { executor, calls } = withTool()
+      const remove = executor.addBeforeToolHook(() => {
+        throw new Error('policy service down')
+      })
+      expect(await executor.execute({ name: 'search', arguments: { pattern: 'x' } }, scope)).toMatchObject({
+        isError: true,
+        errorType: 'execution_failed',
+        content: 'The beforeTool hook for search failed: policy service down',
+      })
+      expect(calls).toEqual([])
+      remove()
+      executor.addAfterToolHook(() => {
+        throw new Error('audit log full')
+      })
+      expect(await executor.execute({ name: 'search', arguments: { pattern: 'x' } }, scope)).toMatchObject({
+        errorType: 'execution_failed',
+        content: 'The afterTool hook for search failed: audit log full',
+      })
+    })
+
     it('lets afterTool rewrite a result, seeing its data', async () => {
       const { executor } = withTool(async () => ({ content: 'raw', data: { lines: 42 } }))
       executor.addAfterToolHook((_call, result) => ({

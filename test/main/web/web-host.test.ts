@@ -187,3 +187,23 @@ describe('startWebHost', () => {
     })
   })
 })
+
+describe('startWebHost robustness', () => {
+  const tempDir = useTempDirs()
+
+  it('answers a malformed request target with 403 and keeps serving', async () => {
+    const atelier = createAtelier({ dataDir: tempDir() })
+    const host = await startWebHost({ atelier, rendererDir: tempDir() })
+    try {
+      const authority = `127.0.0.1:${host.port}`
+      for (const path of ['http://[', '//[']) {
+        expect((await get(host.port, path, { host: authority })).status).toBe(403)
+      }
+      const cookie = `atelier_token_${host.port}=${host.token}`
+      expect((await get(host.port, '/missing', { host: authority, cookie })).status).toBe(404)
+    } finally {
+      await host.close()
+      atelier.close()
+    }
+  })
+})

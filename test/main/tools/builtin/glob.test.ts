@@ -7,6 +7,7 @@ import { globTool } from '../../../../src-main/tools/builtin/glob'
 import type { ToolCallScope } from '../../../../src-main/tools/executor'
 import { resolveAndValidatePath } from '../../../../src-main/tools/paths'
 import { useTempDirs } from '../../../support/temp-dir'
+import { useToolHarness } from '../../../support/tool-harness'
 
 function writeTree(root: string, files: Record<string, string>) {
   for (const [path, content] of Object.entries(files)) {
@@ -330,5 +331,23 @@ describe('globTool', () => {
       expect(definition()).not.toContain('dotfiles')
       expect(definition()).toContain('at most 50')
     })
+  })
+})
+
+describe('globTool with dot entries named outright', () => {
+  const harness = useToolHarness()
+
+  it('finds .env and .github files by name while dotfiles stay hidden from wildcards', async () => {
+    const { project, ok, folder } = harness()
+    folder('pkg', '.github')
+    writeFileSync(join(project, '.env'), 'X=1')
+    writeFileSync(join(project, 'pkg', '.env'), 'Y=2')
+    writeFileSync(join(project, 'pkg', '.github', 'ci.yml'), '')
+    writeFileSync(join(project, 'pkg', 'visible.yml'), '')
+    const matches = async (pattern: string) => (await ok<{ matches: string[] }>('glob', { pattern })).matches
+    expect(await matches('.env')).toEqual(['.env'])
+    expect(await matches('**/.env')).toEqual(['.env', 'pkg/.env'])
+    expect(await matches('**/.github/*.yml')).toEqual(['pkg/.github/ci.yml'])
+    expect(await matches('**/*.yml')).toEqual(['pkg/visible.yml'])
   })
 })

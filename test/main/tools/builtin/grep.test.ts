@@ -8,6 +8,7 @@ import { grepTool, requiredTexts } from '../../../../src-main/tools/builtin/grep
 import type { ToolCallScope } from '../../../../src-main/tools/executor'
 import { resolveAndValidatePath } from '../../../../src-main/tools/paths'
 import { useTempDirs } from '../../../support/temp-dir'
+import { useToolHarness } from '../../../support/tool-harness'
 
 function writeTree(root: string, files: Record<string, string | Buffer>) {
   for (const [path, content] of Object.entries(files)) {
@@ -512,5 +513,30 @@ describe('grepTool', () => {
       expect(definition()).not.toContain('dotfiles')
       expect(definition()).toContain('at most 7 matching lines (3 per file)')
     })
+  })
+})
+
+describe('grepTool line boundaries', () => {
+  const harness = useToolHarness()
+
+  it('reports no empty lines that the file does not have, even across its 16 KiB pieces', async () => {
+    const { project, ok } = harness()
+    writeFileSync(join(project, 'long.txt'), `${'x'.repeat(20_000)}\nabc\ndef\n`)
+    const empty = await ok<{ matches: unknown[] }>('grep', { pattern: '^$', path: 'long.txt' })
+    expect(empty.matches).toEqual([])
+    const starts = await ok<{ matches: { line: number }[] }>('grep', { pattern: '^', path: 'long.txt' })
+    expect(starts.matches.map((m) => m.line)).toEqual([1, 2, 3])
+  })
+
+  it('searches dot files a glob names outright', async () => {
+    const { project, ok } = harness()
+    writeFileSync(join(project, '.eslintrc.json'), '{"rules": {}}')
+    writeFileSync(join(project, 'index.js'), 'rules')
+    const result = await ok<{ matches: { file: string }[] }>('grep', {
+      pattern: 'rules',
+      path: '.',
+      glob: '.eslintrc*',
+    })
+    expect(result.matches.map((m) => m.file)).toEqual(['.eslintrc.json'])
   })
 })
