@@ -3,10 +3,9 @@
  * only when this chat's ledger holds the sha256 of its current bytes. Content, not mtime, decides,
  * so an external edit is caught even when its mtime was put back.
  */
-import { constants } from 'node:fs'
-import { lstat, open } from 'node:fs/promises'
+import { lstat } from 'node:fs/promises'
 import { ToolError } from './errors'
-import { assertOpenedAt, sha256 } from './files'
+import { readBounded, sha256, WHOLE_FILE_CEILING } from './files'
 import type { ToolContext } from './types'
 
 export interface CurrentFile {
@@ -14,8 +13,15 @@ export interface CurrentFile {
   mode: number
 }
 
-/** The current bytes of an existing regular file, or undefined when nothing is there yet. */
-export async function readCurrent(real: string, display: string): Promise<CurrentFile | undefined> {
+/**
+ * The current bytes of an existing regular file, or undefined when nothing is there yet. Read with
+ * the same bounded, swap-checked descriptor as read_file: a file too big to read is too big to guard.
+ */
+export async function readCurrent(
+  real: string,
+  display: string,
+  signal: AbortSignal,
+): Promise<CurrentFile | undefined> {
   const stat = await lstat(real).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined
     throw error
@@ -23,13 +29,7 @@ export async function readCurrent(real: string, display: string): Promise<Curren
   if (!stat) return undefined
   if (!stat.isFile())
     throw new ToolError('validation_failed', `"${display}" is not a regular file; it cannot be written.`)
-  const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW)
-  try {
-    assertOpenedAt(handle, real)
-    return { bytes: await handle.readFile(), mode: stat.mode & 0o7777 }
-  } finally {
-    await handle.close()
-  }
+  return { bytes: await readBounded(real, display, WHOLE_FILE_CEILING, signal), mode: stat.mode & 0o7777 }
 }
 
 /** Refuses unless the chat read exactly these bytes. */

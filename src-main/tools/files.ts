@@ -6,7 +6,10 @@ import { createHash, randomBytes } from 'node:crypto'
 import { constants, fstatSync, lstatSync, readlinkSync, realpathSync } from 'node:fs'
 import { type FileHandle, link, lstat, mkdir, open, realpath, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import { ToolPathError } from './errors'
+import { ToolError, ToolPathError } from './errors'
+
+/** The most of one file any tool reads whole (read_file's text view, the write guard's hash). */
+export const WHOLE_FILE_CEILING = 10 * 1024 * 1024
 
 /** How much of a file's head is searched for a NUL byte to call it binary. */
 export const BINARY_PROBE_BYTES = 8 * 1024
@@ -152,4 +155,65 @@ export async function writeFileAtomically(
     // Makes the rename itself durable; some filesystems refuse fsync on a folder.
     await folder.sync().catch(() => {})
   })
+}
+
+/**
+ * Reads at most `ceiling` bytes through one descriptor. The ceiling bounds what the descriptor
+ * yields, not what stat claims, so a file that lies about its size or grows mid-read is refused at
+ * the cap instead of filling memory. FIFOs and devices are refused before any read can block.
+ */
+export async function readBounded(
+  real: string,
+  display: string,
+  ceiling: number,
+  signal: AbortSignal,
+): Promise<Buffer> {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; O_NOFOLLOW: no symlink swapped in since the check.
+  const handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') throw new ToolError('not_found', `No file at "${display}".`)
+      if (error.code === 'ELOOP')
+        throw new ToolError('path_denied', `"${display}" changed into a symlink; read it again.`)
+      throw error
+    },
+  )
+  try {
+    assertOpenedAt(handle, real)
+    const stat = await handle.stat()
+    if (stat.isDirectory()) {
+      throw new ToolError(
+        'validation_failed',
+        `"${display}" is a folder; use list_directory or glob to see inside it.`,
+      )
+    }
+    if (!stat.isFile()) {
+      throw new ToolError(
+        'validation_failed',
+        `"${display}" is not a regular file (a device, FIFO or socket); it cannot be read.`,
+      )
+    }
+    // Sized by stat, read straight into place; grown only if the file turns out longer than it said.
+    let buffer = Buffer.allocUnsafe(Math.min(stat.size, ceiling) + 1)
+    let total = 0
+    for (;;) {
+      signal.throwIfAborted()
+      if (total === buffer.length) {
+        const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, ceiling + 1))
+        buffer.copy(grown, 0, 0, total)
+        buffer = grown
+      }
+      const { bytesRead } = await handle.read(buffer, total, buffer.length - total, null)
+      if (bytesRead === 0) break
+      total += bytesRead
+      if (total > ceiling) return tooLarge(display, ceiling)
+    }
+    return buffer.subarray(0, total)
+  } finally {
+    await handle.close()
+  }
+}
+
+function tooLarge(display: string, ceiling: number): never {
+  const size = ceiling >= 1024 * 1024 ? `${ceiling / 1024 / 1024} MiB` : `${ceiling / 1024} KiB`
+  throw new ToolError('validation_failed', `"${display}" is larger than ${size}; it cannot be read whole.`)
 }

@@ -31,7 +31,8 @@ export const PATH_POLICY_DESCRIPTORS: ToolParameterDescriptor[] = [
     name: 'deniedPaths',
     type: 'string-list',
     label: 'Denied paths',
-    description: 'Folders and files the tool never touches. They win over allowed paths.',
+    description:
+      'Folders and files the tool never touches. They win over allowed paths. Relative entries start where relative paths do (the chat’s folder in agent mode).',
   },
 ]
 export const PATH_POLICY_DEFAULTS = { allowedPaths: [] as string[], deniedPaths: DEFAULT_DENIED_PATHS }
@@ -125,8 +126,9 @@ export interface PathPolicy {
   display(real: string): string
 }
 
-async function realListEntry(path: string): Promise<string> {
-  return (await realPathOf(resolve(expandHome(path)))).real
+/** A settings entry as a real path; a relative one starts where relative arguments start. */
+async function realListEntry(path: string, base: string): Promise<string> {
+  return (await realPathOf(resolve(base, expandHome(path)))).real
 }
 
 function stringList(value: unknown): string[] {
@@ -137,17 +139,15 @@ function stringList(value: unknown): string[] {
 
 export async function loadPathPolicy(context: ToolContext): Promise<PathPolicy> {
   const { parameters } = context.settings
+  const base = baseDirectory(context)
+  const real = (path: string) => realListEntry(path, base)
   const denied = await Promise.all(
-    [...context.protectedPaths, ...stringList(parameters.deniedPaths ?? DEFAULT_DENIED_PATHS)].map(
-      realListEntry,
-    ),
+    [...context.protectedPaths, ...stringList(parameters.deniedPaths ?? DEFAULT_DENIED_PATHS)].map(real),
   )
-  const allowed = await Promise.all(stringList(parameters.allowedPaths).map(realListEntry))
+  const allowed = await Promise.all(stringList(parameters.allowedPaths).map(real))
   const restricted = context.mode === 'agent' && context.restrict && context.workingDirectory !== null
   const workingRoot =
-    context.mode === 'agent' && context.workingDirectory
-      ? await realListEntry(context.workingDirectory)
-      : null
+    context.mode === 'agent' && context.workingDirectory ? await real(context.workingDirectory) : null
   const confinedTo = restricted ? workingRoot : null
   return {
     confinedTo,

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer'
 import { type Static, Type } from '@sinclair/typebox'
 import { createTwoFilesPatch } from 'diff'
 import { ToolArgumentError, ToolError } from '../errors'
@@ -36,10 +37,15 @@ export async function editFile(args: Parameters, context: ToolContext) {
   const { real } = await resolveAndValidatePath(args.path, context, policy)
   const display = policy.display(real)
   return serializedByPath(real, async () => {
-    const current = await readCurrent(real, display)
+    const current = await readCurrent(real, display, context.signal)
     if (!current) throw new ToolError('not_found', `No file at "${display}". Use write_file to create it.`)
-    if (looksBinary(current.bytes))
-      throw new ToolError('validation_failed', `"${display}" is binary; edit_file changes text.`)
+    // Decoding anything but UTF-8 and writing it back would replace every other byte with U+FFFD.
+    if (looksBinary(current.bytes) || !isUtf8(current.bytes)) {
+      throw new ToolError(
+        'validation_failed',
+        `"${display}" is not UTF-8 text; edit_file changes UTF-8 text only.`,
+      )
+    }
     assertReadFirst(current, real, display, context)
     const before = current.bytes.toString('utf8')
     const found = occurrences(before, args.old_string)
@@ -61,7 +67,12 @@ export async function editFile(args: Parameters, context: ToolContext) {
     const bytes = Buffer.from(after, 'utf8')
     await writeFileAtomically(real, bytes, { mode: current.mode, exclusive: false })
     context.ledger.record(real, sha256(bytes))
-    const diff = createTwoFilesPatch(display, display, before, after, undefined, undefined, { context: 3 })
+    // The diff is quadratic on large rewrites; past a second it is summarized instead.
+    const diff =
+      createTwoFilesPatch(display, display, before, after, undefined, undefined, {
+        context: 3,
+        timeout: 1000,
+      }) ?? `(diff too large to show: ${before.length} → ${after.length} characters)`
     return { path: display, replacements: args.replace_all ? found : 1, diff }
   })
 }

@@ -1,14 +1,12 @@
-import { constants } from 'node:fs'
-import { open } from 'node:fs/promises'
 import { type Static, Type } from '@sinclair/typebox'
 import { ToolArgumentError, ToolError } from '../errors'
-import { assertOpenedAt, BINARY_PROBE_BYTES, looksBinary, sha256 } from '../files'
+import { BINARY_PROBE_BYTES, looksBinary, readBounded, sha256, WHOLE_FILE_CEILING } from '../files'
 import { loadPathPolicy, pathArgument, pathToolSettings, resolveAndValidatePath } from '../paths'
 import { registerTool } from '../registry'
 import type { RegisteredTool, ToolContext } from '../types'
 
 /** The text view reads whole files up to this size. */
-export const TEXT_VIEW_CEILING = 10 * 1024 * 1024
+export const TEXT_VIEW_CEILING = WHOLE_FILE_CEILING
 /** Byte views send the whole file to the model, hence the far lower ceiling. */
 export const BYTE_VIEW_CEILING = 256 * 1024
 export const DEFAULT_MAX_LINES = 2000
@@ -52,68 +50,6 @@ export interface ReadFileResult {
   endLine: number
   truncated: boolean
   view?: 'hex' | 'base64'
-}
-
-/**
- * Reads at most `ceiling` bytes through one descriptor. The ceiling bounds what the descriptor
- * yields, not what stat claims, so a file that lies about its size or grows mid-read is refused at
- * the cap instead of filling memory. FIFOs and devices are refused before any read can block.
- */
-async function readBounded(
-  real: string,
-  display: string,
-  ceiling: number,
-  signal: AbortSignal,
-): Promise<Buffer> {
-  // O_NONBLOCK: opening a FIFO must not wait for a writer; O_NOFOLLOW: no symlink swapped in since the check.
-  const handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW).catch(
-    (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') throw new ToolError('not_found', `No file at "${display}".`)
-      if (error.code === 'ELOOP')
-        throw new ToolError('path_denied', `"${display}" changed into a symlink; read it again.`)
-      throw error
-    },
-  )
-  try {
-    assertOpenedAt(handle, real)
-    const stat = await handle.stat()
-    if (stat.isDirectory()) {
-      throw new ToolError(
-        'validation_failed',
-        `"${display}" is a folder; use list_directory or glob to see inside it.`,
-      )
-    }
-    if (!stat.isFile()) {
-      throw new ToolError(
-        'validation_failed',
-        `"${display}" is not a regular file (a device, FIFO or socket); it cannot be read.`,
-      )
-    }
-    // Sized by stat, read straight into place; grown only if the file turns out longer than it said.
-    let buffer = Buffer.allocUnsafe(Math.min(stat.size, ceiling) + 1)
-    let total = 0
-    for (;;) {
-      signal.throwIfAborted()
-      if (total === buffer.length) {
-        const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, ceiling + 1))
-        buffer.copy(grown, 0, 0, total)
-        buffer = grown
-      }
-      const { bytesRead } = await handle.read(buffer, total, buffer.length - total, null)
-      if (bytesRead === 0) break
-      total += bytesRead
-      if (total > ceiling) return tooLarge(display, ceiling)
-    }
-    return buffer.subarray(0, total)
-  } finally {
-    await handle.close()
-  }
-}
-
-function tooLarge(display: string, ceiling: number): never {
-  const size =
-    ceiling === TEXT_VIEW_CEILING ? '10 MiB, the text view’s limit' : '256 KiB, the byte views’ limit'
-  throw new ToolError('validation_failed', `"${display}" is larger than ${size}; it cannot be read whole.`)
 }
 
 /** `cat -n` style: the line number right-aligned in six columns, a tab, the line. */

@@ -38,7 +38,7 @@ export async function writeFile(args: Parameters, context: ToolContext) {
   const { real } = await resolveAndValidatePath(args.path, context, policy)
   const display = policy.display(real)
   return serializedByPath(real, async () => {
-    const current = await readCurrent(real, display)
+    const current = await readCurrent(real, display, context.signal)
     if (current) assertReadFirst(current, real, display, context)
     else await makeFolders(dirname(real))
     try {

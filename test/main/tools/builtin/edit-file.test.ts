@@ -75,3 +75,38 @@ describe('edit_file', () => {
     })
   })
 })
+
+describe('edit_file on awkward files', () => {
+  const harness = useToolHarness()
+
+  it('refuses a file that is not UTF-8 instead of mangling its other bytes', async () => {
+    const { project, ok, run } = harness()
+    const latin1 = Buffer.from('caf\xe9 cr\xe8me\nfoo\n', 'latin1')
+    writeFileSync(join(project, 'menu.txt'), latin1)
+    await ok('read_file', { path: 'menu.txt', view: 'hex' })
+    expect(await run('edit_file', { path: 'menu.txt', old_string: 'foo', new_string: 'bar' })).toMatchObject({
+      errorType: 'validation_failed',
+      content: expect.stringContaining('not UTF-8 text'),
+    })
+    expect(readFileSync(join(project, 'menu.txt'))).toEqual(latin1)
+  })
+
+  it('answers promptly on a huge rewrite, summarizing a diff too costly to compute', async () => {
+    const { project, ok } = harness()
+    writeFileSync(
+      join(project, 'big.js'),
+      Array.from({ length: 20_000 }, (_, i) => `var v${i} = ${i}`).join('\n'),
+    )
+    await ok('read_file', { path: 'big.js', maxLines: 1 })
+    const started = Date.now()
+    const result = await ok<{ replacements: number; diff: string }>('edit_file', {
+      path: 'big.js',
+      old_string: 'var ',
+      new_string: 'let ',
+      replace_all: true,
+    })
+    expect(result.replacements).toBe(20_000)
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(readFileSync(join(project, 'big.js'), 'utf8')).not.toContain('var ')
+  })
+})

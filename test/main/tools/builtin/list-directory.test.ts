@@ -61,3 +61,19 @@ describe('list_directory', () => {
     expect(await run('list_directory', { path: 42 })).toMatchObject({ errorType: 'validation_failed' })
   })
 })
+
+describe('list_directory with relative denied paths', () => {
+  const harness = useToolHarness()
+
+  it('takes a relative deniedPaths entry from the chat’s folder', async () => {
+    const { atelier, ok, run, folder } = harness()
+    folder('secrets')
+    folder('src')
+    atelier.tools.settings.update('local', 'list_directory', { parameters: { deniedPaths: ['secrets'] } })
+    expect(await ok('list_directory', { path: '.' })).toEqual({
+      path: '.',
+      entries: [{ name: 'src', type: 'directory' }],
+    })
+    expect(await run('list_directory', { path: 'secrets' })).toMatchObject({ errorType: 'path_denied' })
+  })
+})
