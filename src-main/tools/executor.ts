@@ -8,12 +8,10 @@ import { ephemeralLedger, type FreshnessRepository } from '../db/freshness-repos
 import { validateToolArguments } from './arg-parsing'
 import { FatalToolError, ToolArgumentError, ToolError, type ToolErrorType } from './errors'
 import type { ToolRegistry } from './registry'
-import { clampIntegerSetting } from './settings-policy'
+import { clampIntegerSetting, TIMEOUT_SECONDS } from './settings-policy'
 import type { ToolSettingsService } from './tool-settings-service'
 import type { RegisteredTool, ToolContext, ToolOutput } from './types'
 
-/** Tools without a `timeoutSeconds` setting get this budget. */
-export const DEFAULT_TIMEOUT_SECONDS = 30
 /** Larger results are cut, with a notice, so one call cannot flood the model's context. */
 export const DEFAULT_MAX_RESULT_CHARS = 100_000
 /** How long past its budget a tool that times itself out gets before the executor steps in. */
@@ -132,11 +130,7 @@ export class ToolExecutor {
       return finish(invalidArguments(name, error.message), 'validation_failed')
     }
 
-    const timeoutSeconds = clampIntegerSetting(settings.parameters.timeoutSeconds, {
-      min: 5,
-      max: 600,
-      fallback: DEFAULT_TIMEOUT_SECONDS,
-    })
+    const timeoutSeconds = clampIntegerSetting(settings.parameters.timeoutSeconds, TIMEOUT_SECONDS)
     const controller = new AbortController()
     const parent = scope.signal
     const abortFromParent = () => controller.abort(parent?.reason)

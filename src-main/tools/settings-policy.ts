@@ -131,6 +131,9 @@ export function fallBackToDefaults(
   return { settings: { enabled, parameters: defaults.parameters }, invalid: { message } }
 }
 
+/** The seed's `timeoutSeconds` range for long-running tools; tools without it get the fallback. */
+export const TIMEOUT_SECONDS = { min: 5, max: 600, fallback: 30 }
+
 /** A stored integer, clamped into range; anything that is not a number becomes the fallback. */
 export function clampIntegerSetting(
   value: unknown,

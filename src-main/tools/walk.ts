@@ -141,7 +141,7 @@ const OPEN_FOLDER = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constan
  * outside between the moment its parent is listed and the moment it is read, so the folder is
  * opened first, checked to really be `path`, and listed through that open descriptor.
  */
-function listFolder(path: string): Dirent[] | undefined {
+export function listFolder(path: string): Dirent[] | undefined {
   let fd: number
   try {
     fd = openSync(path, OPEN_FOLDER)

@@ -1,11 +1,12 @@
 import type { Dirent } from 'node:fs'
-import { lstat, readdir, realpath } from 'node:fs/promises'
+import { lstat, realpath } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type Static, Type } from '@sinclair/typebox'
-import { ToolError } from '../errors'
+import { ToolError, ToolPathError } from '../errors'
 import { loadPathPolicy, pathArgument, pathToolSettings, resolveAndValidatePath } from '../paths'
 import { registerTool } from '../registry'
 import type { RegisteredTool, ToolContext } from '../types'
+import { listFolder } from '../walk'
 
 /** A folder with more entries is listed in part, with `truncated` set, so one call cannot flood the context. */
 export const MAX_ENTRIES = 1000
@@ -39,7 +40,11 @@ export async function listDirectory(args: Parameters, context: ToolContext) {
     )
   }
   const visible: { name: string; type: EntryType }[] = []
-  for (const entry of await readdir(real, { withFileTypes: true })) {
+  // Listed through the folder's own descriptor: a folder swapped for a link after the check shows nothing.
+  const listed = listFolder(real)
+  if (!listed)
+    throw new ToolPathError('path_denied', `"${display}" changed while it was being listed; try again.`)
+  for (const entry of listed) {
     const path = join(real, entry.name)
     // A denied entry is not shown, nor a symlink that is an alias of one.
     const target = entry.isSymbolicLink() ? await realpath(path).catch(() => path) : path
@@ -47,7 +52,6 @@ export async function listDirectory(args: Parameters, context: ToolContext) {
       continue
     visible.push({ name: entry.name, type: typeOf(entry) })
   }
-  visible.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   const entries = visible.slice(0, MAX_ENTRIES)
   return { path: display, entries, ...(visible.length > MAX_ENTRIES && { truncated: true }) }
 }

@@ -15,27 +15,21 @@ import {
   resolveAndValidatePath,
 } from '../paths'
 import { registerTool } from '../registry'
-import { clampIntegerSetting } from '../settings-policy'
+import { clampIntegerSetting, TIMEOUT_SECONDS } from '../settings-policy'
 import { findOnPath, runShellCommand, type ShellCommandResult } from '../shell'
 import type { RegisteredTool, ToolContext, ToolOutput } from '../types'
 
 export type ShellName = 'bash' | 'zsh' | 'powershell'
 
-const TIMEOUT = { min: 5, max: 600, fallback: 30 }
 const MAX_OUTPUT = { min: 1024, max: 1024 * 1024, fallback: 100 * 1024 }
 
-/** The provider keys Atelier itself reads; a shell never needs the app's own credentials. */
-export const APP_SECRET_NAMES = ['OPENAI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY', 'ANTHROPIC_API_KEY']
+/** Secret-looking names; they include the provider keys Atelier itself reads (OPENAI_API_KEY, …). */
 const SECRET_LOOKING = /_API_KEY$|TOKEN|SECRET|PASSWORD/i
 
-/** The user's environment for a child shell: without the app's keys and secret-looking variables, unless allowed. */
+/** The user's environment for a child shell, without secret-looking variables unless allowed. */
 export function shellEnvironment(env: NodeJS.ProcessEnv, passSecrets: boolean): NodeJS.ProcessEnv {
   if (passSecrets) return { ...env }
-  return Object.fromEntries(
-    Object.entries(env).filter(
-      ([name]) => !APP_SECRET_NAMES.includes(name.toUpperCase()) && !SECRET_LOOKING.test(name),
-    ),
-  )
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !SECRET_LOOKING.test(name)))
 }
 
 const Parameters = Type.Object(
@@ -59,8 +53,8 @@ const SHELL_DESCRIPTORS: ToolParameterDescriptor[] = [
     type: 'integer',
     label: 'Timeout',
     description: 'After this the command and everything it started are killed.',
-    min: TIMEOUT.min,
-    max: TIMEOUT.max,
+    min: TIMEOUT_SECONDS.min,
+    max: TIMEOUT_SECONDS.max,
     unit: 's',
   },
   {
@@ -107,7 +101,7 @@ async function runIn(interpreter: Interpreter, args: Parameters, context: ToolCo
   if (!exists || !(await stat(real)).isDirectory()) {
     throw new ToolError('not_found', `cwd "${args.cwd ?? real}" is not a folder.`)
   }
-  const timeoutSeconds = clampIntegerSetting(parameters.timeoutSeconds, TIMEOUT)
+  const timeoutSeconds = clampIntegerSetting(parameters.timeoutSeconds, TIMEOUT_SECONDS)
   const result: ShellCommandResult = await runShellCommand({
     file: interpreter.file,
     args: interpreter.args(args.command),
@@ -174,7 +168,7 @@ export function buildShellTool(name: ShellName, interpreter: Interpreter): Regis
       enabledByDefault: false,
       canDisable: true,
       defaultParameters: {
-        timeoutSeconds: TIMEOUT.fallback,
+        timeoutSeconds: TIMEOUT_SECONDS.fallback,
         maxOutputBytes: MAX_OUTPUT.fallback,
         passSecretsToShell: false,
         ...PATH_POLICY_DEFAULTS,
