@@ -1,10 +1,18 @@
-import { mkdirSync, realpathSync } from 'node:fs'
-import { join } from 'node:path'
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { afterEach } from 'vitest'
 import { type Atelier, createAtelier, LOCAL_USER } from '../../src-main/app/create-atelier'
 import '../../src-main/tools/builtin'
 import type { ToolCallScope } from '../../src-main/tools/executor'
 import { useTempDirs } from './temp-dir'
+
+/** Writes files (creating their folders) under `root`, e.g. `{ 'src/a.ts': 'export {}' }`. */
+export function writeTree(root: string, files: Record<string, string | Buffer>): void {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true })
+    writeFileSync(join(root, path), content)
+  }
+}
 
 /**
  * Real services on a real temp data folder, plus a real project folder bound to a real chat:

@@ -1,21 +1,14 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { type Atelier, createAtelier, LOCAL_USER } from '../../../../src-main/app/create-atelier'
+import { realpathSync, symlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { LOCAL_USER } from '../../../../src-main/app/create-atelier'
 import { ephemeralLedger } from '../../../../src-main/db/freshness-repository'
 import { grepTool, requiredTexts } from '../../../../src-main/tools/builtin/grep'
 import type { ToolCallScope } from '../../../../src-main/tools/executor'
 import { resolveAndValidatePath } from '../../../../src-main/tools/paths'
 import { useTempDirs } from '../../../support/temp-dir'
-import { useToolHarness } from '../../../support/tool-harness'
-
-function writeTree(root: string, files: Record<string, string | Buffer>) {
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true })
-    writeFileSync(join(root, path), content)
-  }
-}
+import { useToolHarness, writeTree } from '../../../support/tool-harness'
 
 interface Match {
   file: string
@@ -28,17 +21,11 @@ const places = (matches: Match[]) => matches.map((match) => `${match.file}:${mat
 
 describe('grepTool', () => {
   const tempDir = useTempDirs()
-  const opened: Atelier[] = []
-  afterEach(() => {
-    for (const atelier of opened.splice(0)) atelier.close()
-  })
+  const harness = useToolHarness()
 
   function setup(files: Record<string, string | Buffer> = {}) {
-    const folder = realpathSync(tempDir())
+    const { project: folder, atelier, scope } = harness()
     writeTree(folder, files)
-    const atelier = createAtelier({ dataDir: tempDir() })
-    opened.push(atelier)
-    const scope: ToolCallScope = { user: LOCAL_USER, workingDirectory: folder, mode: 'agent', restrict: true }
     const grep = (args: unknown, overrides: Partial<ToolCallScope> = {}) =>
       atelier.tools.executor.execute({ name: 'grep', arguments: args }, { ...scope, ...overrides })
     async function found(args: unknown, overrides: Partial<ToolCallScope> = {}) {
