@@ -118,6 +118,7 @@ function createWindow(): void {
     minWidth: 720,
     minHeight: 480,
     show: false,
+    icon: join(app.getAppPath(), 'resources', 'icon.png'),
     backgroundColor: nativeTheme.shouldUseDarkColors ? '#17181c' : '#ffffff',
     webPreferences: {
       preload: PRELOAD,
