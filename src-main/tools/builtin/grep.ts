@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
+import v8 from 'node:v8'
 import { type Static, Type } from '@sinclair/typebox'
 import picomatch from 'picomatch'
 import { ToolArgumentError, ToolError, type ToolErrorType } from '../errors'
@@ -109,6 +110,12 @@ interface LineMatcher {
    */
   candidates?: RegExp
 }
+
+// A model's regex runs on this thread and a running RegExp cannot be interrupted, so a pattern
+// that backtracks without end, like (a+)+$, would freeze the app. This V8 switch moves such a
+// match to V8's linear-time engine once it backtracks too much. The linear engine does not take
+// the `i` flag, so case-insensitive patterns are not covered.
+v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks')
 
 function compilePattern(pattern: string, caseInsensitive: boolean): LineMatcher {
   const flags = caseInsensitive ? 'mi' : 'm'

@@ -527,3 +527,16 @@ describe('grepTool line boundaries', () => {
     expect(result.matches.map((m) => m.file)).toEqual(['.eslintrc.json'])
   })
 })
+
+describe('grepTool against a pathological pattern', () => {
+  const harness = useToolHarness()
+
+  it('finishes a catastrophically backtracking pattern quickly instead of freezing the app', async () => {
+    const { project, ok } = harness()
+    writeFileSync(join(project, 'a.txt'), `${'a'.repeat(40)}b\n`)
+    const started = Date.now()
+    const result = await ok<{ matches: unknown[] }>('grep', { pattern: '(a+)+$', path: 'a.txt' })
+    expect(result.matches).toEqual([])
+    expect(Date.now() - started).toBeLessThan(5_000)
+  })
+})
