@@ -1,15 +1,6 @@
-/**
- * What the contract layer costs per call: a `chats.list` through the web host (WebSocket, JSON,
- * schema validation, dispatch, SQLite read) against a bare `ws` server on the same loopback that
- * answers with the same bytes from memory; and the in-process dispatcher against the service call.
- */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import WebSocket, { WebSocketServer } from 'ws'
-import { createAtelier } from '../src-main/app/create-atelier'
 import { startWebHost } from '../src-main/web/web-host'
-import { type Benchmark, measure } from './measure'
+import { type Benchmark, measure, withBenchAtelier } from './measure'
 
 const CALLS = 2000
 const ROUNDS = 5
@@ -31,56 +22,54 @@ function requester(socket: WebSocket) {
 const open = (socket: WebSocket) => new Promise((resolve) => socket.once('open', resolve))
 
 const benchmark: Benchmark = async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'atelier-bench-'))
-  const atelier = createAtelier({ dataDir })
-  for (let i = 0; i < 20; i++) atelier.chats.create({ title: `Chat ${i}` })
-  const host = await startWebHost({ atelier, rendererDir: dataDir })
-  const authority = `127.0.0.1:${host.port}`
-  const echo = new WebSocketServer({ host: '127.0.0.1', port: 0 })
-  const chats = atelier.chats.list()
-  echo.on('connection', (ws) =>
-    ws.on('message', (data) => {
-      const { id } = JSON.parse(String(data)) as { id: number }
-      ws.send(JSON.stringify({ type: 'result', id, ok: true, value: chats }))
-    }),
-  )
-  await new Promise((resolve) => echo.once('listening', resolve))
-  const echoPort = (echo.address() as { port: number }).port
+  return withBenchAtelier(async (atelier) => {
+    for (let i = 0; i < 20; i++) atelier.chats.create({ title: `Chat ${i}` })
+    const host = await startWebHost({ atelier, rendererDir: atelier.dataDir })
+    const authority = `127.0.0.1:${host.port}`
+    const echo = new WebSocketServer({ host: '127.0.0.1', port: 0 })
+    const chats = atelier.chats.list()
+    echo.on('connection', (ws) =>
+      ws.on('message', (data) => {
+        const { id } = JSON.parse(String(data)) as { id: number }
+        ws.send(JSON.stringify({ type: 'result', id, ok: true, value: chats }))
+      }),
+    )
+    await new Promise((resolve) => echo.once('listening', resolve))
+    const echoPort = (echo.address() as { port: number }).port
 
-  try {
-    const contractSocket = new WebSocket(`ws://${authority}/api`, {
-      headers: { origin: `http://${authority}`, cookie: `atelier_token_${host.port}=${host.token}` },
-    })
-    const echoSocket = new WebSocket(`ws://127.0.0.1:${echoPort}`)
-    await Promise.all([open(contractSocket), open(echoSocket)])
-    const viaHost = requester(contractSocket)
-    const viaEcho = requester(echoSocket)
-    const request = { type: 'invoke', method: 'chats.list', request: {} }
+    try {
+      const contractSocket = new WebSocket(`ws://${authority}/api`, {
+        headers: { origin: `http://${authority}`, cookie: `atelier_token_${host.port}=${host.token}` },
+      })
+      const echoSocket = new WebSocket(`ws://127.0.0.1:${echoPort}`)
+      await Promise.all([open(contractSocket), open(echoSocket)])
+      const viaHost = requester(contractSocket)
+      const viaEcho = requester(echoSocket)
+      const request = { type: 'invoke', method: 'chats.list', request: {} }
 
-    const overSocket = await measure(CALLS, ROUNDS, (i) => viaHost(i, request))
-    const bareSocket = await measure(CALLS, ROUNDS, (i) => viaEcho(i, request))
-    const dispatched = await measure(CALLS, ROUNDS, () => atelier.dispatch('chats.list', {}))
-    const direct = await measure(CALLS, ROUNDS, () => atelier.chats.list())
-    contractSocket.close()
-    echoSocket.close()
-    return [
-      {
-        name: 'chats.list over the web host',
-        ours: { label: 'web host', msPerOp: overSocket },
-        reference: { label: 'bare ws, canned reply', msPerOp: bareSocket },
-      },
-      {
-        name: 'chats.list through the dispatcher',
-        ours: { label: 'dispatch()', msPerOp: dispatched },
-        reference: { label: 'service call', msPerOp: direct },
-      },
-    ]
-  } finally {
-    echo.close()
-    await host.close()
-    atelier.close()
-    rmSync(dataDir, { recursive: true, force: true })
-  }
+      const overSocket = await measure(CALLS, ROUNDS, (i) => viaHost(i, request))
+      const bareSocket = await measure(CALLS, ROUNDS, (i) => viaEcho(i, request))
+      const dispatched = await measure(CALLS, ROUNDS, () => atelier.dispatch('chats.list', {}))
+      const direct = await measure(CALLS, ROUNDS, () => atelier.chats.list())
+      contractSocket.close()
+      echoSocket.close()
+      return [
+        {
+          name: 'chats.list over the web host',
+          ours: { label: 'web host', msPerOp: overSocket },
+          reference: { label: 'bare ws, canned reply', msPerOp: bareSocket },
+        },
+        {
+          name: 'chats.list through the dispatcher',
+          ours: { label: 'dispatch()', msPerOp: dispatched },
+          reference: { label: 'service call', msPerOp: direct },
+        },
+      ]
+    } finally {
+      echo.close()
+      await host.close()
+    }
+  })
 }
 
 export default benchmark

@@ -1,16 +1,9 @@
-/**
- * What executeTool adds to a trivial tool: lookup, settings (one SQLite read), argument validation,
- * timeout wiring, serialization — against calling the tool's `execute` directly.
- */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { Type } from '@sinclair/typebox'
-import { createAtelier, LOCAL_USER } from '../src-main/app/create-atelier'
+import { LOCAL_USER } from '../src-main/app/create-atelier'
 import { ephemeralLedger } from '../src-main/db/freshness-repository'
 import { ToolRegistry } from '../src-main/tools/registry'
 import type { RegisteredTool, ToolContext } from '../src-main/tools/types'
-import { type Benchmark, measure } from './measure'
+import { type Benchmark, measure, withBenchAtelier } from './measure'
 
 const CALLS = 20_000
 const ROUNDS = 7
@@ -40,38 +33,36 @@ const echo: RegisteredTool = {
 }
 
 const benchmark: Benchmark = async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'atelier-bench-'))
   const registry = new ToolRegistry()
   registry.register(echo)
-  const atelier = createAtelier({ dataDir, registry })
-  const scope = { user: LOCAL_USER, workingDirectory: null, mode: 'chat' as const, restrict: false }
-  const context: ToolContext = {
-    ...scope,
-    chatId: undefined,
-    signal: new AbortController().signal,
-    onUpdate: () => {},
-    settings: { enabled: true, parameters: {} },
-    protectedPaths: [],
-    ledger: ephemeralLedger(),
-  }
-  const args = { text: 'hello', times: null }
-  try {
-    const executed = await measure(CALLS, ROUNDS, () =>
-      atelier.tools.executor.execute({ name: 'echo', arguments: args }, scope),
-    )
-    const direct = await measure(CALLS, ROUNDS, () => echo.execute({ text: 'hello' }, context))
-    return [
-      {
-        name: 'one tool call',
-        ours: { label: 'executeTool()', msPerOp: executed },
-        reference: { label: 'execute() directly', msPerOp: direct },
-        target: 'target ≤ 50',
-      },
-    ]
-  } finally {
-    atelier.close()
-    rmSync(dataDir, { recursive: true, force: true })
-  }
+  return withBenchAtelier(
+    async (atelier) => {
+      const scope = { user: LOCAL_USER, workingDirectory: null, mode: 'chat' as const, restrict: false }
+      const context: ToolContext = {
+        ...scope,
+        chatId: undefined,
+        signal: new AbortController().signal,
+        onUpdate: () => {},
+        settings: { enabled: true, parameters: {} },
+        protectedPaths: [],
+        ledger: ephemeralLedger(),
+      }
+      const args = { text: 'hello', times: null }
+      const executed = await measure(CALLS, ROUNDS, () =>
+        atelier.tools.executor.execute({ name: 'echo', arguments: args }, scope),
+      )
+      const direct = await measure(CALLS, ROUNDS, () => echo.execute({ text: 'hello' }, context))
+      return [
+        {
+          name: 'one tool call',
+          ours: { label: 'executeTool()', msPerOp: executed },
+          reference: { label: 'execute() directly', msPerOp: direct },
+          target: 'target ≤ 50',
+        },
+      ]
+    },
+    { registry },
+  )
 }
 
 export default benchmark

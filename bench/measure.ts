@@ -1,3 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Atelier, type AtelierOptions, createAtelier } from '../src-main/app/create-atelier'
+
 /** What a benchmark reports: our time per operation beside a reference doing the same work. */
 export interface BenchmarkResult {
   name: string
@@ -26,4 +31,19 @@ export async function measure(
   }
   perOp.sort((a, b) => a - b)
   return perOp[Math.floor(perOp.length / 2)] ?? Number.NaN
+}
+
+/** Runs `work` with the real services on a throwaway data folder, removed afterwards. */
+export async function withBenchAtelier<T>(
+  work: (atelier: Atelier) => Promise<T>,
+  options: Omit<AtelierOptions, 'dataDir'> = {},
+): Promise<T> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'atelier-bench-'))
+  const atelier = createAtelier({ dataDir, ...options })
+  try {
+    return await work(atelier)
+  } finally {
+    atelier.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
 }

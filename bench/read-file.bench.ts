@@ -7,51 +7,49 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createAtelier, LOCAL_USER } from '../src-main/app/create-atelier'
+import { LOCAL_USER } from '../src-main/app/create-atelier'
 import '../src-main/tools/builtin'
-import { type Benchmark, measure } from './measure'
+import { type Benchmark, measure, withBenchAtelier } from './measure'
 
 const benchmark: Benchmark = async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'atelier-bench-'))
   const project = realpathSync(mkdtempSync(join(tmpdir(), 'atelier-bench-project-')))
   const file = join(project, 'big.log')
   const line = `${'2026-11-30T12:00:00Z INFO request handled in 12ms path=/api/items?page=3 '.padEnd(99, '.')}\n`
   writeFileSync(file, line.repeat(Math.floor((10 * 1024 * 1024) / line.length)))
-  const atelier = createAtelier({ dataDir })
-  const chat = atelier.chats.ensure('bench', { workingDir: project, mode: 'agent' })
-  const scope = {
-    chatId: chat.id,
-    user: LOCAL_USER,
-    workingDirectory: project,
-    mode: 'agent' as const,
-    restrict: true,
-  }
-  try {
-    const ours = await measure(5, 5, async () => {
-      const result = await atelier.tools.executor.execute(
-        { name: 'read_file', arguments: { path: 'big.log' } },
-        scope,
+  return withBenchAtelier(async (atelier) => {
+    const chat = atelier.chats.ensure('bench', { workingDir: project, mode: 'agent' })
+    const scope = {
+      chatId: chat.id,
+      user: LOCAL_USER,
+      workingDirectory: project,
+      mode: 'agent' as const,
+      restrict: true,
+    }
+    try {
+      const ours = await measure(5, 5, async () => {
+        const result = await atelier.tools.executor.execute(
+          { name: 'read_file', arguments: { path: 'big.log' } },
+          scope,
+        )
+        if (result.isError) throw new Error(result.content)
+      })
+      const bare = await measure(5, 5, async () =>
+        createHash('sha256')
+          .update(await readFile(file))
+          .digest('hex'),
       )
-      if (result.isError) throw new Error(result.content)
-    })
-    const bare = await measure(5, 5, async () =>
-      createHash('sha256')
-        .update(await readFile(file))
-        .digest('hex'),
-    )
-    return [
-      {
-        name: 'read_file, 10 MiB text',
-        ours: { label: 'read_file', msPerOp: ours },
-        reference: { label: 'readFile + sha256', msPerOp: bare },
-        target: 'target ratio ≤ 2×',
-      },
-    ]
-  } finally {
-    atelier.close()
-    rmSync(dataDir, { recursive: true, force: true })
-    rmSync(project, { recursive: true, force: true })
-  }
+      return [
+        {
+          name: 'read_file, 10 MiB text',
+          ours: { label: 'read_file', msPerOp: ours },
+          reference: { label: 'readFile + sha256', msPerOp: bare },
+          target: 'target ratio ≤ 2×',
+        },
+      ]
+    } finally {
+      rmSync(project, { recursive: true, force: true })
+    }
+  })
 }
 
 export default benchmark

@@ -4,15 +4,12 @@
  * and line numbers); a difference stops the benchmark with the first few paths that differ.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import '../src-main/tools/builtin/glob'
 import '../src-main/tools/builtin/grep'
-import { createAtelier, LOCAL_USER } from '../src-main/app/create-atelier'
+import { LOCAL_USER } from '../src-main/app/create-atelier'
 import type { ToolCallScope } from '../src-main/tools/executor'
-import type { Benchmark, BenchmarkResult } from './measure'
+import { type Benchmark, type BenchmarkResult, withBenchAtelier } from './measure'
 
 const ROUNDS = 9
 const RIPGREP = '/usr/bin/rg'
@@ -91,22 +88,24 @@ function assertSameSet(what: string, ours: string[], reference: string[]) {
 }
 
 const benchmark: Benchmark = async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'atelier-bench-'))
-  const atelier = createAtelier({ dataDir })
-  const scope: ToolCallScope = { user: LOCAL_USER, workingDirectory: REPO, mode: 'agent', restrict: true }
-  const walkSettings = { includeDotfiles: false, respectGitignore: false, maxResults: 5000 }
-  atelier.tools.settings.update(LOCAL_USER, 'grep', {
-    parameters: { ...walkSettings, maxMatchesPerFile: MAX_MATCHES_PER_FILE, maxFileSizeBytes: MAX_FILE_SIZE },
-  })
-  atelier.tools.settings.update(LOCAL_USER, 'glob', { parameters: walkSettings })
+  return withBenchAtelier(async (atelier) => {
+    const scope: ToolCallScope = { user: LOCAL_USER, workingDirectory: REPO, mode: 'agent', restrict: true }
+    const walkSettings = { includeDotfiles: false, respectGitignore: false, maxResults: 5000 }
+    atelier.tools.settings.update(LOCAL_USER, 'grep', {
+      parameters: {
+        ...walkSettings,
+        maxMatchesPerFile: MAX_MATCHES_PER_FILE,
+        maxFileSizeBytes: MAX_FILE_SIZE,
+      },
+    })
+    atelier.tools.settings.update(LOCAL_USER, 'glob', { parameters: walkSettings })
 
-  async function run(name: string, args: Record<string, unknown>) {
-    const result = await atelier.tools.executor.execute({ name, arguments: args }, scope)
-    if (result.isError) throw new Error(`${name} failed: ${result.content}`)
-    return JSON.parse(result.content)
-  }
+    async function run(name: string, args: Record<string, unknown>) {
+      const result = await atelier.tools.executor.execute({ name, arguments: args }, scope)
+      if (result.isError) throw new Error(`${name} failed: ${result.content}`)
+      return JSON.parse(result.content)
+    }
 
-  try {
     const results: BenchmarkResult[] = []
     for (const { name, pattern, caseInsensitive } of searches) {
       const args = { pattern, path: FOLDER, ...(caseInsensitive && { caseInsensitive }) }
@@ -138,10 +137,7 @@ const benchmark: Benchmark = async () => {
       target: 'target ≤ 1×',
     })
     return results
-  } finally {
-    atelier.close()
-    rmSync(dataDir, { recursive: true, force: true })
-  }
+  })
 }
 
 export default benchmark

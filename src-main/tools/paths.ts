@@ -37,16 +37,20 @@ export const PATH_POLICY_DESCRIPTORS: ToolParameterDescriptor[] = [
 ]
 export const PATH_POLICY_DEFAULTS = { allowedPaths: [] as string[], deniedPaths: DEFAULT_DENIED_PATHS }
 
-/** Settings metadata of a tool whose only parameters are the path policy. */
-export function pathToolSettings(title: string, description: string): ToolSettingsMetadata {
+/** Settings metadata of a file tool: the path policy, then any parameters of its own. */
+export function pathToolSettings(
+  title: string,
+  description: string,
+  own: { defaults?: Record<string, unknown>; descriptors?: ToolParameterDescriptor[] } = {},
+): ToolSettingsMetadata {
   return {
     title,
     description,
     category: 'system',
     enabledByDefault: true,
     canDisable: true,
-    defaultParameters: { ...PATH_POLICY_DEFAULTS },
-    parameterDescriptors: PATH_POLICY_DESCRIPTORS,
+    defaultParameters: { ...PATH_POLICY_DEFAULTS, ...own.defaults },
+    parameterDescriptors: [...PATH_POLICY_DESCRIPTORS, ...(own.descriptors ?? [])],
   }
 }
 

@@ -2,7 +2,7 @@
  * Pure functions from a tool's metadata and saved values to its effective settings. Model output is
  * never run through here: stored values that fail are the user's, so they fall back to defaults.
  */
-import type { ToolDefinition } from '../../src-shared/tools'
+import type { ToolDefinition, ToolParameterDescriptor } from '../../src-shared/tools'
 import { ToolParameterError } from './errors'
 import type { EffectiveToolSettings, RegisteredTool } from './types'
 
@@ -131,8 +131,26 @@ export function fallBackToDefaults(
   return { settings: { enabled, parameters: defaults.parameters }, invalid: { message } }
 }
 
+/** An integer setting's bounds and default, as both its descriptor and `clampIntegerSetting` use them. */
+export interface IntegerRange {
+  min: number
+  max: number
+  fallback: number
+}
+
 /** The seed's `timeoutSeconds` range for long-running tools; tools without it get the fallback. */
-export const TIMEOUT_SECONDS = { min: 5, max: 600, fallback: 30 }
+export const TIMEOUT_SECONDS: IntegerRange = { min: 5, max: 600, fallback: 30 }
+
+/** The descriptor of an integer setting, its bounds taken from the range its value is clamped to. */
+export function integerParameter(
+  name: string,
+  label: string,
+  description: string,
+  range: IntegerRange,
+  unit?: string,
+): ToolParameterDescriptor {
+  return { name, type: 'integer', label, description, min: range.min, max: range.max, ...(unit && { unit }) }
+}
 
 /** A stored integer, clamped into range; anything that is not a number becomes the fallback. */
 export function clampIntegerSetting(

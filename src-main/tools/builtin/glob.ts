@@ -3,15 +3,9 @@ import { posix, resolve } from 'node:path'
 import { type Static, Type } from '@sinclair/typebox'
 import picomatch from 'picomatch'
 import { ToolArgumentError, ToolPathError } from '../errors'
-import {
-  baseDirectory,
-  loadPathPolicy,
-  PATH_POLICY_DEFAULTS,
-  PATH_POLICY_DESCRIPTORS,
-  resolveAndValidatePath,
-} from '../paths'
+import { baseDirectory, loadPathPolicy, pathToolSettings, resolveAndValidatePath } from '../paths'
 import { registerTool } from '../registry'
-import { clampIntegerSetting } from '../settings-policy'
+import { clampIntegerSetting, integerParameter } from '../settings-policy'
 import type { EffectiveToolSettings, RegisteredTool, ToolContext } from '../types'
 import {
   namesDotEntry,
@@ -149,37 +143,13 @@ function descriptionFor(settings: EffectiveToolSettings): string {
   )
 }
 
-const defaultParameters = {
-  ...PATH_POLICY_DEFAULTS,
-  ...WALK_SETTING_DEFAULTS,
-  maxResults: MAX_RESULTS.fallback,
-  absolute: false,
-}
-
-export const globTool: RegisteredTool = {
-  definition: {
-    name: 'glob',
-    description: descriptionFor({ enabled: true, parameters: defaultParameters }),
-    parameters: Parameters,
-  },
-  buildDefinition: (settings) => ({ ...globTool.definition, description: descriptionFor(settings) }),
-  settings: {
-    title: 'Find files (glob)',
-    description: 'Lets the model find files and folders by name pattern, such as **/*.ts.',
-    category: 'system',
-    enabledByDefault: true,
-    canDisable: true,
-    defaultParameters,
-    parameterDescriptors: [
-      ...PATH_POLICY_DESCRIPTORS,
-      {
-        name: 'maxResults',
-        type: 'integer',
-        label: 'Max results',
-        description: 'The most paths one call returns.',
-        min: MAX_RESULTS.min,
-        max: MAX_RESULTS.max,
-      },
+const settings = pathToolSettings(
+  'Find files (glob)',
+  'Lets the model find files and folders by name pattern, such as **/*.ts.',
+  {
+    defaults: { maxResults: MAX_RESULTS.fallback, ...WALK_SETTING_DEFAULTS, absolute: false },
+    descriptors: [
+      integerParameter('maxResults', 'Max results', 'The most paths one call returns.', MAX_RESULTS),
       ...WALK_SETTING_DESCRIPTORS,
       {
         name: 'absolute',
@@ -189,6 +159,16 @@ export const globTool: RegisteredTool = {
       },
     ],
   },
+)
+
+export const globTool: RegisteredTool = {
+  definition: {
+    name: 'glob',
+    description: descriptionFor({ enabled: true, parameters: settings.defaultParameters }),
+    parameters: Parameters,
+  },
+  buildDefinition: (effective) => ({ ...globTool.definition, description: descriptionFor(effective) }),
+  settings,
   execute: (args, context) => glob(args as Parameters, context),
 }
 

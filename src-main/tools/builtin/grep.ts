@@ -4,9 +4,9 @@ import { type Static, Type } from '@sinclair/typebox'
 import picomatch from 'picomatch'
 import { ToolArgumentError, ToolError, type ToolErrorType } from '../errors'
 import { BINARY_PROBE_BYTES, looksBinary, openedAt } from '../files'
-import { loadPathPolicy, PATH_POLICY_DEFAULTS, PATH_POLICY_DESCRIPTORS } from '../paths'
+import { loadPathPolicy, pathToolSettings } from '../paths'
 import { registerTool } from '../registry'
-import { clampIntegerSetting } from '../settings-policy'
+import { clampIntegerSetting, integerParameter } from '../settings-policy'
 import type { EffectiveToolSettings, RegisteredTool, ToolContext } from '../types'
 import {
   namesDotEntry,
@@ -445,58 +445,49 @@ function descriptionFor(settings: EffectiveToolSettings): string {
   )
 }
 
-const defaultParameters = {
-  ...PATH_POLICY_DEFAULTS,
-  ...WALK_SETTING_DEFAULTS,
-  maxResults: LIMITS.maxResults.fallback,
-  maxMatchesPerFile: LIMITS.maxMatchesPerFile.fallback,
-  maxFileSizeBytes: LIMITS.maxFileSizeBytes.fallback,
-}
+const settings = pathToolSettings(
+  'Search file contents (grep)',
+  'Lets the model search the text of files for a regular expression.',
+  {
+    defaults: {
+      maxResults: LIMITS.maxResults.fallback,
+      maxMatchesPerFile: LIMITS.maxMatchesPerFile.fallback,
+      maxFileSizeBytes: LIMITS.maxFileSizeBytes.fallback,
+      ...WALK_SETTING_DEFAULTS,
+    },
+    descriptors: [
+      integerParameter(
+        'maxResults',
+        'Max results',
+        'The most matching lines one call returns.',
+        LIMITS.maxResults,
+      ),
+      integerParameter(
+        'maxMatchesPerFile',
+        'Max matches per file',
+        'The most matching lines returned from any one file.',
+        LIMITS.maxMatchesPerFile,
+      ),
+      integerParameter(
+        'maxFileSizeBytes',
+        'Max file size',
+        'Larger files are skipped.',
+        LIMITS.maxFileSizeBytes,
+        'bytes',
+      ),
+      ...WALK_SETTING_DESCRIPTORS,
+    ],
+  },
+)
 
 export const grepTool: RegisteredTool = {
   definition: {
     name: 'grep',
-    description: descriptionFor({ enabled: true, parameters: defaultParameters }),
+    description: descriptionFor({ enabled: true, parameters: settings.defaultParameters }),
     parameters: Parameters,
   },
-  buildDefinition: (settings) => ({ ...grepTool.definition, description: descriptionFor(settings) }),
-  settings: {
-    title: 'Search file contents (grep)',
-    description: 'Lets the model search the text of files for a regular expression.',
-    category: 'system',
-    enabledByDefault: true,
-    canDisable: true,
-    defaultParameters,
-    parameterDescriptors: [
-      ...PATH_POLICY_DESCRIPTORS,
-      {
-        name: 'maxResults',
-        type: 'integer',
-        label: 'Max results',
-        description: 'The most matching lines one call returns.',
-        min: LIMITS.maxResults.min,
-        max: LIMITS.maxResults.max,
-      },
-      {
-        name: 'maxMatchesPerFile',
-        type: 'integer',
-        label: 'Max matches per file',
-        description: 'The most matching lines returned from any one file.',
-        min: LIMITS.maxMatchesPerFile.min,
-        max: LIMITS.maxMatchesPerFile.max,
-      },
-      {
-        name: 'maxFileSizeBytes',
-        type: 'integer',
-        label: 'Max file size',
-        description: 'Larger files are skipped.',
-        min: LIMITS.maxFileSizeBytes.min,
-        max: LIMITS.maxFileSizeBytes.max,
-        unit: 'bytes',
-      },
-      ...WALK_SETTING_DESCRIPTORS,
-    ],
-  },
+  buildDefinition: (effective) => ({ ...grepTool.definition, description: descriptionFor(effective) }),
+  settings,
   execute: (args, context) => grep(args as Parameters, context),
 }
 

@@ -15,7 +15,7 @@ import {
   resolveAndValidatePath,
 } from '../paths'
 import { registerTool } from '../registry'
-import { clampIntegerSetting, TIMEOUT_SECONDS } from '../settings-policy'
+import { clampIntegerSetting, integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
 import { findOnPath, runShellCommand, type ShellCommandResult } from '../shell'
 import type { RegisteredTool, ToolContext, ToolOutput } from '../types'
 
@@ -48,24 +48,20 @@ const Parameters = Type.Object(
 type Parameters = Static<typeof Parameters>
 
 const SHELL_DESCRIPTORS: ToolParameterDescriptor[] = [
-  {
-    name: 'timeoutSeconds',
-    type: 'integer',
-    label: 'Timeout',
-    description: 'After this the command and everything it started are killed.',
-    min: TIMEOUT_SECONDS.min,
-    max: TIMEOUT_SECONDS.max,
-    unit: 's',
-  },
-  {
-    name: 'maxOutputBytes',
-    type: 'integer',
-    label: 'Output cap per stream',
-    description: 'Beyond it the middle of stdout or stderr is dropped; the start and the end are kept.',
-    min: MAX_OUTPUT.min,
-    max: MAX_OUTPUT.max,
-    unit: 'bytes',
-  },
+  integerParameter(
+    'timeoutSeconds',
+    'Timeout',
+    'After this the command and everything it started are killed.',
+    TIMEOUT_SECONDS,
+    's',
+  ),
+  integerParameter(
+    'maxOutputBytes',
+    'Output cap per stream',
+    'Beyond it the middle of stdout or stderr is dropped; the start and the end are kept.',
+    MAX_OUTPUT,
+    'bytes',
+  ),
   {
     name: 'passSecretsToShell',
     type: 'boolean',
