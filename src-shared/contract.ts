@@ -4,14 +4,23 @@
  * one entry here and one handler in `src-main/ipc/handlers.ts`.
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
+import { ChatMessage, ChatMode, Turn, TurnEvent } from './agent'
+import {
+  AgentProfile,
+  CreateAgentProfileBody,
+  CreateProviderBody,
+  ProviderInfo,
+  ProvidersList,
+  UpdateAgentProfileBody,
+  UpdateProviderBody,
+} from './providers'
 import { ToolSettingsDescriptor, ToolSettingsListResponse, UpdateToolSettingsBody } from './tools'
+
+export { ChatMode }
 
 const Id = Type.String({ minLength: 1, maxLength: 100 })
 const Title = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' })
 const Empty = Type.Object({}, { additionalProperties: false })
-
-export const ChatMode = Type.Union([Type.Literal('chat'), Type.Literal('agent')])
-export type ChatMode = Static<typeof ChatMode>
 
 export const Chat = Type.Object({
   id: Type.String(),
@@ -19,6 +28,12 @@ export const Chat = Type.Object({
   /** `agent`: tools work in the bound folder; `chat`: the folder is not injected. */
   mode: ChatMode,
   workingDir: Type.Union([Type.String(), Type.Null()]),
+  /** Provider id; null: the first one set up. */
+  provider: Type.Union([Type.String(), Type.Null()]),
+  /** null: the provider's default model. */
+  model: Type.Union([Type.String(), Type.Null()]),
+  /** Agent profile id; null: the built-in default. */
+  agent: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.Number({ description: 'Unix epoch milliseconds' }),
   updatedAt: Type.Number({ description: 'Unix epoch milliseconds' }),
 })
@@ -27,7 +42,10 @@ export type Chat = Static<typeof Chat>
 export const Theme = Type.Union([Type.Literal('system'), Type.Literal('dark'), Type.Literal('light')])
 export type Theme = Static<typeof Theme>
 
-export const Preferences = Type.Object({ theme: Theme })
+/** How many model responses one turn may take before it stops and says so. */
+export const MaxIterations = Type.Integer({ minimum: 1, maximum: 500 })
+
+export const Preferences = Type.Object({ theme: Theme, maxIterations: MaxIterations })
 export type Preferences = Static<typeof Preferences>
 
 export const AppInfo = Type.Object({
@@ -51,6 +69,58 @@ export const methods = {
     Type.Object({ id: Id }, { additionalProperties: false }),
     Type.Object({ id: Type.String() }),
   ),
+  /** Binds a folder, switches mode, provider, model or agent profile. */
+  'chats.configure': method(
+    Type.Object(
+      {
+        id: Id,
+        mode: Type.Optional(ChatMode),
+        workingDir: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 4096 }), Type.Null()])),
+        provider: Type.Optional(Type.Union([Id, Type.Null()])),
+        model: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()])),
+        agent: Type.Optional(Type.Union([Id, Type.Null()])),
+      },
+      { additionalProperties: false },
+    ),
+    Chat,
+  ),
+  /** The conversation: every committed message, and every turn with its outcome. */
+  'chats.messages': method(
+    Type.Object({ id: Id }, { additionalProperties: false }),
+    Type.Object({ messages: Type.Array(ChatMessage), turns: Type.Array(Turn) }),
+  ),
+  /** Starts a turn; its events arrive as `turns.event`. Refused with `turn_running` while one runs. */
+  'turns.start': method(
+    Type.Object(
+      { chatId: Id, prompt: Type.String({ minLength: 1, maxLength: 1_000_000 }) },
+      { additionalProperties: false },
+    ),
+    Type.Object({ turnId: Type.String() }),
+  ),
+  /** Stops the chat's running turn: the provider stream and every running tool. */
+  'turns.stop': method(
+    Type.Object({ chatId: Id }, { additionalProperties: false }),
+    Type.Object({ stopped: Type.Boolean() }),
+  ),
+  'providers.list': method(Empty, ProvidersList),
+  'providers.create': method(CreateProviderBody, ProviderInfo),
+  'providers.update': method(UpdateProviderBody, ProviderInfo),
+  'providers.delete': method(
+    Type.Object({ id: Id }, { additionalProperties: false }),
+    Type.Object({ id: Type.String() }),
+  ),
+  /** The models the provider offers, fetched from it. */
+  'providers.models': method(
+    Type.Object({ id: Id }, { additionalProperties: false }),
+    Type.Object({ models: Type.Array(Type.String()) }),
+  ),
+  'agents.list': method(Empty, Type.Array(AgentProfile)),
+  'agents.create': method(CreateAgentProfileBody, AgentProfile),
+  'agents.update': method(UpdateAgentProfileBody, AgentProfile),
+  'agents.delete': method(
+    Type.Object({ id: Id }, { additionalProperties: false }),
+    Type.Object({ id: Type.String() }),
+  ),
   'preferences.get': method(Empty, Preferences),
   'preferences.update': method(Type.Partial(Preferences, { additionalProperties: false }), Preferences),
   'tools.list': method(Empty, ToolSettingsListResponse),
@@ -65,6 +135,9 @@ export const methods = {
 export const events = {
   'chats.changed': Type.Object({ chats: Type.Array(Chat) }),
   'preferences.changed': Preferences,
+  'turns.event': Type.Object({ chatId: Type.String(), turnId: Type.String(), event: TurnEvent }),
+  'providers.changed': ProvidersList,
+  'agents.changed': Type.Object({ agents: Type.Array(AgentProfile) }),
 }
 
 export type Methods = typeof methods

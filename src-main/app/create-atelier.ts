@@ -1,15 +1,22 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import packageJson from '../../package.json'
+import { AgentProfileService } from '../agent/agent-profiles'
+import { AgentService } from '../agent/agent-service'
 import { ChatService } from '../chats/chat-service'
+import { AgentProfilesRepository } from '../db/agent-profiles-repository'
 import { AppSettingsRepository } from '../db/app-settings-repository'
 import { ChatsRepository } from '../db/chats-repository'
+import { ConversationRepository } from '../db/conversation-repository'
 import { type Database, openDatabase } from '../db/database'
 import { FreshnessRepository } from '../db/freshness-repository'
+import { ProvidersRepository } from '../db/providers-repository'
 import { ToolSettingsRepository } from '../db/tool-settings-repository'
 import { createDispatcher, type Dispatch } from '../ipc/dispatcher'
 import { createHandlers } from '../ipc/handlers'
 import { PreferencesService } from '../preferences/preferences-service'
+import { ProviderService, type SecretStore } from '../providers/provider-service'
+import type { RetryPolicy } from '../providers/retry'
 import { builtinTools } from '../tools/builtin'
 import { ToolExecutor } from '../tools/executor'
 import type { ToolRegistry } from '../tools/registry'
@@ -29,6 +36,12 @@ export interface AtelierOptions {
   nativeBinding?: string
   /** The tools this instance offers; by default its own copy of the built-ins. */
   registry?: ToolRegistry
+  /** Encrypts stored API keys; only the desktop app has one (Electron's safeStorage). */
+  secrets?: SecretStore
+  /** Where provider keys are read from; the process environment by default. */
+  env?: NodeJS.ProcessEnv
+  /** How provider failures are retried (tests shorten the waits). */
+  retry?: RetryPolicy
 }
 
 /** Every service of the app, wired once; used alike by Electron main, the CLI, the web host and tests. */
@@ -39,6 +52,9 @@ export interface Atelier {
   chats: ChatService
   preferences: PreferencesService
   tools: { registry: ToolRegistry; settings: ToolSettingsService; executor: ToolExecutor }
+  providers: ProviderService
+  profiles: AgentProfileService
+  agent: AgentService
   /** Validated entry point for contract calls from any transport. */
   dispatch: Dispatch
   close(): void
@@ -48,6 +64,9 @@ export function createAtelier({
   dataDir,
   nativeBinding,
   registry = builtinTools.clone(),
+  secrets,
+  env,
+  retry,
 }: AtelierOptions): Atelier {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const db = openDatabase(join(dataDir, DATABASE_FILE), { nativeBinding })
@@ -61,7 +80,35 @@ export function createAtelier({
     settings: toolSettings,
     executor: new ToolExecutor(registry, toolSettings, files),
   }
+  const conversation = new ConversationRepository(db)
+  // Turns left running by a process that is gone died with it.
+  conversation.markInterrupted()
+  const providers = new ProviderService(new ProvidersRepository(db), events, secrets, env)
+  const profiles = new AgentProfileService(new AgentProfilesRepository(db), events)
+  const agent = new AgentService({
+    chats,
+    conversation,
+    providers,
+    profiles,
+    registry,
+    toolSettings,
+    executor: tools.executor,
+    preferences,
+    events,
+    user: LOCAL_USER,
+    ...(retry && { retry }),
+  })
   const info = { name: PRODUCT_NAME, version: APP_VERSION, dataDir }
+  const handlers = createHandlers({
+    info,
+    chats,
+    preferences,
+    toolSettings,
+    providers,
+    profiles,
+    agent,
+    user: LOCAL_USER,
+  })
   return {
     dataDir,
     db,
@@ -69,7 +116,13 @@ export function createAtelier({
     chats,
     preferences,
     tools,
-    dispatch: createDispatcher(createHandlers({ info, chats, preferences, toolSettings, user: LOCAL_USER })),
-    close: () => db.close(),
+    providers,
+    profiles,
+    agent,
+    dispatch: createDispatcher(handlers),
+    close: () => {
+      agent.close()
+      db.close()
+    },
   }
 }

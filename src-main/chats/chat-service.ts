@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto'
+import { statSync } from 'node:fs'
+import { isAbsolute } from 'node:path'
 import type { Chat, MethodRequest } from '../../src-shared/contract'
 import { AtelierError } from '../../src-shared/errors'
 import type { AtelierEvents } from '../app/events'
 import type { ChatsRepository } from '../db/chats-repository'
 
 export const DEFAULT_CHAT_TITLE = 'Untitled chat'
+/** Long enough to recognise a chat in the sidebar. */
+const TITLE_LENGTH = 60
 
 export class ChatService {
   constructor(
@@ -25,6 +29,9 @@ export class ChatService {
       // A new chat has no folder yet; binding one is what makes agent mode meaningful.
       mode: 'chat',
       workingDir: null,
+      provider: null,
+      model: null,
+      agent: null,
       createdAt,
       updatedAt: createdAt,
     }
@@ -36,7 +43,17 @@ export class ChatService {
   /** The chat with this id, created with these settings when there is none (the CLI's `--chat`). */
   ensure(id: string, { workingDir, mode }: Pick<Chat, 'workingDir' | 'mode'>): Chat {
     const createdAt = this.now()
-    const chat: Chat = { id, title: DEFAULT_CHAT_TITLE, mode, workingDir, createdAt, updatedAt: createdAt }
+    const chat: Chat = {
+      id,
+      title: DEFAULT_CHAT_TITLE,
+      mode,
+      workingDir,
+      provider: null,
+      model: null,
+      agent: null,
+      createdAt,
+      updatedAt: createdAt,
+    }
     if (!this.repository.insertIfAbsent(chat)) return this.repository.get(id) ?? throwNotFound(id)
     this.changed()
     return chat
@@ -48,6 +65,31 @@ export class ChatService {
     return this.repository.get(id) ?? throwNotFound(id)
   }
 
+  get(id: string): Chat {
+    return this.repository.get(id) ?? throwNotFound(id)
+  }
+
+  /** Changes what was given; a folder must be an existing directory, named by an absolute path. */
+  configure({ id, ...changes }: MethodRequest<'chats.configure'>): Chat {
+    const chat = { ...this.get(id), ...changes, updatedAt: this.now() }
+    if (changes.workingDir) assertFolder(changes.workingDir)
+    this.repository.configure(chat)
+    this.changed()
+    return chat
+  }
+
+  /** A chat still carrying the default title is named after its first prompt. */
+  nameAfterPrompt(id: string, prompt: string): void {
+    const chat = this.get(id)
+    if (chat.title !== DEFAULT_CHAT_TITLE) return
+    const firstLine = prompt.trim().split('\n')[0]?.trim() ?? ''
+    if (!firstLine) return
+    const title =
+      firstLine.length > TITLE_LENGTH ? `${firstLine.slice(0, TITLE_LENGTH - 1).trimEnd()}…` : firstLine
+    this.repository.rename(id, title, this.now())
+    this.changed()
+  }
+
   delete({ id }: MethodRequest<'chats.delete'>): { id: string } {
     if (!this.repository.delete(id)) throw notFound(id)
     this.changed()
@@ -56,6 +98,16 @@ export class ChatService {
 
   private changed(): void {
     this.events.emit('chats.changed', { chats: this.list() })
+  }
+}
+
+function assertFolder(path: string): void {
+  if (!isAbsolute(path)) {
+    throw new AtelierError('invalid_folder', `The folder must be an absolute path, not "${path}".`, { path })
+  }
+  const stat = statSync(path, { throwIfNoEntry: false })
+  if (!stat?.isDirectory()) {
+    throw new AtelierError('invalid_folder', `"${path}" is not an existing folder.`, { path })
   }
 }
 

@@ -3,6 +3,7 @@ import { toErrorPayload } from '../../src-shared/errors'
 import { APP_VERSION } from '../app/create-atelier'
 import { PRODUCT_NAME } from '../app/data-dir'
 import { registerInspectCommand } from './commands/inspect'
+import { registerRunCommand } from './commands/run'
 import { registerSettingsCommand } from './commands/settings'
 import { registerToolCommand } from './commands/tool'
 import { registerToolsCommand } from './commands/tools'
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
       'where Atelier keeps its database (default: $ATELIER_DATA_DIR, else the desktop app’s folder)',
     )
     .showHelpAfterError()
+  registerRunCommand(program)
   registerToolCommand(program)
   registerToolsCommand(program)
   registerSettingsCommand(program)

@@ -19,3 +19,13 @@ export async function withAtelier<T>(
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
 }
+
+/** Ctrl+C, a closed terminal or a kill abort the work (a running tool, a turn) instead of orphaning it. */
+export function abortOnSignals(controller: AbortController): () => void {
+  const abort = () => controller.abort(new Error('Interrupted.'))
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+  for (const signal of signals) process.once(signal, abort)
+  return () => {
+    for (const signal of signals) process.off(signal, abort)
+  }
+}

@@ -6,6 +6,9 @@ interface ChatRow {
   title: string
   mode: ChatMode
   working_dir: string | null
+  provider: string | null
+  model: string | null
+  agent: string | null
   created_at: number
   updated_at: number
 }
@@ -16,6 +19,9 @@ function toChat(row: ChatRow): Chat {
     title: row.title,
     mode: row.mode,
     workingDir: row.working_dir,
+    provider: row.provider,
+    model: row.model,
+    agent: row.agent,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   }
@@ -29,15 +35,19 @@ export class ChatsRepository {
       list: db.prepare<[], ChatRow>('SELECT * FROM chats ORDER BY created_at DESC, rowid DESC'),
       get: db.prepare<[string], ChatRow>('SELECT * FROM chats WHERE id = ?'),
       insert: db.prepare(
-        `INSERT INTO chats (id, title, mode, working_dir, created_at, updated_at)
-         VALUES (@id, @title, @mode, @workingDir, @createdAt, @updatedAt)`,
+        `INSERT INTO chats (id, title, mode, working_dir, provider, model, agent, created_at, updated_at)
+         VALUES (@id, @title, @mode, @workingDir, @provider, @model, @agent, @createdAt, @updatedAt)`,
       ),
       insertIfAbsent: db.prepare(
-        `INSERT INTO chats (id, title, mode, working_dir, created_at, updated_at)
-         VALUES (@id, @title, @mode, @workingDir, @createdAt, @updatedAt)
+        `INSERT INTO chats (id, title, mode, working_dir, provider, model, agent, created_at, updated_at)
+         VALUES (@id, @title, @mode, @workingDir, @provider, @model, @agent, @createdAt, @updatedAt)
          ON CONFLICT (id) DO NOTHING`,
       ),
       rename: db.prepare('UPDATE chats SET title = ?, updated_at = ? WHERE id = ?'),
+      configure: db.prepare(
+        `UPDATE chats SET mode = @mode, working_dir = @workingDir, provider = @provider, model = @model,
+         agent = @agent, updated_at = @updatedAt WHERE id = @id`,
+      ),
       delete: db.prepare('DELETE FROM chats WHERE id = ?'),
     }
   }
@@ -63,6 +73,11 @@ export class ChatsRepository {
   /** Returns false when no chat has that id. */
   rename(id: string, title: string, now: number): boolean {
     return this.statements.rename.run(title, now, id).changes > 0
+  }
+
+  /** Writes the chat's folder, mode, provider, model and agent; false when no chat has that id. */
+  configure(chat: Chat): boolean {
+    return this.statements.configure.run(chat).changes > 0
   }
 
   delete(id: string): boolean {

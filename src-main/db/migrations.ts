@@ -60,4 +60,56 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'conversations, providers and agent profiles',
+    sql: `
+      CREATE TABLE turns (
+        id TEXT PRIMARY KEY,
+        chat_id TEXT NOT NULL REFERENCES chats (id) ON DELETE CASCADE,
+        status TEXT NOT NULL CHECK (status IN ('running', 'completed', 'stopped', 'failed', 'interrupted')),
+        error TEXT,
+        -- The process running the turn: a later open marks the turn interrupted when it is gone.
+        pid INTEGER NOT NULL,
+        started_at INTEGER NOT NULL,
+        ended_at INTEGER
+      );
+      CREATE INDEX turns_by_chat ON turns (chat_id, started_at);
+      CREATE INDEX turns_running ON turns (status) WHERE status = 'running';
+
+      CREATE TABLE messages (
+        id TEXT PRIMARY KEY,
+        chat_id TEXT NOT NULL REFERENCES chats (id) ON DELETE CASCADE,
+        turn_id TEXT NOT NULL REFERENCES turns (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'tool')),
+        parts TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        UNIQUE (chat_id, seq)
+      );
+
+      CREATE TABLE providers (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('openai-responses', 'openai-chat', 'gemini', 'anthropic')),
+        name TEXT NOT NULL,
+        base_url TEXT,
+        default_model TEXT,
+        -- Encrypted by the OS keychain (Electron safeStorage); NULL: the key comes from the environment.
+        encrypted_key BLOB,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+
+      CREATE TABLE agent_profiles (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        system_prompt TEXT NOT NULL,
+        -- JSON array of tool names; NULL: every enabled tool.
+        tools TEXT,
+        default_mode TEXT NOT NULL CHECK (default_mode IN ('chat', 'agent')),
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+    `,
+  },
 ]

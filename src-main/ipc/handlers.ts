@@ -1,6 +1,9 @@
 import type { AppInfo } from '../../src-shared/contract'
+import type { AgentProfileService } from '../agent/agent-profiles'
+import type { AgentService } from '../agent/agent-service'
 import type { ChatService } from '../chats/chat-service'
 import type { PreferencesService } from '../preferences/preferences-service'
+import type { ProviderService } from '../providers/provider-service'
 import type { ToolSettingsService } from '../tools/tool-settings-service'
 import type { ContractHandlers } from './dispatcher'
 
@@ -9,6 +12,9 @@ export interface HandlerServices {
   chats: ChatService
   preferences: PreferencesService
   toolSettings: ToolSettingsService
+  providers: ProviderService
+  profiles: AgentProfileService
+  agent: AgentService
   /** Whose settings the calls read and write. */
   user: string
 }
@@ -19,6 +25,9 @@ export function createHandlers({
   chats,
   preferences,
   toolSettings,
+  providers,
+  profiles,
+  agent,
   user,
 }: HandlerServices): ContractHandlers {
   return {
@@ -27,6 +36,25 @@ export function createHandlers({
     'chats.create': (request) => chats.create(request),
     'chats.rename': (request) => chats.rename(request),
     'chats.delete': (request) => chats.delete(request),
+    // Choosing a profile switches the chat to that profile's mode, unless a mode is given too.
+    'chats.configure': (request) =>
+      chats.configure(
+        request.agent && request.mode === undefined
+          ? { ...request, mode: profiles.get(request.agent).defaultMode }
+          : request,
+      ),
+    'chats.messages': (request) => agent.conversation(request),
+    'turns.start': (request) => agent.start(request),
+    'turns.stop': (request) => agent.stop(request),
+    'providers.list': () => ({ providers: providers.list(), keyStorage: providers.keyStorage() }),
+    'providers.create': (request) => providers.create(request),
+    'providers.update': (request) => providers.update(request),
+    'providers.delete': (request) => providers.delete(request),
+    'providers.models': (request) => providers.models(request),
+    'agents.list': () => profiles.list(),
+    'agents.create': (request) => profiles.create(request),
+    'agents.update': (request) => profiles.update(request),
+    'agents.delete': (request) => profiles.delete(request),
     'preferences.get': () => preferences.get(),
     'preferences.update': (request) => preferences.update(request),
     'tools.list': () => toolSettings.list(user),

@@ -5,7 +5,11 @@ import type { AppSettingsRepository } from '../db/app-settings-repository'
 
 const KEY = 'preferences'
 
-export const DEFAULT_PREFERENCES: Preferences = { theme: 'system' }
+/**
+ * 50 model responses per turn: enough for a real task (read, search, edit, test, fix) in a project,
+ * and a firm stop for a model that circles without converging.
+ */
+export const DEFAULT_PREFERENCES: Preferences = { theme: 'system', maxIterations: 50 }
 
 /** App-wide preferences. Stored values that no longer parse fall back to the defaults, field by field. */
 export class PreferencesService {

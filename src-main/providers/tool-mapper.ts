@@ -2,6 +2,7 @@
  * ToolDefinition[] → each provider's wire format. Source schemas stay plain JSON Schema; only the
  * OpenAI Responses boundary derives the strict dialect.
  */
+import { PROVIDER_KIND_NAMES, type ProviderKind } from '../../src-shared/agent'
 import type { JsonSchema, ToolDefinition } from '../../src-shared/tools'
 
 export interface ResponsesFunctionTool {
@@ -29,9 +30,7 @@ export interface AnthropicTool {
   input_schema: JsonSchema
 }
 
-/** The providers Atelier speaks, by wire format. */
-export const PROVIDER_KINDS = ['openai-responses', 'openai-chat', 'gemini', 'anthropic'] as const
-export type ProviderKind = (typeof PROVIDER_KINDS)[number]
+export { PROVIDER_KIND_NAMES as PROVIDER_KINDS, type ProviderKind }
 
 const LENGTH_BOUNDS = new Set(['minLength', 'maxLength'])
 const COMPOSITION = ['oneOf', 'anyOf', 'allOf', 'not', '$ref']

@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 import { type Command, Option } from 'commander'
 import type { ChatMode } from '../../../src-shared/contract'
 import { LOCAL_USER } from '../../app/create-atelier'
-import { withAtelier } from '../open-atelier'
+import { abortOnSignals, withAtelier } from '../open-atelier'
 
 interface ToolOptions {
   cwd?: string
@@ -29,11 +29,9 @@ export function registerToolCommand(program: Command): void {
         const requested = { workingDir: resolve(options.cwd ?? process.cwd()), mode: options.mode }
         const chat = options.chat ? chats.ensure(options.chat, requested) : undefined
         const { workingDir, mode } = chat ?? requested
-        // Ctrl+C, a closed terminal or a kill stop the tool (and a shell's whole process group).
+        // A stopped shell takes its whole process group with it.
         const stop = new AbortController()
-        const onInterrupt = () => stop.abort()
-        const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
-        for (const signal of signals) process.once(signal, onInterrupt)
+        const release = abortOnSignals(stop)
         try {
           const result = await tools.executor.execute(
             { name, arguments: jsonArgs ?? '{}' },
@@ -58,7 +56,7 @@ export function registerToolCommand(program: Command): void {
             process.stdout.write(result.content.endsWith('\n') ? result.content : `${result.content}\n`)
           }
         } finally {
-          for (const signal of signals) process.off(signal, onInterrupt)
+          release()
         }
       }),
     )

@@ -1,0 +1,89 @@
+/** Agent profiles: a system prompt, the tools the agent may use and the mode a chat starts in. */
+import { randomUUID } from 'node:crypto'
+import { AtelierError } from '../../src-shared/errors'
+import type { AgentProfile, CreateAgentProfileBody, UpdateAgentProfileBody } from '../../src-shared/providers'
+import type { AtelierEvents } from '../app/events'
+import type { AgentProfilesRepository } from '../db/agent-profiles-repository'
+
+export const DEFAULT_PROFILE: AgentProfile = {
+  id: 'default',
+  name: 'Default',
+  systemPrompt: [
+    "You are Atelier's agent, working with a person on their project through tools.",
+    'Look before you act: read and search the files that matter before you answer about them or change them.',
+    'Prefer small, precise edits, and say plainly what you changed and what you found.',
+    'When a tool call fails, read the message and correct the call rather than repeating it.',
+  ].join('\n'),
+  tools: null,
+  defaultMode: 'agent',
+  builtin: true,
+}
+
+export class AgentProfileService {
+  constructor(
+    private readonly repository: AgentProfilesRepository,
+    private readonly events: AtelierEvents,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  list(): AgentProfile[] {
+    return [DEFAULT_PROFILE, ...this.repository.list()]
+  }
+
+  /** The profile a chat names; a chat whose profile was deleted falls back to the default. */
+  forChat(id: string | null): AgentProfile {
+    return (id !== null && id !== DEFAULT_PROFILE.id && this.repository.get(id)) || DEFAULT_PROFILE
+  }
+
+  get(id: string): AgentProfile {
+    if (id === DEFAULT_PROFILE.id) return DEFAULT_PROFILE
+    const profile = this.repository.get(id)
+    if (!profile) throw new AtelierError('not_found', `No agent profile with id "${id}".`, { id })
+    return profile
+  }
+
+  create(body: CreateAgentProfileBody): AgentProfile {
+    const profile: AgentProfile = {
+      id: randomUUID(),
+      name: body.name.trim(),
+      systemPrompt: body.systemPrompt,
+      tools: body.tools ?? null,
+      defaultMode: body.defaultMode ?? 'agent',
+      builtin: false,
+    }
+    this.repository.save(profile, this.now())
+    this.changed()
+    return profile
+  }
+
+  update({ id, ...changes }: UpdateAgentProfileBody): AgentProfile {
+    const profile = { ...this.editable(id), ...changes }
+    profile.name = profile.name.trim()
+    this.repository.save(profile, this.now())
+    this.changed()
+    return profile
+  }
+
+  delete({ id }: { id: string }): { id: string } {
+    this.editable(id)
+    this.repository.delete(id)
+    this.changed()
+    return { id }
+  }
+
+  private editable(id: string): AgentProfile {
+    const profile = this.get(id)
+    if (profile.builtin) {
+      throw new AtelierError(
+        'builtin_profile',
+        'The built-in profile cannot be changed; create your own instead.',
+        { id },
+      )
+    }
+    return profile
+  }
+
+  private changed(): void {
+    this.events.emit('agents.changed', { agents: this.list() })
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * Turns of a chat: who is running, how to stop them, and where their events go — the app's event
+ * bus (IPC, the web host) and the caller's own listener (the CLI).
+ */
+import type { ChatMessage, ProviderKind, Turn, TurnEvent } from '../../src-shared/agent'
+import type { Chat } from '../../src-shared/contract'
+import { AtelierError } from '../../src-shared/errors'
+import type { AgentProfile } from '../../src-shared/providers'
+import type { AtelierEvents } from '../app/events'
+import type { ChatService } from '../chats/chat-service'
+import type { ConversationRepository } from '../db/conversation-repository'
+import type { PreferencesService } from '../preferences/preferences-service'
+import { createProviderAdapter } from '../providers/adapters'
+import type { ProviderService, ResolvedProvider } from '../providers/provider-service'
+import type { RetryPolicy } from '../providers/retry'
+import type { ToolExecutor } from '../tools/executor'
+import type { ToolRegistry } from '../tools/registry'
+import { getEnabledToolRuntime } from '../tools/runtime'
+import type { ToolSettingsService } from '../tools/tool-settings-service'
+import type { AgentProfileService } from './agent-profiles'
+import { buildSystemPrompt } from './system-prompt'
+import { runTurnLoop, type TurnOutcome } from './turn-loop'
+
+export interface AgentServiceDeps {
+  chats: ChatService
+  conversation: ConversationRepository
+  providers: ProviderService
+  profiles: AgentProfileService
+  registry: ToolRegistry
+  toolSettings: ToolSettingsService
+  executor: ToolExecutor
+  preferences: PreferencesService
+  events: AtelierEvents
+  user: string
+  retry?: RetryPolicy
+}
+
+export interface TurnRequest {
+  chatId: string
+  prompt: string
+  /** The CLI names a wire format directly, with its own base URL and model. */
+  provider?: { kind: ProviderKind; baseUrl?: string; model?: string }
+  maxIterations?: number
+  /** Stops the turn like the stop button does. */
+  signal?: AbortSignal
+  onEvent?: (event: TurnEvent) => void
+}
+
+export interface StartedTurn {
+  turnId: string
+  /** Settles when the turn has ended and its outcome is committed; never rejects. */
+  done: Promise<Turn>
+}
+
+export class AgentService {
+  private readonly running = new Map<string, { turnId: string; controller: AbortController }>()
+  private closed = false
+
+  constructor(private readonly deps: AgentServiceDeps) {}
+
+  /**
+   * Starts a turn and returns once the prompt is committed. Refused up front — nothing written —
+   * when the chat is busy or no provider can be reached.
+   */
+  begin(request: TurnRequest): StartedTurn {
+    const { chats, conversation, preferences } = this.deps
+    const chat = chats.get(request.chatId)
+    if (this.running.has(chat.id)) {
+      throw new AtelierError(
+        'turn_running',
+        'This chat is still working on the last prompt. Stop it first.',
+        {
+          chatId: chat.id,
+        },
+      )
+    }
+    const provider = this.resolveProvider(chat, request)
+    const profile = this.deps.profiles.forChat(chat.agent)
+    const tools = this.projection(profile)
+
+    const turn = conversation.beginTurn(chat.id)
+    const controller = new AbortController()
+    const stopFromCaller = () => controller.abort(request.signal?.reason)
+    request.signal?.addEventListener('abort', stopFromCaller, { once: true })
+    this.running.set(chat.id, { turnId: turn.id, controller })
+    const emit = (event: TurnEvent) => {
+      request.onEvent?.(event)
+      this.deps.events.emit('turns.event', { chatId: chat.id, turnId: turn.id, event })
+    }
+    const commit = (role: ChatMessage['role'], parts: ChatMessage['parts']) =>
+      conversation.append(chat.id, turn.id, role, parts)
+
+    emit({ type: 'turn_started', turnId: turn.id, chatId: chat.id })
+    emit({ type: 'message', message: commit('user', [{ type: 'text', text: request.prompt }]) })
+    chats.nameAfterPrompt(chat.id, request.prompt)
+
+    const outcome = runTurnLoop({
+      chat,
+      turnId: turn.id,
+      history: conversation.messages(chat.id),
+      adapter: createProviderAdapter(provider.config),
+      model: provider.model,
+      system: buildSystemPrompt(profile, chat),
+      tools,
+      maxIterations: request.maxIterations ?? preferences.get().maxIterations,
+      user: this.deps.user,
+      executor: this.deps.executor,
+      ...(this.deps.retry && { retry: this.deps.retry }),
+      signal: controller.signal,
+      commit: (role, parts) => {
+        if (this.closed) throw new Error('Atelier is closing.')
+        return commit(role, parts)
+      },
+      emit,
+    })
+    const done = outcome.then(
+      (result) => this.finish(turn.id, chat.id, result, emit),
+      (error: unknown) => this.finish(turn.id, chat.id, crashed(error), emit),
+    )
+    done.finally(() => request.signal?.removeEventListener('abort', stopFromCaller))
+    return { turnId: turn.id, done }
+  }
+
+  /** The contract's `turns.start`: the turn runs on; its events carry the rest. */
+  start(request: { chatId: string; prompt: string }): { turnId: string } {
+    const { turnId } = this.begin(request)
+    return { turnId }
+  }
+
+  stop({ chatId }: { chatId: string }): { stopped: boolean } {
+    const running = this.running.get(chatId)
+    running?.controller.abort(new Error('Stopped by the user.'))
+    return { stopped: running !== undefined }
+  }
+
+  conversation({ id }: { id: string }): { messages: ChatMessage[]; turns: Turn[] } {
+    this.deps.chats.get(id)
+    return { messages: this.deps.conversation.messages(id), turns: this.deps.conversation.turns(id) }
+  }
+
+  /** Ends every running turn as interrupted: the app is closing under them. */
+  close(): void {
+    this.closed = true
+    for (const { turnId, controller } of this.running.values()) {
+      controller.abort(new Error('Atelier is closing.'))
+      this.deps.conversation.endTurn(turnId, 'interrupted', 'Atelier closed before this turn finished.')
+    }
+    this.running.clear()
+  }
+
+  /** The tools a turn offers: enabled ones, narrowed to the profile's list when it has one. */
+  projection(profile: AgentProfile) {
+    const { definitions } = getEnabledToolRuntime(this.deps.registry, this.deps.toolSettings, this.deps.user)
+    if (profile.tools === null) return definitions
+    const allowed = new Set(profile.tools)
+    return definitions.filter((definition) => allowed.has(definition.name))
+  }
+
+  private resolveProvider(chat: Chat, request: TurnRequest): ResolvedProvider {
+    const { providers } = this.deps
+    if (request.provider) {
+      const { kind, ...overrides } = request.provider
+      return providers.resolveKind(kind, overrides)
+    }
+    return providers.resolve(chat.provider, chat.model ? { model: chat.model } : {})
+  }
+
+  private finish(
+    turnId: string,
+    chatId: string,
+    outcome: TurnOutcome,
+    emit: (event: TurnEvent) => void,
+  ): Turn {
+    if (this.closed) {
+      // close() has recorded the turn as interrupted, and the database may be gone.
+      const error = 'Atelier closed before this turn finished.'
+      return { id: turnId, chatId, status: 'interrupted', error, startedAt: 0, endedAt: null }
+    }
+    this.running.delete(chatId)
+    const turn = this.deps.conversation.endTurn(turnId, outcome.status, outcome.error?.message ?? null)
+    if (outcome.error) emit({ type: 'turn_error', turnId, status: turn.status, ...outcome.error })
+    else emit({ type: 'turn_completed', turnId, status: turn.status })
+    return turn
+  }
+}
+
+function crashed(error: unknown): TurnOutcome {
+  const message = error instanceof Error ? error.message : String(error)
+  return { status: 'failed', error: { code: 'internal', message: `The turn failed: ${message}` } }
+}

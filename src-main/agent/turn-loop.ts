@@ -1,0 +1,268 @@
+/**
+ * One agent turn: stream the model's response, run every tool call it made in parallel, feed the
+ * results back in call order, and go again until the model answers in text — committing each
+ * message the moment it is complete, so a crash loses nothing that was shown as done.
+ */
+import type {
+  ChatMessage,
+  MessagePart,
+  MessageRole,
+  OpaquePart,
+  StopReason,
+  TextPart,
+  ToolCallPart,
+  ToolResultPart,
+  TurnEvent,
+  TurnStatus,
+} from '../../src-shared/agent'
+import type { Chat } from '../../src-shared/contract'
+import type { ToolDefinition } from '../../src-shared/tools'
+import { ProviderError } from '../providers/provider-error'
+import { type RetryPolicy, streamWithRetry } from '../providers/retry'
+import type { ProviderAdapter } from '../providers/types'
+import { FatalToolError } from '../tools/errors'
+import type { ToolExecutor } from '../tools/executor'
+import { toModelMessages } from './history'
+
+/** The same call with the same arguments this many times in a row means the model is stuck. */
+export const REPEATED_CALL_LIMIT = 5
+
+export interface TurnLoopSetup {
+  chat: Chat
+  turnId: string
+  /** The conversation so far, the new prompt included. */
+  history: ChatMessage[]
+  adapter: ProviderAdapter
+  model: string
+  system: string
+  tools: ToolDefinition[]
+  maxIterations: number
+  user: string
+  executor: ToolExecutor
+  retry?: RetryPolicy
+  signal: AbortSignal
+  /** Commits one message; it is in the database when this returns. */
+  commit(role: MessageRole, parts: MessagePart[]): ChatMessage
+  emit(event: TurnEvent): void
+}
+
+export interface TurnOutcome {
+  status: Exclude<TurnStatus, 'running' | 'interrupted'>
+  /** Why a failed turn failed, in words for the person. */
+  error?: { code: string; message: string }
+}
+
+type ResponsePart = TextPart | ToolCallPart | OpaquePart
+
+export async function runTurnLoop(setup: TurnLoopSetup): Promise<TurnOutcome> {
+  const { signal, maxIterations } = setup
+  const history = [...setup.history]
+  const recentCalls: string[] = []
+  const commit = (role: MessageRole, parts: MessagePart[]) => {
+    const message = setup.commit(role, parts)
+    history.push(message)
+    setup.emit({ type: 'message', message })
+    return message
+  }
+
+  try {
+    for (let iteration = 1; ; iteration++) {
+      if (iteration > maxIterations) {
+        return failed(
+          'max_iterations',
+          `Stopped after ${maxIterations} model responses without a final answer (the limit in Settings). Ask to continue if the work should go on.`,
+        )
+      }
+      const { parts, stopReason } = await streamResponse(setup, history, (p) => commit('assistant', p))
+      if (signal.aborted) return { status: 'stopped' }
+      const calls = parts.filter((part): part is ToolCallPart => part.type === 'tool_call')
+      if (calls.length === 0) {
+        if (stopReason === 'max_tokens') {
+          return failed('max_tokens', 'The model reached its output limit before finishing its answer.')
+        }
+        return { status: 'completed' }
+      }
+
+      const repeated = calls.find((call) => repeatsTooOften(recentCalls, call))
+      if (repeated) {
+        for (const call of calls)
+          commit('tool', [notRun(call, 'The turn was stopped: this call repeated without progress.')])
+        return failed(
+          'repeated_call',
+          `The model called ${repeated.name} with the same arguments ${REPEATED_CALL_LIMIT} times in a row, so the turn was stopped.`,
+        )
+      }
+
+      const fatal = await runToolCalls(setup, calls, (part) => commit('tool', [part]))
+      if (fatal) {
+        return failed(
+          'fatal_tool_error',
+          `${fatal.name} failed in a way the model cannot fix: ${fatal.message}`,
+        )
+      }
+      if (signal.aborted) return { status: 'stopped' }
+    }
+  } catch (error) {
+    if (signal.aborted) return { status: 'stopped' }
+    if (ProviderError.isInstance(error)) return failed(error.code, error.message)
+    const message = error instanceof Error ? error.message : String(error)
+    return failed('internal', `The turn failed: ${message}`)
+  }
+}
+
+function failed(code: string, message: string): TurnOutcome {
+  return { status: 'failed', error: { code, message } }
+}
+
+/**
+ * Streams one response, building its parts in the order they came. What arrived is committed even
+ * when the stream fails or is stopped: the person saw it, so the conversation keeps it.
+ */
+async function streamResponse(
+  setup: TurnLoopSetup,
+  history: ChatMessage[],
+  commit: (parts: MessagePart[]) => void,
+): Promise<{ parts: ResponsePart[]; stopReason: StopReason | undefined }> {
+  const { adapter, emit } = setup
+  const parts: ResponsePart[] = []
+  let text: TextPart | undefined
+  let stopReason: StopReason | undefined
+  const request = {
+    model: setup.model,
+    system: setup.system,
+    messages: toModelMessages(history),
+    tools: setup.tools,
+  }
+  const onRetry = (notice: { attempt: number; delayMs: number; message: string }) =>
+    emit({ type: 'retry', ...notice })
+  try {
+    for await (const event of streamWithRetry(adapter, request, setup.signal, setup.retry, onRetry)) {
+      switch (event.type) {
+        case 'text_delta':
+          if (!text) {
+            text = { type: 'text', text: '' }
+            parts.push(text)
+          }
+          text.text += event.text
+          emit(event)
+          break
+        case 'tool_call_completed': {
+          const { id, name, arguments: args, providerData } = event
+          parts.push({
+            type: 'tool_call',
+            id,
+            name,
+            arguments: args,
+            ...(providerData !== undefined && { providerData }),
+          })
+          text = undefined
+          emit({ type: 'tool_call_completed', id, name, arguments: args })
+          break
+        }
+        case 'opaque':
+          parts.push({ type: 'opaque', provider: adapter.kind, item: event.item })
+          text = undefined
+          break
+        case 'done':
+          stopReason = event.stopReason
+          break
+        default:
+          emit(event)
+      }
+    }
+  } finally {
+    if (parts.length > 0) commit(parts)
+  }
+  return { parts, stopReason }
+}
+
+/**
+ * Runs one response's calls side by side, committing each result as it lands. Returns the first
+ * FatalToolError, after stopping the other calls; nothing else escapes, since a failed call is an
+ * observation for the model.
+ */
+async function runToolCalls(
+  setup: TurnLoopSetup,
+  calls: ToolCallPart[],
+  commit: (part: ToolResultPart) => void,
+): Promise<{ name: string; message: string } | undefined> {
+  const { chat, emit, signal } = setup
+  const batch = new AbortController()
+  const stop = () => batch.abort(signal.reason)
+  signal.addEventListener('abort', stop, { once: true })
+  let fatal: { name: string; message: string } | undefined
+  try {
+    await Promise.all(
+      calls.map(async (call) => {
+        try {
+          const result = await setup.executor.execute(
+            { id: call.id, name: call.name, arguments: call.arguments },
+            {
+              chatId: chat.id,
+              user: setup.user,
+              workingDirectory: chat.workingDir,
+              mode: chat.mode,
+              restrict: chat.mode === 'agent',
+              signal: batch.signal,
+              onUpdate: (progress) => emit({ type: 'tool_progress', id: call.id, progress }),
+            },
+          )
+          const { content, isError, errorType, data, durationMs } = result
+          commit({
+            type: 'tool_result',
+            callId: call.id,
+            name: call.name,
+            content,
+            isError,
+            ...(data !== undefined && { data }),
+          })
+          emit({
+            type: 'tool_result',
+            id: call.id,
+            name: call.name,
+            content,
+            isError,
+            ...(errorType && { errorType }),
+            ...(data !== undefined && { data }),
+            durationMs,
+          })
+        } catch (error) {
+          if (!FatalToolError.isInstance(error)) throw error
+          fatal ??= { name: call.name, message: error.message }
+          batch.abort(error)
+          // The model never sees why: it could not act on it, and the message may hold internals.
+          commit(
+            notRun(call, 'The tool failed in a way that cannot be fixed by retrying; the turn was stopped.'),
+          )
+        }
+      }),
+    )
+  } finally {
+    signal.removeEventListener('abort', stop)
+  }
+  return fatal
+}
+
+function notRun(call: ToolCallPart, content: string): ToolResultPart {
+  return { type: 'tool_result', callId: call.id, name: call.name, content, isError: true }
+}
+
+/** Records the call; true when it is the last of REPEATED_CALL_LIMIT identical calls in a row. */
+function repeatsTooOften(recent: string[], call: ToolCallPart): boolean {
+  recent.push(`${call.name}\u0000${canonicalArguments(call.arguments)}`)
+  if (recent.length > REPEATED_CALL_LIMIT) recent.shift()
+  return recent.length === REPEATED_CALL_LIMIT && recent.every((signature) => signature === recent[0])
+}
+
+/** Arguments compared by meaning: key order and spacing do not make a call different. */
+function canonicalArguments(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), (_key, value: unknown) =>
+      typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)))
+        : value,
+    )
+  } catch {
+    return text
+  }
+}

@@ -1,0 +1,117 @@
+import { resolve } from 'node:path'
+import { Value } from '@sinclair/typebox/value'
+import { type Command, InvalidArgumentError, Option } from 'commander'
+import { PROVIDER_KIND_NAMES, type ProviderKind, type TurnEvent } from '../../../src-shared/agent'
+import type { ChatMode } from '../../../src-shared/contract'
+import { MaxIterations } from '../../../src-shared/contract'
+import { abortOnSignals, withAtelier } from '../open-atelier'
+import { modeOption } from './tool'
+
+interface RunOptions {
+  provider: ProviderKind
+  baseUrl?: string
+  model?: string
+  cwd?: string
+  mode: ChatMode
+  maxIterations?: number
+  json?: boolean
+  chat?: string
+}
+
+/** Exit code of a turn the person stopped, as shells report an interrupted command. */
+const EXIT_STOPPED = 130
+
+function iterations(value: string): number {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < MaxIterations.minimum || n > MaxIterations.maximum) {
+    throw new InvalidArgumentError(
+      `must be an integer from ${MaxIterations.minimum} to ${MaxIterations.maximum}`,
+    )
+  }
+  return n
+}
+
+export function registerRunCommand(program: Command): void {
+  program
+    .command('run <prompt>')
+    .description('run one agent turn in a folder and print the answer (tool activity goes to stderr)')
+    .addOption(
+      new Option('--provider <kind>', 'the wire format').choices(PROVIDER_KIND_NAMES).makeOptionMandatory(),
+    )
+    .option('--base-url <url>', "the provider's endpoint (e.g. a local OpenAI-compatible server)")
+    .option('--model <model>', "the model (default: the provider's default model)")
+    .option('--cwd <dir>', 'the working folder (default: the current directory)')
+    .addOption(modeOption())
+    .option(
+      '--max-iterations <n>',
+      'model responses allowed in this turn (default: the setting, 50)',
+      iterations,
+    )
+    .option('--json', 'print the neutral stream events as NDJSON on stdout')
+    .option('--chat <id>', 'continue that chat (created if absent) instead of starting a new one')
+    .action((prompt: string, options: RunOptions, command: Command) =>
+      withAtelier(command, async ({ chats, agent }) => {
+        const folder = { workingDir: resolve(options.cwd ?? process.cwd()), mode: options.mode }
+        const chat = options.chat ? chats.ensure(options.chat, folder) : chats.create({})
+        if (!options.chat) chats.configure({ id: chat.id, ...folder })
+        const stop = new AbortController()
+        const release = abortOnSignals(stop)
+        try {
+          const { done } = agent.begin({
+            chatId: chat.id,
+            prompt,
+            provider: {
+              kind: options.provider,
+              ...(options.baseUrl && { baseUrl: options.baseUrl }),
+              ...(options.model && { model: options.model }),
+            },
+            ...(options.maxIterations && { maxIterations: options.maxIterations }),
+            signal: stop.signal,
+            onEvent: options.json ? printJsonLine : printForPerson,
+          })
+          const turn = await done
+          if (turn.status === 'stopped') process.exitCode = EXIT_STOPPED
+          else if (turn.status !== 'completed') process.exitCode = 1
+        } finally {
+          release()
+        }
+      }),
+    )
+}
+
+function printJsonLine(event: TurnEvent): void {
+  process.stdout.write(`${JSON.stringify(event)}\n`)
+}
+
+/** The answer on stdout, so it can be piped; what the agent does on stderr, so it can be watched. */
+function printForPerson(event: TurnEvent): void {
+  switch (event.type) {
+    case 'text_delta':
+      process.stdout.write(event.text)
+      break
+    case 'tool_call_completed':
+      process.stderr.write(`\n→ ${event.name} ${event.arguments}\n`)
+      break
+    case 'tool_result': {
+      const mark = event.isError ? `✗ ${event.name}: ${firstLine(event.content)}` : `✓ ${event.name}`
+      process.stderr.write(`${mark} (${Math.round(event.durationMs)} ms)\n`)
+      break
+    }
+    case 'retry':
+      process.stderr.write(`\n${event.message} — retrying in ${(event.delayMs / 1000).toFixed(1)} s\n`)
+      break
+    case 'turn_completed':
+      process.stdout.write('\n')
+      if (event.status === 'stopped') process.stderr.write('Stopped.\n')
+      break
+    case 'turn_error':
+      process.stdout.write('\n')
+      process.stderr.write(`atelier: ${event.message} (${event.code})\n`)
+      break
+  }
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0] ?? ''
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line
+}

@@ -1,0 +1,178 @@
+/** Anthropic Messages over `@anthropic-ai/sdk`: tool_use blocks, thinking blocks replayed with signatures. */
+import Anthropic from '@anthropic-ai/sdk'
+import type {
+  ContentBlockParam,
+  MessageParam,
+  RawMessageStreamEvent,
+} from '@anthropic-ai/sdk/resources/messages/messages'
+import type { ProviderStreamEvent, StopReason } from '../../src-shared/agent'
+import { toolDefsToAnthropic } from './tool-mapper'
+import {
+  argumentsObject,
+  type ModelMessage,
+  opaqueItems,
+  type ProviderAdapter,
+  type ProviderConfig,
+} from './types'
+
+/** Anthropic requires an output budget; this one fits every current model. */
+const DEFAULT_MAX_TOKENS = 8192
+
+export function createAnthropicAdapter(config: ProviderConfig): ProviderAdapter {
+  const client = new Anthropic({
+    apiKey: config.apiKey ?? '',
+    baseURL: config.baseUrl ?? null,
+    maxRetries: 0,
+  })
+  return {
+    kind: 'anthropic',
+    async *stream(request, signal) {
+      const tools = toolDefsToAnthropic(request.tools)
+      const stream = await client.messages.create(
+        {
+          model: request.model,
+          system: request.system,
+          messages: toAnthropicMessages(request.messages),
+          ...(tools.length > 0 && { tools: tools as Anthropic.Tool[] }),
+          max_tokens: request.maxOutputTokens ?? DEFAULT_MAX_TOKENS,
+          stream: true,
+        },
+        { signal },
+      )
+      yield* readAnthropicStream(stream)
+    },
+    async listModels(signal) {
+      const ids: string[] = []
+      for await (const model of client.models.list({}, { signal })) ids.push(model.id)
+      return ids.sort()
+    },
+  }
+}
+
+type Block =
+  | { type: 'text' }
+  | { type: 'tool_use'; id: string; name: string; json: string }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'other'; item: unknown }
+
+async function* readAnthropicStream(
+  stream: AsyncIterable<RawMessageStreamEvent>,
+): AsyncIterable<ProviderStreamEvent> {
+  const blocks = new Map<number, Block>()
+  let inputTokens = 0
+  let outputTokens = 0
+  let stop: string | null = null
+  for await (const event of stream) {
+    switch (event.type) {
+      case 'message_start':
+        inputTokens = event.message.usage.input_tokens
+        outputTokens = event.message.usage.output_tokens
+        break
+      case 'content_block_start': {
+        const block = event.content_block
+        if (block.type === 'text') {
+          blocks.set(event.index, { type: 'text' })
+          if (block.text) yield { type: 'text_delta', text: block.text }
+        } else if (block.type === 'tool_use') {
+          blocks.set(event.index, { type: 'tool_use', id: block.id, name: block.name, json: '' })
+          yield { type: 'tool_call_started', id: block.id, name: block.name }
+        } else if (block.type === 'thinking') {
+          blocks.set(event.index, { type: 'thinking', thinking: block.thinking, signature: block.signature })
+        } else {
+          // Redacted thinking and anything newer: kept whole, returned as it came.
+          blocks.set(event.index, { type: 'other', item: block })
+        }
+        break
+      }
+      case 'content_block_delta': {
+        const block = blocks.get(event.index)
+        const delta = event.delta
+        if (delta.type === 'text_delta') yield { type: 'text_delta', text: delta.text }
+        else if (delta.type === 'input_json_delta' && block?.type === 'tool_use') {
+          block.json += delta.partial_json
+          yield { type: 'tool_call_arguments_delta', id: block.id, delta: delta.partial_json }
+        } else if (delta.type === 'thinking_delta' && block?.type === 'thinking')
+          block.thinking += delta.thinking
+        else if (delta.type === 'signature_delta' && block?.type === 'thinking')
+          block.signature += delta.signature
+        break
+      }
+      case 'content_block_stop': {
+        const block = blocks.get(event.index)
+        if (block?.type === 'tool_use') {
+          yield { type: 'tool_call_completed', id: block.id, name: block.name, arguments: block.json || '{}' }
+        } else if (block?.type === 'thinking') {
+          yield {
+            type: 'opaque',
+            item: { type: 'thinking', thinking: block.thinking, signature: block.signature },
+          }
+        } else if (block?.type === 'other') {
+          yield { type: 'opaque', item: block.item }
+        }
+        break
+      }
+      case 'message_delta':
+        stop = event.delta.stop_reason ?? stop
+        outputTokens = event.usage.output_tokens ?? outputTokens
+        break
+      case 'message_stop':
+        yield { type: 'usage', usage: { inputTokens, outputTokens } }
+        yield { type: 'done', stopReason: stopReason(stop) }
+        return
+    }
+  }
+  throw new Error('The response stream ended before the response was complete.')
+}
+
+function stopReason(stop: string | null): StopReason {
+  if (stop === 'tool_use') return 'tool_calls'
+  if (stop === 'max_tokens') return 'max_tokens'
+  if (stop === 'refusal') return 'content_filter'
+  return stop === 'end_turn' || stop === 'stop_sequence' ? 'end_turn' : 'other'
+}
+
+/** Anthropic wants user and assistant to alternate, so neighbours of one role become one message. */
+function toAnthropicMessages(messages: ModelMessage[]): MessageParam[] {
+  const merged: MessageParam[] = []
+  for (const message of messages) {
+    const { role, content } = toAnthropicMessage(message)
+    if (content.length === 0) continue
+    const last = merged.at(-1)
+    if (last?.role === role) (last.content as ContentBlockParam[]).push(...content)
+    else merged.push({ role, content })
+  }
+  return merged
+}
+
+function toAnthropicMessage(message: ModelMessage): {
+  role: 'user' | 'assistant'
+  content: ContentBlockParam[]
+} {
+  switch (message.role) {
+    case 'user':
+      return { role: 'user', content: message.text ? [{ type: 'text', text: message.text }] : [] }
+    case 'tool':
+      return {
+        role: 'user',
+        content: message.results.map((result) => ({
+          type: 'tool_result',
+          tool_use_id: result.callId,
+          content: result.content,
+          ...(result.isError && { is_error: true }),
+        })),
+      }
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: message.parts.flatMap((part): ContentBlockParam[] => {
+          if (part.type === 'text') return part.text ? [{ type: 'text', text: part.text }] : []
+          if (part.type === 'tool_call') {
+            return [
+              { type: 'tool_use', id: part.id, name: part.name, input: argumentsObject(part.arguments) },
+            ]
+          }
+          return opaqueItems('anthropic', [part]) as ContentBlockParam[]
+        }),
+      }
+  }
+}

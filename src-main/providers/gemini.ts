@@ -1,0 +1,159 @@
+/** Gemini over `@google/genai`: function declarations, thought signatures kept on their calls. */
+import { randomUUID } from 'node:crypto'
+import {
+  type Content,
+  type FinishReason,
+  type GenerateContentResponse,
+  GoogleGenAI,
+  type Part,
+} from '@google/genai'
+import type { ProviderStreamEvent, StopReason } from '../../src-shared/agent'
+import { toolDefsToGeminiInteractions } from './tool-mapper'
+import { argumentsObject, type ModelMessage, type ProviderAdapter, type ProviderConfig } from './types'
+
+/** What a Gemini call carries besides name and arguments, kept so the next request can return it. */
+interface GeminiCallData {
+  /** The id Gemini gave the call, if any (ids Atelier made up are not sent back). */
+  callId?: string
+  /** Required back on the call part for reasoning models to continue a tool loop. */
+  thoughtSignature?: string
+}
+
+export function createGeminiAdapter(config: ProviderConfig): ProviderAdapter {
+  const ai = new GoogleGenAI({
+    apiKey: config.apiKey ?? '',
+    ...(config.baseUrl && { httpOptions: { baseUrl: config.baseUrl } }),
+  })
+  return {
+    kind: 'gemini',
+    async *stream(request, signal) {
+      const declarations = toolDefsToGeminiInteractions(request.tools).map(
+        ({ name, description, parameters }) => ({
+          name,
+          description,
+          // The JSON Schema field takes the schema as written (additionalProperties included).
+          parametersJsonSchema: parameters,
+        }),
+      )
+      const stream = await ai.models.generateContentStream({
+        model: request.model,
+        contents: toContents(request.messages),
+        config: {
+          systemInstruction: request.system,
+          ...(declarations.length > 0 && { tools: [{ functionDeclarations: declarations }] }),
+          ...(request.maxOutputTokens && { maxOutputTokens: request.maxOutputTokens }),
+          abortSignal: signal,
+        },
+      })
+      yield* readGeminiStream(stream)
+    },
+    async listModels(signal) {
+      const names: string[] = []
+      const pager = await ai.models.list({ config: { abortSignal: signal } })
+      for await (const model of pager) {
+        const canChat = model.supportedActions?.includes('generateContent') ?? true
+        if (model.name && canChat) names.push(model.name.replace(/^models\//, ''))
+      }
+      return names.sort()
+    },
+  }
+}
+
+async function* readGeminiStream(
+  stream: AsyncIterable<GenerateContentResponse>,
+): AsyncIterable<ProviderStreamEvent> {
+  let finish: FinishReason | undefined
+  let calledTools = false
+  let usage: { inputTokens: number; outputTokens: number } | undefined
+  for await (const chunk of stream) {
+    const candidate = chunk.candidates?.[0]
+    for (const part of candidate?.content?.parts ?? []) {
+      if (part.functionCall) {
+        calledTools = true
+        const { id, name = '', args = {} } = part.functionCall
+        const callId = id || `call_${randomUUID()}`
+        const text = JSON.stringify(args)
+        const providerData: GeminiCallData = {
+          ...(id && { callId: id }),
+          ...(part.thoughtSignature && { thoughtSignature: part.thoughtSignature }),
+        }
+        // Gemini sends each call whole; the neutral stream still tells it in three steps.
+        yield { type: 'tool_call_started', id: callId, name }
+        yield { type: 'tool_call_arguments_delta', id: callId, delta: text }
+        yield { type: 'tool_call_completed', id: callId, name, arguments: text, providerData }
+      } else if (part.text && !part.thought) {
+        yield { type: 'text_delta', text: part.text }
+      }
+    }
+    finish = candidate?.finishReason ?? finish
+    const metadata = chunk.usageMetadata
+    if (metadata) {
+      usage = {
+        inputTokens: metadata.promptTokenCount ?? 0,
+        outputTokens: metadata.candidatesTokenCount ?? 0,
+      }
+    }
+  }
+  if (!finish) throw new Error('The response stream ended before the response was complete.')
+  if (usage) yield { type: 'usage', usage }
+  yield { type: 'done', stopReason: stopReason(finish, calledTools) }
+}
+
+function stopReason(finish: FinishReason, calledTools: boolean): StopReason {
+  if (finish === 'MAX_TOKENS') return 'max_tokens'
+  if (['SAFETY', 'PROHIBITED_CONTENT', 'BLOCKLIST', 'SPII', 'RECITATION'].includes(finish))
+    return 'content_filter'
+  return calledTools ? 'tool_calls' : 'end_turn'
+}
+
+function toContents(messages: ModelMessage[]): Content[] {
+  const callData = new Map<string, GeminiCallData>()
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue
+    for (const part of message.parts) {
+      if (part.type === 'tool_call') callData.set(part.id, (part.providerData ?? {}) as GeminiCallData)
+    }
+  }
+  return messages.flatMap((message) => toContent(message, callData))
+}
+
+function toContent(message: ModelMessage, callData: Map<string, GeminiCallData>): Content[] {
+  switch (message.role) {
+    case 'user':
+      return [{ role: 'user', parts: [{ text: message.text }] }]
+    case 'tool':
+      return [
+        {
+          role: 'user',
+          parts: message.results.map((result) => {
+            const callId = callData.get(result.callId)?.callId
+            return {
+              functionResponse: {
+                ...(callId && { id: callId }),
+                name: result.name,
+                response: result.isError ? { error: result.content } : { output: result.content },
+              },
+            }
+          }),
+        },
+      ]
+    case 'assistant': {
+      const parts = message.parts.flatMap((part): Part[] => {
+        if (part.type === 'text') return part.text ? [{ text: part.text }] : []
+        if (part.type !== 'tool_call') return []
+        const data = callData.get(part.id) ?? {}
+        return [
+          {
+            functionCall: {
+              ...(data.callId && { id: data.callId }),
+              name: part.name,
+              args: argumentsObject(part.arguments),
+            },
+            ...(data.thoughtSignature && { thoughtSignature: data.thoughtSignature }),
+          },
+        ]
+      })
+      return parts.length > 0 ? [{ role: 'model', parts }] : []
+    }
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * Chat Completions over the `openai` SDK, for OpenAI-compatible servers (Ollama, LM Studio,
+ * llama.cpp, vLLM) as much as for OpenAI itself.
+ */
+import { randomUUID } from 'node:crypto'
+import OpenAI from 'openai'
+import type {
+  ChatCompletionChunk,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions/completions'
+import type { ProviderStreamEvent, StopReason } from '../../src-shared/agent'
+import { toolDefsToChatCompletions } from './tool-mapper'
+import type { ModelMessage, ProviderAdapter, ProviderConfig } from './types'
+
+/** Local servers take no key, but the SDK insists on one. */
+const NO_KEY = 'no-key'
+
+export function createOpenAIChatAdapter(config: ProviderConfig): ProviderAdapter {
+  const client = new OpenAI({
+    apiKey: config.apiKey || NO_KEY,
+    baseURL: config.baseUrl ?? null,
+    maxRetries: 0,
+  })
+  return {
+    kind: 'openai-chat',
+    async *stream(request, signal) {
+      const tools = toolDefsToChatCompletions(request.tools)
+      const stream = await client.chat.completions.create(
+        {
+          model: request.model,
+          messages: [{ role: 'system', content: request.system }, ...toChatMessages(request.messages)],
+          ...(tools.length > 0 && { tools }),
+          ...(request.maxOutputTokens && { max_tokens: request.maxOutputTokens }),
+          stream: true,
+          stream_options: { include_usage: true },
+        },
+        { signal },
+      )
+      yield* readChatStream(stream)
+    },
+    async listModels(signal) {
+      const ids: string[] = []
+      for await (const model of client.models.list({ signal })) ids.push(model.id)
+      return ids.sort()
+    },
+  }
+}
+
+interface PendingCall {
+  id: string
+  name: string
+  arguments: string
+}
+
+async function* readChatStream(
+  stream: AsyncIterable<ChatCompletionChunk>,
+): AsyncIterable<ProviderStreamEvent> {
+  // Calls arrive by index: the first piece names the call, later pieces carry argument text.
+  const calls = new Map<number, PendingCall>()
+  let finish: string | null = null
+  for await (const chunk of stream) {
+    if (chunk.usage) {
+      const { prompt_tokens, completion_tokens } = chunk.usage
+      yield { type: 'usage', usage: { inputTokens: prompt_tokens, outputTokens: completion_tokens } }
+    }
+    const choice = chunk.choices[0]
+    if (!choice) continue
+    if (choice.delta.content) yield { type: 'text_delta', text: choice.delta.content }
+    for (const piece of choice.delta.tool_calls ?? []) {
+      let call = calls.get(piece.index)
+      if (!call) {
+        // Some servers leave the id out; the history still needs one to pair the result with.
+        call = { id: piece.id || `call_${randomUUID()}`, name: piece.function?.name ?? '', arguments: '' }
+        calls.set(piece.index, call)
+        yield { type: 'tool_call_started', id: call.id, name: call.name }
+      }
+      const delta = piece.function?.arguments
+      if (delta) {
+        call.arguments += delta
+        yield { type: 'tool_call_arguments_delta', id: call.id, delta }
+      }
+    }
+    finish = choice.finish_reason ?? finish
+  }
+  if (finish === null) throw new Error('The response stream ended before the response was complete.')
+  const ordered = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call)
+  for (const call of ordered) {
+    yield { type: 'tool_call_completed', id: call.id, name: call.name, arguments: call.arguments || '{}' }
+  }
+  yield { type: 'done', stopReason: stopReason(finish, ordered.length > 0) }
+}
+
+function stopReason(finish: string, calledTools: boolean): StopReason {
+  if (finish === 'length') return 'max_tokens'
+  if (finish === 'content_filter') return 'content_filter'
+  return calledTools ? 'tool_calls' : 'end_turn'
+}
+
+function toChatMessages(messages: ModelMessage[]): ChatCompletionMessageParam[] {
+  return messages.flatMap(toItems)
+}
+
+function toItems(message: ModelMessage): ChatCompletionMessageParam[] {
+  switch (message.role) {
+    case 'user':
+      return [{ role: 'user', content: message.text }]
+    case 'tool':
+      return message.results.map((result) => ({
+        role: 'tool',
+        tool_call_id: result.callId,
+        content: result.content,
+      }))
+    case 'assistant': {
+      const text = message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('')
+      const calls = message.parts.flatMap((part) =>
+        part.type === 'tool_call'
+          ? [
+              {
+                id: part.id,
+                type: 'function' as const,
+                function: { name: part.name, arguments: part.arguments },
+              },
+            ]
+          : [],
+      )
+      if (!text && calls.length === 0) return []
+      return [{ role: 'assistant', content: text || null, ...(calls.length > 0 && { tool_calls: calls }) }]
+    }
+  }
+}

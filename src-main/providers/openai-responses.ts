@@ -1,0 +1,119 @@
+/** OpenAI Responses API over the `openai` SDK: strict function tools, reasoning items replayed. */
+import OpenAI from 'openai'
+import type { ResponseInputItem, ResponseStreamEvent } from 'openai/resources/responses/responses'
+import type { ProviderStreamEvent, StopReason } from '../../src-shared/agent'
+import { toolDefsToResponsesAPI } from './tool-mapper'
+import { type ModelMessage, opaqueItems, type ProviderAdapter, type ProviderConfig } from './types'
+
+export function createOpenAIResponsesAdapter(config: ProviderConfig): ProviderAdapter {
+  const client = new OpenAI({ apiKey: config.apiKey ?? '', baseURL: config.baseUrl ?? null, maxRetries: 0 })
+  return {
+    kind: 'openai-responses',
+    async *stream(request, signal) {
+      const tools = toolDefsToResponsesAPI(request.tools)
+      const stream = await client.responses.create(
+        {
+          model: request.model,
+          instructions: request.system,
+          input: toResponsesInput(request.messages),
+          ...(tools.length > 0 && { tools, parallel_tool_calls: true }),
+          ...(request.maxOutputTokens && { max_output_tokens: request.maxOutputTokens }),
+          stream: true,
+          // Stateless: the conversation lives in Atelier's database, so reasoning comes back encrypted
+          // and is sent again with the next request.
+          store: false,
+          include: ['reasoning.encrypted_content'],
+        },
+        { signal },
+      )
+      yield* readResponsesStream(stream)
+    },
+    async listModels(signal) {
+      const ids: string[] = []
+      for await (const model of client.models.list({ signal })) ids.push(model.id)
+      return ids.sort()
+    },
+  }
+}
+
+async function* readResponsesStream(
+  stream: AsyncIterable<ResponseStreamEvent>,
+): AsyncIterable<ProviderStreamEvent> {
+  // Argument deltas name the output item; the model and our history name the call.
+  const callIdByItem = new Map<string, string>()
+  let calledTools = false
+  for await (const event of stream) {
+    switch (event.type) {
+      case 'response.output_text.delta':
+        yield { type: 'text_delta', text: event.delta }
+        break
+      case 'response.output_item.added':
+        if (event.item.type === 'function_call') {
+          callIdByItem.set(event.item.id ?? event.item.call_id, event.item.call_id)
+          yield { type: 'tool_call_started', id: event.item.call_id, name: event.item.name }
+        }
+        break
+      case 'response.function_call_arguments.delta': {
+        const id = callIdByItem.get(event.item_id)
+        if (id) yield { type: 'tool_call_arguments_delta', id, delta: event.delta }
+        break
+      }
+      case 'response.output_item.done':
+        if (event.item.type === 'function_call') {
+          calledTools = true
+          const { call_id, name, arguments: args } = event.item
+          yield { type: 'tool_call_completed', id: call_id, name, arguments: args }
+        } else if (event.item.type === 'reasoning') {
+          yield { type: 'opaque', item: event.item }
+        }
+        break
+      case 'response.completed':
+      case 'response.incomplete': {
+        const { usage, incomplete_details } = event.response
+        if (usage)
+          yield {
+            type: 'usage',
+            usage: { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens },
+          }
+        yield { type: 'done', stopReason: stopReason(calledTools, incomplete_details?.reason) }
+        return
+      }
+      case 'response.failed':
+        throw new Error(event.response.error?.message ?? 'The response failed.')
+      case 'error':
+        throw new Error(event.message)
+    }
+  }
+  throw new Error('The response stream ended before the response was complete.')
+}
+
+function stopReason(calledTools: boolean, incomplete: string | undefined): StopReason {
+  if (incomplete === 'max_output_tokens') return 'max_tokens'
+  if (incomplete === 'content_filter') return 'content_filter'
+  return calledTools ? 'tool_calls' : 'end_turn'
+}
+
+function toResponsesInput(messages: ModelMessage[]): ResponseInputItem[] {
+  return messages.flatMap(toItems)
+}
+
+function toItems(message: ModelMessage): ResponseInputItem[] {
+  switch (message.role) {
+    case 'user':
+      return [{ role: 'user', content: message.text }]
+    case 'tool':
+      return message.results.map((result) => ({
+        type: 'function_call_output',
+        call_id: result.callId,
+        output: result.content,
+      }))
+    case 'assistant':
+      return message.parts.flatMap((part): ResponseInputItem[] => {
+        if (part.type === 'text') return part.text ? [{ role: 'assistant', content: part.text }] : []
+        if (part.type === 'tool_call') {
+          return [{ type: 'function_call', call_id: part.id, name: part.name, arguments: part.arguments }]
+        }
+        return opaqueItems('openai-responses', [part]) as ResponseInputItem[]
+      })
+  }
+}

@@ -1,0 +1,63 @@
+import type {
+  MessagePart,
+  OpaquePart,
+  ProviderKind,
+  ProviderStreamEvent,
+  TextPart,
+  ToolCallPart,
+  ToolResultPart,
+} from '../../src-shared/agent'
+import type { ToolDefinition } from '../../src-shared/tools'
+
+/** Where and how to reach one provider; the key is already decrypted or read from the environment. */
+export interface ProviderConfig {
+  kind: ProviderKind
+  /** undefined: the provider's public endpoint. */
+  baseUrl?: string
+  apiKey?: string
+}
+
+/**
+ * The conversation as every adapter receives it: a user prompt, an assistant response (text, tool
+ * calls and the provider's opaque items, in the order they came), or the results of one response's
+ * tool calls — all of them, in call order.
+ */
+export type ModelMessage =
+  | { role: 'user'; text: string }
+  | { role: 'assistant'; parts: (TextPart | ToolCallPart | OpaquePart)[] }
+  | { role: 'tool'; results: ToolResultPart[] }
+
+export interface ModelRequest {
+  model: string
+  system: string
+  messages: ModelMessage[]
+  tools: ToolDefinition[]
+  /** Output budget; Anthropic requires one. */
+  maxOutputTokens?: number
+}
+
+/** One wire format over its official SDK. */
+export interface ProviderAdapter {
+  readonly kind: ProviderKind
+  /** Streams one model response as neutral events, ending with `done`; throws on failure or abort. */
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderStreamEvent>
+  /** The models the provider offers, from its model-list endpoint. */
+  listModels(signal?: AbortSignal): Promise<string[]>
+}
+
+/** The items among these parts that this provider made: another provider's reasoning means nothing to it. */
+export function opaqueItems(kind: ProviderKind, parts: readonly MessagePart[]): unknown[] {
+  return parts.filter((p): p is OpaquePart => p.type === 'opaque' && p.provider === kind).map((p) => p.item)
+}
+
+/** Tool arguments as an object, for wires that want one (Gemini, Anthropic); `{}` when they never parsed. */
+export function argumentsObject(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text) as unknown
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {}
+  } catch {
+    return {}
+  }
+}

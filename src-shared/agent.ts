@@ -1,0 +1,155 @@
+/**
+ * The provider-neutral shapes of a conversation: what an adapter streams, what the turn loop
+ * streams on to the renderer and the CLI, and what the database keeps. One type per concern, so
+ * every provider, transport and view speaks the same language.
+ */
+import { type Static, Type } from '@sinclair/typebox'
+
+/** `agent`: tools work in the bound folder; `chat`: the folder is not injected. */
+export const ChatMode = Type.Union([Type.Literal('chat'), Type.Literal('agent')])
+export type ChatMode = Static<typeof ChatMode>
+
+export const ProviderKind = Type.Union([
+  Type.Literal('openai-responses'),
+  Type.Literal('openai-chat'),
+  Type.Literal('gemini'),
+  Type.Literal('anthropic'),
+])
+export type ProviderKind = Static<typeof ProviderKind>
+export const PROVIDER_KIND_NAMES = ['openai-responses', 'openai-chat', 'gemini', 'anthropic'] as const
+
+/** Why a model stopped answering. `tool_calls`: it is waiting for tool results. */
+export const StopReason = Type.Union([
+  Type.Literal('end_turn'),
+  Type.Literal('tool_calls'),
+  Type.Literal('max_tokens'),
+  Type.Literal('content_filter'),
+  Type.Literal('other'),
+])
+export type StopReason = Static<typeof StopReason>
+
+export const Usage = Type.Object({ inputTokens: Type.Number(), outputTokens: Type.Number() })
+export type Usage = Static<typeof Usage>
+
+/**
+ * A part of a message. `opaque` holds a provider's own item (an OpenAI reasoning item, an Anthropic
+ * thinking block) verbatim: it goes back to that provider unchanged and is dropped for any other.
+ * `providerData` on a tool call does the same for data attached to the call itself (Gemini's
+ * thought signature).
+ */
+export const MessagePart = Type.Union([
+  Type.Object({ type: Type.Literal('text'), text: Type.String() }),
+  Type.Object({
+    type: Type.Literal('tool_call'),
+    id: Type.String(),
+    name: Type.String(),
+    /** The arguments exactly as the model wrote them (JSON text). */
+    arguments: Type.String(),
+    providerData: Type.Optional(Type.Unknown()),
+  }),
+  Type.Object({
+    type: Type.Literal('tool_result'),
+    callId: Type.String(),
+    name: Type.String(),
+    content: Type.String(),
+    isError: Type.Boolean(),
+    /** For the person and the UI (e.g. generated images); never sent to the model. */
+    data: Type.Optional(Type.Unknown()),
+  }),
+  Type.Object({ type: Type.Literal('opaque'), provider: ProviderKind, item: Type.Unknown() }),
+])
+export type MessagePart = Static<typeof MessagePart>
+export type TextPart = Extract<MessagePart, { type: 'text' }>
+export type ToolCallPart = Extract<MessagePart, { type: 'tool_call' }>
+export type ToolResultPart = Extract<MessagePart, { type: 'tool_result' }>
+export type OpaquePart = Extract<MessagePart, { type: 'opaque' }>
+
+export const MessageRole = Type.Union([Type.Literal('user'), Type.Literal('assistant'), Type.Literal('tool')])
+export type MessageRole = Static<typeof MessageRole>
+
+export const ChatMessage = Type.Object({
+  id: Type.String(),
+  chatId: Type.String(),
+  turnId: Type.String(),
+  role: MessageRole,
+  parts: Type.Array(MessagePart),
+  createdAt: Type.Number(),
+})
+export type ChatMessage = Static<typeof ChatMessage>
+
+export const TurnStatus = Type.Union([
+  Type.Literal('running'),
+  Type.Literal('completed'),
+  /** Stopped by the person. */
+  Type.Literal('stopped'),
+  /** Ended by an error: provider, fatal tool error, iteration limit, a call repeated in a loop. */
+  Type.Literal('failed'),
+  /** The process died mid-turn; marked at the next open. */
+  Type.Literal('interrupted'),
+])
+export type TurnStatus = Static<typeof TurnStatus>
+
+export const Turn = Type.Object({
+  id: Type.String(),
+  chatId: Type.String(),
+  status: TurnStatus,
+  error: Type.Union([Type.String(), Type.Null()]),
+  startedAt: Type.Number(),
+  endedAt: Type.Union([Type.Number(), Type.Null()]),
+})
+export type Turn = Static<typeof Turn>
+
+/** What a provider adapter streams: one model response. */
+export type ProviderStreamEvent =
+  | { type: 'text_delta'; text: string }
+  | { type: 'tool_call_started'; id: string; name: string }
+  | { type: 'tool_call_arguments_delta'; id: string; delta: string }
+  | { type: 'tool_call_completed'; id: string; name: string; arguments: string; providerData?: unknown }
+  /** A provider item to keep verbatim in history (reasoning items, thinking blocks). */
+  | { type: 'opaque'; item: unknown }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'done'; stopReason: StopReason }
+
+/** What a turn streams to whoever asked for it (IPC, the web host, the CLI's `--json`). */
+export const TurnEvent = Type.Union([
+  Type.Object({ type: Type.Literal('turn_started'), turnId: Type.String(), chatId: Type.String() }),
+  Type.Object({ type: Type.Literal('text_delta'), text: Type.String() }),
+  Type.Object({ type: Type.Literal('tool_call_started'), id: Type.String(), name: Type.String() }),
+  Type.Object({ type: Type.Literal('tool_call_arguments_delta'), id: Type.String(), delta: Type.String() }),
+  Type.Object({
+    type: Type.Literal('tool_call_completed'),
+    id: Type.String(),
+    name: Type.String(),
+    arguments: Type.String(),
+  }),
+  Type.Object({ type: Type.Literal('tool_progress'), id: Type.String(), progress: Type.Unknown() }),
+  Type.Object({
+    type: Type.Literal('tool_result'),
+    id: Type.String(),
+    name: Type.String(),
+    content: Type.String(),
+    isError: Type.Boolean(),
+    errorType: Type.Optional(Type.String()),
+    data: Type.Optional(Type.Unknown()),
+    durationMs: Type.Number(),
+  }),
+  Type.Object({ type: Type.Literal('usage'), usage: Usage }),
+  /** A retryable provider failure; the request is sent again after `delayMs`. */
+  Type.Object({
+    type: Type.Literal('retry'),
+    attempt: Type.Number(),
+    delayMs: Type.Number(),
+    message: Type.String(),
+  }),
+  /** A message was committed to the database. */
+  Type.Object({ type: Type.Literal('message'), message: ChatMessage }),
+  Type.Object({ type: Type.Literal('turn_completed'), turnId: Type.String(), status: TurnStatus }),
+  Type.Object({
+    type: Type.Literal('turn_error'),
+    turnId: Type.String(),
+    status: TurnStatus,
+    code: Type.String(),
+    message: Type.String(),
+  }),
+])
+export type TurnEvent = Static<typeof TurnEvent>
