@@ -23,10 +23,9 @@ const EXIT_STOPPED = 130
 
 function iterations(value: string): number {
   const n = Number(value)
-  if (!Number.isInteger(n) || n < MaxIterations.minimum || n > MaxIterations.maximum) {
-    throw new InvalidArgumentError(
-      `must be an integer from ${MaxIterations.minimum} to ${MaxIterations.maximum}`,
-    )
+  if (!Value.Check(MaxIterations, n)) {
+    const { minimum, maximum } = MaxIterations as { minimum: number; maximum: number }
+    throw new InvalidArgumentError(`must be an integer from ${minimum} to ${maximum}`)
   }
   return n
 }
