@@ -15,6 +15,7 @@ import { ToolSettingsRepository } from '../db/tool-settings-repository'
 import { createDispatcher, type Dispatch } from '../ipc/dispatcher'
 import { createHandlers } from '../ipc/handlers'
 import { PreferencesService } from '../preferences/preferences-service'
+import { ProviderImageGenerator } from '../providers/image-generation'
 import { ProviderService, type SecretStore } from '../providers/provider-service'
 import type { RetryPolicy } from '../providers/retry'
 import { builtinTools } from '../tools/builtin'
@@ -25,6 +26,8 @@ import { PRODUCT_NAME } from './data-dir'
 import { AtelierEvents } from './events'
 
 export const DATABASE_FILE = 'atelier.db'
+/** Generated images, one subfolder per chat. */
+export const IMAGES_FOLDER = 'images'
 /** The desktop app has one user; the column exists for the envelope's user and a multi-user host. */
 export const LOCAL_USER = 'local'
 export const APP_VERSION: string = packageJson.version
@@ -74,16 +77,20 @@ export function createAtelier({
   const chats = new ChatService(new ChatsRepository(db), events)
   const preferences = new PreferencesService(new AppSettingsRepository(db), events)
   const toolSettings = new ToolSettingsService(registry, new ToolSettingsRepository(db))
-  const files = { protectedPaths: [dataDir], freshness: new FreshnessRepository(db) }
+  const providers = new ProviderService(new ProvidersRepository(db), events, secrets, env)
+  const services = {
+    protectedPaths: [dataDir],
+    freshness: new FreshnessRepository(db),
+    images: new ProviderImageGenerator(providers, join(dataDir, IMAGES_FOLDER)),
+  }
   const tools = {
     registry,
     settings: toolSettings,
-    executor: new ToolExecutor(registry, toolSettings, files),
+    executor: new ToolExecutor(registry, toolSettings, services),
   }
   const conversation = new ConversationRepository(db)
   // Turns left running by a process that is gone died with it.
   conversation.markInterrupted()
-  const providers = new ProviderService(new ProvidersRepository(db), events, secrets, env)
   const profiles = new AgentProfileService(new AgentProfilesRepository(db), events)
   const agent = new AgentService({
     chats,

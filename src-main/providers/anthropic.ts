@@ -1,11 +1,12 @@
 /** Anthropic Messages over `@anthropic-ai/sdk`: tool_use blocks, thinking blocks replayed with signatures. */
-import Anthropic from '@anthropic-ai/sdk'
+import type Anthropic from '@anthropic-ai/sdk'
 import type {
   ContentBlockParam,
   MessageParam,
   RawMessageStreamEvent,
 } from '@anthropic-ai/sdk/resources/messages/messages'
 import type { ProviderStreamEvent, StopReason } from '../../src-shared/agent'
+import { lazily } from './lazily'
 import { toolDefsToAnthropic } from './tool-mapper'
 import {
   argumentsObject,
@@ -19,16 +20,15 @@ import {
 const DEFAULT_MAX_TOKENS = 8192
 
 export function createAnthropicAdapter(config: ProviderConfig): ProviderAdapter {
-  const client = new Anthropic({
-    apiKey: config.apiKey ?? '',
-    baseURL: config.baseUrl ?? null,
-    maxRetries: 0,
+  const client = lazily(async () => {
+    const { default: Anthropic } = await import('@anthropic-ai/sdk')
+    return new Anthropic({ apiKey: config.apiKey ?? '', baseURL: config.baseUrl ?? null, maxRetries: 0 })
   })
   return {
     kind: 'anthropic',
     async *stream(request, signal) {
       const tools = toolDefsToAnthropic(request.tools)
-      const stream = await client.messages.create(
+      const stream = await (await client()).messages.create(
         {
           model: request.model,
           system: request.system,
@@ -43,7 +43,7 @@ export function createAnthropicAdapter(config: ProviderConfig): ProviderAdapter 
     },
     async listModels(signal) {
       const ids: string[] = []
-      for await (const model of client.models.list({}, { signal })) ids.push(model.id)
+      for await (const model of (await client()).models.list({}, { signal })) ids.push(model.id)
       return ids.sort()
     },
   }

@@ -1,13 +1,8 @@
 /** Gemini over `@google/genai`: function declarations, thought signatures kept on their calls. */
 import { randomUUID } from 'node:crypto'
-import {
-  type Content,
-  type FinishReason,
-  type GenerateContentResponse,
-  GoogleGenAI,
-  type Part,
-} from '@google/genai'
+import type { Content, FinishReason, GenerateContentResponse, Part } from '@google/genai'
 import type { ProviderStreamEvent, StopReason } from '../../src-shared/agent'
+import { lazily } from './lazily'
 import { toolDefsToGeminiInteractions } from './tool-mapper'
 import { argumentsObject, type ModelMessage, type ProviderAdapter, type ProviderConfig } from './types'
 
@@ -19,11 +14,17 @@ interface GeminiCallData {
   thoughtSignature?: string
 }
 
-export function createGeminiAdapter(config: ProviderConfig): ProviderAdapter {
-  const ai = new GoogleGenAI({
+/** The SDK loads on first use: the CLI and the app start without it. */
+export async function geminiClient(config: ProviderConfig) {
+  const { GoogleGenAI } = await import('@google/genai')
+  return new GoogleGenAI({
     apiKey: config.apiKey ?? '',
     ...(config.baseUrl && { httpOptions: { baseUrl: config.baseUrl } }),
   })
+}
+
+export function createGeminiAdapter(config: ProviderConfig): ProviderAdapter {
+  const ai = lazily(() => geminiClient(config))
   return {
     kind: 'gemini',
     async *stream(request, signal) {
@@ -35,7 +36,7 @@ export function createGeminiAdapter(config: ProviderConfig): ProviderAdapter {
           parametersJsonSchema: parameters,
         }),
       )
-      const stream = await ai.models.generateContentStream({
+      const stream = await (await ai()).models.generateContentStream({
         model: request.model,
         contents: toContents(request.messages),
         config: {
@@ -49,7 +50,7 @@ export function createGeminiAdapter(config: ProviderConfig): ProviderAdapter {
     },
     async listModels(signal) {
       const names: string[] = []
-      const pager = await ai.models.list({ config: { abortSignal: signal } })
+      const pager = await (await ai()).models.list({ config: { abortSignal: signal } })
       for await (const model of pager) {
         const canChat = model.supportedActions?.includes('generateContent') ?? true
         if (model.name && canChat) names.push(model.name.replace(/^models\//, ''))

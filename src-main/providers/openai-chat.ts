@@ -3,12 +3,12 @@
  * llama.cpp, vLLM) as much as for OpenAI itself.
  */
 import { randomUUID } from 'node:crypto'
-import OpenAI from 'openai'
 import type {
   ChatCompletionChunk,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions/completions'
 import type { ProviderStreamEvent, StopReason } from '../../src-shared/agent'
+import { lazily } from './lazily'
 import { toolDefsToChatCompletions } from './tool-mapper'
 import type { ModelMessage, ProviderAdapter, ProviderConfig } from './types'
 
@@ -16,16 +16,15 @@ import type { ModelMessage, ProviderAdapter, ProviderConfig } from './types'
 const NO_KEY = 'no-key'
 
 export function createOpenAIChatAdapter(config: ProviderConfig): ProviderAdapter {
-  const client = new OpenAI({
-    apiKey: config.apiKey || NO_KEY,
-    baseURL: config.baseUrl ?? null,
-    maxRetries: 0,
+  const client = lazily(async () => {
+    const { default: OpenAI } = await import('openai')
+    return new OpenAI({ apiKey: config.apiKey || NO_KEY, baseURL: config.baseUrl ?? null, maxRetries: 0 })
   })
   return {
     kind: 'openai-chat',
     async *stream(request, signal) {
       const tools = toolDefsToChatCompletions(request.tools)
-      const stream = await client.chat.completions.create(
+      const stream = await (await client()).chat.completions.create(
         {
           model: request.model,
           messages: [{ role: 'system', content: request.system }, ...toChatMessages(request.messages)],
@@ -40,7 +39,7 @@ export function createOpenAIChatAdapter(config: ProviderConfig): ProviderAdapter
     },
     async listModels(signal) {
       const ids: string[] = []
-      for await (const model of client.models.list({ signal })) ids.push(model.id)
+      for await (const model of (await client()).models.list({ signal })) ids.push(model.id)
       return ids.sort()
     },
   }

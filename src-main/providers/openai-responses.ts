@@ -1,17 +1,20 @@
 /** OpenAI Responses API over the `openai` SDK: strict function tools, reasoning items replayed. */
-import OpenAI from 'openai'
 import type { ResponseInputItem, ResponseStreamEvent } from 'openai/resources/responses/responses'
 import type { ProviderStreamEvent, StopReason } from '../../src-shared/agent'
+import { lazily } from './lazily'
 import { toolDefsToResponsesAPI } from './tool-mapper'
 import { type ModelMessage, opaqueItems, type ProviderAdapter, type ProviderConfig } from './types'
 
 export function createOpenAIResponsesAdapter(config: ProviderConfig): ProviderAdapter {
-  const client = new OpenAI({ apiKey: config.apiKey ?? '', baseURL: config.baseUrl ?? null, maxRetries: 0 })
+  const client = lazily(async () => {
+    const { default: OpenAI } = await import('openai')
+    return new OpenAI({ apiKey: config.apiKey ?? '', baseURL: config.baseUrl ?? null, maxRetries: 0 })
+  })
   return {
     kind: 'openai-responses',
     async *stream(request, signal) {
       const tools = toolDefsToResponsesAPI(request.tools)
-      const stream = await client.responses.create(
+      const stream = await (await client()).responses.create(
         {
           model: request.model,
           instructions: request.system,
@@ -30,7 +33,7 @@ export function createOpenAIResponsesAdapter(config: ProviderConfig): ProviderAd
     },
     async listModels(signal) {
       const ids: string[] = []
-      for await (const model of client.models.list({ signal })) ids.push(model.id)
+      for await (const model of (await client()).models.list({ signal })) ids.push(model.id)
       return ids.sort()
     },
   }

@@ -5,6 +5,7 @@
  */
 import type { ChatMode } from '../../src-shared/contract'
 import { ephemeralLedger, type FreshnessRepository } from '../db/freshness-repository'
+import type { ImageGenerator } from '../providers/image-generation'
 import { validateToolArguments } from './arg-parsing'
 import { FatalToolError, ToolArgumentError, ToolError, type ToolErrorType } from './errors'
 import type { ToolRegistry } from './registry'
@@ -62,10 +63,11 @@ export type AfterToolHook = (
   result: ToolExecutionResult,
 ) => undefined | ToolExecutionResult | Promise<undefined | ToolExecutionResult>
 
-/** What file tools need from the app: its own folder (never touched) and the chats' ledgers. */
-export interface ExecutorFiles {
+/** What tools need from the app: its own folder (never touched), the chats' ledgers, image making. */
+export interface ExecutorServices {
   protectedPaths: string[]
   freshness: FreshnessRepository
+  images?: ImageGenerator
 }
 
 class Timeout extends Error {}
@@ -77,7 +79,7 @@ export class ToolExecutor {
   constructor(
     private readonly registry: ToolRegistry,
     private readonly settings: ToolSettingsService,
-    private readonly files: ExecutorFiles,
+    private readonly services: ExecutorServices,
     private readonly maxResultChars = DEFAULT_MAX_RESULT_CHARS,
   ) {}
 
@@ -147,8 +149,9 @@ export class ToolExecutor {
       signal: controller.signal,
       onUpdate: scope.onUpdate ?? (() => {}),
       settings,
-      protectedPaths: this.files.protectedPaths,
-      ledger: scope.chatId ? this.files.freshness.ledgerFor(scope.chatId) : ephemeralLedger(),
+      protectedPaths: this.services.protectedPaths,
+      ledger: scope.chatId ? this.services.freshness.ledgerFor(scope.chatId) : ephemeralLedger(),
+      ...(this.services.images && { images: this.services.images }),
     }
     const hookCall: ToolHookCall = { call, args, context }
 

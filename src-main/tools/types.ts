@@ -1,5 +1,6 @@
 import type { ChatMode } from '../../src-shared/contract'
 import type { ToolDefinition, ToolSettingsMetadata, ToolSource } from '../../src-shared/tools'
+import type { ImageGenerator } from '../providers/image-generation'
 import type { ToolErrorType } from './errors'
 
 export type { ToolDefinition, ToolSettingsMetadata, ToolSource }
@@ -30,6 +31,8 @@ export interface ToolContext {
   protectedPaths: string[]
   /** What this chat has read, by real path and sha256: the guard on overwriting files. */
   ledger: FreshnessLedger
+  /** Makes images with the person's providers (generate_image); absent where none is wired. */
+  images?: ImageGenerator
 }
 
 /** The chat's record of file contents it has seen. */

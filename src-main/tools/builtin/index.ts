@@ -1,5 +1,6 @@
 // Importing this module registers every built-in tool (each file calls registerTool at load).
 import './edit-file'
+import './generate-image'
 import './get-current-datetime'
 import './glob'
 import './grep'

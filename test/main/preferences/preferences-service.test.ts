@@ -8,12 +8,12 @@ describe('PreferencesService', () => {
   it('starts from the system theme and keeps a choice across a reopen', () => {
     const dataDir = tempDir()
     const first = createAtelier({ dataDir })
-    expect(first.preferences.get()).toEqual({ theme: 'system' })
-    first.preferences.update({ theme: 'dark' })
+    expect(first.preferences.get()).toEqual({ theme: 'system', maxIterations: 50 })
+    first.preferences.update({ theme: 'dark', maxIterations: 12 })
     first.close()
     const second = createAtelier({ dataDir })
     try {
-      expect(second.preferences.get()).toEqual({ theme: 'dark' })
+      expect(second.preferences.get()).toEqual({ theme: 'dark', maxIterations: 12 })
     } finally {
       second.close()
     }
@@ -23,6 +23,8 @@ describe('PreferencesService', () => {
     ['text that is not JSON', '{theme: dark'],
     ['a value outside the allowed set', '{"theme":"neon"}'],
     ['a value of the wrong type', '{"theme":7}'],
+    ['an iteration limit out of range', '{"theme":"neon","maxIterations":0}'],
+    ['an iteration limit that is not whole', '{"maxIterations":2.5}'],
     ['JSON that is not an object', '"dark"'],
   ])('falls back to the defaults when the stored preferences hold %s', (_case, stored) => {
     const atelier = createAtelier({ dataDir: tempDir() })
@@ -30,9 +32,9 @@ describe('PreferencesService', () => {
       atelier.db
         .prepare("INSERT INTO app_settings (key, value, updated_at) VALUES ('preferences', ?, 0)")
         .run(stored)
-      expect(atelier.preferences.get()).toEqual({ theme: 'system' })
-      expect(atelier.preferences.update({ theme: 'light' })).toEqual({ theme: 'light' })
-      expect(atelier.preferences.get()).toEqual({ theme: 'light' })
+      expect(atelier.preferences.get()).toEqual({ theme: 'system', maxIterations: 50 })
+      expect(atelier.preferences.update({ theme: 'light' })).toEqual({ theme: 'light', maxIterations: 50 })
+      expect(atelier.preferences.get()).toEqual({ theme: 'light', maxIterations: 50 })
     } finally {
       atelier.close()
     }

@@ -1,0 +1,145 @@
+/**
+ * Image generation for the generate_image tool: OpenAI Images and Gemini (Imagen and Gemini image
+ * models) through their SDKs, with the key and base URL of the person's providers. Every image is
+ * saved under the data folder; the tool hands the model its path, never its bytes.
+ */
+import { randomUUID } from 'node:crypto'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { geminiClient } from './gemini'
+import { toProviderError } from './provider-error'
+import type { ProviderService } from './provider-service'
+
+export type ImageQuality = 'auto' | 'low' | 'medium' | 'high'
+export type ImageBackend = 'openai' | 'gemini-imagen' | 'gemini'
+
+export interface ImageRequest {
+  model: string
+  prompt: string
+  quality: ImageQuality
+  /** Files of one chat stay together. */
+  chatId: string | undefined
+  signal: AbortSignal
+}
+
+export interface SavedImage {
+  path: string
+  mimeType: string
+  bytes: number
+  /** The prompt as the model rewrote it, when it did (OpenAI). */
+  revisedPrompt?: string
+}
+
+/** Generates and saves one image. */
+export interface ImageGenerator {
+  generate(request: ImageRequest): Promise<SavedImage>
+}
+
+/** Which API serves a model, by its name; undefined when none does. */
+export function imageBackendFor(model: string): ImageBackend | undefined {
+  if (/^(gpt-image|dall-e|chatgpt-image)/i.test(model)) return 'openai'
+  if (/^imagen/i.test(model)) return 'gemini-imagen'
+  if (/^gemini.*image/i.test(model)) return 'gemini'
+  return undefined
+}
+
+const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' }
+
+interface GeneratedImage {
+  data: Buffer
+  mimeType: string
+  revisedPrompt?: string
+}
+
+export class ProviderImageGenerator implements ImageGenerator {
+  constructor(
+    private readonly providers: ProviderService,
+    private readonly imagesDir: string,
+  ) {}
+
+  async generate(request: ImageRequest): Promise<SavedImage> {
+    const backend = imageBackendFor(request.model)
+    if (!backend) throw new Error(unknownImageModel(request.model))
+    const kind = backend === 'openai' ? 'openai-responses' : 'gemini'
+    let image: GeneratedImage
+    try {
+      image = await this.request(backend, request)
+    } catch (error) {
+      if (request.signal.aborted) throw error
+      throw toProviderError(kind, error)
+    }
+    const folder = join(this.imagesDir, request.chatId ?? 'outside-chats')
+    await mkdir(folder, { recursive: true, mode: 0o700 })
+    const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.${EXTENSIONS[image.mimeType] ?? 'png'}`
+    const path = join(folder, name)
+    await writeFile(path, image.data, { mode: 0o600 })
+    return {
+      path,
+      mimeType: image.mimeType,
+      bytes: image.data.length,
+      ...(image.revisedPrompt && { revisedPrompt: image.revisedPrompt }),
+    }
+  }
+
+  private async request(
+    backend: ImageBackend,
+    { model, prompt, quality, signal }: ImageRequest,
+  ): Promise<GeneratedImage> {
+    if (backend === 'openai') {
+      const { config } = this.providers.resolveKind('openai-responses', { model })
+      const { default: OpenAI } = await import('openai')
+      const client = new OpenAI({
+        apiKey: config.apiKey ?? '',
+        baseURL: config.baseUrl ?? null,
+        maxRetries: 1,
+      })
+      const dallE = /^dall-e/i.test(model)
+      const response = await client.images.generate(
+        {
+          model,
+          prompt,
+          n: 1,
+          // DALL·E answers with a URL unless asked; GPT image models always send the bytes.
+          ...(dallE ? { response_format: 'b64_json' as const } : { quality }),
+        },
+        { signal },
+      )
+      const first = response.data?.[0]
+      if (!first?.b64_json) throw new Error('The response held no image.')
+      return {
+        data: Buffer.from(first.b64_json, 'base64'),
+        mimeType: `image/${response.output_format ?? 'png'}`,
+        ...(first.revised_prompt && { revisedPrompt: first.revised_prompt }),
+      }
+    }
+    const { config } = this.providers.resolveKind('gemini', { model })
+    const ai = await geminiClient(config)
+    if (backend === 'gemini-imagen') {
+      const response = await ai.models.generateImages({
+        model,
+        prompt,
+        config: { numberOfImages: 1, abortSignal: signal },
+      })
+      const image = response.generatedImages?.[0]?.image
+      if (!image?.imageBytes)
+        throw new Error(response.generatedImages?.[0]?.raiFilteredReason ?? 'The response held no image.')
+      return { data: Buffer.from(image.imageBytes, 'base64'), mimeType: image.mimeType ?? 'image/png' }
+    }
+    const response = await ai.models.generateContent({
+      model,
+      contents: prompt,
+      config: { responseModalities: ['IMAGE'], abortSignal: signal },
+    })
+    const part = response.candidates?.[0]?.content?.parts?.find((p) => p.inlineData?.data)
+    if (!part?.inlineData?.data) throw new Error('The response held no image.')
+    return {
+      data: Buffer.from(part.inlineData.data, 'base64'),
+      mimeType: part.inlineData.mimeType ?? 'image/png',
+    }
+  }
+}
+
+/** Why a model name cannot make images, and which names can. */
+export function unknownImageModel(model: string): string {
+  return `"${model}" is not an image model Atelier knows: use an OpenAI one (gpt-image-…, dall-e-…), Imagen (imagen-…) or a Gemini image model (gemini-…-image).`
+}
