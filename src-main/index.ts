@@ -14,6 +14,7 @@ import {
   ipcMain,
   nativeTheme,
   protocol,
+  safeStorage,
   session,
   shell,
   type WebContents,
@@ -23,6 +24,7 @@ import { methodNames } from '../src-shared/contract'
 import { toErrorPayload } from '../src-shared/errors'
 import { type Atelier, createAtelier } from './app/create-atelier'
 import { PRODUCT_NAME, resolveDataDir } from './app/data-dir'
+import type { SecretStore } from './providers/provider-service'
 import { contentSecurityPolicy } from './web/content-security-policy'
 import { readStaticFile, staticFileHeaders } from './web/static-files'
 
@@ -138,11 +140,22 @@ function createWindow(): void {
   void window.loadURL(APP_URL)
 }
 
+/** API keys encrypted by the OS keychain; none when the OS offers no encryption at all. */
+function keychain(): SecretStore | undefined {
+  if (!safeStorage.isEncryptionAvailable()) return undefined
+  return {
+    // On Linux without a keyring Electron falls back to a hard-coded password: say so in the panel.
+    plainText: process.platform === 'linux' && safeStorage.getSelectedStorageBackend() === 'basic_text',
+    encrypt: (text) => safeStorage.encryptString(text),
+    decrypt: (data) => safeStorage.decryptString(data),
+  }
+}
+
 app.on('web-contents-created', (_event, contents) => harden(contents))
 
 app.whenReady().then(() => {
   try {
-    atelier = createAtelier({ dataDir, nativeBinding: electronNativeBinding() })
+    atelier = createAtelier({ dataDir, nativeBinding: electronNativeBinding(), secrets: keychain() })
   } catch (error) {
     dialog.showErrorBox(`${PRODUCT_NAME} cannot start`, toErrorPayload(error).message)
     app.exit(1)

@@ -70,3 +70,46 @@ describe('ChatService', () => {
     }
   })
 })
+
+describe('ChatService.configure and titles', () => {
+  const tempDir = useTempDirs()
+
+  it('binds an existing folder, and refuses a relative path or a file with a clear error', async () => {
+    const atelier = createAtelier({ dataDir: tempDir() })
+    try {
+      const chat = atelier.chats.create({})
+      const folder = tempDir()
+      expect(atelier.chats.configure({ id: chat.id, workingDir: folder, mode: 'agent' })).toMatchObject({
+        workingDir: folder,
+        mode: 'agent',
+      })
+      for (const workingDir of ['src', `${folder}/missing`]) {
+        expect(await atelier.dispatch('chats.configure', { id: chat.id, workingDir })).toMatchObject({
+          ok: false,
+          error: { code: 'invalid_folder', message: expect.stringContaining(workingDir) },
+        })
+      }
+      expect(atelier.chats.get(chat.id).workingDir).toBe(folder)
+      expect(atelier.chats.configure({ id: chat.id, workingDir: null }).workingDir).toBeNull()
+    } finally {
+      atelier.close()
+    }
+  })
+
+  it('names an untitled chat after the first line of its first prompt, and only then', () => {
+    const atelier = createAtelier({ dataDir: tempDir() })
+    try {
+      const chat = atelier.chats.create({})
+      atelier.chats.nameAfterPrompt(chat.id, `\n  Why does the build fail on CI?\nHere is the log: ...`)
+      expect(atelier.chats.get(chat.id).title).toBe('Why does the build fail on CI?')
+      atelier.chats.nameAfterPrompt(chat.id, 'A second prompt')
+      expect(atelier.chats.get(chat.id).title).toBe('Why does the build fail on CI?')
+      const long = atelier.chats.create({})
+      atelier.chats.nameAfterPrompt(long.id, 'x'.repeat(300))
+      expect(atelier.chats.get(long.id).title).toHaveLength(60)
+      expect(atelier.chats.get(long.id).title.endsWith('…')).toBe(true)
+    } finally {
+      atelier.close()
+    }
+  })
+})
