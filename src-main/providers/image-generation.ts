@@ -1,7 +1,8 @@
 /**
- * Image generation for the generate_image tool: OpenAI Images and Gemini (Imagen and Gemini image
- * models) through their SDKs, with the key and base URL of the person's providers. Every image is
- * saved under the data folder; the tool hands the model its path, never its bytes.
+ * Image generation for the generate_image tool: OpenAI Images and Gemini image models through their
+ * SDKs, with the key and base URL of the person's providers. (Imagen is left out: @google/genai
+ * serves it only on Vertex AI, not with a Gemini API key.) Every image is saved under the data
+ * folder; the tool hands the model its path, never its bytes.
  */
 import { randomUUID } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
@@ -11,7 +12,7 @@ import { toProviderError } from './provider-error'
 import type { ProviderService } from './provider-service'
 
 export type ImageQuality = 'auto' | 'low' | 'medium' | 'high'
-export type ImageBackend = 'openai' | 'gemini-imagen' | 'gemini'
+export type ImageBackend = 'openai' | 'gemini'
 
 export interface ImageRequest {
   model: string
@@ -38,7 +39,6 @@ export interface ImageGenerator {
 /** Which API serves a model, by its name; undefined when none does. */
 export function imageBackendFor(model: string): ImageBackend | undefined {
   if (/^(gpt-image|dall-e|chatgpt-image)/i.test(model)) return 'openai'
-  if (/^imagen/i.test(model)) return 'gemini-imagen'
   if (/^gemini.*image/i.test(model)) return 'gemini'
   return undefined
 }
@@ -114,17 +114,6 @@ export class ProviderImageGenerator implements ImageGenerator {
     }
     const { config } = this.providers.resolveKind('gemini', { model })
     const ai = await geminiClient(config)
-    if (backend === 'gemini-imagen') {
-      const response = await ai.models.generateImages({
-        model,
-        prompt,
-        config: { numberOfImages: 1, abortSignal: signal },
-      })
-      const image = response.generatedImages?.[0]?.image
-      if (!image?.imageBytes)
-        throw new Error(response.generatedImages?.[0]?.raiFilteredReason ?? 'The response held no image.')
-      return { data: Buffer.from(image.imageBytes, 'base64'), mimeType: image.mimeType ?? 'image/png' }
-    }
     const response = await ai.models.generateContent({
       model,
       contents: prompt,
@@ -141,5 +130,5 @@ export class ProviderImageGenerator implements ImageGenerator {
 
 /** Why a model name cannot make images, and which names can. */
 export function unknownImageModel(model: string): string {
-  return `"${model}" is not an image model Atelier knows: use an OpenAI one (gpt-image-…, dall-e-…), Imagen (imagen-…) or a Gemini image model (gemini-…-image).`
+  return `"${model}" is not an image model Atelier knows: use an OpenAI one (gpt-image-…, dall-e-…) or a Gemini image model (gemini-…-image).`
 }

@@ -183,7 +183,7 @@ const GENERATE_IMAGE: RegisteredTool = {
         name: 'defaultModel',
         type: 'string',
         label: 'Image model',
-        description: 'gpt-image-1, dall-e-3, imagen-4.0-generate-001, gemini-2.5-flash-image, …',
+        description: 'gpt-image-1, dall-e-3, gemini-2.5-flash-image, …',
       },
       {
         name: 'letAiDecideQuality',

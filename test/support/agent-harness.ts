@@ -1,0 +1,85 @@
+import { realpathSync } from 'node:fs'
+import { afterEach } from 'vitest'
+import { type Atelier, createAtelier } from '../../src-main/app/create-atelier'
+import { builtinTools } from '../../src-main/tools/builtin'
+import type { RegisteredTool } from '../../src-main/tools/types'
+import type { ChatMessage, Turn, TurnEvent } from '../../src-shared/agent'
+import type { Chat } from '../../src-shared/contract'
+import { type FakeKind, type FakeProvider, startFakeProvider } from './fake-provider'
+import { useTempDirs } from './temp-dir'
+
+/** Keys for every kind: the SDKs refuse to send a request without one. */
+export const FAKE_ENV = {
+  OPENAI_API_KEY: 'test-key',
+  GEMINI_API_KEY: 'test-key',
+  ANTHROPIC_API_KEY: 'test-key',
+}
+/** Retries that wait milliseconds, not seconds. */
+export const FAST_RETRY = { attempts: 3, baseDelayMs: 5, maxDelayMs: 20 }
+
+export interface AgentFixture {
+  atelier: Atelier
+  fake: FakeProvider
+  chat: Chat
+  project: string
+  /** Runs one turn to its end; the events it streamed and the conversation after it. */
+  run(
+    prompt: string,
+    options?: { maxIterations?: number; onEvent?: (event: TurnEvent) => void },
+  ): Promise<TurnRun>
+}
+
+export interface TurnRun {
+  turn: Turn
+  events: TurnEvent[]
+  messages: ChatMessage[]
+}
+
+/**
+ * A real Atelier (real SQLite, real executor) whose chat talks through the official SDK of `kind`
+ * to a local fake provider, in agent mode on a real temp project folder. The extra tools are
+ * registered next to the built-ins.
+ */
+export function useAgentFixture() {
+  const tempDir = useTempDirs()
+  const cleanups: (() => unknown)[] = []
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  })
+  return async (kind: FakeKind = 'openai-chat', tools: RegisteredTool[] = []): Promise<AgentFixture> => {
+    const fake = await startFakeProvider()
+    cleanups.push(() => fake.close())
+    const registry = builtinTools.clone()
+    for (const tool of tools) registry.register(tool)
+    const atelier = createAtelier({ dataDir: tempDir(), registry, env: FAKE_ENV, retry: FAST_RETRY })
+    cleanups.push(() => atelier.close())
+    const project = realpathSync(tempDir())
+    const provider = atelier.providers.create({
+      kind,
+      name: `Fake ${kind}`,
+      baseUrl: fake.baseUrlFor(kind),
+      defaultModel: 'fake-model',
+    })
+    const chat = atelier.chats.configure({
+      id: atelier.chats.create({}).id,
+      workingDir: project,
+      mode: 'agent',
+      provider: provider.id,
+    })
+    const run: AgentFixture['run'] = async (prompt, options = {}) => {
+      const events: TurnEvent[] = []
+      const { done } = atelier.agent.begin({
+        chatId: chat.id,
+        prompt,
+        ...(options.maxIterations && { maxIterations: options.maxIterations }),
+        onEvent: (event) => {
+          events.push(event)
+          options.onEvent?.(event)
+        },
+      })
+      const turn = await done
+      return { turn, events, messages: atelier.agent.conversation({ id: chat.id }).messages }
+    }
+    return { atelier, fake, chat, project, run }
+  }
+}

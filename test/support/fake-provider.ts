@@ -1,0 +1,830 @@
+/**
+ * A local stand-in for four LLM provider APIs (OpenAI Responses, OpenAI Chat Completions, Gemini,
+ * Anthropic Messages), faithful enough on the wire that the official SDKs parse its answers as they
+ * would the real service's. Tests script answers with `enqueue`, point an SDK (or an adapter) at
+ * `baseUrlFor(kind)`, and then read what the SDK sent in `requests`.
+ *
+ * Each protocol family lives under a path prefix of its own (`/openai`, `/anthropic`, `/gemini`), so
+ * routing never depends on headers. Requests without a prefix are told apart the way the services
+ * tell them apart: `anthropic-version` marks Anthropic, the `x-goog-…` headers mark Gemini.
+ */
+import { randomBytes } from 'node:crypto'
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export type FakeKind = 'openai-responses' | 'openai-chat' | 'gemini' | 'anthropic'
+
+export interface ScriptedToolCall {
+  /** The call id the provider reports; generated in the provider's style when left out (Gemini: none). */
+  id?: string
+  name: string
+  /** JSON text, streamed in pieces of `chunkSize` characters (Gemini sends it whole, parsed). */
+  arguments: string
+}
+
+export interface ScriptedResponse {
+  /** Assistant text, streamed in chunks of `chunkSize` characters. */
+  text?: string
+  /** Several allowed in one response (parallel calls). */
+  toolCalls?: ScriptedToolCall[]
+  /**
+   * Include the provider's opaque reasoning: an OpenAI Responses `reasoning` output item with
+   * `encrypted_content`, a Gemini `thoughtSignature` on each functionCall part (on the first text part
+   * when there is no call), an Anthropic `thinking` block with its `signature` before the other blocks.
+   * openai-chat ignores it.
+   */
+  reasoning?: boolean
+  /** Characters per text delta and per tool-argument delta (default 8). */
+  chunkSize?: number
+  /** Wait this long before each SSE event (and before a JSON or error answer). */
+  delayMs?: number
+  /** Answer with this HTTP error status and the provider's JSON error body instead of a stream. */
+  status?: number
+  /** Sets a Retry-After header (seconds) on an error answer. */
+  retryAfterSeconds?: number
+  /** Write this many SSE events (pings and `[DONE]` included), then destroy the socket. */
+  dropAfterChunks?: number
+  usage?: { inputTokens: number; outputTokens: number }
+}
+
+/** One answer of an image endpoint; the default is success. */
+export interface ScriptedImage {
+  status?: number
+  delayMs?: number
+}
+
+export interface RecordedRequest {
+  /** `unknown` for a request no endpoint of the fake serves (it was answered 404). */
+  kind: FakeKind | 'images' | 'models' | 'unknown'
+  method: string
+  /** The path as the provider would see it (without the fake's family prefix), query included. */
+  path: string
+  headers: Record<string, string | string[] | undefined>
+  // biome-ignore lint/suspicious/noExplicitAny: tests read deep into request bodies of four wire formats.
+  body: any
+}
+
+export interface FakeProvider {
+  /** http://127.0.0.1:PORT */
+  url: string
+  /** Exactly what to pass as the SDK's base URL for that kind. */
+  baseUrlFor(kind: FakeKind): string
+  /** One FIFO queue used by all chat kinds, in order. */
+  enqueue(...responses: ScriptedResponse[]): void
+  /** FIFO for image requests; when empty, images succeed. */
+  enqueueImages(...images: ScriptedImage[]): void
+  /** Ids returned by the model-list endpoints (mutable). */
+  models: string[]
+  /** Every request received, in order. */
+  requests: RecordedRequest[]
+  /** Requests of one chat kind only (convenience). */
+  requestsOf(kind: FakeKind): RecordedRequest[]
+  close(): Promise<void>
+}
+
+/** A valid 1×1 RGBA PNG, what every image endpoint returns (base64-encoded). */
+export const FAKE_PNG: Buffer = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+)
+
+export const NO_SCRIPTED_RESPONSE = 'fake provider: no scripted response'
+
+type Family = 'openai' | 'anthropic' | 'gemini'
+
+const PREFIX: Record<Family, string> = { openai: '/openai', anthropic: '/anthropic', gemini: '/gemini' }
+
+const FAMILY_OF: Record<FakeKind, Family> = {
+  'openai-responses': 'openai',
+  'openai-chat': 'openai',
+  gemini: 'gemini',
+  anthropic: 'anthropic',
+}
+
+export async function startFakeProvider(): Promise<FakeProvider> {
+  const chatQueue: ScriptedResponse[] = []
+  const imageQueue: ScriptedImage[] = []
+  const requests: RecordedRequest[] = []
+  const server = createServer((req, res) => void handle(req, res))
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+
+  const fake: FakeProvider = {
+    url,
+    baseUrlFor: (kind) => {
+      const family = FAMILY_OF[kind]
+      // The OpenAI SDK's base URL includes the version; Anthropic's and Gemini's SDKs add their own.
+      return family === 'openai' ? `${url}${PREFIX.openai}/v1` : `${url}${PREFIX[family]}`
+    },
+    enqueue: (...responses) => {
+      chatQueue.push(...responses)
+    },
+    enqueueImages: (...images) => {
+      imageQueue.push(...images)
+    },
+    models: ['fake-model-large', 'fake-model-small', 'fake-model-image'],
+    requests,
+    requestsOf: (kind) => requests.filter((request) => request.kind === kind),
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise<void>((resolve, reject) =>
+        server.close((error) => (error ? reject(error) : resolve())),
+      )
+    },
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readJson(req).catch(() => undefined)
+    const method = req.method ?? 'GET'
+    const target = new URL(req.url ?? '/', url)
+    const { family, path } = familyOf(target.pathname, req.headers)
+    const route = routeOf(family, method, path, body)
+    requests.push({ kind: route.kind, method, path: path + target.search, headers: req.headers, body })
+    res.socket?.setNoDelay(true)
+    if (route.kind === 'unknown') {
+      return sendError(res, family, 404, `fake provider: no route for ${method} ${path}`)
+    }
+    try {
+      await respond(res, family, route, body)
+    } catch (error) {
+      // A script the wire format cannot carry (say, Gemini arguments that are not JSON).
+      if (res.headersSent) res.destroy()
+      else sendError(res, family, 500, `fake provider: ${String(error)}`, { 'x-should-retry': 'false' })
+    }
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: a request body of any of the four wire formats.
+  async function respond(res: ServerResponse, family: Family, route: KnownRoute, body: any): Promise<void> {
+    if (route.kind === 'models') return sendJson(res, family, MODEL_LISTS[family](fake.models))
+    if (route.kind === 'images') {
+      const script = imageQueue.shift() ?? {}
+      await sleep(script.delayMs)
+      if (script.status)
+        return sendError(res, family, script.status, `fake provider: scripted ${script.status}`)
+      return sendJson(res, family, route.render())
+    }
+
+    const script = chatQueue.shift()
+    // Fail at once and readably: SDKs that retry a 500 are told not to.
+    if (!script) return sendError(res, family, 500, NO_SCRIPTED_RESPONSE, { 'x-should-retry': 'false' })
+    if (script.status) {
+      await sleep(script.delayMs)
+      const headers: Record<string, string> = {}
+      if (script.retryAfterSeconds !== undefined) headers['retry-after'] = String(script.retryAfterSeconds)
+      return sendError(res, family, script.status, `fake provider: scripted ${script.status}`, headers)
+    }
+    const renderer = RENDERERS[route.kind]
+    const turn = turnOf(script)
+    const context: TurnContext = { model: route.model, body }
+    if (!route.stream) {
+      await sleep(script.delayMs)
+      return sendJson(res, family, renderer.json(turn, context))
+    }
+    await writeStream(res, family, renderer.stream(turn, context), script)
+  }
+
+  return fake
+}
+
+// ── Routing ────────────────────────────────────────────────────────────────────────────────────────
+
+type Route =
+  | { kind: FakeKind; model: string; stream: boolean }
+  | { kind: 'images'; render: () => unknown }
+  | { kind: 'models' }
+  | { kind: 'unknown' }
+
+type KnownRoute = Exclude<Route, { kind: 'unknown' }>
+
+function familyOf(pathname: string, headers: IncomingHttpHeaders): { family: Family; path: string } {
+  for (const family of ['openai', 'anthropic', 'gemini'] as const) {
+    const prefix = PREFIX[family]
+    if (pathname === prefix || pathname.startsWith(`${prefix}/`)) {
+      return { family, path: pathname.slice(prefix.length) || '/' }
+    }
+  }
+  if (headers['anthropic-version']) return { family: 'anthropic', path: pathname }
+  if (headers['x-goog-api-key'] || headers['x-goog-api-client']) return { family: 'gemini', path: pathname }
+  return { family: 'openai', path: pathname }
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a request body of any of the four wire formats.
+function routeOf(family: Family, method: string, path: string, body: any): Route {
+  if (family === 'openai') {
+    if (method === 'POST' && path === '/v1/responses') {
+      return { kind: 'openai-responses', model: body?.model ?? '', stream: body?.stream === true }
+    }
+    if (method === 'POST' && path === '/v1/chat/completions') {
+      return { kind: 'openai-chat', model: body?.model ?? '', stream: body?.stream === true }
+    }
+    if (method === 'GET' && path === '/v1/models') return { kind: 'models' }
+    if (method === 'POST' && path === '/v1/images/generations') {
+      return { kind: 'images', render: () => openaiImages(body?.model, body?.n ?? 1) }
+    }
+    return { kind: 'unknown' }
+  }
+  if (family === 'anthropic') {
+    if (method === 'POST' && path === '/v1/messages') {
+      return { kind: 'anthropic', model: body?.model ?? '', stream: body?.stream === true }
+    }
+    if (method === 'GET' && path === '/v1/models') return { kind: 'models' }
+    return { kind: 'unknown' }
+  }
+  // Gemini: /{version}/models/{model}:{method}; Vertex mode puts publishers/… or projects/… before models.
+  if (method === 'GET' && /^\/v1\w*\/models$/.test(path)) return { kind: 'models' }
+  const call = /^\/v1\w*\/(?:.*\/)?models\/([^/:]+):(\w+)$/.exec(path)
+  if (method !== 'POST' || !call) return { kind: 'unknown' }
+  const [, model = '', action] = call
+  if (action === 'predict') {
+    return { kind: 'images', render: () => imagenPredictions(body?.parameters?.sampleCount ?? 1) }
+  }
+  if (action === 'generateContent' && model.includes('image')) {
+    return { kind: 'images', render: () => geminiImage(model) }
+  }
+  if (action === 'generateContent') return { kind: 'gemini', model, stream: false }
+  if (action === 'streamGenerateContent') return { kind: 'gemini', model, stream: true }
+  return { kind: 'unknown' }
+}
+
+// ── Plumbing ───────────────────────────────────────────────────────────────────────────────────────
+
+interface SseEvent {
+  event?: string
+  data: string
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = []
+  for await (const chunk of req) chunks.push(chunk as Buffer)
+  const text = Buffer.concat(chunks).toString('utf8')
+  if (!text) return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+function sleep(ms: number | undefined): Promise<void> {
+  return ms ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve()
+}
+
+function id(prefix: string, bytes = 12): string {
+  return `${prefix}${randomBytes(bytes).toString('hex')}`
+}
+
+/** An opaque base64 token, as providers hand out for reasoning state. */
+function opaqueToken(): string {
+  return randomBytes(48).toString('base64')
+}
+
+function requestIdHeader(family: Family): Record<string, string> {
+  if (family === 'openai') return { 'x-request-id': id('req_') }
+  if (family === 'anthropic') return { 'request-id': id('req_') }
+  return {}
+}
+
+function sendJson(res: ServerResponse, family: Family, body: unknown, status = 200, headers = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...requestIdHeader(family), ...headers })
+  res.end(JSON.stringify(body))
+}
+
+function sendError(
+  res: ServerResponse,
+  family: Family,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  sendJson(res, family, ERROR_BODIES[family](status, message), status, headers)
+}
+
+/** Writes the events one by one (after `delayMs` each), or drops the connection after `dropAfterChunks`. */
+async function writeStream(
+  res: ServerResponse,
+  family: Family,
+  events: SseEvent[],
+  script: ScriptedResponse,
+) {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    ...requestIdHeader(family),
+  })
+  res.flushHeaders()
+  // Gemini ends its events with CRLF pairs (@google/genai splits on \n\n, \r\r and \r\n\r\n alike).
+  const end = family === 'gemini' ? '\r\n\r\n' : '\n\n'
+  for (const [index, { event, data }] of events.entries()) {
+    if (index === script.dropAfterChunks) {
+      res.destroy()
+      return
+    }
+    await sleep(script.delayMs)
+    if (res.destroyed) return
+    await new Promise<void>((resolve) =>
+      res.write(`${event ? `event: ${event}\n` : ''}data: ${data}${end}`, () => resolve()),
+    )
+  }
+  res.end()
+}
+
+// ── Errors and model lists ─────────────────────────────────────────────────────────────────────────
+
+/** Each provider's words for an HTTP error status: OpenAI type and code, Anthropic type, Gemini status. */
+const ERROR_NAMES: Record<number, [string, string | null, string, string]> = {
+  400: ['invalid_request_error', null, 'invalid_request_error', 'INVALID_ARGUMENT'],
+  401: ['invalid_request_error', 'invalid_api_key', 'authentication_error', 'UNAUTHENTICATED'],
+  403: ['invalid_request_error', null, 'permission_error', 'PERMISSION_DENIED'],
+  404: ['invalid_request_error', 'model_not_found', 'not_found_error', 'NOT_FOUND'],
+  413: ['invalid_request_error', null, 'request_too_large', 'INVALID_ARGUMENT'],
+  429: ['requests', 'rate_limit_exceeded', 'rate_limit_error', 'RESOURCE_EXHAUSTED'],
+  500: ['server_error', null, 'api_error', 'INTERNAL'],
+  503: ['server_error', null, 'api_error', 'UNAVAILABLE'],
+  529: ['server_error', null, 'overloaded_error', 'UNAVAILABLE'],
+}
+
+function errorNames(status: number) {
+  const [openaiType, openaiCode, anthropicType, geminiStatus] =
+    ERROR_NAMES[status] ?? ERROR_NAMES[status >= 500 ? 500 : 400] ?? []
+  return { openaiType, openaiCode, anthropicType, geminiStatus }
+}
+
+const ERROR_BODIES: Record<Family, (status: number, message: string) => unknown> = {
+  openai: (status, message) => {
+    const { openaiType, openaiCode } = errorNames(status)
+    return { error: { message, type: openaiType, param: null, code: openaiCode } }
+  },
+  anthropic: (status, message) => ({
+    type: 'error',
+    error: { type: errorNames(status).anthropicType, message },
+    request_id: id('req_'),
+  }),
+  gemini: (status, message) => ({
+    error: { code: status, message, status: errorNames(status).geminiStatus },
+  }),
+}
+
+const MODEL_LISTS: Record<Family, (ids: string[]) => unknown> = {
+  openai: (ids) => ({
+    object: 'list',
+    data: ids.map((model) => ({ id: model, object: 'model', created: 1_700_000_000, owned_by: 'fake' })),
+  }),
+  anthropic: (ids) => ({
+    data: ids.map((model) => ({
+      id: model,
+      type: 'model',
+      display_name: model,
+      created_at: '2025-01-01T00:00:00Z',
+    })),
+    has_more: false,
+    first_id: ids[0] ?? null,
+    last_id: ids.at(-1) ?? null,
+  }),
+  gemini: (ids) => ({
+    models: ids.map((model) => ({
+      name: `models/${model}`,
+      displayName: model,
+      supportedGenerationMethods: ['generateContent', 'countTokens'],
+    })),
+  }),
+}
+
+// ── Images ─────────────────────────────────────────────────────────────────────────────────────────
+
+function openaiImages(model: string | undefined, count: number) {
+  return {
+    created: Math.floor(Date.now() / 1000),
+    data: Array.from({ length: count }, () => ({ b64_json: FAKE_PNG.toString('base64') })),
+    output_format: 'png',
+    size: '1024x1024',
+    quality: 'low',
+    ...(model?.startsWith('gpt-image') && {
+      usage: {
+        input_tokens: 10,
+        output_tokens: 100,
+        total_tokens: 110,
+        input_tokens_details: { text_tokens: 10 },
+      },
+    }),
+  }
+}
+
+function imagenPredictions(count: number) {
+  return {
+    predictions: Array.from({ length: count }, () => ({
+      bytesBase64Encoded: FAKE_PNG.toString('base64'),
+      mimeType: 'image/png',
+    })),
+  }
+}
+
+function geminiImage(model: string) {
+  return {
+    candidates: [
+      {
+        content: {
+          role: 'model',
+          parts: [{ inlineData: { mimeType: 'image/png', data: FAKE_PNG.toString('base64') } }],
+        },
+        finishReason: 'STOP',
+        index: 0,
+      },
+    ],
+    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 1290, totalTokenCount: 1300 },
+    modelVersion: model,
+    responseId: id(''),
+  }
+}
+
+// ── Chat turns ─────────────────────────────────────────────────────────────────────────────────────
+
+/** A scripted response with its defaults filled in, ready to render. */
+interface Turn {
+  text: string | undefined
+  calls: ScriptedToolCall[]
+  reasoning: boolean
+  /** Splits text or arguments into the deltas the stream sends. */
+  pieces(text: string): string[]
+  usage: { inputTokens: number; outputTokens: number }
+}
+
+interface TurnContext {
+  model: string
+  // biome-ignore lint/suspicious/noExplicitAny: the request body, echoed where the provider echoes it.
+  body: any
+}
+
+interface Renderer {
+  stream(turn: Turn, context: TurnContext): SseEvent[]
+  json(turn: Turn, context: TurnContext): unknown
+}
+
+function turnOf(script: ScriptedResponse): Turn {
+  const size = Math.max(1, script.chunkSize ?? 8)
+  return {
+    text: script.text,
+    calls: script.toolCalls ?? [],
+    reasoning: script.reasoning ?? false,
+    pieces: (text) => {
+      const characters = Array.from(text)
+      const pieces: string[] = []
+      for (let start = 0; start < characters.length; start += size) {
+        pieces.push(characters.slice(start, start + size).join(''))
+      }
+      return pieces
+    },
+    usage: script.usage ?? { inputTokens: 10, outputTokens: 5 },
+  }
+}
+
+const THINKING = 'The user asked something; the fake provider thinks about it briefly.'
+
+const RENDERERS: Record<FakeKind, Renderer> = {
+  'openai-responses': {
+    stream: (turn, context) => responsesTurn(turn, context).events,
+    json: (turn, context) => responsesTurn(turn, context).response,
+  },
+  'openai-chat': { stream: chatStream, json: chatJson },
+  gemini: { stream: geminiStream, json: geminiJson },
+  anthropic: { stream: anthropicStream, json: anthropicJson },
+}
+
+// OpenAI Responses: lifecycle events around one added…done bracket per output item.
+
+function responsesTurn(turn: Turn, { model, body }: TurnContext) {
+  const events: SseEvent[] = []
+  let sequence = 0
+  const emit = (type: string, fields: object) => {
+    events.push({ event: type, data: JSON.stringify({ type, sequence_number: sequence++, ...fields }) })
+  }
+  const responseId = id('resp_', 24)
+  const createdAt = Math.floor(Date.now() / 1000)
+  const snapshot = (status: string, output: unknown[], usage: unknown) => ({
+    id: responseId,
+    object: 'response',
+    created_at: createdAt,
+    status,
+    background: false,
+    error: null,
+    incomplete_details: null,
+    instructions: body?.instructions ?? null,
+    max_output_tokens: body?.max_output_tokens ?? null,
+    model,
+    output,
+    parallel_tool_calls: body?.parallel_tool_calls ?? true,
+    previous_response_id: null,
+    reasoning: body?.reasoning ?? { effort: null, summary: null },
+    store: body?.store ?? true,
+    temperature: 1,
+    text: { format: { type: 'text' } },
+    tool_choice: 'auto',
+    tools: body?.tools ?? [],
+    top_p: 1,
+    truncation: 'disabled',
+    usage,
+    metadata: {},
+  })
+  const output: object[] = []
+  const item = (added: object, done: object, between: (outputIndex: number) => void = () => {}) => {
+    const output_index = output.length
+    emit('response.output_item.added', { output_index, item: added })
+    between(output_index)
+    emit('response.output_item.done', { output_index, item: done })
+    output.push(done)
+  }
+
+  emit('response.created', { response: snapshot('in_progress', [], null) })
+  emit('response.in_progress', { response: snapshot('in_progress', [], null) })
+  if (turn.reasoning) {
+    const reasoning = { id: id('rs_', 24), type: 'reasoning', summary: [] }
+    item(reasoning, { ...reasoning, encrypted_content: opaqueToken() })
+  }
+  if (turn.text !== undefined) {
+    const text = turn.text
+    const message = { id: id('msg_', 24), type: 'message', role: 'assistant' }
+    const part = { type: 'output_text', annotations: [], logprobs: [], text: '' }
+    const fullPart = { ...part, text }
+    item(
+      { ...message, status: 'in_progress', content: [] },
+      { ...message, status: 'completed', content: [fullPart] },
+      (output_index) => {
+        const at = { item_id: message.id, output_index, content_index: 0 }
+        emit('response.content_part.added', { ...at, part })
+        for (const delta of turn.pieces(text))
+          emit('response.output_text.delta', { ...at, delta, logprobs: [] })
+        emit('response.output_text.done', { ...at, text, logprobs: [] })
+        emit('response.content_part.done', { ...at, part: fullPart })
+      },
+    )
+  }
+  for (const scripted of turn.calls) {
+    const call = {
+      id: id('fc_', 24),
+      type: 'function_call',
+      call_id: scripted.id ?? id('call_'),
+      name: scripted.name,
+    }
+    item(
+      { ...call, status: 'in_progress', arguments: '' },
+      { ...call, status: 'completed', arguments: scripted.arguments },
+      (output_index) => {
+        const at = { item_id: call.id, output_index }
+        for (const delta of turn.pieces(scripted.arguments)) {
+          emit('response.function_call_arguments.delta', { ...at, delta })
+        }
+        emit('response.function_call_arguments.done', { ...at, arguments: scripted.arguments })
+      },
+    )
+  }
+  const { inputTokens, outputTokens } = turn.usage
+  const usage = {
+    input_tokens: inputTokens,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: outputTokens,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: inputTokens + outputTokens,
+  }
+  const response = { ...snapshot('completed', output, usage), completed_at: Math.floor(Date.now() / 1000) }
+  emit('response.completed', { response })
+  return { events, response }
+}
+
+// OpenAI Chat Completions: one delta per chunk, tool calls by index, usage last when asked for.
+
+function chatUsage({ inputTokens, outputTokens }: Turn['usage']) {
+  return {
+    prompt_tokens: inputTokens,
+    completion_tokens: outputTokens,
+    total_tokens: inputTokens + outputTokens,
+    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0 },
+  }
+}
+
+function chatCallIds(turn: Turn): string[] {
+  return turn.calls.map((call) => call.id ?? id('call_'))
+}
+
+function chatStream(turn: Turn, { model, body }: TurnContext): SseEvent[] {
+  const includeUsage = body?.stream_options?.include_usage === true
+  const base = {
+    id: id('chatcmpl-'),
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    service_tier: 'default',
+    system_fingerprint: 'fp_fake',
+  }
+  const chunk = (delta: object, finish_reason: string | null = null): SseEvent => ({
+    data: JSON.stringify({
+      ...base,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason }],
+      ...(includeUsage && { usage: null }),
+    }),
+  })
+  const events = [chunk({ role: 'assistant', content: turn.text === undefined ? null : '', refusal: null })]
+  for (const content of turn.pieces(turn.text ?? '')) events.push(chunk({ content }))
+  const ids = chatCallIds(turn)
+  for (const [index, call] of turn.calls.entries()) {
+    const opening = { index, id: ids[index], type: 'function', function: { name: call.name, arguments: '' } }
+    events.push(chunk({ tool_calls: [opening] }))
+    for (const piece of turn.pieces(call.arguments)) {
+      events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }))
+    }
+  }
+  events.push(chunk({}, turn.calls.length > 0 ? 'tool_calls' : 'stop'))
+  if (includeUsage)
+    events.push({ data: JSON.stringify({ ...base, choices: [], usage: chatUsage(turn.usage) }) })
+  events.push({ data: '[DONE]' })
+  return events
+}
+
+function chatJson(turn: Turn, { model }: TurnContext) {
+  const ids = chatCallIds(turn)
+  const toolCalls = turn.calls.map((call, index) => ({
+    id: ids[index],
+    type: 'function',
+    function: { name: call.name, arguments: call.arguments },
+  }))
+  return {
+    id: id('chatcmpl-'),
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: turn.text ?? null,
+          refusal: null,
+          annotations: [],
+          ...(toolCalls.length > 0 && { tool_calls: toolCalls }),
+        },
+        logprobs: null,
+        finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+      },
+    ],
+    usage: chatUsage(turn.usage),
+    service_tier: 'default',
+    system_fingerprint: 'fp_fake',
+  }
+}
+
+// Gemini: whole GenerateContentResponse objects; text streams in pieces, each call arrives whole.
+
+/** The parts of the answer, each as the stream sends it (text in pieces, one call per part). */
+function geminiParts(turn: Turn, pieces: (text: string) => string[]): object[] {
+  const parts: object[] = pieces(turn.text ?? '').map((text) => ({ text }))
+  if (turn.reasoning && turn.calls.length === 0 && parts[0])
+    parts[0] = { ...parts[0], thoughtSignature: opaqueToken() }
+  for (const call of turn.calls) {
+    const args = JSON.parse(call.arguments || '{}')
+    parts.push({
+      functionCall: { ...(call.id && { id: call.id }), name: call.name, args },
+      ...(turn.reasoning && { thoughtSignature: opaqueToken() }),
+    })
+  }
+  return parts
+}
+
+function geminiResponse(turn: Turn, model: string, responseId: string, parts: object[], last: boolean) {
+  const { inputTokens, outputTokens } = turn.usage
+  return {
+    candidates: [{ content: { parts, role: 'model' }, ...(last && { finishReason: 'STOP' }), index: 0 }],
+    ...(last && {
+      usageMetadata: {
+        promptTokenCount: inputTokens,
+        candidatesTokenCount: outputTokens,
+        totalTokenCount: inputTokens + outputTokens,
+      },
+    }),
+    modelVersion: model,
+    responseId,
+  }
+}
+
+function geminiStream(turn: Turn, { model }: TurnContext): SseEvent[] {
+  const responseId = id('')
+  const parts = geminiParts(turn, turn.pieces)
+  // An answer with no parts still ends with a chunk that carries the finish reason.
+  const chunks = parts.length > 0 ? parts.map((part) => [part]) : [[]]
+  return chunks.map((chunkParts, index) => ({
+    data: JSON.stringify(geminiResponse(turn, model, responseId, chunkParts, index === chunks.length - 1)),
+  }))
+}
+
+function geminiJson(turn: Turn, { model }: TurnContext) {
+  return geminiResponse(
+    turn,
+    model,
+    id(''),
+    geminiParts(turn, (text) => (text ? [text] : [])),
+    true,
+  )
+}
+
+// Anthropic Messages: named events, content blocks opened, filled by deltas, and closed by index.
+
+interface AnthropicBlock {
+  start: object
+  deltas: object[]
+  whole: () => object
+}
+
+function anthropicBlocks(turn: Turn): AnthropicBlock[] {
+  const blocks: AnthropicBlock[] = []
+  if (turn.reasoning) {
+    const signature = opaqueToken()
+    blocks.push({
+      start: { type: 'thinking', thinking: '', signature: '' },
+      deltas: [
+        ...turn.pieces(THINKING).map((thinking) => ({ type: 'thinking_delta', thinking })),
+        { type: 'signature_delta', signature },
+      ],
+      whole: () => ({ type: 'thinking', thinking: THINKING, signature }),
+    })
+  }
+  if (turn.text !== undefined) {
+    const text = turn.text
+    blocks.push({
+      start: { type: 'text', text: '' },
+      deltas: turn.pieces(text).map((piece) => ({ type: 'text_delta', text: piece })),
+      whole: () => ({ type: 'text', text }),
+    })
+  }
+  for (const call of turn.calls) {
+    const toolUse = { type: 'tool_use', id: call.id ?? id('toolu_01'), name: call.name }
+    blocks.push({
+      start: { ...toolUse, input: {} },
+      deltas: turn.pieces(call.arguments).map((partial_json) => ({ type: 'input_json_delta', partial_json })),
+      whole: () => ({ ...toolUse, input: JSON.parse(call.arguments || '{}') }),
+    })
+  }
+  return blocks
+}
+
+function anthropicMessage(turn: Turn, model: string, content: object[], outputTokens: number) {
+  return {
+    id: id('msg_01'),
+    type: 'message',
+    role: 'assistant',
+    model,
+    content,
+    container: null,
+    stop_reason: null as string | null,
+    stop_sequence: null,
+    stop_details: null,
+    usage: {
+      input_tokens: turn.usage.inputTokens,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      cache_creation: null,
+      output_tokens: outputTokens,
+      server_tool_use: null,
+      service_tier: 'standard',
+    },
+  }
+}
+
+function anthropicStopReason(turn: Turn): string {
+  return turn.calls.length > 0 ? 'tool_use' : 'end_turn'
+}
+
+function anthropicStream(turn: Turn, { model }: TurnContext): SseEvent[] {
+  const events: SseEvent[] = []
+  const emit = (type: string, fields: object = {}) =>
+    events.push({ event: type, data: JSON.stringify({ type, ...fields }) })
+  emit('message_start', { message: anthropicMessage(turn, model, [], 1) })
+  emit('ping')
+  for (const [index, block] of anthropicBlocks(turn).entries()) {
+    emit('content_block_start', { index, content_block: block.start })
+    for (const delta of block.deltas) emit('content_block_delta', { index, delta })
+    emit('content_block_stop', { index })
+  }
+  emit('message_delta', {
+    delta: {
+      stop_reason: anthropicStopReason(turn),
+      stop_sequence: null,
+      stop_details: null,
+      container: null,
+    },
+    usage: {
+      input_tokens: turn.usage.inputTokens,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      output_tokens: turn.usage.outputTokens,
+      server_tool_use: null,
+    },
+  })
+  emit('message_stop')
+  return events
+}
+
+function anthropicJson(turn: Turn, { model }: TurnContext) {
+  const content = anthropicBlocks(turn).map((block) => block.whole())
+  return {
+    ...anthropicMessage(turn, model, content, turn.usage.outputTokens),
+    stop_reason: anthropicStopReason(turn),
+  }
+}
