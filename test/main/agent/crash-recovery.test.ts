@@ -1,0 +1,85 @@
+import { realpathSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+import { UNFINISHED_CALL } from '../../../src-main/agent/history'
+import { createAtelier } from '../../../src-main/app/create-atelier'
+import { FAKE_ENV } from '../../support/agent-harness'
+import { type FakeProvider, startFakeProvider } from '../../support/fake-provider'
+import { type FixtureProcess, killHard, startFixture } from '../../support/fixture-process'
+import { useTempDirs } from '../../support/temp-dir'
+
+const RUNNER = fileURLToPath(new URL('../../fixtures/turn-runner.ts', import.meta.url))
+
+async function waitForLine(fixture: FixtureProcess, line: string): Promise<void> {
+  for (let i = 0; i < 1000 && !fixture.lines().includes(line); i++) {
+    if (fixture.child.exitCode !== null) throw new Error(`runner exited: ${fixture.stderr()}`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  expect(fixture.lines(), fixture.stderr()).toContain(line)
+}
+
+describe('a turn whose process is killed', () => {
+  const tempDir = useTempDirs()
+  const cleanups: (() => unknown)[] = []
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup()
+  })
+
+  it('keeps every committed message, is marked interrupted at the next open, and the chat goes on', async () => {
+    const fake: FakeProvider = await startFakeProvider()
+    cleanups.push(() => fake.close())
+    const dataDir = tempDir()
+    const project = realpathSync(tempDir())
+    fake.enqueue({
+      text: 'Running both.',
+      toolCalls: [
+        { id: 'call_quick', name: 'quick', arguments: '{"pattern":"q"}' },
+        { id: 'call_hang', name: 'hang', arguments: '{"pattern":"h"}' },
+      ],
+    })
+    const runner = startFixture(RUNNER, [dataDir, fake.baseUrlFor('openai-chat'), 'crash-chat', project])
+    cleanups.push(() => killHard(runner.child))
+    await runner.ready
+    await waitForLine(runner, 'quick done')
+    await waitForLine(runner, 'hang started')
+    await killHard(runner.child)
+
+    const atelier = createAtelier({ dataDir, env: FAKE_ENV })
+    cleanups.push(() => atelier.close())
+    const { messages, turns } = atelier.agent.conversation({ id: 'crash-chat' })
+    expect(turns).toEqual([expect.objectContaining({ status: 'interrupted', error: expect.stringContaining('closed') })])
+    expect(messages.map((m) => [m.role, m.parts.map((p) => p.type)])).toEqual([
+      ['user', ['text']],
+      ['assistant', ['text', 'tool_call', 'tool_call']],
+      ['tool', ['tool_result']],
+    ])
+    expect(messages[2]?.parts[0]).toMatchObject({ callId: 'call_quick', content: 'quick result' })
+    expect(atelier.chats.get('crash-chat').title).toBe('Run quick and hang.')
+
+    // The next turn sends the history with the unfinished call answered, as every provider requires.
+    fake.enqueue({ text: 'Picking up again.' })
+    const { done } = atelier.agent.begin({ chatId: 'crash-chat', prompt: 'Go on.' })
+    expect((await done).status).toBe('completed')
+    const sent = fake.requestsOf('openai-chat').at(-1)?.body.messages
+    expect(sent.filter((m: { role: string }) => m.role === 'tool')).toEqual([
+      { role: 'tool', tool_call_id: 'call_quick', content: 'quick result' },
+      { role: 'tool', tool_call_id: 'call_hang', content: UNFINISHED_CALL },
+    ])
+  }, 30_000)
+
+  it('leaves a turn that another live process is running alone', () => {
+    const dataDir = tempDir()
+    const first = createAtelier({ dataDir })
+    const chat = first.chats.create({})
+    first.db
+      .prepare("INSERT INTO turns (id, chat_id, status, pid, started_at) VALUES ('live', ?, 'running', ?, 0)")
+      .run(chat.id, process.ppid)
+    first.close()
+    const second = createAtelier({ dataDir })
+    try {
+      expect(second.agent.conversation({ id: chat.id }).turns[0]?.status).toBe('running')
+    } finally {
+      second.close()
+    }
+  })
+})
