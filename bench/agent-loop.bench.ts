@@ -1,0 +1,133 @@
+/**
+ * The agent loop against the bare SDK: the same scripted responses from the same local fake, once
+ * through a whole turn (projection, streaming, executor, SQLite commits, events) and once as plain
+ * `openai` SDK streaming calls. Also N parallel 100 ms tools in one response against one 100 ms wait.
+ */
+import { setTimeout as sleep } from 'node:timers/promises'
+import { Type } from '@sinclair/typebox'
+import OpenAI from 'openai'
+import type { Atelier } from '../src-main/app/create-atelier'
+import { ToolRegistry } from '../src-main/tools/registry'
+import type { RegisteredTool } from '../src-main/tools/types'
+import { FAKE_ENV } from '../test/support/agent-harness'
+import { type ScriptedResponse, startFakeProvider } from '../test/support/fake-provider'
+import { type Benchmark, withBenchAtelier } from './measure'
+
+const ROUND_TRIPS = 10
+const TURNS = 15
+const PARALLEL = 8
+const NAP_MS = 100
+
+function tool(name: string, execute: RegisteredTool['execute']): RegisteredTool {
+  return {
+    definition: {
+      name,
+      description: `${name} for the benchmark.`,
+      parameters: Type.Object({ text: Type.String() }, { additionalProperties: false }),
+    },
+    settings: {
+      title: name,
+      description: name,
+      category: 'system',
+      enabledByDefault: true,
+      canDisable: true,
+      defaultParameters: {},
+      parameterDescriptors: [],
+    },
+    execute,
+  }
+}
+
+const call = (name: string, i: number) => ({ name, arguments: JSON.stringify({ text: `call ${i}` }) })
+
+/** Median of `rounds` runs of `work`, in ms. */
+async function median(rounds: number, work: () => Promise<void>): Promise<number> {
+  const times: number[] = []
+  for (let round = -1; round < rounds; round++) {
+    const start = performance.now()
+    await work()
+    if (round >= 0) times.push(performance.now() - start)
+  }
+  times.sort((a, b) => a - b)
+  return times[Math.floor(times.length / 2)] ?? Number.NaN
+}
+
+async function runTurn(atelier: Atelier, provider: string, prompt: string): Promise<void> {
+  const chat = atelier.chats.configure({ id: atelier.chats.create({}).id, provider })
+  const turn = await atelier.agent.begin({ chatId: chat.id, prompt }).done
+  if (turn.status !== 'completed') throw new Error(`turn ${turn.status}: ${turn.error}`)
+}
+
+const benchmark: Benchmark = async () => {
+  const fake = await startFakeProvider()
+  const registry = new ToolRegistry()
+  registry.register(tool('echo', async (args) => (args as { text: string }).text))
+  registry.register(tool('nap', () => sleep(NAP_MS, 'rested')))
+  const baseURL = fake.baseUrlFor('openai-chat')
+  const sdk = new OpenAI({ apiKey: 'test-key', baseURL, maxRetries: 0 })
+  const bareCall = async () => {
+    const stream = await sdk.chat.completions.create({
+      model: 'fake-model',
+      messages: [{ role: 'user', content: 'go' }],
+      stream: true,
+    })
+    for await (const _chunk of stream) {
+    }
+  }
+  const roundTrips: ScriptedResponse[] = [
+    ...Array.from({ length: ROUND_TRIPS }, (_, i) => ({ toolCalls: [call('echo', i)] })),
+    { text: 'Done.' },
+  ]
+  try {
+    return await withBenchAtelier(
+      async (atelier) => {
+        const provider = atelier.providers.create({
+          kind: 'openai-chat',
+          name: 'Fake',
+          baseUrl: baseURL,
+          defaultModel: 'fake-model',
+        }).id
+        const loop = await median(TURNS, async () => {
+          fake.enqueue(...roundTrips)
+          await runTurn(atelier, provider, 'echo ten times')
+        })
+        const bare = await median(TURNS, async () => {
+          fake.enqueue(...roundTrips)
+          for (let i = 0; i < roundTrips.length; i++) await bareCall()
+        })
+        const parallel = await median(5, async () => {
+          fake.enqueue(
+            { toolCalls: Array.from({ length: PARALLEL }, (_, i) => call('nap', i)) },
+            { text: 'Rested.' },
+          )
+          await runTurn(atelier, provider, 'nap')
+        })
+        const oneNap = await median(5, async () => {
+          fake.enqueue({ toolCalls: [call('nap', 0)] }, { text: 'Rested.' })
+          await bareCall()
+          await sleep(NAP_MS)
+          await bareCall()
+        })
+        return [
+          {
+            name: 'tool round trip',
+            ours: { label: 'agent loop (per response)', msPerOp: loop / roundTrips.length },
+            reference: { label: 'bare openai SDK stream', msPerOp: bare / roundTrips.length },
+            target: 'target ≤ 3000',
+          },
+          {
+            name: `${PARALLEL} parallel ${NAP_MS} ms tools`,
+            ours: { label: 'agent loop (whole turn)', msPerOp: parallel },
+            reference: { label: 'one nap + 2 SDK calls', msPerOp: oneNap },
+            note: `one after another would take ≥ ${PARALLEL * NAP_MS} ms`,
+          },
+        ]
+      },
+      { registry, env: FAKE_ENV },
+    )
+  } finally {
+    await fake.close()
+  }
+}
+
+export default benchmark
