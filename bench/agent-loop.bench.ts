@@ -52,10 +52,17 @@ async function median(rounds: number, work: () => Promise<void>): Promise<number
   return times[Math.floor(times.length / 2)] ?? Number.NaN
 }
 
-async function runTurn(atelier: Atelier, provider: string, prompt: string): Promise<void> {
-  const chat = atelier.chats.configure({ id: atelier.chats.create({}).id, provider })
-  const turn = await atelier.agent.begin({ chatId: chat.id, prompt }).done
-  if (turn.status !== 'completed') throw new Error(`turn ${turn.status}: ${turn.error}`)
+/** Runs turns, each in a fresh chat made beforehand: the timing holds the turn only. */
+function turnRunner(atelier: Atelier, provider: string, turns: number) {
+  const chats = Array.from({ length: turns }, () =>
+    atelier.chats.configure({ id: atelier.chats.create({}).id, provider }),
+  )
+  return async (prompt: string) => {
+    const chat = chats.pop()
+    if (!chat) throw new Error('out of chats')
+    const turn = await atelier.agent.begin({ chatId: chat.id, prompt }).done
+    if (turn.status !== 'completed') throw new Error(`turn ${turn.status}: ${turn.error}`)
+  }
 }
 
 const benchmark: Benchmark = async () => {
@@ -87,9 +94,10 @@ const benchmark: Benchmark = async () => {
           baseUrl: baseURL,
           defaultModel: 'fake-model',
         }).id
+        const runTurn = turnRunner(atelier, provider, TURNS + 1 + 6)
         const loop = await median(TURNS, async () => {
           fake.enqueue(...roundTrips)
-          await runTurn(atelier, provider, 'echo ten times')
+          await runTurn('echo ten times')
         })
         const bare = await median(TURNS, async () => {
           fake.enqueue(...roundTrips)
@@ -100,7 +108,7 @@ const benchmark: Benchmark = async () => {
             { toolCalls: Array.from({ length: PARALLEL }, (_, i) => call('nap', i)) },
             { text: 'Rested.' },
           )
-          await runTurn(atelier, provider, 'nap')
+          await runTurn('nap')
         })
         const oneNap = await median(5, async () => {
           fake.enqueue({ toolCalls: [call('nap', 0)] }, { text: 'Rested.' })

@@ -6,7 +6,7 @@ import type {
   RawMessageStreamEvent,
 } from '@anthropic-ai/sdk/resources/messages/messages'
 import type { ProviderStreamEvent, StopReason } from '../../src-shared/agent'
-import { lazily } from './lazily'
+import { lazily, loadAnthropic } from './lazily'
 import { toolDefsToAnthropic } from './tool-mapper'
 import {
   argumentsObject,
@@ -21,7 +21,7 @@ const DEFAULT_MAX_TOKENS = 8192
 
 export function createAnthropicAdapter(config: ProviderConfig): ProviderAdapter {
   const client = lazily(async () => {
-    const { default: Anthropic } = await import('@anthropic-ai/sdk')
+    const Anthropic = await loadAnthropic()
     return new Anthropic({ apiKey: config.apiKey ?? '', baseURL: config.baseUrl ?? null, maxRetries: 0 })
   })
   return {

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Content, FinishReason, GenerateContentResponse, Part } from '@google/genai'
 import type { ProviderStreamEvent, StopReason } from '../../src-shared/agent'
-import { lazily } from './lazily'
+import { lazily, loadGoogleGenAI } from './lazily'
 import { toolDefsToGeminiInteractions } from './tool-mapper'
 import { argumentsObject, type ModelMessage, type ProviderAdapter, type ProviderConfig } from './types'
 
@@ -16,7 +16,7 @@ interface GeminiCallData {
 
 /** The SDK loads on first use: the CLI and the app start without it. */
 export async function geminiClient(config: ProviderConfig) {
-  const { GoogleGenAI } = await import('@google/genai')
+  const GoogleGenAI = await loadGoogleGenAI()
   return new GoogleGenAI({
     apiKey: config.apiKey ?? '',
     ...(config.baseUrl && { httpOptions: { baseUrl: config.baseUrl } }),

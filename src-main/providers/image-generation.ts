@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { geminiClient } from './gemini'
+import { loadOpenAI } from './lazily'
 import { toProviderError } from './provider-error'
 import type { ProviderService } from './provider-service'
 
@@ -87,7 +88,7 @@ export class ProviderImageGenerator implements ImageGenerator {
   ): Promise<GeneratedImage> {
     if (backend === 'openai') {
       const { config } = this.providers.resolveKind('openai-responses', { model })
-      const { default: OpenAI } = await import('openai')
+      const OpenAI = await loadOpenAI()
       const client = new OpenAI({
         apiKey: config.apiKey ?? '',
         baseURL: config.baseUrl ?? null,

@@ -8,7 +8,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions/completions'
 import type { ProviderStreamEvent, StopReason } from '../../src-shared/agent'
-import { lazily } from './lazily'
+import { lazily, loadOpenAI } from './lazily'
 import { toolDefsToChatCompletions } from './tool-mapper'
 import type { ModelMessage, ProviderAdapter, ProviderConfig } from './types'
 
@@ -17,7 +17,7 @@ const NO_KEY = 'no-key'
 
 export function createOpenAIChatAdapter(config: ProviderConfig): ProviderAdapter {
   const client = lazily(async () => {
-    const { default: OpenAI } = await import('openai')
+    const OpenAI = await loadOpenAI()
     return new OpenAI({ apiKey: config.apiKey || NO_KEY, baseURL: config.baseUrl ?? null, maxRetries: 0 })
   })
   return {

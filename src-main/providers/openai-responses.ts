@@ -1,13 +1,13 @@
 /** OpenAI Responses API over the `openai` SDK: strict function tools, reasoning items replayed. */
 import type { ResponseInputItem, ResponseStreamEvent } from 'openai/resources/responses/responses'
 import type { ProviderStreamEvent, StopReason } from '../../src-shared/agent'
-import { lazily } from './lazily'
+import { lazily, loadOpenAI } from './lazily'
 import { toolDefsToResponsesAPI } from './tool-mapper'
 import { type ModelMessage, opaqueItems, type ProviderAdapter, type ProviderConfig } from './types'
 
 export function createOpenAIResponsesAdapter(config: ProviderConfig): ProviderAdapter {
   const client = lazily(async () => {
-    const { default: OpenAI } = await import('openai')
+    const OpenAI = await loadOpenAI()
     return new OpenAI({ apiKey: config.apiKey ?? '', baseURL: config.baseUrl ?? null, maxRetries: 0 })
   })
   return {
