@@ -89,6 +89,11 @@ export const methods = {
     Type.Object({ id: Id }, { additionalProperties: false }),
     Type.Object({ messages: Type.Array(ChatMessage), turns: Type.Array(Turn) }),
   ),
+  /** A generated image, for showing in the chat; only files under the data folder's images. */
+  'images.read': method(
+    Type.Object({ path: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false }),
+    Type.Object({ mimeType: Type.String(), base64: Type.String() }),
+  ),
   /** Starts a turn; its events arrive as `turns.event`. Refused with `turn_running` while one runs. */
   'turns.start': method(
     Type.Object(

@@ -107,6 +107,7 @@ export function createAtelier({
   })
   const info = { name: PRODUCT_NAME, version: APP_VERSION, dataDir }
   const handlers = createHandlers({
+    images: services.images,
     info,
     chats,
     preferences,

@@ -3,6 +3,7 @@ import type { AgentProfileService } from '../agent/agent-profiles'
 import type { AgentService } from '../agent/agent-service'
 import type { ChatService } from '../chats/chat-service'
 import type { PreferencesService } from '../preferences/preferences-service'
+import type { ProviderImageGenerator } from '../providers/image-generation'
 import type { ProviderService } from '../providers/provider-service'
 import type { ToolSettingsService } from '../tools/tool-settings-service'
 import type { ContractHandlers } from './dispatcher'
@@ -15,6 +16,7 @@ export interface HandlerServices {
   providers: ProviderService
   profiles: AgentProfileService
   agent: AgentService
+  images: ProviderImageGenerator
   /** Whose settings the calls read and write. */
   user: string
 }
@@ -28,6 +30,7 @@ export function createHandlers({
   providers,
   profiles,
   agent,
+  images,
   user,
 }: HandlerServices): ContractHandlers {
   return {
@@ -44,6 +47,7 @@ export function createHandlers({
           : request,
       ),
     'chats.messages': (request) => agent.conversation(request),
+    'images.read': (request) => images.read(request.path),
     'turns.start': (request) => agent.start(request),
     'turns.stop': (request) => agent.stop(request),
     'providers.list': () => ({ providers: providers.list(), keyStorage: providers.keyStorage() }),

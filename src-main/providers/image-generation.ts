@@ -5,8 +5,9 @@
  * folder; the tool hands the model its path, never its bytes.
  */
 import { randomUUID } from 'node:crypto'
-import { mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises'
+import { extname, join, sep } from 'node:path'
+import { AtelierError } from '../../src-shared/errors'
 import { geminiClient } from './gemini'
 import { loadOpenAI } from './lazily'
 import { toProviderError } from './provider-error'
@@ -80,6 +81,20 @@ export class ProviderImageGenerator implements ImageGenerator {
       bytes: image.data.length,
       ...(image.revisedPrompt && { revisedPrompt: image.revisedPrompt }),
     }
+  }
+
+  /** A saved image, for the chat to show. Nothing outside the images folder is ever read. */
+  async read(path: string): Promise<{ mimeType: string; base64: string }> {
+    const mimeType = Object.entries(EXTENSIONS).find(
+      ([, ext]) => `.${ext}` === extname(path).toLowerCase(),
+    )?.[0]
+    const real = await realpath(path).catch(() => undefined)
+    const root = await realpath(this.imagesDir).catch(() => this.imagesDir)
+    // Both are real paths, so a prefix that ends at a separator is containment.
+    if (!mimeType || !real?.startsWith(root + sep)) {
+      throw new AtelierError('not_found', `No generated image at "${path}".`, { path })
+    }
+    return { mimeType, base64: (await readFile(real)).toString('base64') }
   }
 
   private async request(
