@@ -78,7 +78,12 @@ export class AgentService {
     const profile = this.deps.profiles.forChat(chat.agent)
     const tools = this.projection(profile)
 
-    const turn = conversation.beginTurn(chat.id)
+    const adapter = createProviderAdapter(provider.config)
+    const system = buildSystemPrompt(profile, chat)
+    const maxIterations = request.maxIterations ?? preferences.get().maxIterations
+
+    // From here the turn exists: it starts with its prompt, in one transaction.
+    const { turn, prompt } = conversation.beginTurn(chat.id, request.prompt)
     const controller = new AbortController()
     const stopFromCaller = () => controller.abort(request.signal?.reason)
     request.signal?.addEventListener('abort', stopFromCaller, { once: true })
@@ -87,29 +92,26 @@ export class AgentService {
       request.onEvent?.(event)
       this.deps.events.emit('turns.event', { chatId: chat.id, turnId: turn.id, event })
     }
-    const commit = (role: ChatMessage['role'], parts: ChatMessage['parts']) =>
-      conversation.append(chat.id, turn.id, role, parts)
-
     emit({ type: 'turn_started', turnId: turn.id, chatId: chat.id })
-    emit({ type: 'message', message: commit('user', [{ type: 'text', text: request.prompt }]) })
+    emit({ type: 'message', message: prompt })
     chats.nameAfterPrompt(chat.id, request.prompt)
 
     const outcome = runTurnLoop({
       chat,
       turnId: turn.id,
       history: conversation.messages(chat.id),
-      adapter: createProviderAdapter(provider.config),
+      adapter,
       model: provider.model,
-      system: buildSystemPrompt(profile, chat),
+      system,
       tools,
-      maxIterations: request.maxIterations ?? preferences.get().maxIterations,
+      maxIterations,
       user: this.deps.user,
       executor: this.deps.executor,
       ...(this.deps.retry && { retry: this.deps.retry }),
       signal: controller.signal,
       commit: (role, parts) => {
         if (this.closed) throw new Error('Atelier is closing.')
-        return commit(role, parts)
+        return conversation.append(chat.id, turn.id, role, parts)
       },
       emit,
     })

@@ -86,10 +86,16 @@ export class ConversationRepository {
     }
   }
 
-  beginTurn(chatId: string): Turn {
-    const id = randomUUID()
-    this.statements.beginTurn.run(id, chatId, process.pid, this.now())
-    return this.turn(id)
+  /** A new running turn and its prompt, committed together: no turn exists without what started it. */
+  beginTurn(chatId: string, prompt: string): { turn: Turn; prompt: ChatMessage } {
+    return this.db.transaction(() => {
+      const id = randomUUID()
+      this.statements.beginTurn.run(id, chatId, process.pid, this.now())
+      return {
+        turn: this.turn(id),
+        prompt: this.append(chatId, id, 'user', [{ type: 'text', text: prompt }]),
+      }
+    })()
   }
 
   endTurn(id: string, status: Exclude<TurnStatus, 'running'>, error: string | null = null): Turn {

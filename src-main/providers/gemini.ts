@@ -67,6 +67,8 @@ async function* readGeminiStream(
   let calledTools = false
   let usage: { inputTokens: number; outputTokens: number } | undefined
   for await (const chunk of stream) {
+    const blocked = chunk.promptFeedback?.blockReason
+    if (blocked) throw new Error(`Gemini refused the prompt (${blocked}).`)
     const candidate = chunk.candidates?.[0]
     for (const part of candidate?.content?.parts ?? []) {
       if (part.functionCall) {
