@@ -21,14 +21,19 @@ export class ChatService {
     return this.repository.list()
   }
 
-  create({ title }: MethodRequest<'chats.create'>): Chat {
+  /** A new chat; the CLI binds its folder at once, the UI later (a folder is what makes agent mode). */
+  create({
+    title,
+    mode = 'chat',
+    workingDir = null,
+  }: MethodRequest<'chats.create'> & Partial<Pick<Chat, 'mode' | 'workingDir'>>): Chat {
+    if (workingDir) assertFolder(workingDir)
     const createdAt = this.now()
     const chat: Chat = {
       id: randomUUID(),
       title: title?.trim() || DEFAULT_CHAT_TITLE,
-      // A new chat has no folder yet; binding one is what makes agent mode meaningful.
-      mode: 'chat',
-      workingDir: null,
+      mode,
+      workingDir,
       provider: null,
       model: null,
       agent: null,

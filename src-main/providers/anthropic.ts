@@ -11,6 +11,7 @@ import { toolDefsToAnthropic } from './tool-mapper'
 import {
   argumentsObject,
   type ModelMessage,
+  NO_KEY,
   opaqueItems,
   type ProviderAdapter,
   type ProviderConfig,
@@ -22,7 +23,7 @@ const DEFAULT_MAX_TOKENS = 8192
 export function createAnthropicAdapter(config: ProviderConfig): ProviderAdapter {
   const client = lazily(async () => {
     const Anthropic = await loadAnthropic()
-    return new Anthropic({ apiKey: config.apiKey ?? '', baseURL: config.baseUrl ?? null, maxRetries: 0 })
+    return new Anthropic({ apiKey: config.apiKey || NO_KEY, baseURL: config.baseUrl ?? null, maxRetries: 0 })
   })
   return {
     kind: 'anthropic',

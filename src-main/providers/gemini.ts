@@ -4,7 +4,13 @@ import type { Content, FinishReason, GenerateContentResponse, Part } from '@goog
 import type { ProviderStreamEvent, StopReason } from '../../src-shared/agent'
 import { lazily, loadGoogleGenAI } from './lazily'
 import { toolDefsToGeminiInteractions } from './tool-mapper'
-import { argumentsObject, type ModelMessage, type ProviderAdapter, type ProviderConfig } from './types'
+import {
+  argumentsObject,
+  type ModelMessage,
+  NO_KEY,
+  type ProviderAdapter,
+  type ProviderConfig,
+} from './types'
 
 /** What a Gemini call carries besides name and arguments, kept so the next request can return it. */
 interface GeminiCallData {
@@ -18,7 +24,7 @@ interface GeminiCallData {
 export async function geminiClient(config: ProviderConfig) {
   const GoogleGenAI = await loadGoogleGenAI()
   return new GoogleGenAI({
-    apiKey: config.apiKey ?? '',
+    apiKey: config.apiKey || NO_KEY,
     ...(config.baseUrl && { httpOptions: { baseUrl: config.baseUrl } }),
   })
 }

@@ -12,6 +12,7 @@ import { geminiClient } from './gemini'
 import { loadOpenAI } from './lazily'
 import { toProviderError } from './provider-error'
 import type { ProviderService } from './provider-service'
+import { NO_KEY } from './types'
 
 export type ImageQuality = 'auto' | 'low' | 'medium' | 'high'
 export type ImageBackend = 'openai' | 'gemini'
@@ -105,7 +106,7 @@ export class ProviderImageGenerator implements ImageGenerator {
       const { config } = this.providers.resolveKind('openai-responses', { model })
       const OpenAI = await loadOpenAI()
       const client = new OpenAI({
-        apiKey: config.apiKey ?? '',
+        apiKey: config.apiKey || NO_KEY,
         baseURL: config.baseUrl ?? null,
         maxRetries: 1,
       })

@@ -10,10 +10,7 @@ import type {
 import type { ProviderStreamEvent, StopReason } from '../../src-shared/agent'
 import { lazily, loadOpenAI } from './lazily'
 import { toolDefsToChatCompletions } from './tool-mapper'
-import type { ModelMessage, ProviderAdapter, ProviderConfig } from './types'
-
-/** Local servers take no key, but the SDK insists on one. */
-const NO_KEY = 'no-key'
+import { type ModelMessage, NO_KEY, type ProviderAdapter, type ProviderConfig } from './types'
 
 export function createOpenAIChatAdapter(config: ProviderConfig): ProviderAdapter {
   const client = lazily(async () => {

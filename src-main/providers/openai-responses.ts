@@ -3,12 +3,12 @@ import type { ResponseInputItem, ResponseStreamEvent } from 'openai/resources/re
 import type { ProviderStreamEvent, StopReason } from '../../src-shared/agent'
 import { lazily, loadOpenAI } from './lazily'
 import { toolDefsToResponsesAPI } from './tool-mapper'
-import { type ModelMessage, opaqueItems, type ProviderAdapter, type ProviderConfig } from './types'
+import { type ModelMessage, NO_KEY, opaqueItems, type ProviderAdapter, type ProviderConfig } from './types'
 
 export function createOpenAIResponsesAdapter(config: ProviderConfig): ProviderAdapter {
   const client = lazily(async () => {
     const OpenAI = await loadOpenAI()
-    return new OpenAI({ apiKey: config.apiKey ?? '', baseURL: config.baseUrl ?? null, maxRetries: 0 })
+    return new OpenAI({ apiKey: config.apiKey || NO_KEY, baseURL: config.baseUrl ?? null, maxRetries: 0 })
   })
   return {
     kind: 'openai-responses',

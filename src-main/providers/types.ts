@@ -9,6 +9,9 @@ import type {
 } from '../../src-shared/agent'
 import type { ToolDefinition } from '../../src-shared/tools'
 
+/** Local servers take no key, but the SDKs refuse to send a request without one. */
+export const NO_KEY = 'no-key'
+
 /** Where and how to reach one provider; the key is already decrypted or read from the environment. */
 export interface ProviderConfig {
   kind: ProviderKind

@@ -49,21 +49,23 @@ export function registerRunCommand(program: Command): void {
     .option('--json', 'print the neutral stream events as NDJSON on stdout')
     .option('--chat <id>', 'continue that chat (created if absent) instead of starting a new one')
     .action((prompt: string, options: RunOptions, command: Command) =>
-      withAtelier(command, async ({ chats, agent }) => {
+      withAtelier(command, async ({ chats, agent, providers }) => {
         const folder = { workingDir: resolve(options.cwd ?? process.cwd()), mode: options.mode }
-        const chat = options.chat ? chats.ensure(options.chat, folder) : chats.create({})
-        if (!options.chat) chats.configure({ id: chat.id, ...folder })
+        const provider = {
+          kind: options.provider,
+          ...(options.baseUrl && { baseUrl: options.baseUrl }),
+          ...(options.model && { model: options.model }),
+        }
+        // Refused before anything is written: a provider without a key or a model leaves no empty chat.
+        providers.resolveKind(provider.kind, provider)
+        const chat = options.chat ? chats.ensure(options.chat, folder) : chats.create(folder)
         const stop = new AbortController()
         const release = abortOnSignals(stop)
         try {
           const { done } = agent.begin({
             chatId: chat.id,
             prompt,
-            provider: {
-              kind: options.provider,
-              ...(options.baseUrl && { baseUrl: options.baseUrl }),
-              ...(options.model && { model: options.model }),
-            },
+            provider,
             ...(options.maxIterations && { maxIterations: options.maxIterations }),
             signal: stop.signal,
             onEvent: options.json ? printJsonLine : printForPerson,

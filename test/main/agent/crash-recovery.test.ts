@@ -47,7 +47,9 @@ describe('a turn whose process is killed', () => {
     const atelier = createAtelier({ dataDir, env: FAKE_ENV })
     cleanups.push(() => atelier.close())
     const { messages, turns } = atelier.agent.conversation({ id: 'crash-chat' })
-    expect(turns).toEqual([expect.objectContaining({ status: 'interrupted', error: expect.stringContaining('closed') })])
+    expect(turns).toEqual([
+      expect.objectContaining({ status: 'interrupted', error: expect.stringContaining('closed') }),
+    ])
     expect(messages.map((m) => [m.role, m.parts.map((p) => p.type)])).toEqual([
       ['user', ['text']],
       ['assistant', ['text', 'tool_call', 'tool_call']],
