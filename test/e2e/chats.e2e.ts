@@ -94,10 +94,14 @@ describe('the renderer in Chromium, served by the web host', () => {
       ),
     )
     expect(shape).toEqual({
+      agents: ['create', 'delete', 'list', 'onChanged', 'update'],
       app: ['info'],
-      chats: ['create', 'delete', 'list', 'onChanged', 'rename'],
+      chats: ['configure', 'create', 'delete', 'list', 'messages', 'onChanged', 'rename'],
+      images: ['read'],
       preferences: ['get', 'onChanged', 'update'],
+      providers: ['create', 'delete', 'list', 'models', 'onChanged', 'update'],
       tools: ['list', 'update'],
+      turns: ['onEvent', 'start', 'stop'],
     })
     const rejection = await page.evaluate(() =>
       window.atelier?.chats
