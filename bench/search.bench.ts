@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url'
 import '../src-main/tools/builtin/glob'
 import '../src-main/tools/builtin/grep'
 import { LOCAL_USER } from '../src-main/app/create-atelier'
-import type { ToolCallScope } from '../src-main/tools/executor'
+import { FreshnessRepository } from '../src-main/db/freshness-repository'
+import { type ToolCallScope, ToolExecutor } from '../src-main/tools/executor'
 import { type Benchmark, type BenchmarkResult, withBenchAtelier } from './measure'
 
 const ROUNDS = 9
@@ -100,8 +101,15 @@ const benchmark: Benchmark = async () => {
     })
     atelier.tools.settings.update(LOCAL_USER, 'glob', { parameters: walkSettings })
 
+    // The whole result set is compared with ripgrep's, so the model's 100,000-character cap is lifted.
+    const uncapped = new ToolExecutor(
+      atelier.tools.registry,
+      atelier.tools.settings,
+      { protectedPaths: [atelier.dataDir], freshness: new FreshnessRepository(atelier.db) },
+      Number.POSITIVE_INFINITY,
+    )
     async function run(name: string, args: Record<string, unknown>) {
-      const result = await atelier.tools.executor.execute({ name, arguments: args }, scope)
+      const result = await uncapped.execute({ name, arguments: args }, scope)
       if (result.isError) throw new Error(`${name} failed: ${result.content}`)
       return JSON.parse(result.content)
     }
