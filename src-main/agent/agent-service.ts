@@ -98,7 +98,6 @@ export class AgentService {
 
     const outcome = runTurnLoop({
       chat,
-      turnId: turn.id,
       history: conversation.messages(chat.id),
       adapter,
       model: provider.model,

@@ -29,7 +29,6 @@ export const REPEATED_CALL_LIMIT = 5
 
 export interface TurnLoopSetup {
   chat: Chat
-  turnId: string
   /** The conversation so far, the new prompt included. */
   history: ChatMessage[]
   adapter: ProviderAdapter
