@@ -13,6 +13,7 @@ import {
   type IpcMainInvokeEvent,
   ipcMain,
   nativeTheme,
+  type OpenDialogOptions,
   protocol,
   safeStorage,
   session,
@@ -140,6 +141,18 @@ function createWindow(): void {
   void window.loadURL(APP_URL)
 }
 
+/** The native folder dialog, over the window, for binding a chat to a project folder. */
+async function pickFolderWithDialog(): Promise<string | null> {
+  const options: OpenDialogOptions = {
+    title: 'Choose the project folder',
+    properties: ['openDirectory', 'createDirectory'],
+  }
+  const result = mainWindow
+    ? await dialog.showOpenDialog(mainWindow, options)
+    : await dialog.showOpenDialog(options)
+  return result.canceled ? null : (result.filePaths[0] ?? null)
+}
+
 /** API keys encrypted by the OS keychain; none when the OS offers no encryption at all. */
 function keychain(): SecretStore | undefined {
   if (!safeStorage.isEncryptionAvailable()) return undefined
@@ -155,7 +168,12 @@ app.on('web-contents-created', (_event, contents) => harden(contents))
 
 app.whenReady().then(() => {
   try {
-    atelier = createAtelier({ dataDir, nativeBinding: electronNativeBinding(), secrets: keychain() })
+    atelier = createAtelier({
+      dataDir,
+      nativeBinding: electronNativeBinding(),
+      secrets: keychain(),
+      pickFolder: pickFolderWithDialog,
+    })
   } catch (error) {
     dialog.showErrorBox(`${PRODUCT_NAME} cannot start`, toErrorPayload(error).message)
     app.exit(1)

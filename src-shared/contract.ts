@@ -4,7 +4,7 @@
  * one entry here and one handler in `src-main/ipc/handlers.ts`.
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
-import { ChatMessage, ChatMode, Turn, TurnEvent } from './agent'
+import { ChatMessage, ChatMode, ProviderKind, Turn, TurnEvent } from './agent'
 import {
   AgentProfile,
   CreateAgentProfileBody,
@@ -59,6 +59,37 @@ function method<Request extends TSchema, Response extends TSchema>(request: Requ
   return { request, response }
 }
 
+const FolderPath = Type.String({ minLength: 1, maxLength: 4096 })
+
+export const FolderListing = Type.Object({
+  path: Type.String(),
+  parent: Type.Union([Type.String(), Type.Null()]),
+  folders: Type.Array(Type.Object({ name: Type.String(), path: Type.String() })),
+  home: Type.String(),
+})
+export type FolderListing = Static<typeof FolderListing>
+
+/** What the model would receive from one tool call, and what only the UI sees. */
+export const ToolRunResult = Type.Object({
+  content: Type.String(),
+  isError: Type.Boolean(),
+  errorType: Type.Optional(Type.String()),
+  data: Type.Optional(Type.Unknown()),
+  truncated: Type.Boolean(),
+  durationMs: Type.Number(),
+})
+export type ToolRunResult = Static<typeof ToolRunResult>
+
+/** The exact tool list a chat's next turn sends, in its provider's wire format. */
+export const Capabilities = Type.Object({
+  provider: Type.Object({ kind: ProviderKind, name: Type.String() }),
+  model: Type.String(),
+  tools: Type.Array(Type.Object({ name: Type.String(), tokens: Type.Number(), wire: Type.Unknown() })),
+  /** Estimated at four characters a token, as the wire JSON goes out. */
+  totalTokens: Type.Number(),
+})
+export type Capabilities = Static<typeof Capabilities>
+
 /** Request/response methods, named `namespace.action`; `window.atelier.namespace.action(request)`. */
 export const methods = {
   'app.info': method(Empty, AppInfo),
@@ -88,6 +119,30 @@ export const methods = {
   'chats.messages': method(
     Type.Object({ id: Id }, { additionalProperties: false }),
     Type.Object({ messages: Type.Array(ChatMessage), turns: Type.Array(Turn) }),
+  ),
+  /** The tools the chat's next turn would send, as its provider receives them. */
+  'chats.capabilities': method(Type.Object({ id: Id }, { additionalProperties: false }), Capabilities),
+  /** A folder's sub-folders, for the web host's folder browser (a browser cannot pick local paths). */
+  'folders.list': method(
+    Type.Object({ path: Type.Optional(FolderPath) }, { additionalProperties: false }),
+    FolderListing,
+  ),
+  /** Folders recently bound to chats, newest first. */
+  'folders.recent': method(Empty, Type.Array(Type.String())),
+  /** The OS folder dialog; refused with `unsupported` outside the desktop app. */
+  'folders.pick': method(Empty, Type.Object({ path: Type.Union([Type.String(), Type.Null()]) })),
+  /** The tool playground: one call through the full executor, exactly as a turn would make it. */
+  'tools.run': method(
+    Type.Object(
+      {
+        name: Id,
+        arguments: Type.String({ maxLength: 1_000_000 }),
+        workingDir: Type.Union([FolderPath, Type.Null()]),
+        mode: ChatMode,
+      },
+      { additionalProperties: false },
+    ),
+    ToolRunResult,
   ),
   /** A generated image, for showing in the chat; only files under the data folder's images. */
   'images.read': method(

@@ -3,7 +3,7 @@
  * bus (IPC, the web host) and the caller's own listener (the CLI).
  */
 import type { ChatMessage, ProviderKind, Turn, TurnEvent } from '../../src-shared/agent'
-import type { Chat } from '../../src-shared/contract'
+import type { Capabilities, Chat } from '../../src-shared/contract'
 import { AtelierError } from '../../src-shared/errors'
 import type { AgentProfile } from '../../src-shared/providers'
 import type { AtelierEvents } from '../app/events'
@@ -13,6 +13,7 @@ import type { PreferencesService } from '../preferences/preferences-service'
 import { createProviderAdapter } from '../providers/adapters'
 import type { ProviderService, ResolvedProvider } from '../providers/provider-service'
 import type { RetryPolicy } from '../providers/retry'
+import { wireToolsWithTokens } from '../providers/tool-mapper'
 import type { ToolExecutor } from '../tools/executor'
 import type { ToolRegistry } from '../tools/registry'
 import { getEnabledToolRuntime } from '../tools/runtime'
@@ -149,6 +150,22 @@ export class AgentService {
     this.running.clear()
   }
 
+  /** What the chat's next turn would send as tools: the same projection, in its provider's format. */
+  capabilities({ id }: { id: string }): Capabilities {
+    const chat = this.deps.chats.get(id)
+    const provider = this.resolveProvider(chat, {})
+    const tools = wireToolsWithTokens(
+      provider.config.kind,
+      this.projection(this.deps.profiles.forChat(chat.agent)),
+    )
+    return {
+      provider: { kind: provider.config.kind, name: provider.name },
+      model: provider.model,
+      tools,
+      totalTokens: tools.reduce((sum, tool) => sum + tool.tokens, 0),
+    }
+  }
+
   /** The tools a turn offers: enabled ones, narrowed to the profile's list when it has one. */
   projection(profile: AgentProfile) {
     const { definitions } = getEnabledToolRuntime(this.deps.registry, this.deps.toolSettings, this.deps.user)
@@ -157,7 +174,7 @@ export class AgentService {
     return definitions.filter((definition) => allowed.has(definition.name))
   }
 
-  private resolveProvider(chat: Chat, request: TurnRequest): ResolvedProvider {
+  private resolveProvider(chat: Chat, request: Pick<TurnRequest, 'provider'>): ResolvedProvider {
     const { providers } = this.deps
     if (request.provider) {
       const { kind, ...overrides } = request.provider

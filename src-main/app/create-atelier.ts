@@ -43,6 +43,8 @@ export interface AtelierOptions {
   secrets?: SecretStore
   /** Where provider keys are read from; the process environment by default. */
   env?: NodeJS.ProcessEnv
+  /** The OS folder dialog (Electron's); without it the renderer browses folders itself. */
+  pickFolder?: () => Promise<string | null>
   /** How provider failures are retried (tests shorten the waits). */
   retry?: RetryPolicy
 }
@@ -69,6 +71,7 @@ export function createAtelier({
   registry = builtinTools.clone(),
   secrets,
   env,
+  pickFolder,
   retry,
 }: AtelierOptions): Atelier {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
@@ -108,6 +111,8 @@ export function createAtelier({
   const info = { name: PRODUCT_NAME, version: APP_VERSION, dataDir }
   const handlers = createHandlers({
     images: services.images,
+    executor: tools.executor,
+    ...(pickFolder && { pickFolder }),
     info,
     chats,
     preferences,

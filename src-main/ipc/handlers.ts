@@ -1,10 +1,13 @@
 import type { AppInfo } from '../../src-shared/contract'
+import { AtelierError } from '../../src-shared/errors'
 import type { AgentProfileService } from '../agent/agent-profiles'
 import type { AgentService } from '../agent/agent-service'
 import type { ChatService } from '../chats/chat-service'
+import { listFolders, recentFolders } from '../chats/folders'
 import type { PreferencesService } from '../preferences/preferences-service'
 import type { ProviderImageGenerator } from '../providers/image-generation'
 import type { ProviderService } from '../providers/provider-service'
+import type { ToolExecutor } from '../tools/executor'
 import type { ToolSettingsService } from '../tools/tool-settings-service'
 import type { ContractHandlers } from './dispatcher'
 
@@ -17,6 +20,9 @@ export interface HandlerServices {
   profiles: AgentProfileService
   agent: AgentService
   images: ProviderImageGenerator
+  executor: ToolExecutor
+  /** The OS folder dialog; only the desktop app has one. */
+  pickFolder?: () => Promise<string | null>
   /** Whose settings the calls read and write. */
   user: string
 }
@@ -31,6 +37,8 @@ export function createHandlers({
   profiles,
   agent,
   images,
+  executor,
+  pickFolder,
   user,
 }: HandlerServices): ContractHandlers {
   return {
@@ -47,6 +55,19 @@ export function createHandlers({
           : request,
       ),
     'chats.messages': (request) => agent.conversation(request),
+    'chats.capabilities': (request) => agent.capabilities(request),
+    'folders.list': (request) => listFolders(request.path),
+    'folders.recent': () => recentFolders(chats.list()),
+    'folders.pick': async () => {
+      if (!pickFolder)
+        throw new AtelierError('unsupported', 'Picking a folder with the OS dialog needs the desktop app.')
+      return { path: await pickFolder() }
+    },
+    'tools.run': ({ name, arguments: args, workingDir, mode }) =>
+      executor.execute(
+        { name, arguments: args },
+        { user, workingDirectory: workingDir, mode, restrict: mode === 'agent' },
+      ),
     'images.read': (request) => images.read(request.path),
     'turns.start': (request) => agent.start(request),
     'turns.stop': (request) => agent.stop(request),

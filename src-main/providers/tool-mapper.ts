@@ -174,3 +174,15 @@ export function toolDefsForProvider(kind: ProviderKind, definitions: ToolDefinit
       return toolDefsToAnthropic(definitions)
   }
 }
+
+/** Characters per token, the usual rough measure for English and JSON. */
+const CHARS_PER_TOKEN = 4
+
+/** Each tool as a provider of this kind receives it, with an estimate of the tokens it costs. */
+export function wireToolsWithTokens(kind: ProviderKind, definitions: ToolDefinition[]) {
+  return toolDefsForProvider(kind, definitions).map((wire, index) => ({
+    name: definitions[index]?.name ?? '',
+    tokens: Math.ceil(JSON.stringify(wire).length / CHARS_PER_TOKEN),
+    wire,
+  }))
+}
