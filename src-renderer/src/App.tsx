@@ -119,13 +119,14 @@ export function App({ api }: { api: AtelierApi }) {
         )}
         {view.kind === 'settings' ? (
           <SettingsView
+            api={api}
             info={info}
             preferences={preferences}
             onChange={updatePreferences}
             onClose={() => setView({ kind: 'chat' })}
           />
         ) : selected ? (
-          <ChatPane chat={selected} />
+          <ChatPane api={api} chat={selected} />
         ) : (
           <section className="empty-state" aria-label="No chat selected">
             <h1>Welcome to Atelier</h1>

@@ -1,3 +1,4 @@
+import type { AtelierApi } from '../../../src-shared/api'
 import type { Chat } from '../../../src-shared/contract'
 
 const MODE_HINT: Record<Chat['mode'], string> = {
@@ -5,7 +6,7 @@ const MODE_HINT: Record<Chat['mode'], string> = {
   chat: 'Chat mode: the bound folder is not given to tools.',
 }
 
-export function ChatPane({ chat }: { chat: Chat }) {
+export function ChatPane({ chat }: { api: AtelierApi; chat: Chat }) {
   return (
     <section className="chat-pane" aria-labelledby="chat-title">
       <header className="chat-header">

@@ -1,3 +1,4 @@
+import type { AtelierApi } from '../../../src-shared/api'
 import type { AppInfo, Preferences, Theme } from '../../../src-shared/contract'
 
 const THEMES: { value: Theme; label: string }[] = [
@@ -7,6 +8,7 @@ const THEMES: { value: Theme; label: string }[] = [
 ]
 
 interface SettingsViewProps {
+  api: AtelierApi
   info: AppInfo | undefined
   preferences: Preferences | undefined
   onChange(changes: Partial<Preferences>): void
