@@ -48,13 +48,13 @@ describe('desktop-experience contract methods', () => {
       mode: 'agent',
     })
     expect(invalid).toMatchObject({ ok: true, value: { isError: true, errorType: 'validation_failed' } })
-    const escape = await atelier.dispatch('tools.run', {
+    const outside = await atelier.dispatch('tools.run', {
       name: 'read_file',
       arguments: '{"path":"../outside.txt"}',
       workingDir: project,
       mode: 'agent',
     })
-    expect(escape).toMatchObject({ ok: true, value: { isError: true, errorType: 'path_denied' } })
+    expect(outside).toMatchObject({ ok: true, value: { isError: true, errorType: 'path_denied' } })
   })
 
   it('folders.list browses sub-folders, folders.recent remembers bound ones, folders.pick needs the desktop app', async () => {
