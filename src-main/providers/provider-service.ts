@@ -124,11 +124,12 @@ export class ProviderService {
   }
 
   /**
-   * The provider a chat uses: the one it names, else the first set up, else one made from whichever
-   * API key the environment holds.
+   * The provider a chat uses: the one it names, else (none named, or deleted since) the first set up,
+   * else one made from whichever API key the environment holds.
    */
   resolve(id: string | null, overrides: ProviderOverrides = {}): ResolvedProvider {
-    const stored = id === null ? this.repository.list()[0] : this.stored(id)
+    // A chat whose provider was deleted falls back to the first one, as a deleted profile does.
+    const stored = (id !== null && this.repository.get(id)) || this.repository.list()[0]
     if (stored) return this.resolved(stored, overrides)
     const kind = (Object.keys(KEY_VARIABLES) as ProviderKind[]).find(
       (k) => k !== 'openai-chat' && this.envKey(k),

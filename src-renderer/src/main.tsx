@@ -1,10 +1,11 @@
+// The base stylesheet first, so each view's own stylesheet can build on it.
+import './styles.css'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import type { AtelierApi } from '../../src-shared/api'
 import { App } from './App'
 import { errorMessage } from './errors'
 import { connectWebBridge } from './web-bridge'
-import './styles.css'
 
 async function resolveApi(): Promise<AtelierApi> {
   if (window.atelier) return window.atelier

@@ -96,11 +96,12 @@ describe('the renderer in Chromium, served by the web host', () => {
     expect(shape).toEqual({
       agents: ['create', 'delete', 'list', 'onChanged', 'update'],
       app: ['info'],
-      chats: ['configure', 'create', 'delete', 'list', 'messages', 'onChanged', 'rename'],
+      chats: ['capabilities', 'configure', 'create', 'delete', 'list', 'messages', 'onChanged', 'rename'],
+      folders: ['list', 'pick', 'recent'],
       images: ['read'],
       preferences: ['get', 'onChanged', 'update'],
       providers: ['create', 'delete', 'list', 'models', 'onChanged', 'update'],
-      tools: ['list', 'update'],
+      tools: ['list', 'run', 'update'],
       turns: ['onEvent', 'start', 'stop'],
     })
     const rejection = await page.evaluate(() =>

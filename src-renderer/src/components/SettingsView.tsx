@@ -1,10 +1,20 @@
+import { type ReactNode, useId, useState } from 'react'
 import type { AtelierApi } from '../../../src-shared/api'
-import type { AppInfo, Preferences, Theme } from '../../../src-shared/contract'
+import type { AppInfo, Preferences } from '../../../src-shared/contract'
+import { AgentProfilesSection } from './settings/AgentProfilesSection'
+import { AppearanceSection } from './settings/AppearanceSection'
+import { ProvidersSection } from './settings/ProvidersSection'
+import { type SectionTab, SectionTabs } from './settings/SectionTabs'
+import { ToolsSection } from './settings/ToolsSection'
+import '../settings.css'
 
-const THEMES: { value: Theme; label: string }[] = [
-  { value: 'system', label: 'System' },
-  { value: 'dark', label: 'Dark' },
-  { value: 'light', label: 'Light' },
+type SectionId = 'appearance' | 'tools' | 'providers' | 'agents'
+
+const SECTIONS: SectionTab<SectionId>[] = [
+  { id: 'appearance', label: 'Appearance', description: 'Theme, turns, about' },
+  { id: 'tools', label: 'Tools', description: 'Switches, parameters, playground' },
+  { id: 'providers', label: 'Providers', description: 'Models and API keys' },
+  { id: 'agents', label: 'Agent profiles', description: 'Prompts, tools, modes' },
 ]
 
 interface SettingsViewProps {
@@ -15,7 +25,30 @@ interface SettingsViewProps {
   onClose(): void
 }
 
-export function SettingsView({ info, preferences, onChange, onClose }: SettingsViewProps) {
+/** Reopening settings returns to the section last shown in this window. */
+let lastSection: SectionId = 'appearance'
+
+export function SettingsView({ api, info, preferences, onChange, onClose }: SettingsViewProps) {
+  const id = useId()
+  const [section, setSection] = useState<SectionId>(lastSection)
+  // A section is mounted when first shown and then kept, so unsaved edits survive switching sections.
+  const [visited, setVisited] = useState<ReadonlySet<SectionId>>(() => new Set([lastSection]))
+  const tabId = (section: SectionId) => `${id}-tab-${section}`
+  const panelId = (section: SectionId) => `${id}-panel-${section}`
+
+  function select(next: SectionId) {
+    lastSection = next
+    setSection(next)
+    setVisited((current) => (current.has(next) ? current : new Set([...current, next])))
+  }
+
+  const content: Record<SectionId, () => ReactNode> = {
+    appearance: () => <AppearanceSection info={info} preferences={preferences} onChange={onChange} />,
+    tools: () => <ToolsSection api={api} />,
+    providers: () => <ProvidersSection api={api} />,
+    agents: () => <AgentProfilesSection api={api} />,
+  }
+
   return (
     <section className="settings" aria-labelledby="settings-title">
       <header className="settings-header">
@@ -24,35 +57,21 @@ export function SettingsView({ info, preferences, onChange, onClose }: SettingsV
           Close settings
         </button>
       </header>
-      <fieldset className="setting-group">
-        <legend>Appearance</legend>
-        <div role="radiogroup" aria-label="Theme" className="segmented">
-          {THEMES.map(({ value, label }) => (
-            <label key={value}>
-              <input
-                type="radio"
-                name="theme"
-                value={value}
-                checked={preferences?.theme === value}
-                onChange={() => onChange({ theme: value })}
-              />
-              {label}
-            </label>
-          ))}
-        </div>
-        <p className="muted">System follows your operating system’s light or dark setting.</p>
-      </fieldset>
-      {info && (
-        <section className="setting-group" aria-labelledby="about-title">
-          <h2 id="about-title">About</h2>
-          <p>
-            {info.name} {info.version}
-          </p>
-          <p className="muted">
-            Data folder: <code>{info.dataDir}</code>
-          </p>
-        </section>
-      )}
+      <div className="settings-body">
+        <SectionTabs tabs={SECTIONS} selected={section} onSelect={select} tabId={tabId} panelId={panelId} />
+        {SECTIONS.map(({ id: sectionId }) => (
+          <div
+            key={sectionId}
+            id={panelId(sectionId)}
+            role="tabpanel"
+            aria-labelledby={tabId(sectionId)}
+            className="settings-panel"
+            hidden={sectionId !== section}
+          >
+            {visited.has(sectionId) && content[sectionId]()}
+          </div>
+        ))}
+      </div>
     </section>
   )
 }

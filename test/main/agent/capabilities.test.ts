@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import type { Capabilities } from '../../../src-shared/contract'
 import { useAgentFixture } from '../../support/agent-harness'
 
 describe('desktop-experience contract methods', () => {
@@ -14,8 +15,9 @@ describe('desktop-experience contract methods', () => {
       tools: ['read_file', 'grep'],
     })
     atelier.chats.configure({ id: chat.id, agent: reviewer.id })
-    const shown = await atelier.dispatch('chats.capabilities', { id: chat.id })
-    if (!shown.ok) throw new Error(shown.error.message)
+    const answer = await atelier.dispatch('chats.capabilities', { id: chat.id })
+    if (!answer.ok) throw new Error(answer.error.message)
+    const shown = { value: answer.value as Capabilities }
 
     fake.enqueue({ text: 'ok' })
     await run('hi')

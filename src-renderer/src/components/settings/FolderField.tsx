@@ -1,0 +1,116 @@
+import { useEffect, useId, useState } from 'react'
+import type { AtelierApi } from '../../../../src-shared/api'
+import { isAtelierErrorPayload } from '../../../../src-shared/errors'
+import { errorMessage } from '../../errors'
+import { FolderBrowser } from './FolderBrowser'
+
+interface FolderFieldProps {
+  api: AtelierApi
+  label: string
+  value: string
+  onChange(value: string): void
+  hint?: string
+}
+
+/** Remembered for the session: once the OS dialog is known to be missing, Browse opens ours at once. */
+let osDialogUnsupported = false
+
+/**
+ * A folder: typed, picked with the OS dialog in the desktop app (or the app's own browser on the web
+ * host), or chosen among the folders recently bound to chats.
+ */
+export function FolderField({ api, label, value, onChange, hint }: FolderFieldProps) {
+  const id = useId()
+  const [recent, setRecent] = useState<string[]>([])
+  const [browsing, setBrowsing] = useState(false)
+  const [error, setError] = useState<string>()
+
+  useEffect(() => {
+    let live = true
+    api.folders.recent().then(
+      (folders) => live && setRecent(folders),
+      () => undefined,
+    )
+    return () => {
+      live = false
+    }
+  }, [api])
+
+  async function browse() {
+    setError(undefined)
+    if (osDialogUnsupported) return setBrowsing(true)
+    try {
+      const { path } = await api.folders.pick()
+      if (path) onChange(path)
+    } catch (failure) {
+      if (isAtelierErrorPayload(failure) && failure.code === 'unsupported') {
+        osDialogUnsupported = true
+        setBrowsing(true)
+      } else {
+        setError(errorMessage(failure))
+      }
+    }
+  }
+
+  const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined
+  return (
+    <div className="field folder-field">
+      <label className="field-label" htmlFor={`${id}-input`}>
+        {label}
+      </label>
+      <div className="folder-field-row">
+        <input
+          id={`${id}-input`}
+          type="text"
+          value={value}
+          spellCheck={false}
+          placeholder="No folder"
+          aria-describedby={describedBy}
+          onChange={(event) => onChange(event.target.value)}
+        />
+        <button
+          type="button"
+          onClick={() => void browse()}
+          aria-expanded={osDialogUnsupported ? browsing : undefined}
+        >
+          Browse…
+        </button>
+        {recent.length > 0 && (
+          <select
+            aria-label="Recent folders"
+            value=""
+            onChange={(event) => event.target.value && onChange(event.target.value)}
+          >
+            <option value="">Recent…</option>
+            {recent.map((folder) => (
+              <option key={folder} value={folder}>
+                {folder}
+              </option>
+            ))}
+          </select>
+        )}
+      </div>
+      {error && (
+        <p className="field-error" id={`${id}-error`} role="alert">
+          {error}
+        </p>
+      )}
+      {hint && (
+        <p className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {browsing && (
+        <FolderBrowser
+          api={api}
+          start={value}
+          onChoose={(path) => {
+            onChange(path)
+            setBrowsing(false)
+          }}
+          onCancel={() => setBrowsing(false)}
+        />
+      )}
+    </div>
+  )
+}

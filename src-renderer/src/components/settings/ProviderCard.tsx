@@ -1,0 +1,126 @@
+import { useId, useState } from 'react'
+import type { AtelierApi } from '../../../../src-shared/api'
+import type { ProviderInfo } from '../../../../src-shared/providers'
+import { errorMessage } from '../../errors'
+import { PencilIcon, TrashIcon } from '../icons'
+import { kindInfo } from './provider-kinds'
+
+interface ProviderCardProps {
+  api: AtelierApi
+  provider: ProviderInfo
+  onEdit(): void
+  onDelete(): void
+}
+
+type Test =
+  | { kind: 'idle' }
+  | { kind: 'testing' }
+  | { kind: 'ok'; models: string[] }
+  | { kind: 'failed'; message: string }
+
+function keySourceText(provider: ProviderInfo): string {
+  switch (provider.keySource) {
+    case 'stored':
+      return 'Stored key (encrypted)'
+    case 'environment':
+      return `Environment variable ${provider.keyVariable}`
+    case 'none':
+      return 'None'
+  }
+}
+
+/** A provider as set up: where it points, where its key comes from, and whether it answers. */
+export function ProviderCard({ api, provider, onEdit, onDelete }: ProviderCardProps) {
+  const id = useId()
+  const [test, setTest] = useState<Test>({ kind: 'idle' })
+
+  async function testConnection() {
+    setTest({ kind: 'testing' })
+    try {
+      const { models } = await api.providers.models({ id: provider.id })
+      setTest({ kind: 'ok', models })
+    } catch (error) {
+      setTest({ kind: 'failed', message: errorMessage(error) })
+    }
+  }
+
+  return (
+    <section className="item-card" aria-labelledby={`${id}-name`}>
+      <div className="item-card-head">
+        <div>
+          <h3 id={`${id}-name`}>{provider.name}</h3>
+          <p className="muted">{kindInfo(provider.kind).label}</p>
+        </div>
+        <div className="item-card-actions">
+          <button
+            type="button"
+            className="small"
+            aria-describedby={`${id}-name`}
+            onClick={() => void testConnection()}
+            disabled={test.kind === 'testing'}
+            aria-busy={test.kind === 'testing' || undefined}
+          >
+            Test connection
+          </button>
+          <button
+            type="button"
+            className="icon"
+            aria-label={`Edit provider ${provider.name}`}
+            title="Edit"
+            onClick={onEdit}
+          >
+            <PencilIcon />
+          </button>
+          <button
+            type="button"
+            className="icon"
+            aria-label={`Delete provider ${provider.name}`}
+            title="Delete"
+            onClick={onDelete}
+          >
+            <TrashIcon />
+          </button>
+        </div>
+      </div>
+      <dl className="facts">
+        <div>
+          <dt>Base URL</dt>
+          <dd>{provider.baseUrl ? <code>{provider.baseUrl}</code> : 'Public endpoint'}</dd>
+        </div>
+        <div>
+          <dt>Default model</dt>
+          <dd>{provider.defaultModel ? <code>{provider.defaultModel}</code> : 'None (chosen per chat)'}</dd>
+        </div>
+        <div>
+          <dt>API key</dt>
+          <dd className={provider.keySource === 'none' ? 'muted' : undefined}>{keySourceText(provider)}</dd>
+        </div>
+      </dl>
+      <div className="test-result" role="status">
+        {test.kind === 'testing' && <span className="muted">Asking {provider.name} for its models…</span>}
+        {test.kind === 'ok' && (
+          <details>
+            <summary>
+              <span className="ok-mark" aria-hidden="true">
+                ✓
+              </span>{' '}
+              Connected: {test.models.length} {test.models.length === 1 ? 'model' : 'models'} available
+            </summary>
+            <ul className="model-list">
+              {test.models.map((model) => (
+                <li key={model}>
+                  <code>{model}</code>
+                </li>
+              ))}
+            </ul>
+          </details>
+        )}
+      </div>
+      {test.kind === 'failed' && (
+        <p className="field-error" role="alert">
+          Connection failed: {test.message}
+        </p>
+      )}
+    </section>
+  )
+}

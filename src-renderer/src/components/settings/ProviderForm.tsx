@@ -1,0 +1,266 @@
+import { type FormEvent, useId, useState } from 'react'
+import type { AtelierApi } from '../../../../src-shared/api'
+import { isAtelierErrorPayload } from '../../../../src-shared/errors'
+import type { KeyStorage, ProviderInfo } from '../../../../src-shared/providers'
+import { Notice } from './Notice'
+import { kindInfo, PROVIDER_KINDS, type ProviderPreset } from './provider-kinds'
+import { splitRequestError } from './request-errors'
+
+interface ProviderFormProps {
+  api: AtelierApi
+  keyStorage: KeyStorage
+  /** The provider being edited; absent when adding one. */
+  provider?: ProviderInfo
+  preset?: ProviderPreset
+  onDone(provider: ProviderInfo): void
+  onCancel(): void
+}
+
+type Field = 'name' | 'baseUrl' | 'defaultModel' | 'apiKey'
+const FIELDS: readonly Field[] = ['name', 'baseUrl', 'defaultModel', 'apiKey']
+const URL_PATTERN = /^https?:\/\/\S+$/
+
+/**
+ * Adds or edits a provider. The API key is write-only: typed here, stored encrypted by the desktop
+ * app, and never shown again — the form only says where the key comes from.
+ */
+export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCancel }: ProviderFormProps) {
+  const id = useId()
+  const [kind, setKind] = useState(provider?.kind ?? preset?.kind ?? 'openai-responses')
+  const [name, setName] = useState(provider?.name ?? preset?.name ?? '')
+  const [baseUrl, setBaseUrl] = useState(provider?.baseUrl ?? preset?.baseUrl ?? '')
+  const [defaultModel, setDefaultModel] = useState(provider?.defaultModel ?? '')
+  const [apiKey, setApiKey] = useState('')
+  const [showKey, setShowKey] = useState(false)
+  const [forgetKey, setForgetKey] = useState(false)
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({})
+  const [formError, setFormError] = useState<string>()
+  const [saving, setSaving] = useState(false)
+  const info = kindInfo(kind)
+  const variables = info.keyVariables.join(' or ')
+  const keyDisabled = !keyStorage.available || forgetKey
+
+  function validate(): Partial<Record<Field, string>> {
+    const found: Partial<Record<Field, string>> = {}
+    if (!name.trim()) found.name = 'Give the provider a name.'
+    if (baseUrl.trim() && !URL_PATTERN.test(baseUrl.trim()))
+      found.baseUrl = 'Enter an address that starts with http:// or https://, without spaces.'
+    return found
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    const found = validate()
+    setErrors(found)
+    setFormError(undefined)
+    if (Object.keys(found).length > 0) return
+    const key = apiKey.trim()
+    setSaving(true)
+    try {
+      const saved = provider
+        ? await api.providers.update({
+            id: provider.id,
+            name: name.trim(),
+            baseUrl: baseUrl.trim() || null,
+            defaultModel: defaultModel.trim() || null,
+            ...(forgetKey ? { apiKey: null } : key ? { apiKey: key } : {}),
+          })
+        : await api.providers.create({
+            kind,
+            name: name.trim(),
+            ...(baseUrl.trim() && { baseUrl: baseUrl.trim() }),
+            ...(defaultModel.trim() && { defaultModel: defaultModel.trim() }),
+            ...(key && { apiKey: key }),
+          })
+      onDone(saved)
+    } catch (error) {
+      if (isAtelierErrorPayload(error) && error.code === 'key_storage_unavailable') {
+        setErrors({ apiKey: error.message })
+      } else {
+        const split = splitRequestError(error, FIELDS, (field, message) =>
+          field === 'baseUrl' ? 'Enter an address that starts with http:// or https://.' : message,
+        )
+        setErrors(split.fields)
+        setFormError(split.form)
+      }
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  const described = (field: Field, ...more: (string | false | undefined)[]) =>
+    [errors[field] && `${id}-${field}-error`, ...more].filter(Boolean).join(' ') || undefined
+  const fieldError = (field: Field) =>
+    errors[field] && (
+      <p className="field-error" id={`${id}-${field}-error`} role="alert">
+        {errors[field]}
+      </p>
+    )
+
+  const keyStatus = provider
+    ? provider.keySource === 'stored'
+      ? 'A key is stored for this provider (encrypted). Type a new one to replace it.'
+      : provider.keySource === 'environment'
+        ? `Using ${provider.keyVariable} from the environment.`
+        : `No key: ${variables} is not set${kind === 'openai-chat' ? ' (a local server needs none)' : ''}.`
+    : `Leave empty to use ${variables} from the environment, or no key for a local server.`
+
+  return (
+    <form className="editor" aria-labelledby={`${id}-title`} noValidate onSubmit={submit}>
+      <h3 id={`${id}-title`}>{provider ? `Edit ${provider.name}` : 'Add a provider'}</h3>
+      <div className="editor-grid">
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-kind`}>
+            Kind
+          </label>
+          <select
+            id={`${id}-kind`}
+            value={kind}
+            disabled={provider !== undefined}
+            aria-describedby={`${id}-kind-hint`}
+            onChange={(event) => setKind(event.target.value as typeof kind)}
+          >
+            {PROVIDER_KINDS.map((option) => (
+              <option key={option.kind} value={option.kind}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+          <p className="field-hint" id={`${id}-kind-hint`}>
+            {info.hint}
+            {provider && ' The kind of a saved provider cannot change; add another one instead.'}
+          </p>
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-name`}>
+            Name
+          </label>
+          <input
+            id={`${id}-name`}
+            type="text"
+            value={name}
+            required
+            maxLength={100}
+            placeholder={info.kind === 'openai-chat' ? 'Ollama on this computer' : info.label}
+            aria-invalid={errors.name ? true : undefined}
+            aria-describedby={described('name')}
+            onChange={(event) => setName(event.target.value)}
+          />
+          {fieldError('name')}
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-baseUrl`}>
+            Base URL
+          </label>
+          <input
+            id={`${id}-baseUrl`}
+            type="url"
+            value={baseUrl}
+            spellCheck={false}
+            placeholder={info.baseUrlPlaceholder}
+            aria-invalid={errors.baseUrl ? true : undefined}
+            aria-describedby={described('baseUrl', `${id}-baseUrl-hint`)}
+            onChange={(event) => setBaseUrl(event.target.value)}
+          />
+          {fieldError('baseUrl')}
+          <p className="field-hint" id={`${id}-baseUrl-hint`}>
+            {kind === 'openai-chat'
+              ? 'The server’s OpenAI-compatible address, usually ending in /v1.'
+              : 'Optional: leave empty for the public endpoint, or point at a proxy.'}
+          </p>
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-defaultModel`}>
+            Default model
+          </label>
+          <input
+            id={`${id}-defaultModel`}
+            type="text"
+            value={defaultModel}
+            spellCheck={false}
+            placeholder={info.modelPlaceholder}
+            aria-invalid={errors.defaultModel ? true : undefined}
+            aria-describedby={described('defaultModel', `${id}-defaultModel-hint`)}
+            onChange={(event) => setDefaultModel(event.target.value)}
+          />
+          {fieldError('defaultModel')}
+          <p className="field-hint" id={`${id}-defaultModel-hint`}>
+            Used when a chat does not choose one. Test connection lists what the provider offers.
+          </p>
+        </div>
+        <div className="field field-wide">
+          <label className="field-label" htmlFor={`${id}-apiKey`}>
+            API key
+          </label>
+          <div className="secret-row">
+            <input
+              id={`${id}-apiKey`}
+              type={showKey && !keyDisabled ? 'text' : 'password'}
+              value={apiKey}
+              disabled={keyDisabled}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={provider?.keySource === 'stored' ? '••••••••  (stored)' : ''}
+              aria-invalid={errors.apiKey ? true : undefined}
+              aria-describedby={described('apiKey', `${id}-apiKey-hint`)}
+              onChange={(event) => setApiKey(event.target.value)}
+            />
+            <button
+              type="button"
+              aria-pressed={showKey}
+              aria-controls={`${id}-apiKey`}
+              disabled={keyDisabled}
+              onClick={() => setShowKey((shown) => !shown)}
+            >
+              {showKey ? 'Hide key' : 'Show key'}
+            </button>
+          </div>
+          {fieldError('apiKey')}
+          <div className="field-hint" id={`${id}-apiKey-hint`}>
+            {keyStorage.available ? (
+              <p>{keyStatus}</p>
+            ) : (
+              <p>
+                Keys can be stored only by the desktop app, which encrypts them with the system keychain.
+                Here, Atelier reads {variables} from the environment it was started in.
+                {provider && ` ${keyStatus}`}
+              </p>
+            )}
+          </div>
+          {keyStorage.available && keyStorage.plainText && (
+            <Notice tone="warning" title="No system keychain">
+              This computer offers no keychain, so a stored key is only obscured: anyone who can read your
+              data folder can recover it. Prefer the environment variable {variables}.
+            </Notice>
+          )}
+          {provider?.keySource === 'stored' && (
+            <label className="choice">
+              <input
+                type="checkbox"
+                checked={forgetKey}
+                onChange={(event) => {
+                  setForgetKey(event.target.checked)
+                  if (event.target.checked) setApiKey('')
+                }}
+              />
+              Remove the stored key and use {variables} from the environment
+            </label>
+          )}
+        </div>
+      </div>
+      {formError && (
+        <Notice tone="danger" role="alert">
+          {formError}
+        </Notice>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={saving} aria-busy={saving || undefined}>
+          {provider ? 'Save provider' : 'Add provider'}
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,154 @@
+import { useEffect, useRef, useState } from 'react'
+import type { AtelierApi } from '../../../../src-shared/api'
+import type { KeyStorage, ProviderInfo } from '../../../../src-shared/providers'
+import { errorMessage } from '../../errors'
+import { ConfirmDialog } from '../ConfirmDialog'
+import { Notice } from './Notice'
+import { ProviderCard } from './ProviderCard'
+import { ProviderForm } from './ProviderForm'
+import { LOCAL_PRESETS, type ProviderPreset } from './provider-kinds'
+
+type Editing = { kind: 'create'; preset?: ProviderPreset } | { kind: 'edit'; provider: ProviderInfo }
+
+/** Where models run: the providers set up, a form to add or edit one, and a test for each. */
+export function ProvidersSection({ api }: { api: AtelierApi }) {
+  const [providers, setProviders] = useState<ProviderInfo[]>()
+  const [keyStorage, setKeyStorage] = useState<KeyStorage>({ available: false, plainText: false })
+  const [editing, setEditing] = useState<Editing>()
+  const [deleting, setDeleting] = useState<ProviderInfo>()
+  const [error, setError] = useState<string>()
+  const top = useRef<HTMLDivElement>(null)
+
+  useEffect(() => {
+    let live = true
+    const apply = (list: { providers: ProviderInfo[]; keyStorage: KeyStorage }) => {
+      if (!live) return
+      setProviders(list.providers)
+      setKeyStorage(list.keyStorage)
+    }
+    api.providers.list().then(apply, (failure: unknown) => live && setError(errorMessage(failure)))
+    const unsubscribe = api.providers.onChanged(apply)
+    return () => {
+      live = false
+      unsubscribe()
+    }
+  }, [api])
+
+  function startEditing(next: Editing) {
+    setEditing(next)
+    requestAnimationFrame(() =>
+      top.current?.querySelector<HTMLElement>('.editor input:not([disabled])')?.focus(),
+    )
+  }
+
+  async function remove(provider: ProviderInfo) {
+    setDeleting(undefined)
+    try {
+      await api.providers.delete({ id: provider.id })
+      setProviders((current) => current?.filter((p) => p.id !== provider.id))
+      setError(undefined)
+    } catch (failure) {
+      setError(errorMessage(failure))
+    }
+  }
+
+  const empty = providers?.length === 0
+  return (
+    <div className="settings-section" ref={top} aria-busy={!providers && !error ? true : undefined}>
+      <header className="section-intro section-intro-row">
+        <div>
+          <h2>Providers</h2>
+          <p className="muted">
+            Where models run. A chat uses the provider chosen for it, or the first one listed here.
+          </p>
+        </div>
+        {!editing && providers && (
+          <button type="button" className="primary" onClick={() => startEditing({ kind: 'create' })}>
+            Add provider
+          </button>
+        )}
+      </header>
+      {error && (
+        <Notice tone="danger" role="alert">
+          {error}
+        </Notice>
+      )}
+      {!providers && !error && <p className="muted">Loading providers…</p>}
+      {providers && !keyStorage.available && (
+        <Notice tone="info" title="Keys come from the environment here">
+          This window cannot store API keys: only the desktop app can, encrypted with the system keychain. Set
+          OPENAI_API_KEY, GEMINI_API_KEY or ANTHROPIC_API_KEY before starting Atelier.
+        </Notice>
+      )}
+      {editing && (
+        <ProviderForm
+          key={editing.kind === 'edit' ? editing.provider.id : `new-${editing.preset?.name ?? ''}`}
+          api={api}
+          keyStorage={keyStorage}
+          provider={editing.kind === 'edit' ? editing.provider : undefined}
+          preset={editing.kind === 'create' ? editing.preset : undefined}
+          onCancel={() => setEditing(undefined)}
+          onDone={(saved) => {
+            setProviders((current) =>
+              current?.some((p) => p.id === saved.id)
+                ? current.map((p) => (p.id === saved.id ? saved : p))
+                : [...(current ?? []), saved],
+            )
+            setEditing(undefined)
+          }}
+        />
+      )}
+      {empty && !editing && (
+        <div className="empty-teaching">
+          <h3>No providers yet</h3>
+          <p>Atelier needs a model to talk to. Either:</p>
+          <ul>
+            <li>
+              Set an API key in the environment before starting Atelier — <code>OPENAI_API_KEY</code>,{' '}
+              <code>GEMINI_API_KEY</code> or <code>ANTHROPIC_API_KEY</code>. It is used even with no provider
+              listed here.
+            </li>
+            <li>
+              Or run a model on this computer with an OpenAI-compatible server: Ollama at{' '}
+              <code>http://127.0.0.1:11434/v1</code>, LM Studio at <code>http://127.0.0.1:1234/v1</code>. No
+              key needed.
+            </li>
+          </ul>
+          <div className="form-actions">
+            {LOCAL_PRESETS.map((preset) => (
+              <button
+                key={preset.name}
+                type="button"
+                onClick={() => startEditing({ kind: 'create', preset })}
+              >
+                Set up {preset.name}
+              </button>
+            ))}
+          </div>
+        </div>
+      )}
+      {providers && providers.length > 0 && (
+        <div className="item-list">
+          {providers.map((provider) => (
+            <ProviderCard
+              key={provider.id}
+              api={api}
+              provider={provider}
+              onEdit={() => startEditing({ kind: 'edit', provider })}
+              onDelete={() => setDeleting(provider)}
+            />
+          ))}
+        </div>
+      )}
+      {deleting && (
+        <ConfirmDialog
+          title={`Delete “${deleting.name}”?`}
+          message="Chats set to use it will need another provider. A key stored for it is deleted with it."
+          confirmLabel="Delete"
+          onCancel={() => setDeleting(undefined)}
+          onConfirm={() => void remove(deleting)}
+        />
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,186 @@
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
+import type { AtelierApi } from '../../../../src-shared/api'
+import type { ChatMode, ToolRunResult } from '../../../../src-shared/contract'
+import type { ToolSettingsDescriptor } from '../../../../src-shared/tools'
+import { errorMessage } from '../../errors'
+import { FolderField } from './FolderField'
+import { Notice } from './Notice'
+import { PlaygroundResult } from './PlaygroundResult'
+
+interface ToolPlaygroundProps {
+  api: AtelierApi
+  tool: ToolSettingsDescriptor
+  onClose(): void
+}
+
+const MODES: { value: ChatMode; label: string; hint: string }[] = [
+  { value: 'agent', label: 'Agent', hint: 'Paths resolve in the folder, and tools are confined to it.' },
+  {
+    value: 'chat',
+    label: 'Chat',
+    hint: 'The folder is not given to the tool; only its path settings apply.',
+  },
+]
+
+/** Remembered between runs in this window, so trying several tools in one folder is quick. */
+let lastFolder = ''
+let lastMode: ChatMode = 'agent'
+
+/**
+ * One call through the full executor, exactly as a turn would make it: enabled check, settings,
+ * validation, containment. Shows what the model would receive.
+ */
+export function ToolPlayground({ api, tool, onClose }: ToolPlaygroundProps) {
+  const id = useId()
+  const dialog = useRef<HTMLDialogElement>(null)
+  // The descriptor carries no argument schema, so the arguments start empty.
+  const [args, setArgs] = useState('{}')
+  const [folder, setFolder] = useState(lastFolder)
+  const [mode, setMode] = useState<ChatMode>(lastMode)
+  const [running, setRunning] = useState(false)
+  const [result, setResult] = useState<ToolRunResult>()
+  const [failure, setFailure] = useState<string>()
+
+  // Opens as a modal; on the way out, focus goes back to whatever opened it (the Try it button).
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    const element = dialog.current
+    if (element && !element.open) element.showModal()
+    return () => {
+      element?.close()
+      opener?.focus()
+    }
+  }, [])
+
+  let jsonProblem: string | undefined
+  try {
+    JSON.parse(args)
+  } catch (error) {
+    jsonProblem = error instanceof Error ? error.message : String(error)
+  }
+
+  async function run() {
+    if (running) return
+    lastFolder = folder
+    lastMode = mode
+    setRunning(true)
+    setFailure(undefined)
+    try {
+      setResult(
+        await api.tools.run({ name: tool.name, arguments: args, workingDir: folder.trim() || null, mode }),
+      )
+    } catch (error) {
+      setResult(undefined)
+      setFailure(errorMessage(error))
+    } finally {
+      setRunning(false)
+    }
+  }
+
+  return (
+    <dialog
+      ref={dialog}
+      className="playground"
+      aria-labelledby={`${id}-title`}
+      onCancel={(event) => {
+        event.preventDefault()
+        onClose()
+      }}
+    >
+      <header className="playground-header">
+        <div>
+          <h2 id={`${id}-title`}>Try {tool.title}</h2>
+          <p className="muted">
+            One call of <code>{tool.name}</code> through the same checks a turn uses. The result is what the
+            model would receive.
+          </p>
+        </div>
+        <button type="button" className="ghost" onClick={onClose}>
+          Close
+        </button>
+      </header>
+      {!tool.enabled && (
+        <Notice tone="warning">
+          {tool.title} is off, so the call is refused as it would be for the model. Turn it on to try it.
+        </Notice>
+      )}
+      <form
+        className="playground-form"
+        noValidate
+        onSubmit={(event: FormEvent) => {
+          event.preventDefault()
+          void run()
+        }}
+      >
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-args`}>
+            Arguments (JSON)
+          </label>
+          <textarea
+            id={`${id}-args`}
+            className="code-input"
+            rows={6}
+            value={args}
+            spellCheck={false}
+            aria-describedby={`${id}-args-hint`}
+            onChange={(event) => setArgs(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+                event.preventDefault()
+                void run()
+              }
+            }}
+          />
+          <p className="field-hint" id={`${id}-args-hint`}>
+            {jsonProblem
+              ? `Not valid JSON yet (${jsonProblem}); it is sent as written, as a model's would be.`
+              : 'Ctrl+Enter runs.'}
+          </p>
+        </div>
+        <div className="playground-context">
+          <FolderField
+            api={api}
+            label="Folder"
+            value={folder}
+            onChange={setFolder}
+            hint="The chat's folder for this call. Empty: no folder."
+          />
+          <fieldset className="field">
+            <legend className="field-label">Mode</legend>
+            <div role="radiogroup" aria-label="Mode" className="segmented">
+              {MODES.map((option) => (
+                <label key={option.value}>
+                  <input
+                    type="radio"
+                    name={`${id}-mode`}
+                    value={option.value}
+                    checked={mode === option.value}
+                    onChange={() => setMode(option.value)}
+                  />
+                  {option.label}
+                </label>
+              ))}
+            </div>
+            <p className="field-hint">{MODES.find((option) => option.value === mode)?.hint}</p>
+          </fieldset>
+        </div>
+        <div className="form-actions">
+          <button type="submit" className="primary" disabled={running} aria-busy={running || undefined}>
+            Run
+          </button>
+          {running && (
+            <span className="form-status" role="status">
+              Running…
+            </span>
+          )}
+        </div>
+      </form>
+      {failure && (
+        <Notice tone="danger" role="alert" title="The call could not be made">
+          {failure}
+        </Notice>
+      )}
+      {result && <PlaygroundResult result={result} />}
+    </dialog>
+  )
+}
