@@ -53,6 +53,9 @@ export const MessagePart = Type.Union([
     name: Type.String(),
     content: Type.String(),
     isError: Type.Boolean(),
+    /** How an error result failed (timeout, aborted, validation_failed, …), for the UI. */
+    errorType: Type.Optional(Type.String()),
+    durationMs: Type.Optional(Type.Number()),
     /** For the person and the UI (e.g. generated images); never sent to the model. */
     data: Type.Optional(Type.Unknown()),
   }),

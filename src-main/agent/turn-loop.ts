@@ -207,14 +207,17 @@ async function runToolCalls(
             },
           )
           const { content, isError, errorType, data, durationMs } = result
-          commit({
+          const part: ToolResultPart = {
             type: 'tool_result',
             callId: call.id,
             name: call.name,
             content,
             isError,
+            ...(errorType && { errorType }),
+            durationMs,
             ...(data !== undefined && { data }),
-          })
+          }
+          commit(part)
           emit({
             type: 'tool_result',
             id: call.id,

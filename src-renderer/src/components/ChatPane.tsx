@@ -1,38 +1,56 @@
+import { useEffect, useState } from 'react'
 import type { AtelierApi } from '../../../src-shared/api'
 import type { Chat } from '../../../src-shared/contract'
+import type { AgentProfile, ProviderInfo } from '../../../src-shared/providers'
+import { ApiContext } from './chat/api-context'
+import { ChatBody } from './chat/ChatBody'
+import { ChatHeader } from './chat/ChatHeader'
+import { ChatIcon } from './chat/ChatIcon'
+import '../chat.css'
 
-const MODE_HINT: Record<Chat['mode'], string> = {
-  agent: 'Agent mode: tools work inside the bound folder.',
-  chat: 'Chat mode: the bound folder is not given to tools.',
-}
+/**
+ * A chat: its header (folder, mode, provider, model, profile, capabilities), the conversation as it
+ * streams, and the composer. The conversation is keyed by chat, so switching chats starts clean.
+ */
+export function ChatPane({ api, chat }: { api: AtelierApi; chat: Chat }) {
+  const [providers, setProviders] = useState<ProviderInfo[]>()
+  const [agents, setAgents] = useState<AgentProfile[]>()
+  const [notice, setNotice] = useState<string>()
 
-export function ChatPane({ chat }: { api: AtelierApi; chat: Chat }) {
+  useEffect(() => {
+    api.providers.list().then(
+      (list) => setProviders(list.providers),
+      () => setProviders(undefined),
+    )
+    api.agents.list().then(setAgents, () => setAgents(undefined))
+    const offProviders = api.providers.onChanged((list) => setProviders(list.providers))
+    const offAgents = api.agents.onChanged(({ agents: list }) => setAgents(list))
+    return () => {
+      offProviders()
+      offAgents()
+    }
+  }, [api])
+
   return (
-    <section className="chat-pane" aria-labelledby="chat-title">
-      <header className="chat-header">
-        <h1 id="chat-title">{chat.title}</h1>
-        <dl className="chat-meta">
-          <div>
-            <dt>Mode</dt>
-            <dd title={MODE_HINT[chat.mode]}>{chat.mode === 'agent' ? 'Agent' : 'Chat'}</dd>
+    <ApiContext.Provider value={api}>
+      <section className="chat-view" aria-labelledby="chat-title">
+        <ChatHeader api={api} chat={chat} providers={providers} agents={agents} onError={setNotice} />
+        {notice && (
+          <div className="pane-notice" role="alert">
+            <ChatIcon name="alert" size={16} />
+            <span>{notice}</span>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label="Dismiss"
+              onClick={() => setNotice(undefined)}
+            >
+              <ChatIcon name="close" size={14} />
+            </button>
           </div>
-          <div>
-            <dt>Folder</dt>
-            <dd>{chat.workingDir ?? 'No folder bound'}</dd>
-          </div>
-          <div>
-            <dt>Created</dt>
-            <dd>
-              <time dateTime={new Date(chat.createdAt).toISOString()}>
-                {new Date(chat.createdAt).toLocaleString()}
-              </time>
-            </dd>
-          </div>
-        </dl>
-      </header>
-      <div className="conversation" role="log" aria-label="Conversation">
-        <p className="muted">No messages yet.</p>
-      </div>
-    </section>
+        )}
+        <ChatBody key={chat.id} api={api} chat={chat} noProvider={providers?.length === 0} />
+      </section>
+    </ApiContext.Provider>
   )
 }

@@ -1,0 +1,81 @@
+import { type KeyboardEvent, useRef, useState } from 'react'
+import type { AtelierApi } from '../../../../src-shared/api'
+import type { Chat } from '../../../../src-shared/contract'
+import { Composer } from './Composer'
+import { runningTurn } from './conversation'
+import { EmptyConversation } from './EmptyConversation'
+import { MessageList } from './MessageList'
+import { RetryBanner } from './RetryBanner'
+import { useConversation } from './useConversation'
+
+interface ChatBodyProps {
+  api: AtelierApi
+  chat: Chat
+  /** The providers list came back empty: the empty state explains how to add one. */
+  noProvider: boolean
+}
+
+/** One chat's conversation and composer; mounted per chat, so nothing leaks from one to the next. */
+export function ChatBody({ api, chat, noProvider }: ChatBodyProps) {
+  const { state, rows, results, running, send, stop, retryPrompt } = useConversation(api, chat.id)
+  const [draft, setDraft] = useState('')
+  const textarea = useRef<HTMLTextAreaElement>(null)
+
+  const submit = async (prompt: string, fromComposer: boolean) => {
+    if (fromComposer) setDraft('')
+    textarea.current?.focus()
+    const sent = await send(prompt)
+    // A refused prompt comes back to the box, unless something new was typed meanwhile.
+    if (!sent && fromComposer) setDraft((current) => (current === '' ? prompt : current))
+  }
+
+  const onStop = () => {
+    void stop()
+    textarea.current?.focus()
+  }
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || event.defaultPrevented || !running) return
+    event.preventDefault()
+    onStop()
+  }
+
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: Esc anywhere in the conversation stops the turn
+    <div className="chat-body" onKeyDown={onKeyDown}>
+      {state.loadError && (
+        <p className="inline-error chat-body-error" role="alert">
+          The conversation could not be loaded: {state.loadError}
+        </p>
+      )}
+      <MessageList
+        rows={rows}
+        results={results}
+        progress={state.progress}
+        activeTurnId={runningTurn(state)?.id}
+        onRetry={!running && retryPrompt ? () => void submit(retryPrompt, false) : undefined}
+        empty={
+          state.loaded ? (
+            <EmptyConversation noProvider={noProvider} workingDir={chat.workingDir} mode={chat.mode} />
+          ) : null
+        }
+      />
+      <div className="composer-dock">
+        <RetryBanner notice={state.retry} />
+        <Composer
+          value={draft}
+          onChange={setDraft}
+          onSend={() => void submit(draft.trim(), true)}
+          onStop={onStop}
+          running={running}
+          textarea={textarea}
+          placeholder={
+            chat.workingDir && chat.mode === 'agent'
+              ? `Ask about ${chat.workingDir.split(/[\\/]/).filter(Boolean).at(-1) ?? 'the project'}, or ask for a change…`
+              : 'Ask anything…'
+          }
+        />
+      </div>
+    </div>
+  )
+}

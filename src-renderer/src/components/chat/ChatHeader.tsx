@@ -1,0 +1,185 @@
+import { useId, useState } from 'react'
+import type { AtelierApi } from '../../../../src-shared/api'
+import type { Chat, ChatMode, MethodRequest } from '../../../../src-shared/contract'
+import { isAtelierErrorPayload } from '../../../../src-shared/errors'
+import type { AgentProfile, ProviderInfo } from '../../../../src-shared/providers'
+import { errorMessage } from '../../errors'
+import { CapabilitiesDialog } from './CapabilitiesDialog'
+import { ChatIcon } from './ChatIcon'
+import { FolderBrowserDialog } from './FolderBrowserDialog'
+import { ModelField } from './ModelField'
+import { ModeSwitch } from './ModeSwitch'
+
+type Changes = Omit<MethodRequest<'chats.configure'>, 'id'>
+
+interface ChatHeaderProps {
+  api: AtelierApi
+  chat: Chat
+  providers: ProviderInfo[] | undefined
+  agents: AgentProfile[] | undefined
+  onError(message: string): void
+}
+
+const KIND_NAMES: Record<ProviderInfo['kind'], string> = {
+  'openai-responses': 'OpenAI',
+  'openai-chat': 'OpenAI-compatible',
+  gemini: 'Gemini',
+  anthropic: 'Anthropic',
+}
+
+function folderName(path: string): string {
+  return path.split(/[\\/]/).filter(Boolean).at(-1) ?? path
+}
+
+/** The chat's title and everything that shapes its next turn: folder, mode, provider, model, profile. */
+export function ChatHeader({ api, chat, providers, agents, onError }: ChatHeaderProps) {
+  const [browsing, setBrowsing] = useState(false)
+  const [inspecting, setInspecting] = useState(false)
+  const providerId = useId()
+  const agentId = useId()
+
+  const configure = async (changes: Changes) => {
+    try {
+      await api.chats.configure({ id: chat.id, ...changes })
+    } catch (failure) {
+      onError(errorMessage(failure))
+    }
+  }
+
+  /** Binding the first folder turns agent mode on: a folder is what agent mode works in. */
+  const bind = (path: string) =>
+    configure(
+      chat.workingDir === null && chat.mode === 'chat'
+        ? { workingDir: path, mode: 'agent' }
+        : { workingDir: path },
+    )
+
+  const chooseFolder = async () => {
+    try {
+      const { path } = await api.folders.pick()
+      if (path) await bind(path)
+    } catch (failure) {
+      if (isAtelierErrorPayload(failure) && failure.code === 'unsupported') setBrowsing(true)
+      else onError(errorMessage(failure))
+    }
+  }
+
+  const first = providers?.[0]
+  const effective = chat.provider === null ? first : providers?.find((p) => p.id === chat.provider)
+  const knownProvider = chat.provider === null || providers === undefined || effective !== undefined
+  const knownAgent = chat.agent === null || agents === undefined || agents.some((a) => a.id === chat.agent)
+
+  return (
+    <header className="chat-head">
+      <div className="chat-head-top">
+        <h1 id="chat-title" className="chat-title">
+          {chat.title}
+        </h1>
+        <button type="button" className="head-button" onClick={() => setInspecting(true)}>
+          <ChatIcon name="layers" size={14} />
+          Capabilities
+        </button>
+      </div>
+
+      <div className="chat-head-controls">
+        <div className={`folder-control${chat.workingDir ? '' : ' folder-control--empty'}`}>
+          <ChatIcon name="folder" size={15} />
+          {chat.workingDir ? (
+            <span className="folder-control-path" title={chat.workingDir}>
+              <span className="folder-control-name">{folderName(chat.workingDir)}</span>
+              <span className="folder-control-full">
+                <bdi>{chat.workingDir}</bdi>
+              </span>
+            </span>
+          ) : (
+            <span className="folder-control-path muted">No folder bound</span>
+          )}
+          <button type="button" className="head-button" onClick={() => void chooseFolder()}>
+            Choose folder
+          </button>
+          {chat.workingDir && (
+            <button
+              type="button"
+              className="head-button head-button--quiet"
+              aria-label="Clear folder"
+              title="Unbind the folder"
+              onClick={() => void configure({ workingDir: null })}
+            >
+              <ChatIcon name="close" size={14} />
+              Clear
+            </button>
+          )}
+        </div>
+
+        <ModeSwitch
+          mode={chat.mode}
+          hasFolder={chat.workingDir !== null}
+          onChange={(mode: ChatMode) => void configure({ mode })}
+        />
+
+        <div className="chat-head-model">
+          <div className="header-field">
+            <label htmlFor={providerId} className="header-field-label">
+              Provider
+            </label>
+            <select
+              id={providerId}
+              className="header-input"
+              value={chat.provider ?? ''}
+              onChange={(event) => void configure({ provider: event.target.value || null })}
+            >
+              <option value="">{first ? `First set up (${first.name})` : 'First provider set up'}</option>
+              {providers?.map((provider) => (
+                <option key={provider.id} value={provider.id}>
+                  {provider.name} · {KIND_NAMES[provider.kind]}
+                </option>
+              ))}
+              {!knownProvider && chat.provider && <option value={chat.provider}>Removed provider</option>}
+            </select>
+          </div>
+
+          <ModelField
+            api={api}
+            providerId={effective?.id}
+            value={chat.model}
+            placeholder={effective?.defaultModel ?? 'Provider default'}
+            onCommit={(model) => void configure({ model })}
+          />
+
+          <div className="header-field">
+            <label htmlFor={agentId} className="header-field-label">
+              Agent profile
+            </label>
+            <select
+              id={agentId}
+              className="header-input"
+              value={chat.agent ?? 'default'}
+              onChange={(event) => void configure({ agent: event.target.value })}
+            >
+              {(agents ?? []).length === 0 && <option value="default">Default</option>}
+              {agents?.map((agent) => (
+                <option key={agent.id} value={agent.id}>
+                  {agent.name}
+                </option>
+              ))}
+              {!knownAgent && chat.agent && <option value={chat.agent}>Removed profile</option>}
+            </select>
+          </div>
+        </div>
+      </div>
+
+      {browsing && (
+        <FolderBrowserDialog
+          api={api}
+          start={chat.workingDir}
+          onClose={() => setBrowsing(false)}
+          onChoose={(path) => {
+            setBrowsing(false)
+            void bind(path)
+          }}
+        />
+      )}
+      {inspecting && <CapabilitiesDialog api={api} chatId={chat.id} onClose={() => setInspecting(false)} />}
+    </header>
+  )
+}

@@ -1,0 +1,170 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { type ReactNode, useCallback, useLayoutEffect, useRef, useState } from 'react'
+import { AssistantMessage } from './AssistantMessage'
+import { ChatIcon } from './ChatIcon'
+import type { Row, ToolProgress, ToolResultView } from './conversation'
+import { TurnNotice } from './TurnNotice'
+import { UserMessage } from './UserMessage'
+import { WorkingIndicator } from './WorkingIndicator'
+
+interface MessageListProps {
+  rows: Row[]
+  results: Map<string, ToolResultView>
+  progress: Record<string, ToolProgress>
+  /** The turn now running, if any. */
+  activeTurnId: string | undefined
+  /** Re-sends the latest prompt; absent while a turn runs. */
+  onRetry: (() => void) | undefined
+  /** Shown instead of the list when there is nothing yet. */
+  empty: ReactNode
+}
+
+/** Within this many pixels of the end counts as "at the end": streaming keeps the view there. */
+const STICKY_DISTANCE = 64
+
+const ESTIMATES: Record<Row['kind'], number> = {
+  user: 72,
+  assistant: 180,
+  turn_end: 88,
+  start_failure: 88,
+  working: 44,
+}
+
+/**
+ * The conversation, virtualized: only the rows near the view are in the DOM, each measured as it
+ * renders (heights change while text streams and cards open). It follows the end while something
+ * streams, unless the person has scrolled up to read.
+ */
+export function MessageList({ rows, results, progress, activeTurnId, onRetry, empty }: MessageListProps) {
+  const scroller = useRef<HTMLDivElement>(null)
+  const sticky = useRef(true)
+  const lastTop = useRef(0)
+  const [atEnd, setAtEnd] = useState(true)
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (index) => ESTIMATES[rows[index]?.kind ?? 'assistant'],
+    getItemKey: (index) => rows[index]?.key ?? index,
+    overscan: 6,
+    paddingStart: 24,
+    paddingEnd: 16,
+    useFlushSync: false,
+  })
+
+  const totalSize = virtualizer.getTotalSize()
+
+  const scrollToEnd = useCallback(() => {
+    const element = scroller.current
+    if (element) element.scrollTop = element.scrollHeight
+  }, [])
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs whenever the content grows or changes
+  useLayoutEffect(() => {
+    if (sticky.current) scrollToEnd()
+  }, [totalSize, rows.length, scrollToEnd])
+
+  // Only the person scrolling up lets go of the end: growing content and the list's own
+  // adjustments never move the view up, and reaching the end again takes hold of it.
+  const onScroll = () => {
+    const element = scroller.current
+    if (!element) return
+    const end = element.scrollHeight - element.scrollTop - element.clientHeight < STICKY_DISTANCE
+    if (end) sticky.current = true
+    else if (element.scrollTop < lastTop.current) sticky.current = false
+    lastTop.current = element.scrollTop
+    setAtEnd(sticky.current || end)
+  }
+
+  const render = (row: Row): ReactNode => {
+    switch (row.kind) {
+      case 'user':
+        return <UserMessage message={row.message} />
+      case 'assistant':
+        return (
+          <AssistantMessage
+            parts={row.parts}
+            results={results}
+            progress={progress}
+            active={row.turnId === activeTurnId}
+            live={row.live}
+          />
+        )
+      case 'turn_end': {
+        const status = row.turn.status
+        const kind = status === 'stopped' ? 'stopped' : status === 'interrupted' ? 'interrupted' : 'failed'
+        return (
+          <TurnNotice
+            kind={kind}
+            message={row.turn.error}
+            code={row.code}
+            latest={row.latest}
+            onRetry={row.latest && kind !== 'stopped' ? onRetry : undefined}
+          />
+        )
+      }
+      case 'start_failure':
+        return (
+          <TurnNotice
+            kind="refused"
+            message={row.failure.message}
+            code={row.failure.code}
+            latest
+            onRetry={onRetry}
+          />
+        )
+      case 'working':
+        return <WorkingIndicator label={row.label} />
+    }
+  }
+
+  return (
+    <div className="conversation-frame">
+      <div
+        ref={scroller}
+        className="conversation"
+        role="log"
+        aria-label="Conversation"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling conversation must be reachable by keyboard
+        tabIndex={0}
+        onScroll={onScroll}
+      >
+        {rows.length === 0 ? (
+          empty
+        ) : (
+          <div className="conversation-rows" style={{ height: totalSize }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const row = rows[item.index]
+              if (!row) return null
+              return (
+                <div
+                  key={item.key}
+                  data-index={item.index}
+                  ref={virtualizer.measureElement}
+                  className={`conversation-row conversation-row--${row.kind}`}
+                  style={{ transform: `translateY(${item.start}px)` }}
+                >
+                  {render(row)}
+                </div>
+              )
+            })}
+          </div>
+        )}
+      </div>
+      {!atEnd && rows.length > 0 && (
+        <button
+          type="button"
+          className="jump-to-end"
+          onClick={() => {
+            sticky.current = true
+            setAtEnd(true)
+            scrollToEnd()
+          }}
+        >
+          <ChatIcon name="down" size={14} />
+          Jump to latest
+        </button>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,443 @@
+/**
+ * The conversation as the chat view sees it: the committed messages and turns (from
+ * `chats.messages`), plus what the running turn has streamed but not yet committed. One reducer
+ * folds both the initial load and every `turns.event` into it, and `buildRows` flattens it into
+ * the rows the virtualized list shows.
+ */
+import type { ChatMessage, Turn, TurnEvent } from '../../../../src-shared/agent'
+
+/** A tool result as the card shows it: what the model read, plus what only the UI sees. */
+export interface ToolResultView {
+  content: string
+  isError: boolean
+  data?: unknown
+  errorType?: string
+  durationMs?: number
+}
+
+export interface ShellChunk {
+  stream: 'stdout' | 'stderr'
+  text: string
+}
+
+export interface ImageOutcome {
+  image: number
+  of: number
+  status: 'saved' | 'failed'
+  path?: string
+  mimeType?: string
+  error?: string
+}
+
+/** Live progress of one call, by the shapes the built-in tools report; anything else kept as is. */
+export interface ToolProgress {
+  shell: ShellChunk[]
+  images: ImageOutcome[]
+  other: unknown[]
+}
+
+export interface ToolCallView {
+  id: string
+  name: string
+  arguments: string
+  /** false while the model is still writing the arguments. */
+  complete: boolean
+}
+
+export type AssistantPart = { kind: 'text'; text: string } | ({ kind: 'tool_call' } & ToolCallView)
+
+export interface RetryNotice {
+  attempt: number
+  delayMs: number
+  message: string
+}
+
+/** `turns.start` refused before a turn existed (no provider, a turn already running, …). */
+export interface StartFailure {
+  prompt: string
+  code: string
+  message: string
+}
+
+export interface ConversationState {
+  loaded: boolean
+  loadError: string | null
+  messages: ChatMessage[]
+  turns: Turn[]
+  /** Error codes of failed turns, as `turn_error` reported them (the stored turn keeps the message only). */
+  errorCodes: Record<string, string>
+  /** The running response: what has streamed since the last committed assistant message. */
+  draft: { turnId: string; parts: AssistantPart[] } | null
+  /** Results as `tool_result` events reported them (with errorType and duration), by call id. */
+  liveResults: Record<string, ToolResultView>
+  progress: Record<string, ToolProgress>
+  retry: RetryNotice | null
+  startFailure: StartFailure | null
+  /** Between Send and the turn's first event (or its refusal). */
+  starting: boolean
+}
+
+export const initialConversation: ConversationState = {
+  loaded: false,
+  loadError: null,
+  messages: [],
+  turns: [],
+  errorCodes: {},
+  draft: null,
+  liveResults: {},
+  progress: {},
+  retry: null,
+  startFailure: null,
+  starting: false,
+}
+
+export type ConversationAction =
+  | { type: 'loaded'; messages: ChatMessage[]; turns: Turn[] }
+  | { type: 'load_failed'; message: string }
+  | { type: 'event'; turnId: string; event: TurnEvent }
+  | { type: 'starting' }
+  | { type: 'started' }
+  | { type: 'start_failed'; failure: StartFailure }
+  | { type: 'dismiss_retry' }
+
+const MAX_OTHER_PROGRESS = 50
+
+export function conversationReducer(state: ConversationState, action: ConversationAction): ConversationState {
+  switch (action.type) {
+    case 'loaded':
+      return { ...state, ...merge(state, action.messages, action.turns), loaded: true, loadError: null }
+    case 'load_failed':
+      return { ...state, loaded: true, loadError: action.message }
+    case 'starting':
+      return { ...state, starting: true, startFailure: null }
+    case 'started':
+      return { ...state, starting: false }
+    case 'start_failed':
+      return { ...state, starting: false, startFailure: action.failure }
+    case 'dismiss_retry':
+      return { ...state, retry: null }
+    case 'event':
+      return applyEvent(state, action.turnId, action.event)
+  }
+}
+
+/** A fresh load wins for what it has; what events brought in meanwhile is kept. */
+function merge(state: ConversationState, messages: ChatMessage[], turns: Turn[]) {
+  const loadedIds = new Set(messages.map((message) => message.id))
+  const previous = new Map(state.messages.map((message) => [message.id, message]))
+  // Keep the old objects where nothing changed, so memoized rows do not render again.
+  const mergedMessages = [
+    ...messages.map((message) => previous.get(message.id) ?? message),
+    ...state.messages.filter((message) => !loadedIds.has(message.id)),
+  ]
+  const live = new Map(state.turns.map((turn) => [turn.id, turn]))
+  const mergedTurns = turns.map((turn) => {
+    const known = live.get(turn.id)
+    return known && known.status !== 'running' && turn.status === 'running' ? known : turn
+  })
+  const turnIds = new Set(turns.map((turn) => turn.id))
+  mergedTurns.push(...state.turns.filter((turn) => !turnIds.has(turn.id)))
+  return { messages: mergedMessages, turns: mergedTurns }
+}
+
+function setTurn(turns: Turn[], id: string, change: Partial<Turn>): Turn[] {
+  return turns.map((turn) => (turn.id === id ? { ...turn, ...change } : turn))
+}
+
+function updateDraft(
+  state: ConversationState,
+  turnId: string,
+  change: (parts: AssistantPart[]) => AssistantPart[],
+): ConversationState {
+  const parts = state.draft?.turnId === turnId ? state.draft.parts : []
+  return { ...state, retry: null, draft: { turnId, parts: change(parts) } }
+}
+
+function withToolCall(
+  parts: AssistantPart[],
+  id: string,
+  change: (
+    call: Extract<AssistantPart, { kind: 'tool_call' }>,
+  ) => Extract<AssistantPart, { kind: 'tool_call' }>,
+  name = '',
+): AssistantPart[] {
+  const index = parts.findIndex((part) => part.kind === 'tool_call' && part.id === id)
+  if (index === -1) {
+    return [...parts, change({ kind: 'tool_call', id, name, arguments: '', complete: false })]
+  }
+  return parts.map((part, at) => (at === index && part.kind === 'tool_call' ? change(part) : part))
+}
+
+function applyEvent(state: ConversationState, turnId: string, event: TurnEvent): ConversationState {
+  switch (event.type) {
+    case 'turn_started': {
+      const exists = state.turns.some((turn) => turn.id === turnId)
+      const turn: Turn = {
+        id: turnId,
+        chatId: event.chatId,
+        status: 'running',
+        error: null,
+        startedAt: Date.now(),
+        endedAt: null,
+      }
+      return {
+        ...state,
+        turns: exists ? state.turns : [...state.turns, turn],
+        draft: { turnId, parts: [] },
+        starting: false,
+        startFailure: null,
+        retry: null,
+      }
+    }
+    case 'text_delta':
+      return updateDraft(state, turnId, (parts) => {
+        const last = parts.at(-1)
+        if (last?.kind === 'text')
+          return [...parts.slice(0, -1), { kind: 'text', text: last.text + event.text }]
+        return [...parts, { kind: 'text', text: event.text }]
+      })
+    case 'tool_call_started':
+      return updateDraft(state, turnId, (parts) =>
+        withToolCall(parts, event.id, (call) => ({ ...call, name: event.name }), event.name),
+      )
+    case 'tool_call_arguments_delta':
+      return updateDraft(state, turnId, (parts) =>
+        withToolCall(parts, event.id, (call) => ({ ...call, arguments: call.arguments + event.delta })),
+      )
+    case 'tool_call_completed':
+      return updateDraft(state, turnId, (parts) =>
+        withToolCall(
+          parts,
+          event.id,
+          (call) => ({ ...call, name: event.name, arguments: event.arguments, complete: true }),
+          event.name,
+        ),
+      )
+    case 'tool_progress':
+      return {
+        ...state,
+        retry: null,
+        progress: { ...state.progress, [event.id]: addProgress(state.progress[event.id], event.progress) },
+      }
+    case 'tool_result': {
+      const { content, isError, data, errorType, durationMs } = event
+      return {
+        ...state,
+        liveResults: {
+          ...state.liveResults,
+          [event.id]: { content, isError, data, ...(errorType && { errorType }), durationMs },
+        },
+      }
+    }
+    case 'retry':
+      return { ...state, retry: { attempt: event.attempt, delayMs: event.delayMs, message: event.message } }
+    case 'message': {
+      const { message } = event
+      const known = state.messages.some((m) => m.id === message.id)
+      const messages = known ? state.messages : [...state.messages, message]
+      // A committed response replaces what streamed of it.
+      const draft =
+        message.role === 'assistant' && state.draft?.turnId === turnId ? { turnId, parts: [] } : state.draft
+      return { ...state, messages, draft }
+    }
+    case 'turn_completed':
+      return {
+        ...state,
+        turns: setTurn(state.turns, turnId, { status: event.status, endedAt: Date.now() }),
+        draft: null,
+        retry: null,
+        starting: false,
+      }
+    case 'turn_error':
+      return {
+        ...state,
+        turns: setTurn(state.turns, turnId, {
+          status: event.status,
+          error: event.message,
+          endedAt: Date.now(),
+        }),
+        errorCodes: { ...state.errorCodes, [turnId]: event.code },
+        draft: null,
+        retry: null,
+        starting: false,
+      }
+    case 'usage':
+      return state
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** Sorts a progress report into the shapes the card knows: shell output, image outcomes, the rest. */
+function addProgress(current: ToolProgress | undefined, progress: unknown): ToolProgress {
+  const base = current ?? { shell: [], images: [], other: [] }
+  if (
+    isRecord(progress) &&
+    (progress.stream === 'stdout' || progress.stream === 'stderr') &&
+    typeof progress.text === 'string'
+  ) {
+    const chunk: ShellChunk = { stream: progress.stream, text: progress.text }
+    const last = base.shell.at(-1)
+    const shell =
+      last?.stream === chunk.stream
+        ? [...base.shell.slice(0, -1), { stream: last.stream, text: last.text + chunk.text }]
+        : [...base.shell, chunk]
+    return { ...base, shell }
+  }
+  if (
+    isRecord(progress) &&
+    typeof progress.image === 'number' &&
+    typeof progress.of === 'number' &&
+    (progress.status === 'saved' || progress.status === 'failed')
+  ) {
+    const saved = isRecord(progress.saved) ? progress.saved : undefined
+    const outcome: ImageOutcome = {
+      image: progress.image,
+      of: progress.of,
+      status: progress.status,
+      ...(typeof saved?.path === 'string' && { path: saved.path }),
+      ...(typeof saved?.mimeType === 'string' && { mimeType: saved.mimeType }),
+      ...(typeof progress.error === 'string' && { error: progress.error }),
+    }
+    const images = [...base.images.filter((i) => i.image !== outcome.image), outcome].sort(
+      (a, b) => a.image - b.image,
+    )
+    return { ...base, images }
+  }
+  return { ...base, other: [...base.other, progress].slice(-MAX_OTHER_PROGRESS) }
+}
+
+export type Row =
+  | { kind: 'user'; key: string; message: ChatMessage }
+  | { kind: 'assistant'; key: string; turnId: string; parts: AssistantPart[]; live: boolean }
+  | { kind: 'turn_end'; key: string; turn: Turn; code: string | undefined; latest: boolean }
+  | { kind: 'start_failure'; key: string; failure: StartFailure }
+  | { kind: 'working'; key: string; label: string }
+
+/** Parts by message, so a committed row keeps the same props (and skips rendering) while others stream. */
+const partsCache = new WeakMap<ChatMessage, AssistantPart[]>()
+
+function assistantParts(message: ChatMessage): AssistantPart[] {
+  const cached = partsCache.get(message)
+  if (cached) return cached
+  const parts = message.parts.flatMap((part): AssistantPart[] => {
+    if (part.type === 'text') return part.text.trim() ? [{ kind: 'text', text: part.text }] : []
+    if (part.type === 'tool_call') {
+      return [{ kind: 'tool_call', id: part.id, name: part.name, arguments: part.arguments, complete: true }]
+    }
+    return []
+  })
+  partsCache.set(message, parts)
+  return parts
+}
+
+/** Every tool result of the conversation by call id: committed ones, with what the live event added. */
+export function collectResults(
+  messages: ChatMessage[],
+  liveResults: Record<string, ToolResultView>,
+): Map<string, ToolResultView> {
+  const results = new Map<string, ToolResultView>()
+  for (const message of messages) {
+    if (message.role !== 'tool') continue
+    for (const part of message.parts) {
+      if (part.type !== 'tool_result') continue
+      // Results stored before errorType and duration were kept take them from the live event.
+      const live = liveResults[part.callId]
+      const errorType = part.errorType ?? live?.errorType
+      const durationMs = part.durationMs ?? live?.durationMs
+      results.set(part.callId, {
+        content: part.content,
+        isError: part.isError,
+        data: part.data,
+        ...(errorType && { errorType }),
+        ...(durationMs !== undefined && { durationMs }),
+      })
+    }
+  }
+  for (const [id, live] of Object.entries(liveResults)) if (!results.has(id)) results.set(id, live)
+  return results
+}
+
+export function runningTurn(state: ConversationState): Turn | undefined {
+  return state.turns.findLast((turn) => turn.status === 'running')
+}
+
+/**
+ * The list's rows, in order. Responses are keyed by their place in their turn, so the streaming row
+ * and the committed message that replaces it share a key (and a measured height).
+ */
+export function buildRows(state: ConversationState, results: Map<string, ToolResultView>): Row[] {
+  const rows: Row[] = []
+  const turnsById = new Map(state.turns.map((turn) => [turn.id, turn]))
+  const lastTurn = state.turns.at(-1)
+  const responseIndex = new Map<string, number>()
+  const endTurn = (turnId: string | undefined) => {
+    const turn = turnId === undefined ? undefined : turnsById.get(turnId)
+    if (!turn || turn.status === 'running' || turn.status === 'completed') return
+    rows.push({
+      kind: 'turn_end',
+      key: `end:${turn.id}`,
+      turn,
+      code: state.errorCodes[turn.id],
+      latest: turn.id === lastTurn?.id && !state.startFailure,
+    })
+  }
+  let currentTurn: string | undefined
+  for (const message of state.messages) {
+    if (message.turnId !== currentTurn) {
+      endTurn(currentTurn)
+      currentTurn = message.turnId
+    }
+    if (message.role === 'user') {
+      rows.push({ kind: 'user', key: message.id, message })
+    } else if (message.role === 'assistant') {
+      const index = responseIndex.get(message.turnId) ?? 0
+      responseIndex.set(message.turnId, index + 1)
+      const parts = assistantParts(message)
+      if (parts.length > 0) {
+        rows.push({
+          kind: 'assistant',
+          key: `r:${message.turnId}:${index}`,
+          turnId: message.turnId,
+          parts,
+          live: false,
+        })
+      }
+    }
+  }
+  endTurn(currentTurn)
+  const { draft } = state
+  if (draft && draft.parts.length > 0) {
+    const index = responseIndex.get(draft.turnId) ?? 0
+    rows.push({
+      kind: 'assistant',
+      key: `r:${draft.turnId}:${index}`,
+      turnId: draft.turnId,
+      parts: draft.parts,
+      live: true,
+    })
+  }
+  const running = runningTurn(state)
+  if (state.starting || running) {
+    const waitingOnTools = state.messages.some(
+      (message) =>
+        message.turnId === running?.id &&
+        message.parts.some((part) => part.type === 'tool_call' && !results.has(part.id)),
+    )
+    const streaming = draft !== null && draft.parts.length > 0
+    if (!streaming && !waitingOnTools) rows.push({ kind: 'working', key: 'working', label: 'Thinking…' })
+  }
+  if (state.startFailure)
+    rows.push({ kind: 'start_failure', key: 'start-failure', failure: state.startFailure })
+  return rows
+}
+
+/** The prompt of the latest turn, for Retry. */
+export function lastPrompt(state: ConversationState): string | undefined {
+  if (state.startFailure) return state.startFailure.prompt
+  const message = state.messages.findLast((m) => m.role === 'user')
+  const text = message?.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('')
+  return text || undefined
+}

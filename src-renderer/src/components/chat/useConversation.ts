@@ -1,0 +1,88 @@
+import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react'
+import type { AtelierApi } from '../../../../src-shared/api'
+import { isAtelierErrorPayload } from '../../../../src-shared/errors'
+import { errorMessage } from '../../errors'
+import {
+  buildRows,
+  collectResults,
+  conversationReducer,
+  initialConversation,
+  lastPrompt,
+  runningTurn,
+} from './conversation'
+
+/**
+ * One chat's conversation: loaded when the chat opens, kept live from `turns.event`, and settled
+ * again from the database when a turn ends (so nothing a dropped event missed stays wrong).
+ */
+export function useConversation(api: AtelierApi, chatId: string) {
+  const [state, dispatch] = useReducer(conversationReducer, initialConversation)
+
+  const reload = useCallback(async () => {
+    try {
+      const { messages, turns } = await api.chats.messages({ id: chatId })
+      dispatch({ type: 'loaded', messages, turns })
+    } catch (failure) {
+      dispatch({ type: 'load_failed', message: errorMessage(failure) })
+    }
+  }, [api, chatId])
+
+  useEffect(() => {
+    // Subscribe first: an event arriving while the load is on its way is merged, not lost.
+    const unsubscribe = api.turns.onEvent(({ chatId: id, turnId, event }) => {
+      if (id !== chatId) return
+      dispatch({ type: 'event', turnId, event })
+      if (event.type === 'turn_completed' || event.type === 'turn_error') void reload()
+    })
+    void reload()
+    return unsubscribe
+  }, [api, chatId, reload])
+
+  // A retry notice goes away by itself once its wait is over (and a little after).
+  useEffect(() => {
+    if (!state.retry) return
+    const timer = setTimeout(() => dispatch({ type: 'dismiss_retry' }), state.retry.delayMs + 4000)
+    return () => clearTimeout(timer)
+  }, [state.retry])
+
+  const busy = useRef(false)
+  const send = useCallback(
+    async (prompt: string): Promise<boolean> => {
+      if (busy.current) return false
+      busy.current = true
+      dispatch({ type: 'starting' })
+      try {
+        await api.turns.start({ chatId, prompt })
+        dispatch({ type: 'started' })
+        return true
+      } catch (failure) {
+        const code = isAtelierErrorPayload(failure) ? failure.code : 'internal'
+        dispatch({ type: 'start_failed', failure: { prompt, code, message: errorMessage(failure) } })
+        // Another window may be running a turn here: show it.
+        if (code === 'turn_running') void reload()
+        return false
+      } finally {
+        busy.current = false
+      }
+    },
+    [api, chatId, reload],
+  )
+
+  const stop = useCallback(async () => {
+    try {
+      await api.turns.stop({ chatId })
+    } catch {
+      // The turn may have ended on its own meanwhile; its events tell the rest.
+    }
+  }, [api, chatId])
+
+  const results = useMemo(
+    () => collectResults(state.messages, state.liveResults),
+    [state.messages, state.liveResults],
+  )
+  const rows = useMemo(() => buildRows(state, results), [state, results])
+  const running = state.starting || runningTurn(state) !== undefined
+  const retryPrompt = lastPrompt(state)
+
+  return { state, rows, results, running, send, stop, retryPrompt }
+}
