@@ -109,7 +109,9 @@ describe('ProviderService', () => {
     expect(atelier.providers.resolve(local.id, { model: 'llama3.3' }).model).toBe('llama3.3')
     // A chat still naming a deleted provider uses the first one set up.
     atelier.providers.delete({ id: local.id })
-    expect(() => atelier.providers.resolve(local.id)).toThrow(expect.objectContaining({ code: 'missing_api_key' }))
+    expect(() => atelier.providers.resolve(local.id)).toThrow(
+      expect.objectContaining({ code: 'missing_api_key' }),
+    )
     atelier.providers.update({ id: hosted.id, baseUrl: 'http://127.0.0.1:9/v1' })
     expect(atelier.providers.resolve(local.id).name).toBe('OpenAI')
   })
