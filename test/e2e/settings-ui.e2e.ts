@@ -230,7 +230,7 @@ describe('the settings view in Chromium, served by the web host', () => {
     const folder = playground.getByRole('textbox', { name: 'Folder', exact: true })
     await folder.fill(dataDir)
     await playground.getByRole('button', { name: 'Browse…' }).click()
-    const picker = playground.getByRole('region', { name: 'Choose a folder' })
+    const picker = page.getByRole('dialog', { name: 'Choose a folder' })
     await picker.getByRole('button', { name: 'project' }).click()
     await picker.getByText(project, { exact: true }).waitFor()
     await picker.getByRole('button', { name: 'Use this folder' }).click()

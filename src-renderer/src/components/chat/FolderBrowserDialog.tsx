@@ -11,13 +11,21 @@ interface FolderBrowserDialogProps {
   start: string | null
   onChoose(path: string): void
   onClose(): void
+  /** What the folder is for; by default, the chat's project folder. */
+  purpose?: string
 }
 
 /**
  * The folder chooser where there is no OS dialog (a browser on the web host): Atelier lists the
  * folders of this computer, and the person walks to one and uses it.
  */
-export function FolderBrowserDialog({ api, start, onChoose, onClose }: FolderBrowserDialogProps) {
+export function FolderBrowserDialog({
+  api,
+  start,
+  onChoose,
+  onClose,
+  purpose = 'Pick the project folder this chat works in. The agent reads and edits files there in agent mode.',
+}: FolderBrowserDialogProps) {
   const [listing, setListing] = useState<FolderListing>()
   const [error, setError] = useState<string>()
   const [typed, setTyped] = useState('')
@@ -52,7 +60,7 @@ export function FolderBrowserDialog({ api, start, onChoose, onClose }: FolderBro
     <Modal
       title="Choose a folder"
       className="folder-browser"
-      description="Pick the project folder this chat works in. The agent reads and edits files there in agent mode."
+      description={purpose}
       onClose={onClose}
       footer={
         <>

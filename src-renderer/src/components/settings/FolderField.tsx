@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
 import { isAtelierErrorPayload } from '../../../../src-shared/errors'
 import { errorMessage } from '../../errors'
-import { FolderBrowser } from './FolderBrowser'
+import { FolderBrowserDialog } from '../chat/FolderBrowserDialog'
 
 interface FolderFieldProps {
   api: AtelierApi
@@ -101,14 +101,15 @@ export function FolderField({ api, label, value, onChange, hint }: FolderFieldPr
         </p>
       )}
       {browsing && (
-        <FolderBrowser
+        <FolderBrowserDialog
           api={api}
-          start={value}
+          start={value || null}
+          purpose="Pick the folder the tool runs in."
           onChoose={(path) => {
             onChange(path)
             setBrowsing(false)
           }}
-          onCancel={() => setBrowsing(false)}
+          onClose={() => setBrowsing(false)}
         />
       )}
     </div>
