@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../ConfirmDialog'
 import { AgentProfileCard } from './AgentProfileCard'
 import { AgentProfileForm } from './AgentProfileForm'
 import { Notice } from './Notice'
+import { upsertById } from './upsert'
 
 type Editing = { kind: 'create'; template?: AgentProfile } | { kind: 'edit'; profile: AgentProfile }
 
@@ -83,11 +84,7 @@ export function AgentProfilesSection({ api }: { api: AtelierApi }) {
           template={editing.kind === 'create' ? editing.template : undefined}
           onCancel={() => setEditing(undefined)}
           onDone={(saved) => {
-            setProfiles((current) =>
-              current?.some((p) => p.id === saved.id)
-                ? current.map((p) => (p.id === saved.id ? saved : p))
-                : [...(current ?? []), saved],
-            )
+            setProfiles((current) => upsertById(current, saved))
             setEditing(undefined)
           }}
         />

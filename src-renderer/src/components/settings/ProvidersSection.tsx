@@ -7,6 +7,7 @@ import { Notice } from './Notice'
 import { ProviderCard } from './ProviderCard'
 import { ProviderForm } from './ProviderForm'
 import { LOCAL_PRESETS, type ProviderPreset } from './provider-kinds'
+import { upsertById } from './upsert'
 
 type Editing = { kind: 'create'; preset?: ProviderPreset } | { kind: 'edit'; provider: ProviderInfo }
 
@@ -89,11 +90,7 @@ export function ProvidersSection({ api }: { api: AtelierApi }) {
           preset={editing.kind === 'create' ? editing.preset : undefined}
           onCancel={() => setEditing(undefined)}
           onDone={(saved) => {
-            setProviders((current) =>
-              current?.some((p) => p.id === saved.id)
-                ? current.map((p) => (p.id === saved.id ? saved : p))
-                : [...(current ?? []), saved],
-            )
+            setProviders((current) => upsertById(current, saved))
             setEditing(undefined)
           }}
         />
