@@ -4,7 +4,9 @@
  * A present argument of the wrong type is a ToolArgumentError — never replaced by a default.
  */
 import { Kind, type TSchema } from '@sinclair/typebox'
-import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler'
+import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { Ajv } from 'ajv'
+import addFormats from 'ajv-formats'
 import type { JsonSchema } from '../../src-shared/tools'
 import { ToolArgumentError } from './errors'
 
@@ -30,7 +32,42 @@ export function dropNullOptionals(schema: JsonSchema, value: unknown): unknown {
 
 export type ArgumentValidator = (args: unknown) => unknown
 
-const compiled = new WeakMap<JsonSchema, TypeCheck<TSchema>>()
+/** One problem with the arguments: where, what, and the value found there. */
+interface ArgumentProblem {
+  path: string
+  message: string
+  value: unknown
+}
+
+/** The problems with `args`, none when they fit the schema. */
+type SchemaCheck = (args: unknown) => ArgumentProblem[]
+
+const compiled = new WeakMap<JsonSchema, SchemaCheck>()
+
+/**
+ * Plain JSON Schema (MCP servers, custom tools) is checked by Ajv; our own tools' TypeBox schemas by
+ * TypeBox's compiler, whose messages read better.
+ */
+let ajv: Ajv | undefined
+function compile(schema: JsonSchema): SchemaCheck {
+  if (Kind in schema) {
+    const check = TypeCompiler.Compile(schema as TSchema)
+    return (args) =>
+      check.Check(args)
+        ? []
+        : [...check.Errors(args)].map(({ path, message, value }) => ({ path, message, value }))
+  }
+  ajv ??= addFormats(new Ajv({ allErrors: true, strict: false, verbose: true }))
+  const validate = ajv.compile(schema)
+  return (args) =>
+    validate(args)
+      ? []
+      : (validate.errors ?? []).map((error) => ({
+          path: error.instancePath,
+          message: error.message ?? 'is invalid',
+          value: error.data,
+        }))
+}
 
 /**
  * A validator for a tool's source schema, compiled once. Length bounds that the strict wire dialect
@@ -40,12 +77,11 @@ export function validateToolArguments(toolName: string, schema: JsonSchema, raw:
   const args = dropNullOptionals(schema, parseArguments(toolName, raw))
   let check = compiled.get(schema)
   if (!check) {
-    if (!(Kind in schema)) throw new Error(`The schema of ${toolName} is not a TypeBox schema.`)
-    check = TypeCompiler.Compile(schema as TSchema)
+    check = compile(schema)
     compiled.set(schema, check)
   }
-  if (check.Check(args)) return args
-  const problems = [...check.Errors(args)]
+  const problems = check(args)
+  if (problems.length === 0) return args
   const seen = new Set<string>()
   const lines: string[] = []
   for (const problem of problems) {

@@ -1,0 +1,155 @@
+/**
+ * One MCP server, over the official SDK client: connected on first use, its tool list cached until
+ * the server says it changed, reconnected after it died. A stdio server is spawned without a shell,
+ * so arguments reach it as the literal strings they are.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
+import packageJson from '../../../package.json'
+
+export type McpServerConfig = { id: string; name: string } & (
+  | { transport: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd: string | null }
+  | { transport: 'http'; url: string; headers: Record<string, string> }
+)
+
+/** Enough of a server's stderr to see why it failed, not enough to grow without bound. */
+const STDERR_LIMIT = 64 * 1024
+
+export interface McpCallOptions {
+  signal: AbortSignal
+  onProgress(progress: { progress: number; total?: number; message?: string }): void
+  /** Without progress for this long, the call fails; each progress notification starts it again. */
+  timeoutMs: number
+  /** However much progress arrives, the call ends by then. */
+  maxTotalMs: number
+}
+
+export class McpConnection {
+  private client: Client | undefined
+  private connecting: Promise<Client> | undefined
+  private tools: Tool[] | undefined
+  private stderrText = ''
+  private processId: number | null = null
+
+  constructor(
+    readonly config: McpServerConfig,
+    /** Told when the server's tool list changed, so the registry can follow. */
+    private readonly onToolsChanged: () => void = () => {},
+  ) {}
+
+  /** The stdio server's process, while it runs. */
+  get pid(): number | null {
+    return this.client ? this.processId : null
+  }
+
+  /** The tail of what the server wrote to stderr. */
+  get stderr(): string {
+    return this.stderrText
+  }
+
+  get connected(): boolean {
+    return this.client !== undefined
+  }
+
+  async connect(): Promise<Client> {
+    if (this.client) return this.client
+    this.connecting ??= this.open().finally(() => {
+      this.connecting = undefined
+    })
+    return this.connecting
+  }
+
+  /** The server's tools, fetched once per connection and again after `tools/list_changed`. */
+  async listTools(): Promise<Tool[]> {
+    const client = await this.connect()
+    if (this.tools) return this.tools
+    const tools: Tool[] = []
+    let cursor: string | undefined
+    do {
+      const page = await client.listTools(cursor ? { cursor } : {})
+      tools.push(...page.tools)
+      cursor = page.nextCursor
+    } while (cursor)
+    this.tools = tools
+    return tools
+  }
+
+  /** Calls a tool; the abort signal sends `notifications/cancelled` to the server. */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: McpCallOptions,
+  ): Promise<CallToolResult> {
+    const client = await this.connect()
+    return (await client.callTool({ name, arguments: args }, undefined, {
+      signal: options.signal,
+      onprogress: options.onProgress,
+      timeout: options.timeoutMs,
+      resetTimeoutOnProgress: true,
+      maxTotalTimeout: options.maxTotalMs,
+    })) as CallToolResult
+  }
+
+  /** Closes the session; a stdio server's process is ended with it. */
+  async close(): Promise<void> {
+    const client = this.client
+    this.client = undefined
+    this.tools = undefined
+    await client?.close()
+  }
+
+  private async open(): Promise<Client> {
+    const client = new Client(
+      { name: 'Atelier', version: packageJson.version },
+      {
+        listChanged: {
+          tools: {
+            autoRefresh: false,
+            onChanged: () => {
+              this.tools = undefined
+              this.onToolsChanged()
+            },
+          },
+        },
+      },
+    )
+    client.onclose = () => {
+      // The server went away (crashed, killed): the next use connects again.
+      if (this.client === client) {
+        this.client = undefined
+        this.tools = undefined
+      }
+    }
+    const { config } = this
+    if (config.transport === 'stdio') {
+      const transport = new StdioClientTransport({
+        command: config.command,
+        args: config.args,
+        env: { ...getDefaultEnvironment(), ...config.env },
+        ...(config.cwd && { cwd: config.cwd }),
+        stderr: 'pipe',
+      })
+      transport.stderr?.on('data', (chunk: Buffer) => this.keepStderr(chunk.toString('utf8')))
+      await client.connect(transport)
+      this.processId = transport.pid
+    } else {
+      const url = new URL(config.url)
+      const requestInit = { headers: config.headers }
+      try {
+        await client.connect(new StreamableHTTPClientTransport(url, { requestInit }))
+      } catch {
+        // Servers from before Streamable HTTP speak the older HTTP+SSE transport.
+        await client.connect(new SSEClientTransport(url, { requestInit }))
+      }
+    }
+    this.client = client
+    return client
+  }
+
+  private keepStderr(text: string): void {
+    this.stderrText = (this.stderrText + text).slice(-STDERR_LIMIT)
+  }
+}

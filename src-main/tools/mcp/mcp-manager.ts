@@ -1,0 +1,132 @@
+/**
+ * The MCP servers' tools as registry entries. Nothing connects until `prepare` is called — by a turn
+ * about to start or by the capabilities inspector — and only enabled servers are passed to it, so a
+ * disabled server is never started nor contacted. One connection per server serves both, so opening
+ * the inspector warms the next turn.
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { JsonSchema } from '../../../src-shared/tools'
+import type { ToolRegistry } from '../registry'
+import { clampIntegerSetting, integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
+import type { RegisteredTool } from '../types'
+import { McpConnection, type McpServerConfig } from './mcp-connection'
+import { mcpToolName } from './names'
+import { toToolOutput } from './results'
+
+/** A server's state after `prepare`: connected with its tools, or why not. */
+export interface McpServerStatus {
+  id: string
+  name: string
+  connected: boolean
+  tools: string[]
+  error?: string
+}
+
+interface Entry {
+  connection: McpConnection
+  /** The tool list the registry entries were made from; a new list means new entries. */
+  listed: Tool[] | undefined
+  unregister: (() => void)[]
+  error?: string
+}
+
+export class McpManager {
+  private readonly entries = new Map<string, Entry>()
+
+  constructor(private readonly registry: ToolRegistry) {}
+
+  /**
+   * Connects these servers (the enabled ones) if they are not yet, refreshes their tools in the
+   * registry, and closes any other server it had open. A server that fails does not stop the others.
+   */
+  async prepare(servers: McpServerConfig[]): Promise<McpServerStatus[]> {
+    for (const [id, entry] of this.entries) {
+      const current = servers.find((server) => server.id === id)
+      if (!current || JSON.stringify(current) !== JSON.stringify(entry.connection.config)) await this.drop(id)
+    }
+    return Promise.all(servers.map((server) => this.refresh(server)))
+  }
+
+  /** The connection of a server, for its stderr and process id (settings, tests). */
+  connection(id: string): McpConnection | undefined {
+    return this.entries.get(id)?.connection
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.entries.keys()].map((id) => this.drop(id)))
+  }
+
+  private async refresh(server: McpServerConfig): Promise<McpServerStatus> {
+    let entry = this.entries.get(server.id)
+    if (!entry) {
+      const created: Entry = { connection: new McpConnection(server), listed: undefined, unregister: [] }
+      this.entries.set(server.id, created)
+      entry = created
+    }
+    try {
+      const tools = await entry.connection.listTools()
+      if (tools !== entry.listed) this.register(entry, server, tools)
+      delete entry.error
+    } catch (error) {
+      entry.error = error instanceof Error ? error.message : String(error)
+    }
+    return {
+      id: server.id,
+      name: server.name,
+      connected: entry.connection.connected,
+      tools: (entry.listed ?? []).map((tool) => mcpToolName(server.name, tool.name)),
+      ...(entry.error && { error: entry.error }),
+    }
+  }
+
+  private register(entry: Entry, server: McpServerConfig, tools: Tool[]): void {
+    for (const unregister of entry.unregister.splice(0)) unregister()
+    for (const tool of tools) {
+      const registered = mcpTool(entry.connection, server, tool)
+      entry.unregister.push(this.registry.register(registered, { kind: 'mcp', server: server.name }))
+    }
+    entry.listed = tools
+  }
+
+  private async drop(id: string): Promise<void> {
+    const entry = this.entries.get(id)
+    if (!entry) return
+    this.entries.delete(id)
+    for (const unregister of entry.unregister) unregister()
+    await entry.connection.close()
+  }
+}
+
+/** One MCP tool as a registry entry, switchable and with a timeout like a built-in. */
+function mcpTool(connection: McpConnection, server: McpServerConfig, tool: Tool): RegisteredTool {
+  const description = tool.description ?? tool.title ?? tool.name
+  return {
+    definition: {
+      name: mcpToolName(server.name, tool.name),
+      description: `${description} (MCP server “${server.name}”)`,
+      parameters: tool.inputSchema as JsonSchema,
+    },
+    settings: {
+      title: `${tool.title ?? tool.name} (${server.name})`,
+      description,
+      category: 'interaction',
+      enabledByDefault: true,
+      canDisable: true,
+      defaultParameters: { timeoutSeconds: TIMEOUT_SECONDS.fallback },
+      parameterDescriptors: [
+        integerParameter('timeoutSeconds', 'Timeout', 'How long one call may take.', TIMEOUT_SECONDS, 's'),
+      ],
+    },
+    execute: async (args, context) => {
+      const timeoutMs =
+        clampIntegerSetting(context.settings.parameters.timeoutSeconds, TIMEOUT_SECONDS) * 1000
+      const result = await connection.callTool(tool.name, (args ?? {}) as Record<string, unknown>, {
+        signal: context.signal,
+        onProgress: (progress) => context.onUpdate(progress),
+        timeoutMs,
+        maxTotalMs: timeoutMs,
+      })
+      return toToolOutput(result)
+    },
+  }
+}

@@ -1,0 +1,103 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+import { LOCAL_USER } from '../../../../src-main/app/create-atelier'
+import type { McpServerConfig } from '../../../../src-main/tools/mcp/mcp-connection'
+import { McpManager } from '../../../../src-main/tools/mcp/mcp-manager'
+import { mcpToolName } from '../../../../src-main/tools/mcp/names'
+import { TOOL_NAME_PATTERN } from '../../../../src-main/tools/registry'
+import { useToolHarness } from '../../../support/tool-harness'
+
+const EVERYTHING = fileURLToPath(
+  new URL('../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
+)
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe('MCP servers as registry tools (the reference "everything" server over stdio)', () => {
+  const harness = useToolHarness()
+  const managers: McpManager[] = []
+  afterEach(async () => {
+    for (const manager of managers.splice(0)) await manager.close()
+  })
+
+  function setup() {
+    const tools = harness()
+    const manager = new McpManager(tools.atelier.tools.registry)
+    managers.push(manager)
+    const server: McpServerConfig = {
+      id: 'everything-1',
+      name: 'everything',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [EVERYTHING, 'stdio'],
+      env: {},
+      cwd: null,
+    }
+    return { ...tools, manager, server }
+  }
+
+  it('starts nothing until prepared, then registers every tool under a provider-safe name', async () => {
+    const { atelier, manager, server } = setup()
+    expect(manager.connection(server.id)).toBeUndefined()
+    const [status] = await manager.prepare([server])
+    expect(status).toMatchObject({ id: server.id, connected: true })
+    expect(status?.tools).toContain('everything__echo')
+    for (const name of status?.tools ?? []) expect(name).toMatch(TOOL_NAME_PATTERN)
+    const entry = atelier.tools.registry.get('everything__echo')
+    expect(entry?.source).toEqual({ kind: 'mcp', server: 'everything' })
+    const pid = manager.connection(server.id)?.pid
+    expect(pid && isAlive(pid)).toBe(true)
+    await manager.prepare([])
+    expect(atelier.tools.registry.get('everything__echo')).toBeUndefined()
+    for (let i = 0; i < 100 && pid && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 20))
+    expect(pid && isAlive(pid)).toBe(false)
+  })
+
+  it('calls a tool through the executor; an argument reaches the server as a literal string', async () => {
+    const { manager, server, run, project } = setup()
+    await manager.prepare([server])
+    const marker = join(project, 'pwned')
+    const result = await run('everything__echo', { message: `"; touch ${marker}; echo "` })
+    expect(result).toMatchObject({ isError: false, content: `Echo: "; touch ${marker}; echo "` })
+    expect(existsSync(marker)).toBe(false)
+  })
+
+  it('streams progress, and a killed server gives an error result and is reconnected next time', async () => {
+    const { manager, server, run } = setup()
+    await manager.prepare([server])
+    const progress: unknown[] = []
+    const long = await run(
+      'everything__trigger-long-running-operation',
+      { duration: 1, steps: 3 },
+      { onUpdate: (update) => progress.push(update) },
+    )
+    expect(long.isError).toBe(false)
+    expect(progress.length).toBeGreaterThanOrEqual(2)
+
+    const pid = manager.connection(server.id)?.pid
+    if (pid) process.kill(pid, 'SIGKILL')
+    const failed = await run('everything__echo', { message: 'hi' })
+    expect(failed.isError).toBe(true)
+    await manager.prepare([server])
+    expect(manager.connection(server.id)?.pid).not.toBe(pid)
+    expect(await run('everything__echo', { message: 'back' })).toMatchObject({ content: 'Echo: back' })
+  })
+
+  it('keeps names within provider limits, unique and stable', () => {
+    const long = mcpToolName('a server with spaces', `${'x'.repeat(80)}.tool`)
+    expect(long).toMatch(TOOL_NAME_PATTERN)
+    expect(long).toBe(mcpToolName('a server with spaces', `${'x'.repeat(80)}.tool`))
+    expect(long).not.toBe(mcpToolName('a server with spaces', `${'x'.repeat(80)}_tool`))
+    expect(mcpToolName('fs', 'read_file')).toBe('fs__read_file')
+    expect(LOCAL_USER).toBe('local')
+  })
+})
