@@ -6,6 +6,7 @@ import type { ChatMessage, ProviderKind, Turn, TurnEvent } from '../../src-share
 import type { Capabilities, Chat } from '../../src-shared/contract'
 import { AtelierError } from '../../src-shared/errors'
 import type { AgentProfile } from '../../src-shared/providers'
+import type { ToolDefinition } from '../../src-shared/tools'
 import type { AtelierEvents } from '../app/events'
 import type { ChatService } from '../chats/chat-service'
 import type { ConversationRepository } from '../db/conversation-repository'
@@ -31,6 +32,8 @@ export interface AgentServiceDeps {
   toolSettings: ToolSettingsService
   executor: ToolExecutor
   preferences: PreferencesService
+  /** Connects the enabled MCP servers and brings their tools into the registry (lazily, once). */
+  prepareTools: () => Promise<unknown>
   events: AtelierEvents
   user: string
   retry?: RetryPolicy
@@ -77,7 +80,6 @@ export class AgentService {
     }
     const provider = this.resolveProvider(chat, request)
     const profile = this.deps.profiles.forChat(chat.agent)
-    const tools = this.projection(profile)
 
     const adapter = createProviderAdapter(provider.config)
     const system = buildSystemPrompt(profile, chat)
@@ -97,24 +99,27 @@ export class AgentService {
     emit({ type: 'message', message: prompt })
     chats.nameAfterPrompt(chat.id, request.prompt)
 
-    const outcome = runTurnLoop({
-      chat,
-      history: conversation.messages(chat.id),
-      adapter,
-      model: provider.model,
-      system,
-      tools,
-      maxIterations,
-      user: this.deps.user,
-      executor: this.deps.executor,
-      ...(this.deps.retry && { retry: this.deps.retry }),
-      signal: controller.signal,
-      commit: (role, parts) => {
-        if (this.closed) throw new Error('Atelier is closing.')
-        return conversation.append(chat.id, turn.id, role, parts)
-      },
-      emit,
-    })
+    // MCP servers connect now, not at start-up: a turn (or the inspector) is what needs their tools.
+    const outcome = this.projection(profile).then((tools) =>
+      runTurnLoop({
+        chat,
+        history: conversation.messages(chat.id),
+        adapter,
+        model: provider.model,
+        system,
+        tools,
+        maxIterations,
+        user: this.deps.user,
+        executor: this.deps.executor,
+        ...(this.deps.retry && { retry: this.deps.retry }),
+        signal: controller.signal,
+        commit: (role, parts) => {
+          if (this.closed) throw new Error('Atelier is closing.')
+          return conversation.append(chat.id, turn.id, role, parts)
+        },
+        emit,
+      }),
+    )
     const done = outcome.then(
       (result) => this.finish(turn.id, chat.id, result, emit),
       (error: unknown) => this.finish(turn.id, chat.id, crashed(error), emit),
@@ -151,13 +156,11 @@ export class AgentService {
   }
 
   /** What the chat's next turn would send as tools: the same projection, in its provider's format. */
-  capabilities({ id }: { id: string }): Capabilities {
+  async capabilities({ id }: { id: string }): Promise<Capabilities> {
     const chat = this.deps.chats.get(id)
     const provider = this.resolveProvider(chat, {})
-    const tools = wireToolsWithTokens(
-      provider.config.kind,
-      this.projection(this.deps.profiles.forChat(chat.agent)),
-    )
+    const definitions = await this.projection(this.deps.profiles.forChat(chat.agent))
+    const tools = wireToolsWithTokens(provider.config.kind, definitions)
     return {
       provider: { kind: provider.config.kind, name: provider.name },
       model: provider.model,
@@ -166,8 +169,12 @@ export class AgentService {
     }
   }
 
-  /** The tools a turn offers: enabled ones, narrowed to the profile's list when it has one. */
-  projection(profile: AgentProfile) {
+  /**
+   * The tools a turn offers: enabled ones (MCP servers' included, connected on the way), narrowed to
+   * the profile's list when it has one. The inspector calls this too, so it shows what a turn sends.
+   */
+  async projection(profile: AgentProfile): Promise<ToolDefinition[]> {
+    await this.deps.prepareTools()
     const { definitions } = getEnabledToolRuntime(this.deps.registry, this.deps.toolSettings, this.deps.user)
     if (profile.tools === null) return definitions
     const allowed = new Set(profile.tools)

@@ -10,6 +10,7 @@ import { ChatsRepository } from '../db/chats-repository'
 import { ConversationRepository } from '../db/conversation-repository'
 import { type Database, openDatabase } from '../db/database'
 import { FreshnessRepository } from '../db/freshness-repository'
+import { McpServersRepository } from '../db/mcp-servers-repository'
 import { ProvidersRepository } from '../db/providers-repository'
 import { ToolSettingsRepository } from '../db/tool-settings-repository'
 import { createDispatcher, type Dispatch } from '../ipc/dispatcher'
@@ -20,6 +21,8 @@ import { ProviderService, type SecretStore } from '../providers/provider-service
 import type { RetryPolicy } from '../providers/retry'
 import { builtinTools } from '../tools/builtin'
 import { ToolExecutor } from '../tools/executor'
+import { McpManager } from '../tools/mcp/mcp-manager'
+import { McpServerService } from '../tools/mcp/mcp-server-service'
 import type { ToolRegistry } from '../tools/registry'
 import { ToolSettingsService } from '../tools/tool-settings-service'
 import { PRODUCT_NAME } from './data-dir'
@@ -57,6 +60,7 @@ export interface Atelier {
   chats: ChatService
   preferences: PreferencesService
   tools: { registry: ToolRegistry; settings: ToolSettingsService; executor: ToolExecutor }
+  mcp: McpServerService
   providers: ProviderService
   profiles: AgentProfileService
   agent: AgentService
@@ -91,6 +95,7 @@ export function createAtelier({
     settings: toolSettings,
     executor: new ToolExecutor(registry, toolSettings, services),
   }
+  const mcp = new McpServerService(new McpServersRepository(db), new McpManager(registry))
   const conversation = new ConversationRepository(db)
   // Turns left running by a process that is gone died with it.
   conversation.markInterrupted()
@@ -104,6 +109,7 @@ export function createAtelier({
     toolSettings,
     executor: tools.executor,
     preferences,
+    prepareTools: () => mcp.prepare(),
     events,
     user: LOCAL_USER,
     ...(retry && { retry }),
@@ -129,12 +135,14 @@ export function createAtelier({
     chats,
     preferences,
     tools,
+    mcp,
     providers,
     profiles,
     agent,
     dispatch: createDispatcher(handlers),
     close: () => {
       agent.close()
+      void mcp.close()
       db.close()
     },
   }

@@ -3,6 +3,7 @@ import { toErrorPayload } from '../../src-shared/errors'
 import { APP_VERSION } from '../app/create-atelier'
 import { PRODUCT_NAME } from '../app/data-dir'
 import { registerInspectCommand } from './commands/inspect'
+import { registerMcpCommand } from './commands/mcp'
 import { registerRunCommand } from './commands/run'
 import { registerSettingsCommand } from './commands/settings'
 import { registerToolCommand } from './commands/tool'
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   registerToolsCommand(program)
   registerSettingsCommand(program)
   registerInspectCommand(program)
+  registerMcpCommand(program)
   registerWebCommand(program)
   return program
 }

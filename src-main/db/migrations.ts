@@ -112,4 +112,22 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: 'MCP servers',
+    sql: `
+      CREATE TABLE mcp_servers (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        transport TEXT NOT NULL CHECK (transport IN ('stdio', 'http')),
+        -- JSON: { command, args, env, cwd } for stdio, { url, headers } for http.
+        config TEXT NOT NULL,
+        enabled INTEGER NOT NULL CHECK (enabled IN (0, 1)),
+        -- The stdio command line the person confirmed; a server whose command changed waits for a new yes.
+        approved_command TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+    `,
+  },
 ]

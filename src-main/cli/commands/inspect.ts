@@ -1,7 +1,5 @@
 import { type Command, Option } from 'commander'
-import { LOCAL_USER } from '../../app/create-atelier'
 import { PROVIDER_KINDS, type ProviderKind, toolDefsForProvider } from '../../providers/tool-mapper'
-import { getEnabledToolRuntime } from '../../tools/runtime'
 import { printJson, withAtelier } from '../open-atelier'
 import { modeOption } from './tool'
 
@@ -16,8 +14,9 @@ export function registerInspectCommand(program: Command): void {
     .option('--cwd <dir>', 'the working folder the turn would use')
     .addOption(modeOption())
     .action((options: { provider: ProviderKind }, command: Command) =>
-      withAtelier(command, ({ tools }) => {
-        const { definitions } = getEnabledToolRuntime(tools.registry, tools.settings, LOCAL_USER)
+      withAtelier(command, async ({ agent, profiles }) => {
+        // The same projection a turn makes, MCP servers' tools included.
+        const definitions = await agent.projection(profiles.forChat(null))
         printJson(toolDefsForProvider(options.provider, definitions))
       }),
     )

@@ -198,10 +198,9 @@ describe('AgentProfileService', () => {
       const configured = await atelier.dispatch('chats.configure', { id: chat.id, agent: reviewer.id })
       expect(configured).toMatchObject({ ok: true, value: { agent: reviewer.id, mode: 'chat' } })
       // The projection honours the profile: only its tools, among the enabled ones.
-      expect(atelier.agent.projection(atelier.profiles.forChat(reviewer.id)).map((d) => d.name)).toEqual([
-        'grep',
-        'read_file',
-      ])
+      expect(
+        (await atelier.agent.projection(atelier.profiles.forChat(reviewer.id))).map((d) => d.name),
+      ).toEqual(['grep', 'read_file'])
       atelier.profiles.delete({ id: reviewer.id })
       expect(atelier.profiles.forChat(reviewer.id).id).toBe('default')
     } finally {

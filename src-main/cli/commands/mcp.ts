@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { type Command, InvalidArgumentError } from 'commander'
+import { printJson, withAtelier } from '../open-atelier'
+
+function keyValue(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  const at = value.indexOf('=')
+  if (at < 1) throw new InvalidArgumentError('expected NAME=VALUE')
+  return { ...previous, [value.slice(0, at)]: value.slice(at + 1) }
+}
+
+interface AddOptions {
+  url?: string
+  header?: Record<string, string>
+  env?: Record<string, string>
+  cwd?: string
+}
+
+export function registerMcpCommand(program: Command): void {
+  const mcp = program
+    .command('mcp')
+    .description('MCP servers: their tools join the built-ins, connected when a turn needs them')
+
+  mcp
+    .command('add <name> [command...]')
+    .description(
+      'add a server: `add NAME -- COMMAND ARGS…` (stdio) or `add NAME --url URL` (Streamable HTTP, SSE fallback)',
+    )
+    .option('--url <url>', 'a remote server')
+    .option('--header <name=value>', 'an HTTP header for a remote server (repeatable)', keyValue)
+    .option('--env <name=value>', 'an environment variable for a stdio server (repeatable)', keyValue)
+    .option('--cwd <dir>', 'the folder a stdio server starts in')
+    .action((name: string, commandParts: string[], options: AddOptions, command: Command) =>
+      withAtelier(command, ({ mcp: servers }) => {
+        const [executable, ...args] = commandParts
+        if (!options.url && !executable) throw new InvalidArgumentError('give a command after --, or --url')
+        // Typing the command here is the approval the desktop app asks for; it is printed back as run.
+        const info = options.url
+          ? servers.add(
+              { name, transport: 'http', url: options.url, headers: options.header ?? {} },
+              { approve: true },
+            )
+          : servers.add(
+              {
+                name,
+                transport: 'stdio',
+                command: executable ?? '',
+                args,
+                env: options.env ?? {},
+                cwd: options.cwd ? resolve(options.cwd) : null,
+              },
+              { approve: true },
+            )
+        process.stdout.write(`added ${info.name}: ${info.target}\n`)
+      }),
+    )
+
+  mcp
+    .command('list')
+    .description('every server, on or off, with its command line or URL')
+    .option('--json', 'as JSON')
+    .action((options: { json?: boolean }, command: Command) =>
+      withAtelier(command, ({ mcp: servers }) => {
+        const list = servers.list()
+        if (options.json) return printJson(list)
+        for (const server of list) {
+          const state = server.enabled ? (server.needsApproval ? 'needs approval' : 'on') : 'off'
+          process.stdout.write(`${state.padEnd(14)} ${server.name}  ${server.target}\n`)
+        }
+      }),
+    )
+
+  mcp
+    .command('enable <name>')
+    .description('turn a server on, approving its command line as printed')
+    .action((name: string, _options: unknown, command: Command) =>
+      withAtelier(command, ({ mcp: servers }) => {
+        const info = servers.setEnabled(name, true, { approve: true })
+        process.stdout.write(`on ${info.name}: ${info.target}\n`)
+      }),
+    )
+
+  mcp
+    .command('disable <name>')
+    .description('turn a server off: it is neither started nor contacted')
+    .action((name: string, _options: unknown, command: Command) =>
+      withAtelier(command, ({ mcp: servers }) => {
+        servers.setEnabled(name, false, { approve: false })
+        process.stdout.write(`off ${name}\n`)
+      }),
+    )
+
+  mcp
+    .command('remove <name>')
+    .description('forget a server')
+    .action((name: string, _options: unknown, command: Command) =>
+      withAtelier(command, ({ mcp: servers }) => {
+        servers.remove(name)
+        process.stdout.write(`removed ${name}\n`)
+      }),
+    )
+
+  mcp
+    .command('import <file>')
+    .description(
+      'add the servers of an mcpServers JSON file (Claude Desktop, Cursor); each waits for `enable`',
+    )
+    .action((file: string, _options: unknown, command: Command) =>
+      withAtelier(command, ({ mcp: servers }) => {
+        const { added, skipped } = servers.import(readFileSync(file, 'utf8'))
+        for (const server of servers.list().filter((s) => added.includes(s.name))) {
+          process.stdout.write(
+            `added ${server.name} (run \`atelier mcp enable ${server.name}\` to approve): ${server.target}\n`,
+          )
+        }
+        for (const name of skipped) process.stdout.write(`skipped ${name}: a server with that name exists\n`)
+      }),
+    )
+}

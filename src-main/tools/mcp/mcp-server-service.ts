@@ -1,0 +1,191 @@
+/**
+ * MCP servers as settings: added by hand or imported from an `mcpServers` file (as Claude Desktop
+ * and Cursor write it), switched on and off, and — for stdio servers — started only once the person
+ * has seen and approved the exact command line, again after any change to it.
+ */
+import { randomUUID } from 'node:crypto'
+import { AtelierError } from '../../../src-shared/errors'
+import type { McpServersRepository, StoredMcpServer } from '../../db/mcp-servers-repository'
+import type { McpServerConfig } from './mcp-connection'
+import type { McpManager, McpServerStatus } from './mcp-manager'
+
+export type McpServerInput =
+  | {
+      name: string
+      transport: 'stdio'
+      command: string
+      args?: string[]
+      env?: Record<string, string>
+      cwd?: string | null
+    }
+  | { name: string; transport: 'http'; url: string; headers?: Record<string, string> }
+
+export interface McpServerInfo {
+  id: string
+  name: string
+  transport: 'stdio' | 'http'
+  /** The exact command line (stdio) or URL (http). */
+  target: string
+  enabled: boolean
+  /** A stdio server whose command line has not been approved as it now stands. */
+  needsApproval: boolean
+}
+
+const NAME = /^[a-zA-Z0-9_-]{1,32}$/
+
+/** The command line as a person would type it: arguments with spaces or quotes are quoted. */
+export function commandLine(server: McpServerConfig): string {
+  if (server.transport === 'http') return server.url
+  const quote = (part: string) => (/^[\w@%+=:,./-]+$/.test(part) ? part : `'${part.replace(/'/g, `'\\''`)}'`)
+  return [server.command, ...server.args].map(quote).join(' ')
+}
+
+export class McpServerService {
+  constructor(
+    private readonly repository: McpServersRepository,
+    private readonly manager: McpManager,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  list(): McpServerInfo[] {
+    return this.repository.list().map(toInfo)
+  }
+
+  /** Adds a server, on. `approve`: the person has seen the command line (the CLI prints it back). */
+  add(input: McpServerInput, { approve }: { approve: boolean }): McpServerInfo {
+    if (!NAME.test(input.name)) {
+      throw new AtelierError(
+        'invalid_name',
+        `An MCP server name is 1 to 32 letters, digits, "_" or "-", not "${input.name}".`,
+      )
+    }
+    if (this.repository.byName(input.name)) {
+      throw new AtelierError('name_taken', `An MCP server named "${input.name}" already exists.`)
+    }
+    const config: McpServerConfig =
+      input.transport === 'stdio'
+        ? {
+            id: randomUUID(),
+            name: input.name,
+            transport: 'stdio',
+            command: input.command,
+            args: input.args ?? [],
+            env: input.env ?? {},
+            cwd: input.cwd ?? null,
+          }
+        : {
+            id: randomUUID(),
+            name: input.name,
+            transport: 'http',
+            url: validUrl(input.url),
+            headers: input.headers ?? {},
+          }
+    const server: StoredMcpServer = {
+      ...config,
+      enabled: true,
+      approvedCommand: approve ? commandLine(config) : null,
+    }
+    this.repository.save(server, this.now())
+    return toInfo(server)
+  }
+
+  /** Reads an `mcpServers` JSON file; servers whose name exists are skipped. Imported servers await approval. */
+  import(json: string): { added: string[]; skipped: string[] } {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(json)
+    } catch (error) {
+      throw new AtelierError(
+        'invalid_import',
+        `The file is not JSON: ${error instanceof Error ? error.message : error}`,
+      )
+    }
+    const servers = (parsed as { mcpServers?: unknown })?.mcpServers
+    if (typeof servers !== 'object' || servers === null) {
+      throw new AtelierError('invalid_import', 'The file has no "mcpServers" object.')
+    }
+    const added: string[] = []
+    const skipped: string[] = []
+    for (const [name, value] of Object.entries(servers as Record<string, Record<string, unknown>>)) {
+      if (this.repository.byName(name)) {
+        skipped.push(name)
+        continue
+      }
+      const input: McpServerInput =
+        typeof value.url === 'string'
+          ? { name, transport: 'http', url: value.url, headers: stringRecord(value.headers) }
+          : {
+              name,
+              transport: 'stdio',
+              command: String(value.command ?? ''),
+              args: Array.isArray(value.args) ? value.args.map(String) : [],
+              env: stringRecord(value.env),
+              cwd: typeof value.cwd === 'string' ? value.cwd : null,
+            }
+      this.add(input, { approve: false })
+      added.push(name)
+    }
+    return { added, skipped }
+  }
+
+  setEnabled(name: string, enabled: boolean, { approve }: { approve: boolean }): McpServerInfo {
+    const server = this.get(name)
+    const next = {
+      ...server,
+      enabled,
+      approvedCommand: approve ? commandLine(server) : server.approvedCommand,
+    }
+    this.repository.save(next, this.now())
+    return toInfo(next)
+  }
+
+  remove(name: string): void {
+    this.repository.delete(this.get(name).id)
+  }
+
+  /**
+   * Connects the enabled, approved servers (and only those) and brings their tools into the
+   * registry; servers turned off or removed since are disconnected and their tools removed.
+   */
+  prepare(): Promise<McpServerStatus[]> {
+    const ready = this.repository.list().filter((server) => server.enabled && !toInfo(server).needsApproval)
+    return this.manager.prepare(ready.map(configOf))
+  }
+
+  /** Disconnects every server (a stdio server's process ends with its session). */
+  close(): Promise<void> {
+    return this.manager.close()
+  }
+
+  private get(name: string): StoredMcpServer {
+    const server = this.repository.byName(name) ?? this.repository.get(name)
+    if (!server) throw new AtelierError('not_found', `No MCP server named "${name}".`, { name })
+    return server
+  }
+}
+
+function toInfo(server: StoredMcpServer): McpServerInfo {
+  const target = commandLine(server)
+  return {
+    id: server.id,
+    name: server.name,
+    transport: server.transport,
+    target,
+    enabled: server.enabled,
+    needsApproval: server.transport === 'stdio' && server.approvedCommand !== target,
+  }
+}
+
+function configOf({ enabled: _, approvedCommand: __, ...config }: StoredMcpServer): McpServerConfig {
+  return config
+}
+
+function validUrl(url: string): string {
+  if (!/^https?:\/\/\S+$/.test(url)) throw new AtelierError('invalid_url', `"${url}" is not an http(s) URL.`)
+  return url
+}
+
+function stringRecord(value: unknown): Record<string, string> {
+  if (typeof value !== 'object' || value === null) return {}
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, String(item)]))
+}

@@ -1,0 +1,113 @@
+import { execFileSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import type { Capabilities } from '../../../../src-shared/contract'
+import { useAgentFixture } from '../../../support/agent-harness'
+
+const EVERYTHING = fileURLToPath(
+  new URL('../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
+)
+
+/** Processes whose command line carries this marker (Node's --title shows in the process list). */
+function running(marker: string): number {
+  const lines = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n')
+  return lines.filter((line) => line.includes(marker)).length
+}
+
+const everything = (name: string, marker: string) => ({
+  name,
+  transport: 'stdio' as const,
+  command: process.execPath,
+  args: [`--title=${marker}`, EVERYTHING, 'stdio'],
+})
+
+describe('MCP servers in turns and the inspector', () => {
+  const setup = useAgentFixture()
+
+  it('starts an enabled server only when a turn needs it, and a turn calls its tools', async () => {
+    const { atelier, fake, run } = await setup('openai-chat')
+    const marker = `atelier-mcp-${randomUUID()}`
+    atelier.mcp.add(everything('everything', marker), { approve: true })
+    expect(running(marker)).toBe(0)
+
+    fake.enqueue(
+      { toolCalls: [{ id: 'c1', name: 'everything__echo', arguments: '{"message":"from the model"}' }] },
+      { text: 'Done.' },
+    )
+    const { turn, events } = await run('echo something')
+    expect(turn.status).toBe('completed')
+    expect(events.find((e) => e.type === 'tool_result')).toMatchObject({ content: 'Echo: from the model' })
+    expect(running(marker)).toBe(1)
+    const sent = fake
+      .requestsOf('openai-chat')[0]
+      ?.body.tools.map((t: { function: { name: string } }) => t.function.name)
+    expect(sent).toContain('everything__echo')
+  })
+
+  it('never starts a disabled server, nor an imported one before its command is approved', async () => {
+    const { atelier, fake, chat, run } = await setup('openai-chat')
+    const disabled = `atelier-mcp-${randomUUID()}`
+    const imported = `atelier-mcp-${randomUUID()}`
+    atelier.mcp.add(everything('off', disabled), { approve: true })
+    atelier.mcp.setEnabled('off', false, { approve: false })
+    const file = {
+      mcpServers: {
+        fresh: { command: process.execPath, args: [`--title=${imported}`, EVERYTHING, 'stdio'] },
+      },
+    }
+    expect(atelier.mcp.import(JSON.stringify(file))).toEqual({ added: ['fresh'], skipped: [] })
+    expect(atelier.mcp.list().find((s) => s.name === 'fresh')).toMatchObject({
+      enabled: true,
+      needsApproval: true,
+    })
+
+    fake.enqueue({ text: 'Hi.' })
+    await run('hello')
+    await atelier.dispatch('chats.capabilities', { id: chat.id })
+    expect(running(disabled)).toBe(0)
+    expect(running(imported)).toBe(0)
+    expect(
+      fake
+        .requestsOf('openai-chat')[0]
+        ?.body.tools.some((t: { function: { name: string } }) => t.function.name.startsWith('fresh__')),
+    ).toBe(false)
+
+    atelier.mcp.setEnabled('fresh', true, { approve: true })
+    await atelier.dispatch('chats.capabilities', { id: chat.id })
+    expect(running(imported)).toBe(1)
+  })
+
+  it('the inspector starts the server and shows byte for byte the tools the next turn sends', async () => {
+    const { atelier, fake, chat, run } = await setup('anthropic')
+    const marker = `atelier-mcp-${randomUUID()}`
+    atelier.mcp.add(everything('everything', marker), { approve: true })
+    const answer = await atelier.dispatch('chats.capabilities', { id: chat.id })
+    if (!answer.ok) throw new Error(answer.error.message)
+    expect(running(marker)).toBe(1)
+    const shown = (answer.value as Capabilities).tools.map((tool) => tool.wire)
+
+    fake.enqueue({ text: 'Hi.' })
+    await run('hello')
+    expect(JSON.stringify(fake.requestsOf('anthropic')[0]?.body.tools)).toBe(JSON.stringify(shown))
+    // The connection was shared: the turn did not start a second server.
+    expect(running(marker)).toBe(1)
+  })
+
+  it('refuses a bad name, a duplicate and a file that is not an mcpServers file, clearly', async () => {
+    const { atelier } = await setup()
+    expect(() => atelier.mcp.add(everything('has space', 'x'), { approve: true })).toThrow(
+      expect.objectContaining({ code: 'invalid_name' }),
+    )
+    atelier.mcp.add(everything('one', 'x'), { approve: true })
+    expect(() => atelier.mcp.add(everything('one', 'x'), { approve: true })).toThrow(
+      expect.objectContaining({ code: 'name_taken' }),
+    )
+    expect(() => atelier.mcp.import('{"servers": {}}')).toThrow(
+      expect.objectContaining({ code: 'invalid_import' }),
+    )
+    expect(atelier.mcp.list().map((s) => [s.name, s.target])).toEqual([
+      ['one', `${process.execPath} --title=x ${EVERYTHING} stdio`],
+    ])
+  })
+})
