@@ -132,7 +132,9 @@ export class ToolExecutor {
       return finish(invalidArguments(name, error.message), 'validation_failed')
     }
 
-    const timeoutSeconds = clampIntegerSetting(settings.parameters.timeoutSeconds, TIMEOUT_SECONDS)
+    const timeoutSeconds =
+      tool.maxRuntimeSeconds?.(settings) ??
+      clampIntegerSetting(settings.parameters.timeoutSeconds, TIMEOUT_SECONDS)
     const controller = new AbortController()
     const parent = scope.signal
     const abortFromParent = () => controller.abort(parent?.reason)

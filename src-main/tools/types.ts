@@ -65,6 +65,11 @@ export interface RegisteredTool {
    * `timed_out`); the executor's own deadline then only backs it up, a little later.
    */
   managesOwnTimeout?: boolean
+  /**
+   * The longest a call may run, when the tool's own deadline can outlast `timeoutSeconds` (an MCP
+   * call's timeout restarts with each progress notification, under this cap). Default: timeoutSeconds.
+   */
+  maxRuntimeSeconds?: (settings: EffectiveToolSettings) => number
   /** Receives arguments that already passed the definition's schema. */
   execute: (args: unknown, context: ToolContext) => Promise<unknown>
 }

@@ -4,11 +4,12 @@
  * disabled server is never started nor contacted. One connection per server serves both, so opening
  * the inspector warms the next turn.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js'
+import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { JsonSchema } from '../../../src-shared/tools'
+import { ToolError } from '../errors'
 import type { ToolRegistry } from '../registry'
 import { clampIntegerSetting, integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
-import type { RegisteredTool } from '../types'
+import type { EffectiveToolSettings, RegisteredTool } from '../types'
 import { McpConnection, type McpServerConfig } from './mcp-connection'
 import { mcpToolName } from './names'
 import { toToolOutput } from './results'
@@ -97,6 +98,17 @@ export class McpManager {
   }
 }
 
+/** A call's cap whatever the progress: ten minutes by default, an hour at most. */
+const MAX_TOTAL_SECONDS = { min: 5, max: 3600, fallback: 600 }
+
+function deadlines(settings: EffectiveToolSettings): { idle: number; total: number } {
+  const idle = clampIntegerSetting(settings.parameters.timeoutSeconds, TIMEOUT_SECONDS)
+  return {
+    idle,
+    total: Math.max(idle, clampIntegerSetting(settings.parameters.maxTotalSeconds, MAX_TOTAL_SECONDS)),
+  }
+}
+
 /** One MCP tool as a registry entry, switchable and with a timeout like a built-in. */
 function mcpTool(connection: McpConnection, server: McpServerConfig, tool: Tool): RegisteredTool {
   const description = tool.description ?? tool.title ?? tool.name
@@ -112,21 +124,46 @@ function mcpTool(connection: McpConnection, server: McpServerConfig, tool: Tool)
       category: 'interaction',
       enabledByDefault: true,
       canDisable: true,
-      defaultParameters: { timeoutSeconds: TIMEOUT_SECONDS.fallback },
+      defaultParameters: {
+        timeoutSeconds: TIMEOUT_SECONDS.fallback,
+        maxTotalSeconds: MAX_TOTAL_SECONDS.fallback,
+      },
       parameterDescriptors: [
-        integerParameter('timeoutSeconds', 'Timeout', 'How long one call may take.', TIMEOUT_SECONDS, 's'),
+        integerParameter(
+          'timeoutSeconds',
+          'Timeout',
+          'How long a call may go without progress from the server.',
+          TIMEOUT_SECONDS,
+          's',
+        ),
+        integerParameter(
+          'maxTotalSeconds',
+          'Longest call',
+          'However much progress the server reports, a call ends by then.',
+          MAX_TOTAL_SECONDS,
+          's',
+        ),
       ],
     },
+    // The server's progress restarts the timeout, so the executor's own deadline is the hard cap.
+    managesOwnTimeout: true,
+    maxRuntimeSeconds: (settings) => deadlines(settings).total,
     execute: async (args, context) => {
-      const timeoutMs =
-        clampIntegerSetting(context.settings.parameters.timeoutSeconds, TIMEOUT_SECONDS) * 1000
-      const result = await connection.callTool(tool.name, (args ?? {}) as Record<string, unknown>, {
-        signal: context.signal,
-        onProgress: (progress) => context.onUpdate(progress),
-        timeoutMs,
-        maxTotalMs: timeoutMs,
-      })
-      return toToolOutput(result)
+      const { idle, total } = deadlines(context.settings)
+      try {
+        const result = await connection.callTool(tool.name, (args ?? {}) as Record<string, unknown>, {
+          signal: context.signal,
+          onProgress: (progress) => context.onUpdate(progress),
+          timeoutMs: idle * 1000,
+          maxTotalMs: total * 1000,
+        })
+        return toToolOutput(result)
+      } catch (error) {
+        if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+          throw new ToolError('timeout', `${tool.name} on “${server.name}” timed out: ${error.message}`)
+        }
+        throw error
+      }
     },
   }
 }

@@ -92,12 +92,39 @@ describe('MCP servers as registry tools (the reference "everything" server over 
     expect(await run('everything__echo', { message: 'back' })).toMatchObject({ content: 'Echo: back' })
   })
 
+  it('lets progress restart the timeout, under the hard cap, and a stop ends the call at once', async () => {
+    const { atelier, manager, server, run } = setup()
+    await manager.prepare([server])
+    const name = 'everything__trigger-long-running-operation'
+    const longCall = { duration: 7, steps: 7 }
+    // A progress notification every second keeps a 7 s call alive under a 5 s timeout...
+    atelier.tools.settings.update(LOCAL_USER, name, {
+      parameters: { timeoutSeconds: 5, maxTotalSeconds: 600 },
+    })
+    expect(await run(name, longCall)).toMatchObject({ isError: false })
+    // ...but not past the cap.
+    atelier.tools.settings.update(LOCAL_USER, name, { parameters: { timeoutSeconds: 5, maxTotalSeconds: 5 } })
+    expect(await run(name, longCall)).toMatchObject({ isError: true, errorType: 'timeout' })
+
+    const stop = new AbortController()
+    setTimeout(() => stop.abort(), 300)
+    const started = performance.now()
+    expect(await run(name, longCall, { signal: stop.signal })).toMatchObject({
+      isError: true,
+      errorType: 'aborted',
+    })
+    expect(performance.now() - started).toBeLessThan(3000)
+    // The server is still usable after the cancelled call.
+    expect(await run('everything__echo', { message: 'still here' })).toMatchObject({
+      content: 'Echo: still here',
+    })
+  }, 30_000)
+
   it('keeps names within provider limits, unique and stable', () => {
     const long = mcpToolName('a server with spaces', `${'x'.repeat(80)}.tool`)
     expect(long).toMatch(TOOL_NAME_PATTERN)
     expect(long).toBe(mcpToolName('a server with spaces', `${'x'.repeat(80)}.tool`))
     expect(long).not.toBe(mcpToolName('a server with spaces', `${'x'.repeat(80)}_tool`))
     expect(mcpToolName('fs', 'read_file')).toBe('fs__read_file')
-    expect(LOCAL_USER).toBe('local')
   })
 })
