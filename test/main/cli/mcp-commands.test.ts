@@ -1,0 +1,85 @@
+import { execFile } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+import { useTempDirs } from '../../support/temp-dir'
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+const BIN = join(ROOT, 'bin', 'atelier.js')
+const EVERYTHING = join(
+  ROOT,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-everything',
+  'dist',
+  'index.js',
+)
+const exec = promisify(execFile)
+
+async function atelier(
+  dataDir: string,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [BIN, '--data-dir', dataDir, ...args], {
+      timeout: 60_000,
+    })
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string }
+    return { code, stdout, stderr }
+  }
+}
+
+// The built CLI, as `npm install` leaves it (npm test builds first).
+describe('atelier mcp (built CLI)', () => {
+  const tempDir = useTempDirs()
+
+  it('adds, lists, disables, imports, enables and removes servers; inspect includes their tools', async () => {
+    const dataDir = tempDir()
+    const added = await atelier(
+      dataDir,
+      'mcp',
+      'add',
+      'everything',
+      '--',
+      process.execPath,
+      EVERYTHING,
+      'stdio',
+    )
+    expect(added).toMatchObject({
+      code: 0,
+      stdout: `added everything: ${process.execPath} ${EVERYTHING} stdio\n`,
+    })
+
+    const inspected = await atelier(dataDir, 'inspect', '--provider', 'anthropic')
+    expect(inspected.code).toBe(0)
+    const names = (JSON.parse(inspected.stdout) as { name: string }[]).map((tool) => tool.name)
+    expect(names).toContain('everything__echo')
+    expect(names).toContain('read_file')
+
+    expect((await atelier(dataDir, 'mcp', 'disable', 'everything')).code).toBe(0)
+    const withoutIt = await atelier(dataDir, 'inspect', '--provider', 'anthropic')
+    expect(withoutIt.stdout).not.toContain('everything__')
+
+    const file = join(tempDir(), 'claude_desktop_config.json')
+    writeFileSync(
+      file,
+      JSON.stringify({ mcpServers: { docs: { command: 'npx', args: ['-y', 'docs-server'] } } }),
+    )
+    const imported = await atelier(dataDir, 'mcp', 'import', file)
+    expect(imported.stdout).toContain(
+      'added docs (run `atelier mcp enable docs` to approve): npx -y docs-server',
+    )
+    const listed = await atelier(dataDir, 'mcp', 'list')
+    expect(listed.stdout).toMatch(/^off\s+everything\s/m)
+    expect(listed.stdout).toMatch(/^needs approval\s+docs\s+npx -y docs-server$/m)
+
+    expect((await atelier(dataDir, 'mcp', 'remove', 'docs')).stdout).toBe('removed docs\n')
+    const missing = await atelier(dataDir, 'mcp', 'enable', 'docs')
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toContain('No MCP server named "docs". (not_found)')
+  }, 60_000)
+})
