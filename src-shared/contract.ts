@@ -5,6 +5,7 @@
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import { ChatMessage, ChatMode, ProviderKind, Turn, TurnEvent } from './agent'
+import { McpServerInfo, McpServerInput } from './mcp'
 import {
   AgentProfile,
   CreateAgentProfileBody,
@@ -180,6 +181,27 @@ export const methods = {
   'agents.delete': method(
     Type.Object({ id: Id }, { additionalProperties: false }),
     Type.Object({ id: Type.String() }),
+  ),
+  'mcp.list': method(Empty, Type.Array(McpServerInfo)),
+  /** Added on, but a stdio server waits for `mcp.approve` of its command line before it is started. */
+  'mcp.add': method(McpServerInput, McpServerInfo),
+  'mcp.approve': method(Type.Object({ name: Id }, { additionalProperties: false }), McpServerInfo),
+  'mcp.setEnabled': method(
+    Type.Object({ name: Id, enabled: Type.Boolean() }, { additionalProperties: false }),
+    McpServerInfo,
+  ),
+  'mcp.remove': method(
+    Type.Object({ name: Id }, { additionalProperties: false }),
+    Type.Object({ name: Type.String() }),
+  ),
+  /** Servers from an `mcpServers` JSON file (Claude Desktop, Cursor), each awaiting approval. */
+  'mcp.import': method(
+    Type.Object({ json: Type.String({ maxLength: 1_000_000 }) }, { additionalProperties: false }),
+    Type.Object({ added: Type.Array(Type.String()), skipped: Type.Array(Type.String()) }),
+  ),
+  'mcp.stderr': method(
+    Type.Object({ name: Id }, { additionalProperties: false }),
+    Type.Object({ text: Type.String() }),
   ),
   'preferences.get': method(Empty, Preferences),
   'preferences.update': method(Type.Partial(Preferences, { additionalProperties: false }), Preferences),

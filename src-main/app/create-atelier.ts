@@ -118,6 +118,7 @@ export function createAtelier({
   const handlers = createHandlers({
     images: services.images,
     executor: tools.executor,
+    mcp,
     ...(pickFolder && { pickFolder }),
     info,
     chats,

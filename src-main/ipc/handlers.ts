@@ -8,6 +8,7 @@ import type { PreferencesService } from '../preferences/preferences-service'
 import type { ProviderImageGenerator } from '../providers/image-generation'
 import type { ProviderService } from '../providers/provider-service'
 import type { ToolExecutor } from '../tools/executor'
+import type { McpServerService } from '../tools/mcp/mcp-server-service'
 import type { ToolSettingsService } from '../tools/tool-settings-service'
 import type { ContractHandlers } from './dispatcher'
 
@@ -21,6 +22,7 @@ export interface HandlerServices {
   agent: AgentService
   images: ProviderImageGenerator
   executor: ToolExecutor
+  mcp: McpServerService
   /** The OS folder dialog; only the desktop app has one. */
   pickFolder?: () => Promise<string | null>
   /** Whose settings the calls read and write. */
@@ -38,6 +40,7 @@ export function createHandlers({
   agent,
   images,
   executor,
+  mcp,
   pickFolder,
   user,
 }: HandlerServices): ContractHandlers {
@@ -80,6 +83,16 @@ export function createHandlers({
     'agents.create': (request) => profiles.create(request),
     'agents.update': (request) => profiles.update(request),
     'agents.delete': (request) => profiles.delete(request),
+    'mcp.list': () => mcp.list(),
+    'mcp.add': (request) => mcp.add(request, { approve: false }),
+    'mcp.approve': ({ name }) => mcp.approve(name),
+    'mcp.setEnabled': ({ name, enabled }) => mcp.setEnabled(name, enabled, { approve: false }),
+    'mcp.remove': ({ name }) => {
+      mcp.remove(name)
+      return { name }
+    },
+    'mcp.import': ({ json }) => mcp.import(json),
+    'mcp.stderr': ({ name }) => ({ text: mcp.stderr(name) }),
     'preferences.get': () => preferences.get(),
     'preferences.update': (request) => preferences.update(request),
     'tools.list': () => toolSettings.list(user),

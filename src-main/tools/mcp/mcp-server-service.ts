@@ -5,31 +5,10 @@
  */
 import { randomUUID } from 'node:crypto'
 import { AtelierError } from '../../../src-shared/errors'
+import type { McpServerInfo, McpServerInput } from '../../../src-shared/mcp'
 import type { McpServersRepository, StoredMcpServer } from '../../db/mcp-servers-repository'
 import type { McpServerConfig } from './mcp-connection'
 import type { McpManager, McpServerStatus } from './mcp-manager'
-
-export type McpServerInput =
-  | {
-      name: string
-      transport: 'stdio'
-      command: string
-      args?: string[]
-      env?: Record<string, string>
-      cwd?: string | null
-    }
-  | { name: string; transport: 'http'; url: string; headers?: Record<string, string> }
-
-export interface McpServerInfo {
-  id: string
-  name: string
-  transport: 'stdio' | 'http'
-  /** The exact command line (stdio) or URL (http). */
-  target: string
-  enabled: boolean
-  /** A stdio server whose command line has not been approved as it now stands. */
-  needsApproval: boolean
-}
 
 const NAME = /^[a-zA-Z0-9_-]{1,32}$/
 
@@ -150,6 +129,19 @@ export class McpServerService {
   prepare(): Promise<McpServerStatus[]> {
     const ready = this.repository.list().filter((server) => server.enabled && !toInfo(server).needsApproval)
     return this.manager.prepare(ready.map(configOf))
+  }
+
+  /** The person has seen the server's command line as it now stands and lets it run. */
+  approve(name: string): McpServerInfo {
+    const server = this.get(name)
+    const next = { ...server, approvedCommand: commandLine(server) }
+    this.repository.save(next, this.now())
+    return toInfo(next)
+  }
+
+  /** What a server wrote to stderr while connected (the last 64 KiB); empty before it ran. */
+  stderr(name: string): string {
+    return this.manager.connection(this.get(name).id)?.stderr ?? ''
   }
 
   /** Disconnects every server (a stdio server's process ends with its session). */

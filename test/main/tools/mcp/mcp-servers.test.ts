@@ -110,4 +110,39 @@ describe('MCP servers in turns and the inspector', () => {
       ['one', `${process.execPath} --title=x ${EVERYTHING} stdio`],
     ])
   })
+
+  it('is managed over the contract: added servers wait for approval, and stderr is kept', async () => {
+    const { atelier, chat } = await setup()
+    const marker = `atelier-mcp-${randomUUID()}`
+    expect(
+      await atelier.dispatch('mcp.add', { name: 'bad name', transport: 'stdio', command: 'x' }),
+    ).toMatchObject({
+      ok: false,
+      error: { code: 'validation_failed' },
+    })
+    const added = await atelier.dispatch('mcp.add', everything('everything', marker))
+    expect(added).toMatchObject({ ok: true, value: { enabled: true, needsApproval: true } })
+    await atelier.dispatch('chats.capabilities', { id: chat.id })
+    expect(running(marker)).toBe(0)
+
+    expect(await atelier.dispatch('mcp.approve', { name: 'everything' })).toMatchObject({
+      ok: true,
+      value: { needsApproval: false, target: expect.stringContaining(marker) },
+    })
+    await atelier.dispatch('chats.capabilities', { id: chat.id })
+    expect(running(marker)).toBe(1)
+    const stderr = await atelier.dispatch('mcp.stderr', { name: 'everything' })
+    expect(stderr).toMatchObject({ ok: true, value: { text: expect.any(String) } })
+
+    await atelier.dispatch('mcp.setEnabled', { name: 'everything', enabled: false })
+    await atelier.dispatch('chats.capabilities', { id: chat.id })
+    for (let i = 0; i < 100 && running(marker) > 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(running(marker)).toBe(0)
+    expect(await atelier.dispatch('mcp.remove', { name: 'everything' })).toEqual({
+      ok: true,
+      value: { name: 'everything' },
+    })
+    expect(await atelier.dispatch('mcp.list', {})).toEqual({ ok: true, value: [] })
+  })
 })
