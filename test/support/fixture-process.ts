@@ -40,3 +40,13 @@ export function killHard(child: ChildProcess): Promise<void> {
     child.kill('SIGKILL')
   })
 }
+
+/** Whether a process with this id still exists (ESRCH: gone). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}

@@ -6,6 +6,7 @@ import { LOCAL_USER } from '../../../src-main/app/create-atelier'
 import { FatalToolError } from '../../../src-main/tools/errors'
 import type { TurnEvent } from '../../../src-shared/agent'
 import { useAgentFixture } from '../../support/agent-harness'
+import { isAlive } from '../../support/fixture-process'
 import { recordingTool } from '../../support/test-tools'
 
 const args = (pattern: string) => JSON.stringify({ pattern })
@@ -17,15 +18,6 @@ function when(predicate: (event: TurnEvent) => boolean) {
     fire = resolve
   })
   return { onEvent: (event: TurnEvent) => predicate(event) && fire(), reached }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
 }
 
 describe('the agent turn loop', () => {

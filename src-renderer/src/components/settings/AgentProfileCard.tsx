@@ -1,7 +1,7 @@
 import { useId } from 'react'
 import type { AgentProfile } from '../../../../src-shared/providers'
 import type { ToolSettingsDescriptor } from '../../../../src-shared/tools'
-import { PencilIcon, TrashIcon } from '../icons'
+import { ItemActions } from './ItemActions'
 
 interface AgentProfileCardProps {
   profile: AgentProfile
@@ -39,26 +39,7 @@ export function AgentProfileCard({ profile, tools, onEdit, onDuplicate, onDelete
             Duplicate
           </button>
           {!profile.builtin && (
-            <>
-              <button
-                type="button"
-                className="icon"
-                aria-label={`Edit profile ${profile.name}`}
-                title="Edit"
-                onClick={onEdit}
-              >
-                <PencilIcon />
-              </button>
-              <button
-                type="button"
-                className="icon"
-                aria-label={`Delete profile ${profile.name}`}
-                title="Delete"
-                onClick={onDelete}
-              >
-                <TrashIcon />
-              </button>
-            </>
+            <ItemActions what="profile" name={profile.name} onEdit={onEdit} onDelete={onDelete} />
           )}
         </div>
       </div>

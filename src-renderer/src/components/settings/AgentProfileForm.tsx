@@ -3,7 +3,7 @@ import type { AtelierApi } from '../../../../src-shared/api'
 import type { ChatMode } from '../../../../src-shared/contract'
 import type { AgentProfile } from '../../../../src-shared/providers'
 import type { ToolSettingsDescriptor } from '../../../../src-shared/tools'
-import { Notice } from './Notice'
+import { FormFooter } from './FormFooter'
 import { splitRequestError } from './request-errors'
 
 interface AgentProfileFormProps {
@@ -194,19 +194,12 @@ export function AgentProfileForm({ api, tools, profile, template, onDone, onCanc
             : 'Chats with this profile start in chat mode: the folder is not given to tools.'}
         </p>
       </fieldset>
-      {formError && (
-        <Notice tone="danger" role="alert">
-          {formError}
-        </Notice>
-      )}
-      <div className="form-actions">
-        <button type="submit" className="primary" disabled={saving} aria-busy={saving || undefined}>
-          {profile ? 'Save profile' : 'Create profile'}
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormFooter
+        error={formError}
+        saving={saving}
+        submitLabel={profile ? 'Save profile' : 'Create profile'}
+        onCancel={onCancel}
+      />
     </form>
   )
 }

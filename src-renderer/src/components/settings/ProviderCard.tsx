@@ -2,7 +2,7 @@ import { useId, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
 import type { ProviderInfo } from '../../../../src-shared/providers'
 import { errorMessage } from '../../errors'
-import { PencilIcon, TrashIcon } from '../icons'
+import { ItemActions } from './ItemActions'
 import { kindInfo } from './provider-kinds'
 
 interface ProviderCardProps {
@@ -62,24 +62,7 @@ export function ProviderCard({ api, provider, onEdit, onDelete }: ProviderCardPr
           >
             Test connection
           </button>
-          <button
-            type="button"
-            className="icon"
-            aria-label={`Edit provider ${provider.name}`}
-            title="Edit"
-            onClick={onEdit}
-          >
-            <PencilIcon />
-          </button>
-          <button
-            type="button"
-            className="icon"
-            aria-label={`Delete provider ${provider.name}`}
-            title="Delete"
-            onClick={onDelete}
-          >
-            <TrashIcon />
-          </button>
+          <ItemActions what="provider" name={provider.name} onEdit={onEdit} onDelete={onDelete} />
         </div>
       </div>
       <dl className="facts">

@@ -2,6 +2,7 @@ import { type FormEvent, useId, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
 import { isAtelierErrorPayload } from '../../../../src-shared/errors'
 import type { KeyStorage, ProviderInfo } from '../../../../src-shared/providers'
+import { FormFooter } from './FormFooter'
 import { Notice } from './Notice'
 import { kindInfo, PROVIDER_KINDS, type ProviderPreset } from './provider-kinds'
 import { splitRequestError } from './request-errors'
@@ -248,19 +249,12 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
           )}
         </div>
       </div>
-      {formError && (
-        <Notice tone="danger" role="alert">
-          {formError}
-        </Notice>
-      )}
-      <div className="form-actions">
-        <button type="submit" className="primary" disabled={saving} aria-busy={saving || undefined}>
-          {provider ? 'Save provider' : 'Add provider'}
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormFooter
+        error={formError}
+        saving={saving}
+        submitLabel={provider ? 'Save provider' : 'Add provider'}
+        onCancel={onCancel}
+      />
     </form>
   )
 }

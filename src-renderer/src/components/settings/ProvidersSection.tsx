@@ -140,7 +140,7 @@ export function ProvidersSection({ api }: { api: AtelierApi }) {
       {deleting && (
         <ConfirmDialog
           title={`Delete “${deleting.name}”?`}
-          message="Chats set to use it will need another provider. A key stored for it is deleted with it."
+          message="Chats set to use it switch to the first provider set up. A key stored for it is deleted with it."
           confirmLabel="Delete"
           onCancel={() => setDeleting(undefined)}
           onConfirm={() => void remove(deleting)}

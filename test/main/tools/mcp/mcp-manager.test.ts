@@ -7,20 +7,12 @@ import type { McpServerConfig } from '../../../../src-main/tools/mcp/mcp-connect
 import { McpManager } from '../../../../src-main/tools/mcp/mcp-manager'
 import { mcpToolName } from '../../../../src-main/tools/mcp/names'
 import { TOOL_NAME_PATTERN } from '../../../../src-main/tools/registry'
+import { isAlive } from '../../../support/fixture-process'
 import { useToolHarness } from '../../../support/tool-harness'
 
 const EVERYTHING = fileURLToPath(
   new URL('../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
 )
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 describe('MCP servers as registry tools (the reference "everything" server over stdio)', () => {
   const harness = useToolHarness()
