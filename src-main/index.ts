@@ -198,4 +198,11 @@ app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit()
 })
 
-app.on('will-quit', () => atelier?.close())
+// Quitting waits for the MCP servers (and everything they started) to end, so none is orphaned.
+app.on('will-quit', (event) => {
+  const closing = atelier
+  if (!closing) return
+  atelier = undefined
+  event.preventDefault()
+  void closing.close().finally(() => app.quit())
+})

@@ -185,7 +185,13 @@ export const methods = {
   'mcp.list': method(Empty, Type.Array(McpServerInfo)),
   /** Added on, but a stdio server waits for `mcp.approve` of its command line before it is started. */
   'mcp.add': method(McpServerInput, McpServerInfo),
+  /** Edits a server; a changed launch makes a stdio server wait for approval again. Its session is closed. */
+  'mcp.update': method(
+    Type.Object({ name: Id, server: McpServerInput }, { additionalProperties: false }),
+    McpServerInfo,
+  ),
   'mcp.approve': method(Type.Object({ name: Id }, { additionalProperties: false }), McpServerInfo),
+  /** Turning a server off closes its session and ends a stdio server's whole process tree. */
   'mcp.setEnabled': method(
     Type.Object({ name: Id, enabled: Type.Boolean() }, { additionalProperties: false }),
     McpServerInfo,

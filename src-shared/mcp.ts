@@ -35,7 +35,18 @@ export const McpServerInfo = Type.Object({
   /** The exact command line (stdio) or URL (http). */
   target: Type.String(),
   enabled: Type.Boolean(),
-  /** A stdio server whose command line, as it now stands, has not been approved: it is not started. */
+  /**
+   * A stdio server whose launch (command line, environment, working folder), as it now stands, has
+   * not been approved: it is not started.
+   */
   needsApproval: Type.Boolean(),
+  /** The server as added or last edited, for the edit form. */
+  definition: McpServerInput,
+  /** A session is open (a stdio server's process runs). Servers connect only for a turn or the inspector. */
+  running: Type.Boolean(),
+  /** Why the last connection or tool listing failed. */
+  error: Type.Optional(Type.String()),
+  /** Its tools under the names the model sees, as last listed (empty before it first ran). */
+  tools: Type.Array(Type.String()),
 })
 export type McpServerInfo = Static<typeof McpServerInfo>

@@ -66,7 +66,8 @@ export interface Atelier {
   agent: AgentService
   /** Validated entry point for contract calls from any transport. */
   dispatch: Dispatch
-  close(): void
+  /** Closes the database at once; settles when every MCP server (and what it started) has ended. */
+  close(): Promise<void>
 }
 
 export function createAtelier({
@@ -143,8 +144,8 @@ export function createAtelier({
     dispatch: createDispatcher(handlers),
     close: () => {
       agent.close()
-      void mcp.close()
       db.close()
+      return mcp.close()
     },
   }
 }

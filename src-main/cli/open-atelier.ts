@@ -12,7 +12,7 @@ export async function withAtelier<T>(
   try {
     return await work(atelier)
   } finally {
-    atelier.close()
+    await atelier.close()
   }
 }
 

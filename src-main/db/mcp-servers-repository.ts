@@ -1,10 +1,11 @@
 import type { McpServerConfig } from '../tools/mcp/mcp-connection'
 import type { Database } from './database'
 
-/** A configured MCP server: how to reach it, whether it is on, and what command the person approved. */
+/** A configured MCP server: how to reach it, whether it is on, and what launch the person approved. */
 export type StoredMcpServer = McpServerConfig & {
   enabled: boolean
-  approvedCommand: string | null
+  /** The stdio launch (command line, environment, folder) the person confirmed; a changed one waits for a new yes. */
+  approvedLaunch: string | null
 }
 
 interface Row {
@@ -13,7 +14,7 @@ interface Row {
   transport: 'stdio' | 'http'
   config: string
   enabled: 0 | 1
-  approved_command: string | null
+  approved_launch: string | null
 }
 
 /** A row whose JSON no longer parses keeps its name and stays off, so nothing odd is started. */
@@ -25,7 +26,7 @@ function toServer(row: Row): StoredMcpServer {
   } catch {
     enabled = false
   }
-  const base = { id: row.id, name: row.name, enabled, approvedCommand: row.approved_command }
+  const base = { id: row.id, name: row.name, enabled, approvedLaunch: row.approved_launch }
   if (row.transport === 'http') {
     return {
       ...base,
@@ -53,11 +54,11 @@ export class McpServersRepository {
       get: db.prepare<[string], Row>('SELECT * FROM mcp_servers WHERE id = ?'),
       byName: db.prepare<[string], Row>('SELECT * FROM mcp_servers WHERE name = ?'),
       upsert: db.prepare(
-        `INSERT INTO mcp_servers (id, name, transport, config, enabled, approved_command, created_at, updated_at)
-         VALUES (@id, @name, @transport, @config, @enabled, @approvedCommand, @now, @now)
+        `INSERT INTO mcp_servers (id, name, transport, config, enabled, approved_launch, created_at, updated_at)
+         VALUES (@id, @name, @transport, @config, @enabled, @approvedLaunch, @now, @now)
          ON CONFLICT (id) DO UPDATE SET name = excluded.name, transport = excluded.transport,
            config = excluded.config, enabled = excluded.enabled,
-           approved_command = excluded.approved_command, updated_at = excluded.updated_at`,
+           approved_launch = excluded.approved_launch, updated_at = excluded.updated_at`,
       ),
       delete: db.prepare('DELETE FROM mcp_servers WHERE id = ?'),
     }
@@ -88,7 +89,7 @@ export class McpServersRepository {
       transport: server.transport,
       config: JSON.stringify(config),
       enabled: server.enabled ? 1 : 0,
-      approvedCommand: server.approvedCommand,
+      approvedLaunch: server.approvedLaunch,
       now,
     })
   }

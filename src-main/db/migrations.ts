@@ -130,4 +130,13 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: 'MCP approvals cover the whole launch',
+    // What is approved is now the command line with its environment and folder; approvals of the
+    // command line alone no longer match, so such servers ask once more.
+    sql: `
+      ALTER TABLE mcp_servers RENAME COLUMN approved_command TO approved_launch;
+    `,
+  },
 ]

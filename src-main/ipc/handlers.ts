@@ -85,10 +85,11 @@ export function createHandlers({
     'agents.delete': (request) => profiles.delete(request),
     'mcp.list': () => mcp.list(),
     'mcp.add': (request) => mcp.add(request, { approve: false }),
+    'mcp.update': ({ name, server }) => mcp.update(name, server),
     'mcp.approve': ({ name }) => mcp.approve(name),
     'mcp.setEnabled': ({ name, enabled }) => mcp.setEnabled(name, enabled, { approve: false }),
-    'mcp.remove': ({ name }) => {
-      mcp.remove(name)
+    'mcp.remove': async ({ name }) => {
+      await mcp.remove(name)
       return { name }
     },
     'mcp.import': ({ json }) => mcp.import(json),

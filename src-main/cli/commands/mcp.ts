@@ -74,8 +74,8 @@ export function registerMcpCommand(program: Command): void {
     .command('enable <name>')
     .description('turn a server on, approving its command line as printed')
     .action((name: string, _options: unknown, command: Command) =>
-      withAtelier(command, ({ mcp: servers }) => {
-        const info = servers.setEnabled(name, true, { approve: true })
+      withAtelier(command, async ({ mcp: servers }) => {
+        const info = await servers.setEnabled(name, true, { approve: true })
         process.stdout.write(`on ${info.name}: ${info.target}\n`)
       }),
     )
@@ -84,8 +84,8 @@ export function registerMcpCommand(program: Command): void {
     .command('disable <name>')
     .description('turn a server off: it is neither started nor contacted')
     .action((name: string, _options: unknown, command: Command) =>
-      withAtelier(command, ({ mcp: servers }) => {
-        servers.setEnabled(name, false, { approve: false })
+      withAtelier(command, async ({ mcp: servers }) => {
+        await servers.setEnabled(name, false, { approve: false })
         process.stdout.write(`off ${name}\n`)
       }),
     )
@@ -94,8 +94,8 @@ export function registerMcpCommand(program: Command): void {
     .command('remove <name>')
     .description('forget a server')
     .action((name: string, _options: unknown, command: Command) =>
-      withAtelier(command, ({ mcp: servers }) => {
-        servers.remove(name)
+      withAtelier(command, async ({ mcp: servers }) => {
+        await servers.remove(name)
         process.stdout.write(`removed ${name}\n`)
       }),
     )

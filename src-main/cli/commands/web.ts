@@ -21,7 +21,7 @@ export function registerWebCommand(program: Command): void {
       )
       const stop = async () => {
         await host.close()
-        atelier.close()
+        await atelier.close()
         process.exit(0)
       }
       process.once('SIGINT', stop)

@@ -9,6 +9,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import packageJson from '../../../package.json'
+import { closeProcessTree } from './process-tree'
 
 export type McpServerConfig = { id: string; name: string } & (
   | { transport: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd: string | null }
@@ -93,12 +94,13 @@ export class McpConnection {
     })) as CallToolResult
   }
 
-  /** Closes the session; a stdio server's process is ended with it. */
+  /** Closes the session; a stdio server's process ends with it, and so does all it started. */
   async close(): Promise<void> {
-    const client = this.client
+    const client = this.client ?? (await this.connecting?.catch(() => undefined))
+    const pid = this.pid
     this.client = undefined
     this.tools = undefined
-    await client?.close()
+    if (client) await closeProcessTree(this.config.transport === 'stdio' ? pid : null, () => client.close())
   }
 
   private async open(): Promise<Client> {

@@ -53,6 +53,23 @@ export class McpManager {
     return this.entries.get(id)?.connection
   }
 
+  /** A server as it stands: connected now, its tools as last listed, its last failure. */
+  status({ id, name }: { id: string; name: string }): McpServerStatus {
+    const entry = this.entries.get(id)
+    return {
+      id,
+      name,
+      connected: entry?.connection.connected ?? false,
+      tools: (entry?.listed ?? []).map((tool) => mcpToolName(name, tool.name)),
+      ...(entry?.error && { error: entry.error }),
+    }
+  }
+
+  /** Closes a server's session and removes its tools (turned off, edited, removed). */
+  disconnect(id: string): Promise<void> {
+    return this.drop(id)
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.entries.keys()].map((id) => this.drop(id)))
   }
@@ -71,13 +88,7 @@ export class McpManager {
     } catch (error) {
       entry.error = error instanceof Error ? error.message : String(error)
     }
-    return {
-      id: server.id,
-      name: server.name,
-      connected: entry.connection.connected,
-      tools: (entry.listed ?? []).map((tool) => mcpToolName(server.name, tool.name)),
-      ...(entry.error && { error: entry.error }),
-    }
+    return this.status(server)
   }
 
   private register(entry: Entry, server: McpServerConfig, tools: Tool[]): void {

@@ -27,45 +27,37 @@ export class McpServerService {
   ) {}
 
   list(): McpServerInfo[] {
-    return this.repository.list().map(toInfo)
+    return this.repository.list().map((server) => this.toInfo(server))
   }
 
   /** Adds a server, on. `approve`: the person has seen the command line (the CLI prints it back). */
   add(input: McpServerInput, { approve }: { approve: boolean }): McpServerInfo {
-    if (!NAME.test(input.name)) {
-      throw new AtelierError(
-        'invalid_name',
-        `An MCP server name is 1 to 32 letters, digits, "_" or "-", not "${input.name}".`,
-      )
-    }
-    if (this.repository.byName(input.name)) {
-      throw new AtelierError('name_taken', `An MCP server named "${input.name}" already exists.`)
-    }
-    const config: McpServerConfig =
-      input.transport === 'stdio'
-        ? {
-            id: randomUUID(),
-            name: input.name,
-            transport: 'stdio',
-            command: input.command,
-            args: input.args ?? [],
-            env: input.env ?? {},
-            cwd: input.cwd ?? null,
-          }
-        : {
-            id: randomUUID(),
-            name: input.name,
-            transport: 'http',
-            url: validUrl(input.url),
-            headers: input.headers ?? {},
-          }
+    this.checkName(input.name)
+    const config = configFrom(randomUUID(), input)
     const server: StoredMcpServer = {
       ...config,
       enabled: true,
-      approvedCommand: approve ? commandLine(config) : null,
+      approvedLaunch: approve ? launchOf(config) : null,
     }
     this.repository.save(server, this.now())
-    return toInfo(server)
+    return this.toInfo(server)
+  }
+
+  /**
+   * Edits a server, keeping it on or off. Its session is closed so the next use runs the server as
+   * it now stands; a stdio server whose launch changed waits for approval again.
+   */
+  async update(name: string, input: McpServerInput): Promise<McpServerInfo> {
+    const current = this.get(name)
+    if (input.name !== current.name) this.checkName(input.name)
+    const next: StoredMcpServer = {
+      ...configFrom(current.id, input),
+      enabled: current.enabled,
+      approvedLaunch: current.approvedLaunch,
+    }
+    await this.manager.disconnect(current.id)
+    this.repository.save(next, this.now())
+    return this.toInfo(next)
   }
 
   /** Reads an `mcpServers` JSON file; servers whose name exists are skipped. Imported servers await approval. */
@@ -107,19 +99,23 @@ export class McpServerService {
     return { added, skipped }
   }
 
-  setEnabled(name: string, enabled: boolean, { approve }: { approve: boolean }): McpServerInfo {
+  /** Turning a server off ends its session at once: a stdio server's process tree is killed. */
+  async setEnabled(
+    name: string,
+    enabled: boolean,
+    { approve }: { approve: boolean },
+  ): Promise<McpServerInfo> {
     const server = this.get(name)
-    const next = {
-      ...server,
-      enabled,
-      approvedCommand: approve ? commandLine(server) : server.approvedCommand,
-    }
+    const next = { ...server, enabled, approvedLaunch: approve ? launchOf(server) : server.approvedLaunch }
+    if (!enabled) await this.manager.disconnect(server.id)
     this.repository.save(next, this.now())
-    return toInfo(next)
+    return this.toInfo(next)
   }
 
-  remove(name: string): void {
-    this.repository.delete(this.get(name).id)
+  async remove(name: string): Promise<void> {
+    const server = this.get(name)
+    await this.manager.disconnect(server.id)
+    this.repository.delete(server.id)
   }
 
   /**
@@ -127,16 +123,16 @@ export class McpServerService {
    * registry; servers turned off or removed since are disconnected and their tools removed.
    */
   prepare(): Promise<McpServerStatus[]> {
-    const ready = this.repository.list().filter((server) => server.enabled && !toInfo(server).needsApproval)
+    const ready = this.repository.list().filter((server) => server.enabled && !needsApproval(server))
     return this.manager.prepare(ready.map(configOf))
   }
 
-  /** The person has seen the server's command line as it now stands and lets it run. */
+  /** The person has seen the server's launch as it now stands and lets it run. */
   approve(name: string): McpServerInfo {
     const server = this.get(name)
-    const next = { ...server, approvedCommand: commandLine(server) }
+    const next = { ...server, approvedLaunch: launchOf(server) }
     this.repository.save(next, this.now())
-    return toInfo(next)
+    return this.toInfo(next)
   }
 
   /** What a server wrote to stderr while connected (the last 64 KiB); empty before it ran. */
@@ -149,6 +145,34 @@ export class McpServerService {
     return this.manager.close()
   }
 
+  private checkName(name: string): void {
+    if (!NAME.test(name)) {
+      throw new AtelierError(
+        'invalid_name',
+        `An MCP server name is 1 to 32 letters, digits, "_" or "-", not "${name}".`,
+      )
+    }
+    if (this.repository.byName(name)) {
+      throw new AtelierError('name_taken', `An MCP server named "${name}" already exists.`)
+    }
+  }
+
+  private toInfo(server: StoredMcpServer): McpServerInfo {
+    const { connected, tools, error } = this.manager.status(server)
+    return {
+      id: server.id,
+      name: server.name,
+      transport: server.transport,
+      target: commandLine(server),
+      enabled: server.enabled,
+      needsApproval: needsApproval(server),
+      definition: inputOf(server),
+      running: connected,
+      ...(error && { error }),
+      tools,
+    }
+  }
+
   private get(name: string): StoredMcpServer {
     const server = this.repository.byName(name) ?? this.repository.get(name)
     if (!server) throw new AtelierError('not_found', `No MCP server named "${name}".`, { name })
@@ -156,19 +180,39 @@ export class McpServerService {
   }
 }
 
-function toInfo(server: StoredMcpServer): McpServerInfo {
-  const target = commandLine(server)
-  return {
-    id: server.id,
-    name: server.name,
-    transport: server.transport,
-    target,
-    enabled: server.enabled,
-    needsApproval: server.transport === 'stdio' && server.approvedCommand !== target,
-  }
+/**
+ * What a person approves of a stdio server: the command line, and the environment and folder it
+ * runs with, since either can change what the command does. Remote servers need no approval.
+ */
+function launchOf(server: McpServerConfig): string {
+  if (server.transport === 'http') return ''
+  return JSON.stringify({ command: commandLine(server), env: server.env, cwd: server.cwd })
 }
 
-function configOf({ enabled: _, approvedCommand: __, ...config }: StoredMcpServer): McpServerConfig {
+function needsApproval(server: StoredMcpServer): boolean {
+  return server.transport === 'stdio' && server.approvedLaunch !== launchOf(server)
+}
+
+function configFrom(id: string, input: McpServerInput): McpServerConfig {
+  return input.transport === 'stdio'
+    ? {
+        id,
+        name: input.name,
+        transport: 'stdio',
+        command: input.command,
+        args: input.args ?? [],
+        env: input.env ?? {},
+        cwd: input.cwd ?? null,
+      }
+    : { id, name: input.name, transport: 'http', url: validUrl(input.url), headers: input.headers ?? {} }
+}
+
+function inputOf(server: StoredMcpServer): McpServerInput {
+  const { id: _, enabled: __, approvedLaunch: ___, ...input } = server
+  return input
+}
+
+function configOf({ enabled: _, approvedLaunch: __, ...config }: StoredMcpServer): McpServerConfig {
   return config
 }
 

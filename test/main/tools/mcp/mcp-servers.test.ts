@@ -50,7 +50,7 @@ describe('MCP servers in turns and the inspector', () => {
     const disabled = `atelier-mcp-${randomUUID()}`
     const imported = `atelier-mcp-${randomUUID()}`
     atelier.mcp.add(everything('off', disabled), { approve: true })
-    atelier.mcp.setEnabled('off', false, { approve: false })
+    await atelier.mcp.setEnabled('off', false, { approve: false })
     const file = {
       mcpServers: {
         fresh: { command: process.execPath, args: [`--title=${imported}`, EVERYTHING, 'stdio'] },
@@ -73,7 +73,7 @@ describe('MCP servers in turns and the inspector', () => {
         ?.body.tools.some((t: { function: { name: string } }) => t.function.name.startsWith('fresh__')),
     ).toBe(false)
 
-    atelier.mcp.setEnabled('fresh', true, { approve: true })
+    await atelier.mcp.setEnabled('fresh', true, { approve: true })
     await atelier.dispatch('chats.capabilities', { id: chat.id })
     expect(running(imported)).toBe(1)
   })
@@ -135,9 +135,6 @@ describe('MCP servers in turns and the inspector', () => {
     expect(stderr).toMatchObject({ ok: true, value: { text: expect.any(String) } })
 
     await atelier.dispatch('mcp.setEnabled', { name: 'everything', enabled: false })
-    await atelier.dispatch('chats.capabilities', { id: chat.id })
-    for (let i = 0; i < 100 && running(marker) > 0; i++)
-      await new Promise((resolve) => setTimeout(resolve, 20))
     expect(running(marker)).toBe(0)
     expect(await atelier.dispatch('mcp.remove', { name: 'everything' })).toEqual({
       ok: true,
