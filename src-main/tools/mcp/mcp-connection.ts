@@ -35,11 +35,7 @@ export class McpConnection {
   private stderrText = ''
   private processId: number | null = null
 
-  constructor(
-    readonly config: McpServerConfig,
-    /** Told when the server's tool list changed, so the registry can follow. */
-    private readonly onToolsChanged: () => void = () => {},
-  ) {}
+  constructor(readonly config: McpServerConfig) {}
 
   /** The stdio server's process, while it runs. */
   get pid(): number | null {
@@ -108,11 +104,12 @@ export class McpConnection {
       { name: 'Atelier', version: packageJson.version },
       {
         listChanged: {
+          // Only the cache is dropped, at once: the next turn or inspection lists the tools again.
           tools: {
             autoRefresh: false,
+            debounceMs: 0,
             onChanged: () => {
               this.tools = undefined
-              this.onToolsChanged()
             },
           },
         },

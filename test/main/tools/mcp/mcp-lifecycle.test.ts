@@ -55,13 +55,34 @@ describe('MCP server lifecycle', () => {
     expect(fake.requestsOf('openai-chat')).toHaveLength(1)
   })
 
+  it('tools/list_changed refreshes the cached listing for the next turn', async () => {
+    const { atelier, fake, run } = await setup('openai-responses')
+    atelier.mcp.add(probe(), { approve: true })
+    fake.enqueue(
+      { toolCalls: [{ id: 'g', name: 'probe__grow', arguments: '{}' }] },
+      { text: 'Grown.' },
+      { text: 'Hi.' },
+    )
+    await run('grow')
+    await run('hello')
+    const offered = fake
+      .requestsOf('openai-responses')
+      .map((request) =>
+        request.body.tools
+          .map((tool: { name: string }) => tool.name)
+          .filter((name: string) => name.startsWith('probe__')),
+      )
+    expect(offered[0]).toEqual(['probe__grow', 'probe__wait'])
+    expect(offered.at(-1)).toEqual(['probe__grow', 'probe__grown', 'probe__wait'])
+  })
+
   it('turning a server off ends it and every process it started, before the answer', async () => {
     const { atelier, chat } = await setup()
     atelier.mcp.add(probe('--helper'), { approve: true })
     await inspect(atelier, chat.id)
     const helper = await helperOf(atelier)
     expect(isAlive(helper)).toBe(true)
-    expect(atelier.mcp.list()[0]).toMatchObject({ running: true, tools: ['probe__wait'] })
+    expect(atelier.mcp.list()[0]).toMatchObject({ running: true, tools: ['probe__wait', 'probe__grow'] })
 
     const info = await atelier.mcp.setEnabled('probe', false, { approve: false })
     expect(info).toMatchObject({ enabled: false, running: false })
