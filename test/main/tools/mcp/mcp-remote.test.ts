@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { createServer as createHttpServer, request as forward, type IncomingHttpHeaders } from 'node:http'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -41,6 +42,29 @@ async function startRemote(mode: 'streamableHttp' | 'sse'): Promise<{ child: Chi
   return { child, port }
 }
 
+/** A pass-through proxy in front of `port` that keeps the headers of every request it forwards. */
+async function recordingProxy(port: number) {
+  const seen: IncomingHttpHeaders[] = []
+  const proxy = createHttpServer((incoming, outgoing) => {
+    seen.push(incoming.headers)
+    const upstream = forward(
+      { port, host: '127.0.0.1', path: incoming.url, method: incoming.method, headers: incoming.headers },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(outgoing)
+      },
+    )
+    incoming.pipe(upstream)
+  })
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+  const address = proxy.address()
+  return {
+    seen,
+    port: typeof address === 'object' && address ? address.port : 0,
+    close: () => new Promise((resolve) => proxy.close(resolve).closeAllConnections()),
+  }
+}
+
 describe('remote MCP servers', () => {
   const harness = useToolHarness()
   const cleanups: (() => Promise<unknown>)[] = []
@@ -76,4 +100,28 @@ describe('remote MCP servers', () => {
     },
     30_000,
   )
+
+  it('sends the configured headers with every request', async () => {
+    const { atelier, run } = harness()
+    const remote = await startRemote('streamableHttp')
+    cleanups.push(() => killHard(remote.child))
+    const proxy = await recordingProxy(remote.port)
+    cleanups.push(proxy.close)
+    const manager = new McpManager(atelier.tools.registry)
+    cleanups.push(() => manager.close())
+    await manager.prepare([
+      {
+        id: 'r',
+        name: 'remote',
+        transport: 'http',
+        url: `http://127.0.0.1:${proxy.port}/mcp`,
+        headers: { Authorization: 'Bearer s3cret', 'X-Team': 'atelier' },
+      },
+    ])
+    expect(await run('remote__echo', { message: 'hi' })).toMatchObject({ content: 'Echo: hi' })
+    expect(proxy.seen.length).toBeGreaterThanOrEqual(3)
+    for (const headers of proxy.seen) {
+      expect(headers).toMatchObject({ authorization: 'Bearer s3cret', 'x-team': 'atelier' })
+    }
+  }, 30_000)
 })
