@@ -63,6 +63,34 @@ describe('MCP servers as registry tools (the reference "everything" server over 
     expect(existsSync(marker)).toBe(false)
   })
 
+  it('maps results for the model: images described (bytes kept for the UI), resources, structure, errors', async () => {
+    const { manager, server, run } = setup()
+    await manager.prepare([server])
+    const image = await run('everything__get-tiny-image', {})
+    expect(image.content).toMatch(
+      /Here's the image you requested:\n\[image: image\/png, \d+ bytes, shown to the user\]/,
+    )
+    expect(image.data).toMatchObject({
+      media: [{ type: 'image', mimeType: 'image/png', data: expect.any(String) }],
+    })
+
+    const weather = await run('everything__get-structured-content', { location: 'Chicago' })
+    expect(JSON.parse(weather.content)).toEqual({
+      temperature: 36,
+      conditions: 'Light rain / drizzle',
+      humidity: 82,
+    })
+    expect(weather.data).toEqual({ structured: JSON.parse(weather.content) })
+
+    const resource = await run('everything__get-resource-reference', { resourceType: 'Text', resourceId: 2 })
+    expect(resource).toMatchObject({ isError: false, content: expect.stringContaining('Resource 2') })
+    const links = await run('everything__get-resource-links', { count: 2 })
+    expect(links.content).toMatch(/\[resource \S+/)
+
+    const refused = await run('everything__get-resource-reference', { resourceType: 'Text', resourceId: 0 })
+    expect(refused).toMatchObject({ isError: true, content: expect.stringContaining('Invalid resourceId') })
+  })
+
   it('streams progress, and a killed server gives an error result and is reconnected next time', async () => {
     const { manager, server, run } = setup()
     await manager.prepare([server])
