@@ -93,6 +93,17 @@ function printForPerson(event: TurnEvent): void {
     case 'tool_call_completed':
       process.stderr.write(`\n→ ${event.name} ${event.arguments}\n`)
       break
+    case 'tool_progress': {
+      // Progress as MCP servers report it; other tools' progress (shell output chunks) stays in the app.
+      const { progress } = event as { progress: { progress?: unknown; total?: unknown; message?: unknown } }
+      if (typeof progress?.progress !== 'number') break
+      const count =
+        typeof progress.total === 'number' ? `${progress.progress} of ${progress.total}` : progress.progress
+      process.stderr.write(
+        `  ⋯ ${count}${typeof progress.message === 'string' ? ` — ${progress.message}` : ''}\n`,
+      )
+      break
+    }
     case 'tool_result': {
       const mark = event.isError ? `✗ ${event.name}: ${firstLine(event.content)}` : `✓ ${event.name}`
       process.stderr.write(`${mark} (${Math.round(event.durationMs)} ms)\n`)

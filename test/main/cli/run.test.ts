@@ -135,6 +135,42 @@ describe('atelier run (built CLI)', { timeout: 120_000 }, () => {
     expect(result.content).toContain('notes-for-the-fake.txt')
   })
 
+  it("shows an MCP server's progress on stderr while its tool runs", async () => {
+    const { fake, dataDir, runArgs } = await setup()
+    const everything = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js')
+    expect(
+      (
+        await atelier([
+          '--data-dir',
+          dataDir,
+          'mcp',
+          'add',
+          'everything',
+          '--',
+          process.execPath,
+          everything,
+          'stdio',
+        ])
+      ).code,
+    ).toBe(0)
+    fake.enqueue(
+      {
+        toolCalls: [
+          {
+            id: 'call_long',
+            name: 'everything__trigger-long-running-operation',
+            arguments: '{"duration":1,"steps":2}',
+          },
+        ],
+      },
+      { text: 'Done.' },
+    )
+    const { code, stderr } = await atelier(runArgs('take your time'))
+    expect(code).toBe(0)
+    // (The server's last notification comes with the result, which supersedes it.)
+    expect(stderr).toMatch(/\{"duration":1,"steps":2\}\n {2}⋯ 1 of 2\n.*✓ everything__trigger-long-running-operation/s)
+  })
+
   it('prints the neutral events as NDJSON with --json', async () => {
     const { fake, runArgs } = await setup()
     fake.enqueue({ text: 'Streamed in several pieces.', chunkSize: 4 })
