@@ -5,7 +5,7 @@
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import { ChatMessage, ChatMode, ProviderKind, Turn, TurnEvent } from './agent'
-import { McpServerInfo, McpServerInput } from './mcp'
+import { McpServerInfo, McpServerInput, McpServerStatus } from './mcp'
 import {
   AgentProfile,
   CreateAgentProfileBody,
@@ -85,9 +85,19 @@ export type ToolRunResult = Static<typeof ToolRunResult>
 export const Capabilities = Type.Object({
   provider: Type.Object({ kind: ProviderKind, name: Type.String() }),
   model: Type.String(),
-  tools: Type.Array(Type.Object({ name: Type.String(), tokens: Type.Number(), wire: Type.Unknown() })),
+  tools: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      tokens: Type.Number(),
+      wire: Type.Unknown(),
+      /** The MCP server a tool comes from; absent for built-ins. */
+      server: Type.Optional(Type.String()),
+    }),
+  ),
   /** Estimated at four characters a token, as the wire JSON goes out. */
   totalTokens: Type.Number(),
+  /** The enabled MCP servers as connecting them for this view went; failed ones say why. */
+  servers: Type.Array(McpServerStatus),
 })
 export type Capabilities = Static<typeof Capabilities>
 

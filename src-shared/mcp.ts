@@ -28,6 +28,17 @@ export const McpServerInput = Type.Union([
 ])
 export type McpServerInput = Static<typeof McpServerInput>
 
+/** A server as a turn or the inspector found it: connected with its tools, or why not. */
+export const McpServerStatus = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  connected: Type.Boolean(),
+  /** Its tools under the names the model sees. */
+  tools: Type.Array(Type.String()),
+  error: Type.Optional(Type.String()),
+})
+export type McpServerStatus = Static<typeof McpServerStatus>
+
 export const McpServerInfo = Type.Object({
   id: Type.String(),
   name: Type.String(),

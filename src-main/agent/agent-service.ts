@@ -5,6 +5,7 @@
 import type { ChatMessage, ProviderKind, Turn, TurnEvent } from '../../src-shared/agent'
 import type { Capabilities, Chat } from '../../src-shared/contract'
 import { AtelierError } from '../../src-shared/errors'
+import type { McpServerStatus } from '../../src-shared/mcp'
 import type { AgentProfile } from '../../src-shared/providers'
 import type { ToolDefinition } from '../../src-shared/tools'
 import type { AtelierEvents } from '../app/events'
@@ -33,7 +34,8 @@ export interface AgentServiceDeps {
   executor: ToolExecutor
   preferences: PreferencesService
   /** Connects the enabled MCP servers and brings their tools into the registry (lazily, once). */
-  prepareTools: () => Promise<unknown>
+  /** Connects the enabled MCP servers and brings their tools into the registry. */
+  prepareTools: () => Promise<McpServerStatus[]>
   events: AtelierEvents
   user: string
   retry?: RetryPolicy
@@ -100,7 +102,7 @@ export class AgentService {
     chats.nameAfterPrompt(chat.id, request.prompt)
 
     // MCP servers connect now, not at start-up: a turn (or the inspector) is what needs their tools.
-    const outcome = this.projection(profile).then((tools) =>
+    const outcome = this.projection(profile).then(({ definitions: tools }) =>
       runTurnLoop({
         chat,
         history: conversation.messages(chat.id),
@@ -159,13 +161,17 @@ export class AgentService {
   async capabilities({ id }: { id: string }): Promise<Capabilities> {
     const chat = this.deps.chats.get(id)
     const provider = this.resolveProvider(chat, {})
-    const definitions = await this.projection(this.deps.profiles.forChat(chat.agent))
-    const tools = wireToolsWithTokens(provider.config.kind, definitions)
+    const { definitions, servers } = await this.projection(this.deps.profiles.forChat(chat.agent))
+    const tools = wireToolsWithTokens(provider.config.kind, definitions).map((tool) => {
+      const source = this.deps.registry.get(tool.name)?.source
+      return source?.kind === 'mcp' ? { ...tool, server: source.server } : tool
+    })
     return {
       provider: { kind: provider.config.kind, name: provider.name },
       model: provider.model,
       tools,
       totalTokens: tools.reduce((sum, tool) => sum + tool.tokens, 0),
+      servers,
     }
   }
 
@@ -173,12 +179,14 @@ export class AgentService {
    * The tools a turn offers: enabled ones (MCP servers' included, connected on the way), narrowed to
    * the profile's list when it has one. The inspector calls this too, so it shows what a turn sends.
    */
-  async projection(profile: AgentProfile): Promise<ToolDefinition[]> {
-    await this.deps.prepareTools()
+  async projection(
+    profile: AgentProfile,
+  ): Promise<{ definitions: ToolDefinition[]; servers: McpServerStatus[] }> {
+    const servers = await this.deps.prepareTools()
     const { definitions } = getEnabledToolRuntime(this.deps.registry, this.deps.toolSettings, this.deps.user)
-    if (profile.tools === null) return definitions
+    if (profile.tools === null) return { definitions, servers }
     const allowed = new Set(profile.tools)
-    return definitions.filter((definition) => allowed.has(definition.name))
+    return { definitions: definitions.filter((definition) => allowed.has(definition.name)), servers }
   }
 
   private resolveProvider(chat: Chat, request: Pick<TurnRequest, 'provider'>): ResolvedProvider {

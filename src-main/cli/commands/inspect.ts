@@ -16,7 +16,7 @@ export function registerInspectCommand(program: Command): void {
     .action((options: { provider: ProviderKind }, command: Command) =>
       withAtelier(command, async ({ agent, profiles }) => {
         // The same projection a turn makes, MCP servers' tools included.
-        const definitions = await agent.projection(profiles.forChat(null))
+        const { definitions } = await agent.projection(profiles.forChat(null))
         printJson(toolDefsForProvider(options.provider, definitions))
       }),
     )

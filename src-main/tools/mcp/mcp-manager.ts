@@ -5,6 +5,7 @@
  * the inspector warms the next turn.
  */
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { McpServerStatus } from '../../../src-shared/mcp'
 import type { JsonSchema } from '../../../src-shared/tools'
 import { ToolError } from '../errors'
 import type { ToolRegistry } from '../registry'
@@ -13,15 +14,6 @@ import type { EffectiveToolSettings, RegisteredTool } from '../types'
 import { McpConnection, type McpServerConfig } from './mcp-connection'
 import { mcpToolName } from './names'
 import { toToolOutput } from './results'
-
-/** A server's state after `prepare`: connected with its tools, or why not. */
-export interface McpServerStatus {
-  id: string
-  name: string
-  connected: boolean
-  tools: string[]
-  error?: string
-}
 
 interface Entry {
   connection: McpConnection

@@ -5,10 +5,10 @@
  */
 import { randomUUID } from 'node:crypto'
 import { AtelierError } from '../../../src-shared/errors'
-import type { McpServerInfo, McpServerInput } from '../../../src-shared/mcp'
+import type { McpServerInfo, McpServerInput, McpServerStatus } from '../../../src-shared/mcp'
 import type { McpServersRepository, StoredMcpServer } from '../../db/mcp-servers-repository'
 import type { McpServerConfig } from './mcp-connection'
-import type { McpManager, McpServerStatus } from './mcp-manager'
+import type { McpManager } from './mcp-manager'
 
 const NAME = /^[a-zA-Z0-9_-]{1,32}$/
 

@@ -168,7 +168,9 @@ describe('atelier run (built CLI)', { timeout: 120_000 }, () => {
     const { code, stderr } = await atelier(runArgs('take your time'))
     expect(code).toBe(0)
     // (The server's last notification comes with the result, which supersedes it.)
-    expect(stderr).toMatch(/\{"duration":1,"steps":2\}\n {2}⋯ 1 of 2\n.*✓ everything__trigger-long-running-operation/s)
+    expect(stderr).toMatch(
+      /\{"duration":1,"steps":2\}\n {2}⋯ 1 of 2\n.*✓ everything__trigger-long-running-operation/s,
+    )
   })
 
   it('prints the neutral events as NDJSON with --json', async () => {

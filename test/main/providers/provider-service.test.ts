@@ -199,7 +199,9 @@ describe('AgentProfileService', () => {
       expect(configured).toMatchObject({ ok: true, value: { agent: reviewer.id, mode: 'chat' } })
       // The projection honours the profile: only its tools, among the enabled ones.
       expect(
-        (await atelier.agent.projection(atelier.profiles.forChat(reviewer.id))).map((d) => d.name),
+        (await atelier.agent.projection(atelier.profiles.forChat(reviewer.id))).definitions.map(
+          (d) => d.name,
+        ),
       ).toEqual(['grep', 'read_file'])
       atelier.profiles.delete({ id: reviewer.id })
       expect(atelier.profiles.forChat(reviewer.id).id).toBe('default')

@@ -128,6 +128,16 @@ describe('MCP server lifecycle', () => {
     expect(names).toContain('every__echo')
     expect(names).not.toContain('everything__echo')
 
+    // A server that cannot start is named in the inspector with the reason, the others unharmed.
+    await atelier.mcp.update('every', { ...everything, name: 'every', command: '/no/such/command' })
+    atelier.mcp.approve('every')
+    const broken = await inspect(atelier, chat.id)
+    expect(broken.servers).toEqual([
+      expect.objectContaining({ name: 'every', connected: false, error: expect.stringMatching(/ENOENT/) }),
+    ])
+    expect(broken.tools.map((tool) => tool.name)).toContain('read_file')
+    expect(atelier.mcp.list()[0]).toMatchObject({ running: false, error: expect.stringMatching(/ENOENT/) })
+
     await expect(atelier.mcp.update('every', { ...everything, name: 'has space' })).rejects.toMatchObject({
       code: 'invalid_name',
     })

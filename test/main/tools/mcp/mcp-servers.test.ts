@@ -85,7 +85,17 @@ describe('MCP servers in turns and the inspector', () => {
     const answer = await atelier.dispatch('chats.capabilities', { id: chat.id })
     if (!answer.ok) throw new Error(answer.error.message)
     expect(running(marker)).toBe(1)
-    const shown = (answer.value as Capabilities).tools.map((tool) => tool.wire)
+    const capabilities = answer.value as Capabilities
+    const shown = capabilities.tools.map((tool) => tool.wire)
+    expect(capabilities.tools.find((tool) => tool.name === 'everything__echo')?.server).toBe('everything')
+    expect(capabilities.tools.find((tool) => tool.name === 'read_file')?.server).toBeUndefined()
+    expect(capabilities.servers).toEqual([
+      expect.objectContaining({
+        name: 'everything',
+        connected: true,
+        tools: expect.arrayContaining(['everything__echo']),
+      }),
+    ])
 
     fake.enqueue({ text: 'Hi.' })
     await run('hello')
