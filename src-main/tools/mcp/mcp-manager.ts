@@ -25,6 +25,8 @@ interface Entry {
 
 export class McpManager {
   private readonly entries = new Map<string, Entry>()
+  /** The stderr of servers since disconnected (turned off, edited), so settings can still show why. */
+  private readonly pastStderr = new Map<string, string>()
 
   constructor(private readonly registry: ToolRegistry) {}
 
@@ -40,9 +42,20 @@ export class McpManager {
     return Promise.all(servers.map((server) => this.refresh(server)))
   }
 
-  /** The connection of a server, for its stderr and process id (settings, tests). */
+  /** The connection of a server, for its process id (tests). */
   connection(id: string): McpConnection | undefined {
     return this.entries.get(id)?.connection
+  }
+
+  /** What the server wrote to stderr in its current session, else in its last one. */
+  stderr(id: string): string {
+    return this.entries.get(id)?.connection.stderr ?? this.pastStderr.get(id) ?? ''
+  }
+
+  /** A removed server leaves nothing behind. */
+  async forget(id: string): Promise<void> {
+    await this.drop(id)
+    this.pastStderr.delete(id)
   }
 
   /** A server as it stands: connected now, its tools as last listed, its last failure. */
@@ -98,6 +111,7 @@ export class McpManager {
     this.entries.delete(id)
     for (const unregister of entry.unregister) unregister()
     await entry.connection.close()
+    if (entry.connection.stderr) this.pastStderr.set(id, entry.connection.stderr)
   }
 }
 

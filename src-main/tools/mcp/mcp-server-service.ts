@@ -114,7 +114,7 @@ export class McpServerService {
 
   async remove(name: string): Promise<void> {
     const server = this.get(name)
-    await this.manager.disconnect(server.id)
+    await this.manager.forget(server.id)
     this.repository.delete(server.id)
   }
 
@@ -135,9 +135,9 @@ export class McpServerService {
     return this.toInfo(next)
   }
 
-  /** What a server wrote to stderr while connected (the last 64 KiB); empty before it ran. */
+  /** What a server wrote to stderr in its current or last session (the last 64 KiB); empty before it ran. */
   stderr(name: string): string {
-    return this.manager.connection(this.get(name).id)?.stderr ?? ''
+    return this.manager.stderr(this.get(name).id)
   }
 
   /** Disconnects every server (a stdio server's process ends with its session). */

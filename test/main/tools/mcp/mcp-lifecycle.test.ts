@@ -87,6 +87,8 @@ describe('MCP server lifecycle', () => {
     const info = await atelier.mcp.setEnabled('probe', false, { approve: false })
     expect(info).toMatchObject({ enabled: false, running: false })
     expect(await eventually(() => !isAlive(helper))).toBe(true)
+    // What it wrote stays readable in settings after it is gone.
+    expect(atelier.mcp.stderr('probe')).toContain(`helper ${helper}`)
   })
 
   it('closing Atelier (quitting) ends every server and what it started', async () => {
