@@ -144,6 +144,11 @@ export const TurnEvent = Type.Union([
     delayMs: Type.Number(),
     message: Type.String(),
   }),
+  /** Enabled MCP servers that could not be reached as the turn started: it runs without their tools. */
+  Type.Object({
+    type: Type.Literal('servers_unavailable'),
+    servers: Type.Array(Type.Object({ name: Type.String(), error: Type.String() })),
+  }),
   /** A message was committed to the database. */
   Type.Object({ type: Type.Literal('message'), message: ChatMessage }),
   Type.Object({ type: Type.Literal('turn_completed'), turnId: Type.String(), status: TurnStatus }),

@@ -102,8 +102,10 @@ export class AgentService {
     chats.nameAfterPrompt(chat.id, request.prompt)
 
     // MCP servers connect now, not at start-up: a turn (or the inspector) is what needs their tools.
-    const outcome = this.projection(profile).then(({ definitions: tools }) =>
-      runTurnLoop({
+    const outcome = this.projection(profile).then(({ definitions: tools, servers }) => {
+      const unavailable = servers.flatMap(({ name, error }) => (error ? [{ name, error }] : []))
+      if (unavailable.length > 0) emit({ type: 'servers_unavailable', servers: unavailable })
+      return runTurnLoop({
         chat,
         history: conversation.messages(chat.id),
         adapter,
@@ -120,8 +122,8 @@ export class AgentService {
           return conversation.append(chat.id, turn.id, role, parts)
         },
         emit,
-      }),
-    )
+      })
+    })
     const done = outcome.then(
       (result) => this.finish(turn.id, chat.id, result, emit),
       (error: unknown) => this.finish(turn.id, chat.id, crashed(error), emit),

@@ -109,6 +109,11 @@ function printForPerson(event: TurnEvent): void {
       process.stderr.write(`${mark} (${Math.round(event.durationMs)} ms)\n`)
       break
     }
+    case 'servers_unavailable':
+      for (const { name, error } of event.servers) {
+        process.stderr.write(`MCP server ${name} is unavailable, so its tools are not offered: ${error}\n`)
+      }
+      break
     case 'retry':
       process.stderr.write(`\n${event.message} — retrying in ${(event.delayMs / 1000).toFixed(1)} s\n`)
       break

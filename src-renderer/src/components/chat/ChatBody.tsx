@@ -5,7 +5,7 @@ import { Composer } from './Composer'
 import { runningTurn } from './conversation'
 import { EmptyConversation } from './EmptyConversation'
 import { MessageList } from './MessageList'
-import { RetryBanner } from './RetryBanner'
+import { TurnBanners } from './TurnBanners'
 import { useConversation } from './useConversation'
 
 interface ChatBodyProps {
@@ -61,7 +61,7 @@ export function ChatBody({ api, chat, noProvider }: ChatBodyProps) {
         }
       />
       <div className="composer-dock">
-        <RetryBanner notice={state.retry} />
+        <TurnBanners retry={state.retry} unavailableServers={state.unavailableServers} />
         <Composer
           value={draft}
           onChange={setDraft}

@@ -72,6 +72,8 @@ export interface ConversationState {
   liveResults: Record<string, ToolResultView>
   progress: Record<string, ToolProgress>
   retry: RetryNotice | null
+  /** MCP servers the running or last turn could not reach, with why. */
+  unavailableServers: { name: string; error: string }[]
   startFailure: StartFailure | null
   /** Between Send and the turn's first event (or its refusal). */
   starting: boolean
@@ -87,6 +89,7 @@ export const initialConversation: ConversationState = {
   liveResults: {},
   progress: {},
   retry: null,
+  unavailableServers: [],
   startFailure: null,
   starting: false,
 }
@@ -187,8 +190,11 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
         starting: false,
         startFailure: null,
         retry: null,
+        unavailableServers: [],
       }
     }
+    case 'servers_unavailable':
+      return { ...state, unavailableServers: event.servers }
     case 'text_delta':
       return updateDraft(state, turnId, (parts) => {
         const last = parts.at(-1)

@@ -101,7 +101,7 @@ describe('MCP server lifecycle', () => {
   })
 
   it('an edit closes the session; a changed command line, environment or folder waits for approval', async () => {
-    const { atelier, chat } = await setup()
+    const { atelier, chat, fake, run } = await setup()
     const everything = {
       name: 'everything',
       transport: 'stdio' as const,
@@ -139,6 +139,14 @@ describe('MCP server lifecycle', () => {
     ])
     expect(broken.tools.map((tool) => tool.name)).toContain('read_file')
     expect(atelier.mcp.list()[0]).toMatchObject({ running: false, error: expect.stringMatching(/ENOENT/) })
+    // A turn runs on without its tools, and says why.
+    fake.enqueue({ text: 'Fine without it.' })
+    const { turn, events } = await run('hello')
+    expect(turn.status).toBe('completed')
+    expect(events).toContainEqual({
+      type: 'servers_unavailable',
+      servers: [{ name: 'every', error: expect.stringMatching(/ENOENT/) }],
+    })
 
     await expect(atelier.mcp.update('every', { ...everything, name: 'has space' })).rejects.toMatchObject({
       code: 'invalid_name',
