@@ -102,6 +102,21 @@ describe('MCP servers in turns and the inspector', () => {
     expect(JSON.stringify(fake.requestsOf('anthropic')[0]?.body.tools)).toBe(JSON.stringify(shown))
     // The connection was shared: the turn did not start a second server.
     expect(running(marker)).toBe(1)
+
+    // Each MCP tool is switchable like a built-in, in the view and the turn alike.
+    expect(
+      await atelier.dispatch('tools.update', { name: 'everything__echo', enabled: false }),
+    ).toMatchObject({
+      ok: true,
+    })
+    const after = await atelier.dispatch('chats.capabilities', { id: chat.id })
+    const names = (after.ok ? (after.value as Capabilities).tools : []).map((tool) => tool.name)
+    expect(names).not.toContain('everything__echo')
+    expect(names).toContain('everything__get-sum')
+    fake.enqueue({ text: 'Hi again.' })
+    await run('hello again')
+    const offered = fake.requestsOf('anthropic')[1]?.body.tools.map((tool: { name: string }) => tool.name)
+    expect(offered).toEqual(names)
   })
 
   it('refuses a bad name, a duplicate and a file that is not an mcpServers file, clearly', async () => {
