@@ -144,7 +144,7 @@ export const TurnEvent = Type.Union([
     delayMs: Type.Number(),
     message: Type.String(),
   }),
-  /** Enabled MCP servers that could not be reached as the turn started: it runs without their tools. */
+  /** Enabled MCP servers that failed or await approval as the turn started: it runs without their tools. */
   Type.Object({
     type: Type.Literal('servers_unavailable'),
     servers: Type.Array(Type.Object({ name: Type.String(), error: Type.String() })),

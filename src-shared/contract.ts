@@ -96,7 +96,7 @@ export const Capabilities = Type.Object({
   ),
   /** Estimated at four characters a token, as the wire JSON goes out. */
   totalTokens: Type.Number(),
-  /** The enabled MCP servers as connecting them for this view went; failed ones say why. */
+  /** The enabled MCP servers as connecting them for this view went; failed or unapproved ones say why. */
   servers: Type.Array(McpServerStatus),
 })
 export type Capabilities = Static<typeof Capabilities>
@@ -236,6 +236,8 @@ export const events = {
   'turns.event': Type.Object({ chatId: Type.String(), turnId: Type.String(), event: TurnEvent }),
   'providers.changed': ProvidersList,
   'agents.changed': Type.Object({ agents: Type.Array(AgentProfile) }),
+  /** After any edit, and whenever a server connects, disconnects or fails (a turn started it, it crashed). */
+  'mcp.changed': Type.Object({ servers: Type.Array(McpServerInfo) }),
 }
 
 export type Methods = typeof methods

@@ -21,7 +21,6 @@ import { ProviderService, type SecretStore } from '../providers/provider-service
 import type { RetryPolicy } from '../providers/retry'
 import { builtinTools } from '../tools/builtin'
 import { ToolExecutor } from '../tools/executor'
-import { McpManager } from '../tools/mcp/mcp-manager'
 import { McpServerService } from '../tools/mcp/mcp-server-service'
 import type { ToolRegistry } from '../tools/registry'
 import { ToolSettingsService } from '../tools/tool-settings-service'
@@ -96,7 +95,7 @@ export function createAtelier({
     settings: toolSettings,
     executor: new ToolExecutor(registry, toolSettings, services),
   }
-  const mcp = new McpServerService(new McpServersRepository(db), new McpManager(registry))
+  const mcp = new McpServerService(new McpServersRepository(db), registry, events)
   const conversation = new ConversationRepository(db)
   // Turns left running by a process that is gone died with it.
   conversation.markInterrupted()
@@ -144,8 +143,9 @@ export function createAtelier({
     dispatch: createDispatcher(handlers),
     close: () => {
       agent.close()
+      const serversEnded = mcp.close()
       db.close()
-      return mcp.close()
+      return serversEnded
     },
   }
 }

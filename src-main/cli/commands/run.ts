@@ -111,7 +111,7 @@ function printForPerson(event: TurnEvent): void {
     }
     case 'servers_unavailable':
       for (const { name, error } of event.servers) {
-        process.stderr.write(`MCP server ${name} is unavailable, so its tools are not offered: ${error}\n`)
+        process.stderr.write(`MCP server “${name}” is unavailable, so its tools are not offered: ${error}.\n`)
       }
       break
     case 'retry':

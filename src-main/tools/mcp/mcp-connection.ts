@@ -35,7 +35,11 @@ export class McpConnection {
   private stderrText = ''
   private processId: number | null = null
 
-  constructor(readonly config: McpServerConfig) {}
+  constructor(
+    readonly config: McpServerConfig,
+    /** Told when the session ends without being closed (the server crashed or was killed). */
+    private readonly onLost: () => void = () => {},
+  ) {}
 
   /** The stdio server's process, while it runs. */
   get pid(): number | null {
@@ -120,6 +124,7 @@ export class McpConnection {
       if (this.client === client) {
         this.client = undefined
         this.tools = undefined
+        this.onLost()
       }
     }
     const { config } = this

@@ -28,7 +28,11 @@ export class McpManager {
   /** The stderr of servers since disconnected (turned off, edited), so settings can still show why. */
   private readonly pastStderr = new Map<string, string>()
 
-  constructor(private readonly registry: ToolRegistry) {}
+  constructor(
+    private readonly registry: ToolRegistry,
+    /** Told when a server's session ends by itself (a crash), so whoever shows it can follow. */
+    private readonly onServerLost: () => void = () => {},
+  ) {}
 
   /**
    * Connects these servers (the enabled ones) if they are not yet, refreshes their tools in the
@@ -82,7 +86,11 @@ export class McpManager {
   private async refresh(server: McpServerConfig): Promise<McpServerStatus> {
     let entry = this.entries.get(server.id)
     if (!entry) {
-      const created: Entry = { connection: new McpConnection(server), listed: undefined, unregister: [] }
+      const created: Entry = {
+        connection: new McpConnection(server, this.onServerLost),
+        listed: undefined,
+        unregister: [],
+      }
       this.entries.set(server.id, created)
       entry = created
     }

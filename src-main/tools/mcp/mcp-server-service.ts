@@ -6,9 +6,11 @@
 import { randomUUID } from 'node:crypto'
 import { AtelierError } from '../../../src-shared/errors'
 import type { McpServerInfo, McpServerInput, McpServerStatus } from '../../../src-shared/mcp'
+import type { AtelierEvents } from '../../app/events'
 import type { McpServersRepository, StoredMcpServer } from '../../db/mcp-servers-repository'
+import type { ToolRegistry } from '../registry'
 import type { McpServerConfig } from './mcp-connection'
-import type { McpManager } from './mcp-manager'
+import { McpManager } from './mcp-manager'
 
 const NAME = /^[a-zA-Z0-9_-]{1,32}$/
 
@@ -20,11 +22,18 @@ export function commandLine(server: McpServerConfig): string {
 }
 
 export class McpServerService {
+  private readonly manager: McpManager
+  /** Once closing, the database may be gone: nothing more is announced. */
+  private closed = false
+
   constructor(
     private readonly repository: McpServersRepository,
-    private readonly manager: McpManager,
+    registry: ToolRegistry,
+    private readonly events: AtelierEvents,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.manager = new McpManager(registry, () => this.changed())
+  }
 
   list(): McpServerInfo[] {
     return this.repository.list().map((server) => this.toInfo(server))
@@ -39,8 +48,7 @@ export class McpServerService {
       enabled: true,
       approvedLaunch: approve ? launchOf(config) : null,
     }
-    this.repository.save(server, this.now())
-    return this.toInfo(server)
+    return this.save(server)
   }
 
   /**
@@ -56,8 +64,7 @@ export class McpServerService {
       approvedLaunch: current.approvedLaunch,
     }
     await this.manager.disconnect(current.id)
-    this.repository.save(next, this.now())
-    return this.toInfo(next)
+    return this.save(next)
   }
 
   /** Reads an `mcpServers` JSON file; servers whose name exists are skipped. Imported servers await approval. */
@@ -108,31 +115,39 @@ export class McpServerService {
     const server = this.get(name)
     const next = { ...server, enabled, approvedLaunch: approve ? launchOf(server) : server.approvedLaunch }
     if (!enabled) await this.manager.disconnect(server.id)
-    this.repository.save(next, this.now())
-    return this.toInfo(next)
+    return this.save(next)
   }
 
   async remove(name: string): Promise<void> {
     const server = this.get(name)
     await this.manager.forget(server.id)
     this.repository.delete(server.id)
+    this.changed()
   }
 
   /**
    * Connects the enabled, approved servers (and only those) and brings their tools into the
    * registry; servers turned off or removed since are disconnected and their tools removed.
    */
-  prepare(): Promise<McpServerStatus[]> {
-    const ready = this.repository.list().filter((server) => server.enabled && !needsApproval(server))
-    return this.manager.prepare(ready.map(configOf))
+  async prepare(): Promise<McpServerStatus[]> {
+    const enabled = this.repository.list().filter((server) => server.enabled)
+    const ready = enabled.filter((server) => !needsApproval(server))
+    const statuses = await this.manager.prepare(ready.map(configOf))
+    const waiting = enabled.filter(needsApproval).map(({ id, name }) => ({
+      id,
+      name,
+      connected: false,
+      tools: [],
+      error: 'its command line waits for your approval in Settings → MCP',
+    }))
+    this.changed()
+    return [...statuses, ...waiting]
   }
 
   /** The person has seen the server's launch as it now stands and lets it run. */
   approve(name: string): McpServerInfo {
     const server = this.get(name)
-    const next = { ...server, approvedLaunch: launchOf(server) }
-    this.repository.save(next, this.now())
-    return this.toInfo(next)
+    return this.save({ ...server, approvedLaunch: launchOf(server) })
   }
 
   /** What a server wrote to stderr in its current or last session (the last 64 KiB); empty before it ran. */
@@ -142,7 +157,19 @@ export class McpServerService {
 
   /** Disconnects every server (a stdio server's process ends with its session). */
   close(): Promise<void> {
+    this.closed = true
     return this.manager.close()
+  }
+
+  private save(server: StoredMcpServer): McpServerInfo {
+    this.repository.save(server, this.now())
+    this.changed()
+    return this.toInfo(server)
+  }
+
+  private changed(): void {
+    if (this.closed) return
+    this.events.emit('mcp.changed', { servers: this.list() })
   }
 
   private checkName(name: string): void {

@@ -26,8 +26,7 @@ export function TurnBanners({ retry, unavailableServers }: TurnBannersProps) {
         <p key={name} className="retry-banner">
           <ChatIcon name="alert" size={14} />
           <span>
-            MCP server “{name}” could not be reached, so its tools are not offered ({error}). See Settings →
-            MCP.
+            MCP server “{name}” is unavailable, so its tools are not offered: {error}.
           </span>
         </p>
       ))}

@@ -55,6 +55,23 @@ describe('MCP server lifecycle', () => {
     expect(fake.requestsOf('openai-chat')).toHaveLength(1)
   })
 
+  it('announces mcp.changed when a server starts for the inspector and when it dies', async () => {
+    const { atelier, chat } = await setup()
+    const announced: boolean[] = []
+    atelier.events.subscribe((event, payload) => {
+      if (event === 'mcp.changed')
+        announced.push((payload as { servers: { running: boolean }[] }).servers[0]?.running ?? false)
+    })
+    atelier.mcp.add(probe(), { approve: true })
+    expect(announced).toEqual([false])
+    await inspect(atelier, chat.id)
+    expect(announced.at(-1)).toBe(true)
+    await eventually(() => /pid \d+/.test(atelier.mcp.stderr('probe')))
+    process.kill(Number(/pid (\d+)/.exec(atelier.mcp.stderr('probe'))?.[1]), 'SIGKILL')
+    expect(await eventually(() => announced.at(-1) === false)).toBe(true)
+    expect(atelier.mcp.list()[0]).toMatchObject({ running: false })
+  })
+
   it('tools/list_changed refreshes the cached listing for the next turn', async () => {
     const { atelier, fake, run } = await setup('openai-responses')
     atelier.mcp.add(probe(), { approve: true })

@@ -63,8 +63,12 @@ describe('MCP servers in turns and the inspector', () => {
     })
 
     fake.enqueue({ text: 'Hi.' })
-    await run('hello')
-    await atelier.dispatch('chats.capabilities', { id: chat.id })
+    const { events } = await run('hello')
+    const shown = await atelier.dispatch('chats.capabilities', { id: chat.id })
+    // The one waiting for approval is named, with why, in the turn and the view; the disabled one is not.
+    const waiting = [{ name: 'fresh', error: expect.stringContaining('approval') }]
+    expect(events).toContainEqual({ type: 'servers_unavailable', servers: waiting })
+    expect(shown.ok && (shown.value as Capabilities).servers).toEqual([expect.objectContaining(waiting[0])])
     expect(running(disabled)).toBe(0)
     expect(running(imported)).toBe(0)
     expect(
