@@ -99,7 +99,7 @@ describe('the renderer in Chromium, served by the web host', () => {
       chats: ['capabilities', 'configure', 'create', 'delete', 'list', 'messages', 'onChanged', 'rename'],
       folders: ['list', 'pick', 'recent'],
       images: ['read'],
-      mcp: ['add', 'approve', 'import', 'list', 'remove', 'setEnabled', 'stderr'],
+      mcp: ['add', 'approve', 'import', 'list', 'onChanged', 'remove', 'setEnabled', 'stderr', 'update'],
       preferences: ['get', 'onChanged', 'update'],
       providers: ['create', 'delete', 'list', 'models', 'onChanged', 'update'],
       tools: ['list', 'run', 'update'],

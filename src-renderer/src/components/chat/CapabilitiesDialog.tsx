@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
 import type { Capabilities } from '../../../../src-shared/contract'
 import { errorMessage } from '../../errors'
+import { ChatIcon } from './ChatIcon'
 import { CopyButton } from './CopyButton'
 import { Modal } from './Modal'
 
@@ -36,6 +37,10 @@ export function CapabilitiesDialog({
     }
   }, [api, chatId])
 
+  const fromMcp = capabilities?.tools.some((tool) => tool.server) ?? false
+  // Enabled servers whose tools are missing, and why: the reason a tool is not in the list below.
+  const left = capabilities?.servers.filter((server) => server.error) ?? []
+
   const wire = capabilities
     ? JSON.stringify(
         capabilities.tools.map((tool) => tool.wire),
@@ -48,9 +53,17 @@ export function CapabilitiesDialog({
     <Modal
       title="Capabilities"
       className="capabilities"
-      description="Exactly what this chat’s next turn sends, for its provider, model and agent profile. Opening this view asks every tool source for its tools; once MCP servers are set up, that may start them."
+      description="Exactly what this chat’s next turn sends, for its provider, model and agent profile."
       onClose={onClose}
     >
+      <p className="capabilities-note">
+        <ChatIcon name="info" size={15} />
+        <span>
+          Opening this view connects the enabled MCP servers exactly as the next turn would, which may start
+          them: a local server’s command runs, a remote server’s session opens, and both stay ready for the
+          turn. To keep a server from being started, turn it off in Settings → MCP.
+        </span>
+      </p>
       {error && (
         <p className="inline-error" role="alert">
           {error}
@@ -84,6 +97,18 @@ export function CapabilitiesDialog({
               <dd>{capabilities.totalTokens.toLocaleString()}</dd>
             </div>
           </dl>
+          {left.length > 0 && (
+            <ul className="capabilities-left">
+              {left.map((server) => (
+                <li key={server.id} className="capabilities-left-item">
+                  <ChatIcon name="alert" size={14} />
+                  <span>
+                    <code>{server.name}</code> is unavailable, so its tools are not sent: {server.error}.
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
           {capabilities.tools.length === 0 ? (
             <p className="muted">No tools: every tool is turned off, or the agent profile allows none.</p>
           ) : (
@@ -91,6 +116,7 @@ export function CapabilitiesDialog({
               <thead>
                 <tr>
                   <th scope="col">Tool</th>
+                  {fromMcp && <th scope="col">MCP server</th>}
                   <th scope="col">Tokens (≈ 4 characters each)</th>
                 </tr>
               </thead>
@@ -100,13 +126,20 @@ export function CapabilitiesDialog({
                     <th scope="row">
                       <code>{tool.name}</code>
                     </th>
+                    {fromMcp && (
+                      <td className="capabilities-source">
+                        {tool.server && <span className="capabilities-server">{tool.server}</span>}
+                      </td>
+                    )}
                     <td>{tool.tokens.toLocaleString()}</td>
                   </tr>
                 ))}
               </tbody>
               <tfoot>
                 <tr>
-                  <th scope="row">Total</th>
+                  <th scope="row" colSpan={fromMcp ? 2 : 1}>
+                    Total
+                  </th>
                   <td>{capabilities.totalTokens.toLocaleString()}</td>
                 </tr>
               </tfoot>

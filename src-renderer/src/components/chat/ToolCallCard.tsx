@@ -5,11 +5,15 @@ import { DiffView } from './DiffView'
 import { GeneratedImages } from './GeneratedImages'
 import { ShellOutput } from './ShellOutput'
 import {
+  type CountedProgress,
+  countedProgress,
+  countedProgressText,
   durationOf,
   fileChangeOf,
   formatDuration,
   headline,
   imagesOf,
+  inlineImagesOf,
   isTruncated,
   outcomeOf,
   parseJson,
@@ -72,6 +76,21 @@ function sizeOf(text: string): string {
   return `${text.length.toLocaleString()} characters`
 }
 
+/** An MCP tool's progress: a real progress bar (indeterminate without a total) and its words. */
+function CountedProgressBar({ name, progress }: { name: string; progress: CountedProgress }) {
+  const { total } = progress
+  return (
+    <div className="tool-progress tool-progress--counted">
+      <progress
+        aria-label={`Progress of ${name}`}
+        value={total !== undefined ? Math.min(progress.progress, total) : undefined}
+        max={total}
+      />
+      <span>{countedProgressText(progress)}</span>
+    </div>
+  )
+}
+
 /** One tool call: what was asked, what it is doing, and how it ended. */
 export const ToolCallCard = memo(function ToolCallCard({
   call,
@@ -89,10 +108,12 @@ export const ToolCallCard = memo(function ToolCallCard({
     [call.name, call.arguments, result],
   )
   const images = useMemo(() => imagesOf(result), [result])
+  const inlineImages = useMemo(() => inlineImagesOf(result), [result])
   const duration = result ? durationOf(result) : undefined
   const truncated = useMemo(() => (result ? isTruncated(result) : false), [result])
-  const visual = Boolean(shell || change || images.length > 0)
+  const visual = Boolean(shell || change || images.length > 0 || inlineImages.length > 0)
   const otherProgress = !result ? progress?.other.at(-1) : undefined
+  const counted = useMemo(() => countedProgress(otherProgress), [otherProgress])
 
   return (
     <article className={`tool-card tool-card--${state}`} aria-label={`Tool call ${call.name}`}>
@@ -158,7 +179,23 @@ export const ToolCallCard = memo(function ToolCallCard({
       {(images.length > 0 || (progress && progress.images.length > 0)) && (
         <GeneratedImages outcomes={progress?.images ?? []} saved={images} />
       )}
-      {otherProgress !== undefined && <p className="tool-progress">{progressText(otherProgress)}</p>}
+      {inlineImages.length > 0 && (
+        <div className="generated-images">
+          {inlineImages.map((source, index) => (
+            <img
+              key={source.slice(-64)}
+              className="tool-inline-image"
+              src={source}
+              alt={`Returned by ${call.name} (${index + 1} of ${inlineImages.length})`}
+            />
+          ))}
+        </div>
+      )}
+      {counted ? (
+        <CountedProgressBar name={call.name} progress={counted} />
+      ) : (
+        otherProgress !== undefined && <p className="tool-progress">{progressText(otherProgress)}</p>
+      )}
 
       {result && (
         <details

@@ -103,6 +103,23 @@ export function imagesOf(result: ToolResultView | undefined): GeneratedImageRef[
   )
 }
 
+/** Raster types an MCP server's inline image may have to be shown (SVG and the rest are only described). */
+const INLINE_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp'])
+
+/** The images an MCP tool returned inline, as data URLs; the model only read their description. */
+export function inlineImagesOf(result: ToolResultView | undefined): string[] {
+  if (!result || !isRecord(result.data) || !Array.isArray(result.data.media)) return []
+  return result.data.media.flatMap((item: unknown) =>
+    isRecord(item) &&
+    item.type === 'image' &&
+    typeof item.mimeType === 'string' &&
+    INLINE_IMAGE_TYPES.has(item.mimeType) &&
+    typeof item.data === 'string'
+      ? [`data:${item.mimeType};base64,${item.data}`]
+      : [],
+  )
+}
+
 export type FileChange =
   | { kind: 'diff'; path: string | undefined; diff: string }
   | { kind: 'whole'; path: string | undefined; content: string; created: boolean | undefined }
@@ -161,6 +178,34 @@ export function classifyDiffLine(line: string): DiffLineKind {
   if (line.startsWith('-')) return 'removed'
   if (line.startsWith('\\')) return 'meta'
   return 'context'
+}
+
+/** Progress as MCP reports it: a count that only grows, out of a total when the server knows one. */
+export interface CountedProgress {
+  progress: number
+  total?: number
+  message?: string
+}
+
+export function countedProgress(progress: unknown): CountedProgress | undefined {
+  if (!isRecord(progress) || typeof progress.progress !== 'number' || !Number.isFinite(progress.progress)) {
+    return undefined
+  }
+  const total =
+    typeof progress.total === 'number' && Number.isFinite(progress.total) && progress.total > 0
+      ? progress.total
+      : undefined
+  return {
+    progress: progress.progress,
+    ...(total !== undefined && { total }),
+    ...(typeof progress.message === 'string' && progress.message.trim() && { message: progress.message }),
+  }
+}
+
+/** "2 of 3 · Copying files", "Copying files" or "7" when there is neither total nor message. */
+export function countedProgressText({ progress, total, message }: CountedProgress): string {
+  const count = total !== undefined ? `${progress.toLocaleString()} of ${total.toLocaleString()}` : undefined
+  return [count, message].filter(Boolean).join(' · ') || progress.toLocaleString()
 }
 
 /** Progress that is neither shell output nor an image outcome, as text. */

@@ -1,0 +1,182 @@
+import { useId, useState } from 'react'
+import type { AtelierApi } from '../../../../src-shared/api'
+import type { McpServerInfo } from '../../../../src-shared/mcp'
+import { errorMessage } from '../../errors'
+import { ItemActions } from './ItemActions'
+import { Notice } from './Notice'
+import { Switch } from './Switch'
+
+interface McpServerCardProps {
+  api: AtelierApi
+  server: McpServerInfo
+  onChanged(server: McpServerInfo): void
+  onReview(): void
+  onShowStderr(): void
+  onEdit(): void
+  onDelete(): void
+}
+
+type StatusKind = 'off' | 'approval' | 'failed' | 'running' | 'idle'
+
+/** One word (or the error) for where the server stands, and a line on what that means. */
+function statusOf(server: McpServerInfo): { kind: StatusKind; label: string; detail?: string } {
+  if (!server.enabled) return { kind: 'off', label: 'Off', detail: 'Turned off: it is not started.' }
+  if (server.needsApproval)
+    return { kind: 'approval', label: 'Needs approval', detail: 'Not started until its command is approved.' }
+  if (server.running) {
+    return {
+      kind: 'running',
+      label: 'Running',
+      detail: server.transport === 'stdio' ? 'Its process is running.' : 'A session is open.',
+    }
+  }
+  if (server.error) return { kind: 'failed', label: `Failed: ${server.error}` }
+  return {
+    kind: 'idle',
+    label: 'Not running',
+    detail: 'It starts when a turn or the capabilities inspector needs it.',
+  }
+}
+
+/** An MCP server as set up: what it runs or where it points, whether it runs, and its tools. */
+export function McpServerCard({
+  api,
+  server,
+  onChanged,
+  onReview,
+  onShowStderr,
+  onEdit,
+  onDelete,
+}: McpServerCardProps) {
+  const id = useId()
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string>()
+  const status = statusOf(server)
+  const definition = server.definition
+  const env = definition.transport === 'stdio' ? Object.keys(definition.env ?? {}) : []
+  const headers = definition.transport === 'http' ? Object.keys(definition.headers ?? {}) : []
+  const cwd = definition.transport === 'stdio' ? definition.cwd : null
+
+  async function setEnabled(enabled: boolean) {
+    setBusy(true)
+    setError(undefined)
+    try {
+      onChanged(await api.mcp.setEnabled({ name: server.name, enabled }))
+    } catch (failure) {
+      setError(errorMessage(failure))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <section className={`item-card mcp-card${server.enabled ? ' is-on' : ''}`} aria-labelledby={`${id}-name`}>
+      <div className="item-card-head">
+        <div className="item-card-title">
+          <h3 id={`${id}-name`}>{server.name}</h3>
+          <span className="tag">{server.transport === 'stdio' ? 'stdio' : 'HTTP'}</span>
+          {/* While on, the status says it; while off, this keeps it in sight. */}
+          {server.needsApproval && !server.enabled && <span className="tag tag-warning">Needs approval</span>}
+        </div>
+        <div className="item-card-actions">
+          <Switch
+            checked={server.enabled}
+            label={`Enable ${server.name}`}
+            busy={busy}
+            onChange={(enabled) => void setEnabled(enabled)}
+          />
+          {server.transport === 'stdio' && (
+            <button type="button" className="small" aria-describedby={`${id}-name`} onClick={onShowStderr}>
+              Show stderr
+            </button>
+          )}
+          <ItemActions what="server" name={server.name} onEdit={onEdit} onDelete={onDelete} />
+        </div>
+      </div>
+      <dl className="facts">
+        <div className="fact-wide">
+          <dt>{server.transport === 'stdio' ? 'Command line' : 'URL'}</dt>
+          <dd>
+            <code className="command-line">{server.target}</code>
+          </dd>
+        </div>
+        {cwd && (
+          <div className="fact-wide">
+            <dt>Working folder</dt>
+            <dd>
+              <code>{cwd}</code>
+            </dd>
+          </div>
+        )}
+        {env.length > 0 && (
+          <div>
+            <dt>Environment</dt>
+            <dd>
+              <code>{env.join(', ')}</code>
+            </dd>
+          </div>
+        )}
+        {headers.length > 0 && (
+          <div>
+            <dt>Headers</dt>
+            <dd>
+              <code>{headers.join(', ')}</code>
+            </dd>
+          </div>
+        )}
+        <div>
+          <dt>Status</dt>
+          <dd className={`mcp-status mcp-status-${status.kind}`}>
+            <span className="mcp-status-dot" aria-hidden="true" />
+            <span>
+              <span className="mcp-status-label">{status.label}</span>
+              {status.detail && <span className="mcp-status-detail">{status.detail}</span>}
+            </span>
+          </dd>
+        </div>
+        <div>
+          <dt>Tools</dt>
+          <dd>
+            {server.tools.length > 0 ? (
+              <details>
+                <summary>
+                  {server.tools.length} {server.tools.length === 1 ? 'tool' : 'tools'}
+                </summary>
+                <ul className="model-list">
+                  {server.tools.map((tool) => (
+                    <li key={tool}>
+                      <code>{tool}</code>
+                    </li>
+                  ))}
+                </ul>
+              </details>
+            ) : (
+              <span className="muted">{server.running ? 'None' : 'Listed once it has run'}</span>
+            )}
+          </dd>
+        </div>
+      </dl>
+      {server.needsApproval && (
+        <Notice tone="warning" title="Waiting for your approval">
+          <p className="mcp-notice-text">
+            Atelier runs this command on this computer, with your permissions. Check it before it runs for the
+            first time, and again after any change.
+          </p>
+          <button type="button" className="small" aria-describedby={`${id}-name`} onClick={onReview}>
+            Review command…
+          </button>
+        </Notice>
+      )}
+      {server.running && server.error && (
+        <p className="field-error" role="alert">
+          {server.error}
+        </p>
+      )}
+      {error && (
+        <Notice tone="danger" role="alert">
+          {error}
+        </Notice>
+      )}
+    </section>
+  )
+}

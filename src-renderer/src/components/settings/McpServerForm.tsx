@@ -1,0 +1,335 @@
+import { type FormEvent, useId, useRef, useState } from 'react'
+import type { AtelierApi } from '../../../../src-shared/api'
+import { isAtelierErrorPayload } from '../../../../src-shared/errors'
+import type { McpServerInfo, McpServerInput } from '../../../../src-shared/mcp'
+import { FolderField } from './FolderField'
+import { FormFooter } from './FormFooter'
+import { splitRequestError } from './request-errors'
+import { StringListField } from './StringListField'
+
+interface McpServerFormProps {
+  api: AtelierApi
+  /** The server being edited; absent when adding one. */
+  server?: McpServerInfo
+  onDone(server: McpServerInfo): void
+  onCancel(): void
+}
+
+type Transport = McpServerInput['transport']
+type Field = 'name' | 'command' | 'args' | 'env' | 'cwd' | 'url' | 'headers'
+const FIELDS: readonly Field[] = ['name', 'command', 'args', 'env', 'cwd', 'url', 'headers']
+
+/** The contract's rules, checked here first so the message can sit next to its field. */
+const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,32}$/
+const URL_PATTERN = /^https?:\/\/\S+$/
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+
+/** The AtelierError codes the service answers with, and the field each is about. */
+const FIELD_OF_CODE: Record<string, Field> = { name_taken: 'name', invalid_name: 'name', invalid_url: 'url' }
+
+type Pairs = { pairs: Record<string, string> } | { error: string }
+
+/** `KEY=VALUE` (environment) or `Name: value` (headers) lines; blank lines are skipped. */
+function parsePairs(text: string, kind: 'env' | 'headers'): Pairs {
+  const separator = kind === 'env' ? '=' : ':'
+  const pairs: Record<string, string> = {}
+  const lines = text.split('\n')
+  for (const [index, raw] of lines.entries()) {
+    const line = raw.replace(/\r$/, '')
+    if (!line.trim()) continue
+    const at = line.indexOf(separator)
+    const key = at < 0 ? '' : line.slice(0, at).trim()
+    // An environment value is passed exactly as typed; a header value loses its leading spaces, as HTTP does.
+    const value = at < 0 ? '' : kind === 'env' ? line.slice(at + 1) : line.slice(at + 1).trim()
+    const valid = kind === 'env' ? ENV_NAME.test(key) : HEADER_NAME.test(key)
+    if (!valid) {
+      return {
+        error:
+          kind === 'env'
+            ? `Line ${index + 1}: write NAME=value, with a name of letters, digits and "_" (API_TOKEN=abc).`
+            : `Line ${index + 1}: write Name: value (Authorization: Bearer abc).`,
+      }
+    }
+    pairs[key] = value
+  }
+  return { pairs }
+}
+
+function formatPairs(pairs: Record<string, string> | undefined, kind: 'env' | 'headers'): string {
+  return Object.entries(pairs ?? {})
+    .map(([key, value]) => (kind === 'env' ? `${key}=${value}` : `${key}: ${value}`))
+    .join('\n')
+}
+
+/**
+ * Adds or edits an MCP server: a command Atelier runs (stdio) or a URL it connects to (Streamable
+ * HTTP). A changed command line, environment or working folder is approved again before it runs.
+ */
+export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormProps) {
+  const id = useId()
+  const form = useRef<HTMLFormElement>(null)
+  const start = server?.definition
+  const stdio = start?.transport === 'stdio' ? start : undefined
+  const http = start?.transport === 'http' ? start : undefined
+  const [transport, setTransport] = useState<Transport>(start?.transport ?? 'stdio')
+  const [name, setName] = useState(start?.name ?? '')
+  const [command, setCommand] = useState(stdio?.command ?? '')
+  const [args, setArgs] = useState<string[]>(stdio?.args ?? [])
+  const [env, setEnv] = useState(formatPairs(stdio?.env, 'env'))
+  const [cwd, setCwd] = useState(stdio?.cwd ?? '')
+  const [url, setUrl] = useState(http?.url ?? '')
+  const [headers, setHeaders] = useState(formatPairs(http?.headers, 'headers'))
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({})
+  const [formError, setFormError] = useState<string>()
+  const [saving, setSaving] = useState(false)
+
+  function showErrors(found: Partial<Record<Field, string>>) {
+    setErrors(found)
+    if (Object.keys(found).length > 0) {
+      requestAnimationFrame(() => form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus())
+    }
+  }
+
+  /** Editing a field takes back what was said about it. */
+  function edit<T>(field: Field, set: (value: T) => void): (value: T) => void {
+    return (value) => {
+      set(value)
+      if (errors[field]) setErrors(({ [field]: _, ...rest }) => rest)
+    }
+  }
+
+  /** The request body, or the errors that stop it. */
+  function build(): { server: McpServerInput } | { errors: Partial<Record<Field, string>> } {
+    const found: Partial<Record<Field, string>> = {}
+    const trimmedName = name.trim()
+    if (!NAME_PATTERN.test(trimmedName)) {
+      found.name = trimmedName
+        ? 'Use up to 32 letters, digits, "_" or "-", without spaces: it prefixes its tools’ names.'
+        : 'Give the server a name.'
+    }
+    if (transport === 'stdio') {
+      if (!command.trim()) found.command = 'Enter the program to run, such as npx or a full path.'
+      const parsedEnv = parsePairs(env, 'env')
+      if ('error' in parsedEnv) found.env = parsedEnv.error
+      if ('error' in parsedEnv || Object.keys(found).length > 0) return { errors: found }
+      return {
+        server: {
+          name: trimmedName,
+          transport,
+          command: command.trim(),
+          // An empty row is a slip of the Add button, not an argument anyone means.
+          args: args.filter((arg) => arg !== ''),
+          env: parsedEnv.pairs,
+          cwd: cwd.trim() || null,
+        },
+      }
+    }
+    if (!URL_PATTERN.test(url.trim()))
+      found.url = 'Enter an address that starts with http:// or https://, without spaces.'
+    const parsedHeaders = parsePairs(headers, 'headers')
+    if ('error' in parsedHeaders) found.headers = parsedHeaders.error
+    if ('error' in parsedHeaders || Object.keys(found).length > 0) return { errors: found }
+    return { server: { name: trimmedName, transport, url: url.trim(), headers: parsedHeaders.pairs } }
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    setFormError(undefined)
+    const built = build()
+    if ('errors' in built) return showErrors(built.errors)
+    showErrors({})
+    setSaving(true)
+    try {
+      onDone(
+        server
+          ? await api.mcp.update({ name: server.name, server: built.server })
+          : await api.mcp.add(built.server),
+      )
+    } catch (error) {
+      const field = isAtelierErrorPayload(error) ? FIELD_OF_CODE[error.code] : undefined
+      if (field && isAtelierErrorPayload(error)) {
+        showErrors({ [field]: error.message })
+      } else {
+        const split = splitRequestError(error, FIELDS, (_, message) => message)
+        showErrors(split.fields)
+        setFormError(split.form)
+      }
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  const described = (field: Field, ...more: (string | false | undefined)[]) =>
+    [errors[field] && `${id}-${field}-error`, ...more].filter(Boolean).join(' ') || undefined
+  const fieldError = (field: Field) =>
+    errors[field] && (
+      <p className="field-error" id={`${id}-${field}-error`} role="alert">
+        {errors[field]}
+      </p>
+    )
+
+  return (
+    <form ref={form} className="editor" aria-labelledby={`${id}-title`} noValidate onSubmit={submit}>
+      <h3 id={`${id}-title`}>{server ? `Edit ${server.name}` : 'Add an MCP server'}</h3>
+      <div className="editor-grid">
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-name`}>
+            Name
+          </label>
+          <input
+            id={`${id}-name`}
+            type="text"
+            value={name}
+            required
+            maxLength={32}
+            spellCheck={false}
+            placeholder="filesystem"
+            aria-invalid={errors.name ? true : undefined}
+            aria-describedby={described('name', `${id}-name-hint`)}
+            onChange={(event) => edit('name', setName)(event.target.value)}
+          />
+          {fieldError('name')}
+          <p className="field-hint" id={`${id}-name-hint`}>
+            Its tools reach the model as <code>{name.trim() || 'name'}__tool</code>.
+          </p>
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-transport`}>
+            Transport
+          </label>
+          <select
+            id={`${id}-transport`}
+            value={transport}
+            aria-describedby={`${id}-transport-hint`}
+            onChange={(event) => setTransport(event.target.value as Transport)}
+          >
+            <option value="stdio">Local command (stdio)</option>
+            <option value="http">Remote URL (Streamable HTTP)</option>
+          </select>
+          <p className="field-hint" id={`${id}-transport-hint`}>
+            {transport === 'stdio'
+              ? 'Atelier runs the command on this computer, with your permissions, once you approve it.'
+              : 'Atelier connects to the server’s MCP endpoint over HTTP.'}
+          </p>
+        </div>
+        {transport === 'stdio' ? (
+          <>
+            <div className="field field-wide">
+              <label className="field-label" htmlFor={`${id}-command`}>
+                Command
+              </label>
+              <input
+                id={`${id}-command`}
+                type="text"
+                className="mono-input"
+                value={command}
+                required
+                spellCheck={false}
+                placeholder="npx"
+                aria-invalid={errors.command ? true : undefined}
+                aria-describedby={described('command', `${id}-command-hint`)}
+                onChange={(event) => edit('command', setCommand)(event.target.value)}
+              />
+              {fieldError('command')}
+              <p className="field-hint" id={`${id}-command-hint`}>
+                The program alone, found on the PATH or given as a full path; its arguments go below.
+              </p>
+            </div>
+            <div className="field field-wide">
+              <StringListField
+                label="Arguments"
+                values={args}
+                onChange={edit('args', setArgs)}
+                describedBy={described('args', `${id}-args-hint`)}
+                invalid={errors.args ? true : undefined}
+                placeholder="-y"
+              />
+              {fieldError('args')}
+              <p className="field-hint" id={`${id}-args-hint`}>
+                One argument a row, passed exactly as written: no shell, so no quotes needed.
+              </p>
+            </div>
+            <div className="field field-wide">
+              <label className="field-label" htmlFor={`${id}-env`}>
+                Environment variables
+              </label>
+              <textarea
+                id={`${id}-env`}
+                className="mono-input"
+                rows={3}
+                value={env}
+                spellCheck={false}
+                placeholder="API_TOKEN=abc123"
+                aria-invalid={errors.env ? true : undefined}
+                aria-describedby={described('env', `${id}-env-hint`)}
+                onChange={(event) => edit('env', setEnv)(event.target.value)}
+              />
+              {fieldError('env')}
+              <p className="field-hint" id={`${id}-env-hint`}>
+                One NAME=value a line, added to the server’s environment. Optional.
+              </p>
+            </div>
+            <div className="field-wide">
+              <FolderField
+                api={api}
+                label="Working folder"
+                value={cwd}
+                onChange={edit('cwd', setCwd)}
+                hint="Optional: the folder the command starts in."
+              />
+              {fieldError('cwd')}
+            </div>
+          </>
+        ) : (
+          <>
+            <div className="field field-wide">
+              <label className="field-label" htmlFor={`${id}-url`}>
+                URL
+              </label>
+              <input
+                id={`${id}-url`}
+                type="url"
+                className="mono-input"
+                value={url}
+                required
+                spellCheck={false}
+                placeholder="https://example.com/mcp"
+                aria-invalid={errors.url ? true : undefined}
+                aria-describedby={described('url')}
+                onChange={(event) => edit('url', setUrl)(event.target.value)}
+              />
+              {fieldError('url')}
+            </div>
+            <div className="field field-wide">
+              <label className="field-label" htmlFor={`${id}-headers`}>
+                Headers
+              </label>
+              <textarea
+                id={`${id}-headers`}
+                className="mono-input"
+                rows={3}
+                value={headers}
+                spellCheck={false}
+                placeholder="Authorization: Bearer abc123"
+                aria-invalid={errors.headers ? true : undefined}
+                aria-describedby={described('headers', `${id}-headers-hint`)}
+                onChange={(event) => edit('headers', setHeaders)(event.target.value)}
+              />
+              {fieldError('headers')}
+              <p className="field-hint" id={`${id}-headers-hint`}>
+                One Name: value a line, sent with every request. Optional.
+              </p>
+            </div>
+          </>
+        )}
+      </div>
+      <FormFooter
+        error={formError}
+        saving={saving}
+        submitLabel={server ? 'Save server' : 'Add server'}
+        onCancel={onCancel}
+      />
+    </form>
+  )
+}
