@@ -6,20 +6,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Chat } from '../../src-shared/contract'
 import type { McpServerInfo } from '../../src-shared/mcp'
 import { type FakeProvider, startFakeProvider } from '../support/fake-provider'
+import { EVERYTHING_SERVER } from '../support/mcp-servers'
 import { useTempDirs } from '../support/temp-dir'
-import { launchChromium, ROOT, startApp } from './support'
+import { launchChromium, ROOT, settingsSection, startApp } from './support'
 
 type App = Awaited<ReturnType<typeof startApp>>
 type Theme = 'light' | 'dark'
 
-const EVERYTHING = join(
-  ROOT,
-  'node_modules',
-  '@modelcontextprotocol',
-  'server-everything',
-  'dist',
-  'index.js',
-)
 const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots')
 const LONG_TOOL = 'everything__trigger-long-running-operation'
 
@@ -44,7 +37,9 @@ function everythingProcesses(): string[] {
       }
     }
   }
-  return rows.filter((row) => ours.has(row.pid) && row.args.includes(EVERYTHING)).map((row) => row.args)
+  return rows
+    .filter((row) => ours.has(row.pid) && row.args.includes(EVERYTHING_SERVER))
+    .map((row) => row.args)
 }
 
 /**
@@ -102,17 +97,6 @@ describe('MCP servers in the app', () => {
     return page
   }
 
-  /** Opens settings (if needed) and shows one section; resolves when its content has loaded. */
-  async function section(page: Page, name: string): Promise<Locator> {
-    const tab = page.getByRole('tab', { name, exact: true })
-    if (!(await tab.isVisible())) await page.getByRole('button', { name: 'Settings', exact: true }).click()
-    await tab.click()
-    const panel = page.getByRole('tabpanel', { name, exact: true })
-    await panel.waitFor()
-    await expect.poll(() => panel.locator('[aria-busy="true"]').count()).toBe(0)
-    return panel
-  }
-
   async function closeSettings(page: Page) {
     await page.getByRole('button', { name: 'Close settings' }).click()
     await page.getByRole('log', { name: 'Conversation' }).waitFor()
@@ -139,7 +123,7 @@ describe('MCP servers in the app', () => {
     const { page, fake } = await open()
     expect(everythingProcesses()).toEqual([])
 
-    const panel = await section(page, 'MCP')
+    const panel = await settingsSection(page, 'MCP')
     await panel.getByRole('heading', { name: 'No MCP servers yet' }).waitFor()
     await panel.getByRole('button', { name: 'Add server' }).click()
     const form = panel.getByRole('form', { name: 'Add an MCP server' })
@@ -148,13 +132,13 @@ describe('MCP servers in the app', () => {
     await form.getByRole('textbox', { name: 'Command', exact: true }).fill(process.execPath)
     const args = form.getByRole('group', { name: 'Arguments' })
     await args.getByRole('button', { name: 'Add to Arguments' }).click()
-    await args.getByRole('textbox', { name: 'Arguments 1' }).fill(EVERYTHING)
+    await args.getByRole('textbox', { name: 'Arguments 1' }).fill(EVERYTHING_SERVER)
     await args.getByRole('button', { name: 'Add to Arguments' }).click()
     await args.getByRole('textbox', { name: 'Arguments 2' }).fill('stdio')
     await form.getByRole('button', { name: 'Add server' }).click()
 
     // The exact command line is put before the person at once, and nothing runs before Approve.
-    const commandLine = [process.execPath, EVERYTHING, 'stdio'].join(' ')
+    const commandLine = [process.execPath, EVERYTHING_SERVER, 'stdio'].join(' ')
     const approval = page.getByRole('dialog', { name: 'Run “everything”?' })
     await approval.waitFor()
     expect(await approval.locator('pre').first().textContent()).toBe(commandLine)
@@ -193,7 +177,7 @@ describe('MCP servers in the app', () => {
     await inspector.getByRole('button', { name: 'Close' }).click()
     await inspector.waitFor({ state: 'detached' })
 
-    await section(page, 'MCP')
+    await settingsSection(page, 'MCP')
     await expect.poll(() => statusOf(everything)).toBe('Running')
     expect(await everything.getByText(/^\d+ tools$/).isVisible()).toBe(true)
     await everything.getByRole('button', { name: 'Show stderr' }).click()
@@ -243,7 +227,7 @@ describe('MCP servers in the app', () => {
     await page.getByText('That is the logo.').waitFor()
 
     // Turned off, it stops at once, and says so.
-    await section(page, 'MCP')
+    await settingsSection(page, 'MCP')
     const enabled = everything.getByRole('switch', { name: 'Enable everything' })
     await enabled.click()
     await expect.poll(() => enabled.getAttribute('aria-checked')).toBe('false')
@@ -254,10 +238,15 @@ describe('MCP servers in the app', () => {
   it('imports, edits, re-approves and deletes servers; looks right in both themes', async () => {
     const { app, page } = await open()
     app.atelier.mcp.add(
-      { name: 'everything', transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] },
+      {
+        name: 'everything',
+        transport: 'stdio',
+        command: process.execPath,
+        args: [EVERYTHING_SERVER, 'stdio'],
+      },
       { approve: true },
     )
-    const panel = await section(page, 'MCP')
+    const panel = await settingsSection(page, 'MCP')
     const everything = card(panel, 'everything')
     await everything.waitFor()
 
@@ -338,7 +327,9 @@ describe('MCP servers in the app', () => {
     await form.getByRole('button', { name: 'Save server' }).click()
     const approval = page.getByRole('dialog', { name: 'Run “everything”?' })
     await approval.waitFor()
-    expect(await approval.locator('pre').first().textContent()).toBe(`${process.execPath} ${EVERYTHING}`)
+    expect(await approval.locator('pre').first().textContent()).toBe(
+      `${process.execPath} ${EVERYTHING_SERVER}`,
+    )
     expect(await approval.locator('pre').nth(1).textContent()).toBe('EVERYTHING_MODE=test')
     await screenshot(page, 'settings-mcp-approval-light')
     await approval.getByRole('button', { name: 'Cancel' }).click()
@@ -369,7 +360,7 @@ describe('MCP servers in the app', () => {
       }),
     )
     const dark = await openPage(app, 'dark')
-    const darkPanel = await section(dark, 'MCP')
+    const darkPanel = await settingsSection(dark, 'MCP')
     await card(darkPanel, 'fs').waitFor()
     expect(await dark.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(23, 24, 28)')
     await screenshot(dark, 'settings-mcp-dark')

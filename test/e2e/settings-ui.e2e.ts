@@ -8,7 +8,7 @@ import type { Atelier } from '../../src-main/app/create-atelier'
 import type { ToolSettingsDescriptor } from '../../src-shared/tools'
 import { type FakeProvider, startFakeProvider } from '../support/fake-provider'
 import { useTempDirs } from '../support/temp-dir'
-import { launchChromium, ROOT, startApp } from './support'
+import { launchChromium, ROOT, settingsSection, startApp } from './support'
 
 const BIN = join(ROOT, 'bin', 'atelier.js')
 const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots')
@@ -52,17 +52,6 @@ describe('the settings view in Chromium, served by the web host', () => {
     return page
   }
 
-  /** Opens settings (if needed) and shows one section; resolves when its content has loaded. */
-  async function section(page: Page, name: string): Promise<Locator> {
-    const tab = page.getByRole('tab', { name, exact: true })
-    if (!(await tab.isVisible())) await page.getByRole('button', { name: 'Settings', exact: true }).click()
-    await tab.click()
-    const panel = page.getByRole('tabpanel', { name, exact: true })
-    await panel.waitFor()
-    await expect.poll(() => panel.locator('[aria-busy="true"]').count()).toBe(0)
-    return panel
-  }
-
   const toolsList = (page: Page) =>
     page.evaluate(async () => (await window.atelier?.tools.list())?.tools ?? []) as Promise<
       ToolSettingsDescriptor[]
@@ -89,7 +78,7 @@ describe('the settings view in Chromium, served by the web host', () => {
   it('turns bash on only after its warning is confirmed, and the built CLI sees it on', async () => {
     const dataDir = tempDir()
     const page = await open(dataDir)
-    await section(page, 'Tools')
+    await settingsSection(page, 'Tools')
     const bash = page.getByRole('switch', { name: 'bash', exact: true })
     expect(await bash.getAttribute('aria-checked')).toBe('false')
 
@@ -119,7 +108,7 @@ describe('the settings view in Chromium, served by the web host', () => {
 
   it('shows an out-of-range parameter next to its field and saves nothing', async () => {
     const page = await open(tempDir())
-    await section(page, 'Tools')
+    await settingsSection(page, 'Tools')
     const before = await toolParameters(page, 'grep')
     const grep = await toolParametersForm(page, 'Search file contents (grep)')
     const maxResults = grep.getByRole('spinbutton', { name: 'Max results', exact: true })
@@ -156,7 +145,7 @@ describe('the settings view in Chromium, served by the web host', () => {
 
   it('restores the default values with Reset to defaults', async () => {
     const page = await open(tempDir())
-    await section(page, 'Tools')
+    await settingsSection(page, 'Tools')
     const grepTool = (await toolsList(page)).find((tool) => tool.name === 'grep')
     const defaults = grepTool?.defaultParameters
     const grep = await toolParametersForm(page, 'Search file contents (grep)')
@@ -197,7 +186,7 @@ describe('the settings view in Chromium, served by the web host', () => {
         )
         .run(),
     )
-    await section(page, 'Tools')
+    await settingsSection(page, 'Tools')
     const glob = page.getByRole('region', { name: 'Find files (glob)', exact: true })
     expect(await glob.textContent()).toContain('Saved settings could not be used')
     expect(await glob.textContent()).toContain('The defaults are in force')
@@ -217,7 +206,7 @@ describe('the settings view in Chromium, served by the web host', () => {
     const project = join(dataDir, 'project')
     mkdirSync(project)
     const page = await open(dataDir)
-    await section(page, 'Tools')
+    await settingsSection(page, 'Tools')
     await page
       .getByRole('region', { name: 'Current date and time', exact: true })
       .getByRole('button', { name: 'Try it' })
@@ -261,7 +250,7 @@ describe('the settings view in Chromium, served by the web host', () => {
 
   it('adds an OpenAI-compatible provider, tests its connection and deletes it', async () => {
     const page = await open(tempDir())
-    const panel = await section(page, 'Providers')
+    const panel = await settingsSection(page, 'Providers')
     await panel.getByRole('heading', { name: 'No providers yet' }).waitFor()
     const teaching = await panel.textContent()
     for (const hint of [
@@ -320,7 +309,7 @@ describe('the settings view in Chromium, served by the web host', () => {
 
   it('creates an agent profile restricted to two tools', async () => {
     const page = await open(tempDir())
-    const panel = await section(page, 'Agent profiles')
+    const panel = await settingsSection(page, 'Agent profiles')
     const builtin = panel.getByRole('region', { name: 'Default', exact: true })
     expect(await builtin.textContent()).toContain('Built-in')
     expect(await builtin.getByRole('button', { name: /^(Edit|Delete) profile/ }).count()).toBe(0)
@@ -351,7 +340,7 @@ describe('the settings view in Chromium, served by the web host', () => {
 
   it('keeps the theme controls and Max model responses per turn in Appearance', async () => {
     const page = await open(tempDir())
-    const panel = await section(page, 'Appearance')
+    const panel = await settingsSection(page, 'Appearance')
     expect(await panel.getByRole('radio', { name: 'System' }).isChecked()).toBe(true)
     const iterations = panel.getByRole('spinbutton', { name: 'Max model responses per turn' })
     await iterations.fill('0')
@@ -367,7 +356,7 @@ describe('the settings view in Chromium, served by the web host', () => {
 
   it('works from the keyboard: arrows move between sections, Space flips a switch, focus shows', async () => {
     const page = await open(tempDir())
-    await section(page, 'Appearance')
+    await settingsSection(page, 'Appearance')
     const tab = (name: string) => page.getByRole('tab', { name, exact: true })
     const focusedTab = () =>
       page.evaluate(() =>
@@ -400,7 +389,7 @@ describe('the settings view in Chromium, served by the web host', () => {
     mkdirSync(SCREENSHOTS, { recursive: true })
     for (const theme of ['light', 'dark'] as const) {
       const page = await open(tempDir(), theme)
-      await section(page, 'Providers')
+      await settingsSection(page, 'Providers')
       await page.getByRole('heading', { name: 'No providers yet' }).waitFor()
       await screenshot(page, theme, 'providers-empty')
       await page.evaluate(
@@ -423,13 +412,13 @@ describe('the settings view in Chromium, served by the web host', () => {
       )
       const shot = (name: string) => screenshot(page, theme, name)
 
-      await section(page, 'Appearance')
+      await settingsSection(page, 'Appearance')
       expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(
         theme === 'dark' ? 'rgb(23, 24, 28)' : 'rgb(255, 255, 255)',
       )
       await shot('appearance')
 
-      await section(page, 'Tools')
+      await settingsSection(page, 'Tools')
       await toolParametersForm(page, 'bash')
       await shot('tools')
 
@@ -444,13 +433,13 @@ describe('the settings view in Chromium, served by the web host', () => {
       await shot('playground')
       await playground.getByRole('button', { name: 'Close' }).click()
 
-      const providers = await section(page, 'Providers')
+      const providers = await settingsSection(page, 'Providers')
       await providers.getByRole('button', { name: 'Test connection' }).click()
       await providers.getByText(/Connected: \d+ models available/).waitFor()
       await providers.getByRole('button', { name: 'Edit provider Ollama (fake)' }).click()
       await shot('providers')
 
-      const profiles = await section(page, 'Agent profiles')
+      const profiles = await settingsSection(page, 'Agent profiles')
       await profiles.getByRole('button', { name: 'Edit profile Reviewer' }).click()
       await shot('agent-profiles')
 

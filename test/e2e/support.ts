@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type Browser, chromium } from 'playwright-core'
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core'
+import { expect } from 'vitest'
 import { type Atelier, createAtelier } from '../../src-main/app/create-atelier'
 import { startWebHost, type WebHost } from '../../src-main/web/web-host'
 
@@ -57,4 +58,15 @@ export async function startApp(
       atelier.close()
     },
   }
+}
+
+/** Opens settings (if needed) and shows one section; resolves when its content has loaded. */
+export async function settingsSection(page: Page, name: string): Promise<Locator> {
+  const tab = page.getByRole('tab', { name, exact: true })
+  if (!(await tab.isVisible())) await page.getByRole('button', { name: 'Settings', exact: true }).click()
+  await tab.click()
+  const panel = page.getByRole('tabpanel', { name, exact: true })
+  await panel.waitFor()
+  await expect.poll(() => panel.locator('[aria-busy="true"]').count()).toBe(0)
+  return panel
 }

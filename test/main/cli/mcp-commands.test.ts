@@ -4,18 +4,11 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
+import { EVERYTHING_SERVER } from '../../support/mcp-servers'
 import { useTempDirs } from '../../support/temp-dir'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const BIN = join(ROOT, 'bin', 'atelier.js')
-const EVERYTHING = join(
-  ROOT,
-  'node_modules',
-  '@modelcontextprotocol',
-  'server-everything',
-  'dist',
-  'index.js',
-)
 const exec = promisify(execFile)
 
 async function atelier(
@@ -46,12 +39,12 @@ describe('atelier mcp (built CLI)', () => {
       'everything',
       '--',
       process.execPath,
-      EVERYTHING,
+      EVERYTHING_SERVER,
       'stdio',
     )
     expect(added).toMatchObject({
       code: 0,
-      stdout: `added everything: ${process.execPath} ${EVERYTHING} stdio\n`,
+      stdout: `added everything: ${process.execPath} ${EVERYTHING_SERVER} stdio\n`,
     })
 
     const inspected = await atelier(dataDir, 'inspect', '--provider', 'anthropic')

@@ -7,6 +7,7 @@ import { createAtelier } from '../../../src-main/app/create-atelier'
 import type { TurnEvent } from '../../../src-shared/agent'
 import { FAKE_ENV } from '../../support/agent-harness'
 import { type FakeProvider, startFakeProvider } from '../../support/fake-provider'
+import { EVERYTHING_SERVER } from '../../support/mcp-servers'
 import { useTempDirs } from '../../support/temp-dir'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
@@ -137,22 +138,8 @@ describe('atelier run (built CLI)', { timeout: 120_000 }, () => {
 
   it("shows an MCP server's progress on stderr while its tool runs", async () => {
     const { fake, dataDir, runArgs } = await setup()
-    const everything = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js')
-    expect(
-      (
-        await atelier([
-          '--data-dir',
-          dataDir,
-          'mcp',
-          'add',
-          'everything',
-          '--',
-          process.execPath,
-          everything,
-          'stdio',
-        ])
-      ).code,
-    ).toBe(0)
+    const add = ['--data-dir', dataDir, 'mcp', 'add', 'everything', '--', process.execPath, EVERYTHING_SERVER]
+    expect((await atelier([...add, 'stdio'])).code).toBe(0)
     fake.enqueue(
       {
         toolCalls: [

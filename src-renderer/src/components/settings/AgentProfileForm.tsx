@@ -4,6 +4,7 @@ import type { ChatMode } from '../../../../src-shared/contract'
 import type { AgentProfile } from '../../../../src-shared/providers'
 import type { ToolSettingsDescriptor } from '../../../../src-shared/tools'
 import { FormFooter } from './FormFooter'
+import { fieldErrors } from './field-errors'
 import { splitRequestError } from './request-errors'
 
 interface AgentProfileFormProps {
@@ -70,12 +71,7 @@ export function AgentProfileForm({ api, tools, profile, template, onDone, onCanc
       return next
     })
 
-  const errorOf = (field: Field) =>
-    errors[field] && (
-      <p className="field-error" id={`${id}-${field}-error`} role="alert">
-        {errors[field]}
-      </p>
-    )
+  const { errorOf } = fieldErrors<Field>(id, errors)
 
   return (
     <form className="editor" aria-labelledby={`${id}-title`} noValidate onSubmit={submit}>

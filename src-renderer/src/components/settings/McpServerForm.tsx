@@ -4,6 +4,7 @@ import { isAtelierErrorPayload } from '../../../../src-shared/errors'
 import type { McpServerInfo, McpServerInput } from '../../../../src-shared/mcp'
 import { FolderField } from './FolderField'
 import { FormFooter } from './FormFooter'
+import { fieldErrors } from './field-errors'
 import { splitRequestError } from './request-errors'
 import { StringListField } from './StringListField'
 
@@ -160,14 +161,7 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
     }
   }
 
-  const described = (field: Field, ...more: (string | false | undefined)[]) =>
-    [errors[field] && `${id}-${field}-error`, ...more].filter(Boolean).join(' ') || undefined
-  const fieldError = (field: Field) =>
-    errors[field] && (
-      <p className="field-error" id={`${id}-${field}-error`} role="alert">
-        {errors[field]}
-      </p>
-    )
+  const { described, errorOf } = fieldErrors<Field>(id, errors)
 
   return (
     <form ref={form} className="editor" aria-labelledby={`${id}-title`} noValidate onSubmit={submit}>
@@ -189,7 +183,7 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
             aria-describedby={described('name', `${id}-name-hint`)}
             onChange={(event) => edit('name', setName)(event.target.value)}
           />
-          {fieldError('name')}
+          {errorOf('name')}
           <p className="field-hint" id={`${id}-name-hint`}>
             Its tools reach the model as <code>{name.trim() || 'name'}__tool</code>.
           </p>
@@ -231,7 +225,7 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
                 aria-describedby={described('command', `${id}-command-hint`)}
                 onChange={(event) => edit('command', setCommand)(event.target.value)}
               />
-              {fieldError('command')}
+              {errorOf('command')}
               <p className="field-hint" id={`${id}-command-hint`}>
                 The program alone, found on the PATH or given as a full path; its arguments go below.
               </p>
@@ -245,7 +239,7 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
                 invalid={errors.args ? true : undefined}
                 placeholder="-y"
               />
-              {fieldError('args')}
+              {errorOf('args')}
               <p className="field-hint" id={`${id}-args-hint`}>
                 One argument a row, passed exactly as written: no shell, so no quotes needed.
               </p>
@@ -265,7 +259,7 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
                 aria-describedby={described('env', `${id}-env-hint`)}
                 onChange={(event) => edit('env', setEnv)(event.target.value)}
               />
-              {fieldError('env')}
+              {errorOf('env')}
               <p className="field-hint" id={`${id}-env-hint`}>
                 One NAME=value a line, added to the server’s environment. Optional.
               </p>
@@ -278,7 +272,7 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
                 onChange={edit('cwd', setCwd)}
                 hint="Optional: the folder the command starts in."
               />
-              {fieldError('cwd')}
+              {errorOf('cwd')}
             </div>
           </>
         ) : (
@@ -299,7 +293,7 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
                 aria-describedby={described('url')}
                 onChange={(event) => edit('url', setUrl)(event.target.value)}
               />
-              {fieldError('url')}
+              {errorOf('url')}
             </div>
             <div className="field field-wide">
               <label className="field-label" htmlFor={`${id}-headers`}>
@@ -316,7 +310,7 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
                 aria-describedby={described('headers', `${id}-headers-hint`)}
                 onChange={(event) => edit('headers', setHeaders)(event.target.value)}
               />
-              {fieldError('headers')}
+              {errorOf('headers')}
               <p className="field-hint" id={`${id}-headers-hint`}>
                 One Name: value a line, sent with every request. Optional.
               </p>

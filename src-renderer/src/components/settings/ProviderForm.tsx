@@ -3,6 +3,7 @@ import type { AtelierApi } from '../../../../src-shared/api'
 import { isAtelierErrorPayload } from '../../../../src-shared/errors'
 import type { KeyStorage, ProviderInfo } from '../../../../src-shared/providers'
 import { FormFooter } from './FormFooter'
+import { fieldErrors } from './field-errors'
 import { Notice } from './Notice'
 import { kindInfo, PROVIDER_KINDS, type ProviderPreset } from './provider-kinds'
 import { splitRequestError } from './request-errors'
@@ -89,14 +90,7 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
     }
   }
 
-  const described = (field: Field, ...more: (string | false | undefined)[]) =>
-    [errors[field] && `${id}-${field}-error`, ...more].filter(Boolean).join(' ') || undefined
-  const fieldError = (field: Field) =>
-    errors[field] && (
-      <p className="field-error" id={`${id}-${field}-error`} role="alert">
-        {errors[field]}
-      </p>
-    )
+  const { described, errorOf } = fieldErrors<Field>(id, errors)
 
   const keyStatus = provider
     ? provider.keySource === 'stored'
@@ -147,7 +141,7 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
             aria-describedby={described('name')}
             onChange={(event) => setName(event.target.value)}
           />
-          {fieldError('name')}
+          {errorOf('name')}
         </div>
         <div className="field">
           <label className="field-label" htmlFor={`${id}-baseUrl`}>
@@ -163,7 +157,7 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
             aria-describedby={described('baseUrl', `${id}-baseUrl-hint`)}
             onChange={(event) => setBaseUrl(event.target.value)}
           />
-          {fieldError('baseUrl')}
+          {errorOf('baseUrl')}
           <p className="field-hint" id={`${id}-baseUrl-hint`}>
             {kind === 'openai-chat'
               ? 'The server’s OpenAI-compatible address, usually ending in /v1.'
@@ -184,7 +178,7 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
             aria-describedby={described('defaultModel', `${id}-defaultModel-hint`)}
             onChange={(event) => setDefaultModel(event.target.value)}
           />
-          {fieldError('defaultModel')}
+          {errorOf('defaultModel')}
           <p className="field-hint" id={`${id}-defaultModel-hint`}>
             Used when a chat does not choose one. Test connection lists what the provider offers.
           </p>
@@ -216,7 +210,7 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
               {showKey ? 'Hide key' : 'Show key'}
             </button>
           </div>
-          {fieldError('apiKey')}
+          {errorOf('apiKey')}
           <div className="field-hint" id={`${id}-apiKey-hint`}>
             {keyStorage.available ? (
               <p>{keyStatus}</p>

@@ -6,17 +6,15 @@ import type { Atelier } from '../../../../src-main/app/create-atelier'
 import type { Capabilities } from '../../../../src-shared/contract'
 import { useAgentFixture } from '../../../support/agent-harness'
 import { isAlive } from '../../../support/fixture-process'
+import { EVERYTHING_SERVER, FILESYSTEM_SERVER, PROBE_SERVER } from '../../../support/mcp-servers'
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
-const PROBE = join(ROOT, 'test/fixtures/mcp-probe-server.ts')
-const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js')
-const FILESYSTEM = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js')
 
 const probe = (...extra: string[]) => ({
   name: 'probe',
   transport: 'stdio' as const,
   command: process.execPath,
-  args: ['--import', 'tsx', PROBE, ...extra],
+  args: ['--import', 'tsx', PROBE_SERVER, ...extra],
   cwd: ROOT,
 })
 
@@ -123,7 +121,7 @@ describe('MCP server lifecycle', () => {
       name: 'everything',
       transport: 'stdio' as const,
       command: process.execPath,
-      args: [EVERYTHING, 'stdio'],
+      args: [EVERYTHING_SERVER, 'stdio'],
     }
     atelier.mcp.add(everything, { approve: true })
     await inspect(atelier, chat.id)
@@ -178,7 +176,7 @@ describe('MCP server lifecycle', () => {
     const { atelier, fake, project, run } = await setup('gemini')
     writeFileSync(join(project, 'notes.txt'), 'remember the milk\n')
     atelier.mcp.add(
-      { name: 'fs', transport: 'stdio', command: process.execPath, args: [FILESYSTEM, project] },
+      { name: 'fs', transport: 'stdio', command: process.execPath, args: [FILESYSTEM_SERVER, project] },
       { approve: true },
     )
     const marker = join(project, 'pwned')

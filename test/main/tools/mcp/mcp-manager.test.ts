@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { LOCAL_USER } from '../../../../src-main/app/create-atelier'
 import type { McpServerConfig } from '../../../../src-main/tools/mcp/mcp-connection'
@@ -8,11 +7,8 @@ import { McpManager } from '../../../../src-main/tools/mcp/mcp-manager'
 import { mcpToolName } from '../../../../src-main/tools/mcp/names'
 import { TOOL_NAME_PATTERN } from '../../../../src-main/tools/registry'
 import { isAlive } from '../../../support/fixture-process'
+import { EVERYTHING_SERVER } from '../../../support/mcp-servers'
 import { useToolHarness } from '../../../support/tool-harness'
-
-const EVERYTHING = fileURLToPath(
-  new URL('../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
-)
 
 describe('MCP servers as registry tools (the reference "everything" server over stdio)', () => {
   const harness = useToolHarness()
@@ -30,7 +26,7 @@ describe('MCP servers as registry tools (the reference "everything" server over 
       name: 'everything',
       transport: 'stdio',
       command: process.execPath,
-      args: [EVERYTHING, 'stdio'],
+      args: [EVERYTHING_SERVER, 'stdio'],
       env: {},
       cwd: null,
     }

@@ -1,15 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createServer as createHttpServer, request as forward, type IncomingHttpHeaders } from 'node:http'
 import { createServer } from 'node:net'
-import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { McpManager } from '../../../../src-main/tools/mcp/mcp-manager'
 import { killHard } from '../../../support/fixture-process'
+import { EVERYTHING_SERVER } from '../../../support/mcp-servers'
 import { useToolHarness } from '../../../support/tool-harness'
-
-const EVERYTHING = fileURLToPath(
-  new URL('../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
-)
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -25,7 +21,7 @@ function freePort(): Promise<number> {
 /** The reference server in one of its HTTP modes, resolved once it listens. */
 async function startRemote(mode: 'streamableHttp' | 'sse'): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort()
-  const child = spawn(process.execPath, [EVERYTHING, mode], {
+  const child = spawn(process.execPath, [EVERYTHING_SERVER, mode], {
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -1,13 +1,9 @@
 import { execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { Capabilities } from '../../../../src-shared/contract'
 import { useAgentFixture } from '../../../support/agent-harness'
-
-const EVERYTHING = fileURLToPath(
-  new URL('../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
-)
+import { EVERYTHING_SERVER } from '../../../support/mcp-servers'
 
 /** Processes whose command line carries this marker (Node's --title shows in the process list). */
 function running(marker: string): number {
@@ -19,7 +15,7 @@ const everything = (name: string, marker: string) => ({
   name,
   transport: 'stdio' as const,
   command: process.execPath,
-  args: [`--title=${marker}`, EVERYTHING, 'stdio'],
+  args: [`--title=${marker}`, EVERYTHING_SERVER, 'stdio'],
 })
 
 describe('MCP servers in turns and the inspector', () => {
@@ -53,7 +49,7 @@ describe('MCP servers in turns and the inspector', () => {
     await atelier.mcp.setEnabled('off', false, { approve: false })
     const file = {
       mcpServers: {
-        fresh: { command: process.execPath, args: [`--title=${imported}`, EVERYTHING, 'stdio'] },
+        fresh: { command: process.execPath, args: [`--title=${imported}`, EVERYTHING_SERVER, 'stdio'] },
       },
     }
     expect(atelier.mcp.import(JSON.stringify(file))).toEqual({ added: ['fresh'], skipped: [] })
@@ -136,7 +132,7 @@ describe('MCP servers in turns and the inspector', () => {
       expect.objectContaining({ code: 'invalid_import' }),
     )
     expect(atelier.mcp.list().map((s) => [s.name, s.target])).toEqual([
-      ['one', `${process.execPath} --title=x ${EVERYTHING} stdio`],
+      ['one', `${process.execPath} --title=x ${EVERYTHING_SERVER} stdio`],
     ])
   })
 
