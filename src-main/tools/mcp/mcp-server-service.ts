@@ -63,8 +63,10 @@ export class McpServerService {
       enabled: current.enabled,
       approvedLaunch: current.approvedLaunch,
     }
+    // Saved first, so a turn starting meanwhile cannot bring the old launch back.
+    this.repository.save(next, this.now())
     await this.manager.disconnect(current.id)
-    return this.save(next)
+    return this.announce(next)
   }
 
   /** Reads an `mcpServers` JSON file; servers whose name exists are skipped. Imported servers await approval. */
@@ -114,14 +116,15 @@ export class McpServerService {
   ): Promise<McpServerInfo> {
     const server = this.get(name)
     const next = { ...server, enabled, approvedLaunch: approve ? launchOf(server) : server.approvedLaunch }
+    this.repository.save(next, this.now())
     if (!enabled) await this.manager.disconnect(server.id)
-    return this.save(next)
+    return this.announce(next)
   }
 
   async remove(name: string): Promise<void> {
     const server = this.get(name)
-    await this.manager.forget(server.id)
     this.repository.delete(server.id)
+    await this.manager.forget(server.id)
     this.changed()
   }
 
@@ -163,6 +166,10 @@ export class McpServerService {
 
   private save(server: StoredMcpServer): McpServerInfo {
     this.repository.save(server, this.now())
+    return this.announce(server)
+  }
+
+  private announce(server: StoredMcpServer): McpServerInfo {
     this.changed()
     return this.toInfo(server)
   }
