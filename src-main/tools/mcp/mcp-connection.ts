@@ -31,9 +31,11 @@ export interface McpCallOptions {
 export class McpConnection {
   private client: Client | undefined
   private connecting: Promise<Client> | undefined
+  /** The client while it connects, so a close (quitting) need not wait for a server that hangs. */
+  private opening: Client | undefined
+  private stdio: StdioClientTransport | undefined
   private tools: Tool[] | undefined
   private stderrText = ''
-  private processId: number | null = null
 
   constructor(
     readonly config: McpServerConfig,
@@ -43,7 +45,7 @@ export class McpConnection {
 
   /** The stdio server's process, while it runs. */
   get pid(): number | null {
-    return this.client ? this.processId : null
+    return this.client ? (this.stdio?.pid ?? null) : null
   }
 
   /** The tail of what the server wrote to stderr. */
@@ -96,11 +98,12 @@ export class McpConnection {
 
   /** Closes the session; a stdio server's process ends with it, and so does all it started. */
   async close(): Promise<void> {
-    const client = this.client ?? (await this.connecting?.catch(() => undefined))
-    const pid = this.pid
+    const client = this.client ?? this.opening
+    const pid = this.stdio?.pid ?? null
     this.client = undefined
+    this.opening = undefined
     this.tools = undefined
-    if (client) await closeProcessTree(this.config.transport === 'stdio' ? pid : null, () => client.close())
+    if (client) await closeProcessTree(pid, () => client.close())
   }
 
   private async open(): Promise<Client> {
@@ -127,30 +130,46 @@ export class McpConnection {
         this.onLost()
       }
     }
+    this.opening = client
+    try {
+      await this.attach(client)
+    } catch (error) {
+      if (this.opening === client) throw error
+    }
+    if (this.opening !== client) {
+      // Closed while it connected (turned off, quitting): what did connect is closed too.
+      await client.close()
+      throw new Error(`The MCP server “${this.config.name}” was closed while it connected.`)
+    }
+    this.opening = undefined
+    this.client = client
+    return client
+  }
+
+  /** Connects the client over the server's transport. */
+  private async attach(client: Client): Promise<void> {
     const { config } = this
     if (config.transport === 'stdio') {
-      const transport = new StdioClientTransport({
+      this.stdio = new StdioClientTransport({
         command: config.command,
         args: config.args,
         env: { ...getDefaultEnvironment(), ...config.env },
         ...(config.cwd && { cwd: config.cwd }),
         stderr: 'pipe',
       })
-      transport.stderr?.on('data', (chunk: Buffer) => this.keepStderr(chunk.toString('utf8')))
-      await client.connect(transport)
-      this.processId = transport.pid
-    } else {
-      const url = new URL(config.url)
-      const requestInit = { headers: config.headers }
-      try {
-        await client.connect(new StreamableHTTPClientTransport(url, { requestInit }))
-      } catch {
-        // Servers from before Streamable HTTP speak the older HTTP+SSE transport.
-        await client.connect(new SSEClientTransport(url, { requestInit }))
-      }
+      this.stdio.stderr?.on('data', (chunk: Buffer) => this.keepStderr(chunk.toString('utf8')))
+      return client.connect(this.stdio)
     }
-    this.client = client
-    return client
+    this.stdio = undefined
+    const url = new URL(config.url)
+    const requestInit = { headers: config.headers }
+    try {
+      await client.connect(new StreamableHTTPClientTransport(url, { requestInit }))
+    } catch (error) {
+      if (this.opening !== client) throw error
+      // Servers from before Streamable HTTP speak the older HTTP+SSE transport.
+      await client.connect(new SSEClientTransport(url, { requestInit }))
+    }
   }
 
   private keepStderr(text: string): void {

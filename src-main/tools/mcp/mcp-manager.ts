@@ -63,15 +63,8 @@ export class McpManager {
   }
 
   /** A server as it stands: connected now, its tools as last listed, its last failure. */
-  status({ id, name }: { id: string; name: string }): McpServerStatus {
-    const entry = this.entries.get(id)
-    return {
-      id,
-      name,
-      connected: entry?.connection.connected ?? false,
-      tools: (entry?.listed ?? []).map((tool) => mcpToolName(name, tool.name)),
-      ...(entry?.error && { error: entry.error }),
-    }
+  status(server: { id: string; name: string }): McpServerStatus {
+    return statusOf(server, this.entries.get(server.id))
   }
 
   /** Closes a server's session and removes its tools (turned off, edited, removed). */
@@ -101,7 +94,8 @@ export class McpManager {
     } catch (error) {
       entry.error = error instanceof Error ? error.message : String(error)
     }
-    return this.status(server)
+    // This entry, not the map's: a server turned off meanwhile is reported with why it did not connect.
+    return statusOf(server, entry)
   }
 
   private register(entry: Entry, server: McpServerConfig, tools: Tool[]): void {
@@ -190,5 +184,15 @@ function mcpTool(connection: McpConnection, server: McpServerConfig, tool: Tool)
         throw error
       }
     },
+  }
+}
+
+function statusOf({ id, name }: { id: string; name: string }, entry: Entry | undefined): McpServerStatus {
+  return {
+    id,
+    name,
+    connected: entry?.connection.connected ?? false,
+    tools: (entry?.listed ?? []).map((tool) => mcpToolName(name, tool.name)),
+    ...(entry?.error && { error: entry.error }),
   }
 }

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -17,6 +19,13 @@ const probe = (...extra: string[]) => ({
   args: ['--import', 'tsx', PROBE_SERVER, ...extra],
   cwd: ROOT,
 })
+
+/** Processes whose command line carries this marker (Node's --title shows in the process list). */
+function running(marker: string): number {
+  return execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes(marker)).length
+}
 
 /** Polls until `check` holds (a server writes, a process ends) or a few seconds have gone. */
 async function eventually(check: () => boolean): Promise<boolean> {
@@ -104,6 +113,29 @@ describe('MCP server lifecycle', () => {
     expect(await eventually(() => !isAlive(helper))).toBe(true)
     // What it wrote stays readable in settings after it is gone.
     expect(atelier.mcp.stderr('probe')).toContain(`helper ${helper}`)
+  })
+
+  it('turning off a server that hangs while connecting ends it without waiting for it', async () => {
+    const { atelier, chat } = await setup()
+    const marker = `atelier-hang-${randomUUID()}`
+    // Never answers `initialize`.
+    const hangs = [`--title=${marker}`, '-e', 'setInterval(() => {}, 1000)']
+    atelier.mcp.add(
+      { name: 'hangs', transport: 'stdio', command: process.execPath, args: hangs },
+      { approve: true },
+    )
+    const inspecting = inspect(atelier, chat.id)
+    expect(await eventually(() => running(marker) === 1)).toBe(true)
+
+    await atelier.mcp.setEnabled('hangs', false, { approve: false })
+    expect(running(marker)).toBe(0)
+    expect((await inspecting).servers).toEqual([
+      expect.objectContaining({
+        name: 'hangs',
+        connected: false,
+        error: expect.stringContaining('closed while it connected'),
+      }),
+    ])
   })
 
   it('closing Atelier (quitting) ends every server and what it started', async () => {
