@@ -1,12 +1,12 @@
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { BrowserContext, Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { ConversationRepository } from '../../src-main/db/conversation-repository'
 import type { Chat } from '../../src-shared/contract'
 import { type FakeProvider, startFakeProvider } from '../support/fake-provider'
 import { useTempDirs } from '../support/temp-dir'
-import { launchChromium, ROOT, startApp } from './support'
+import { ROOT, startApp, useBrowser } from './support'
 
 type App = Awaited<ReturnType<typeof startApp>>
 
@@ -17,18 +17,7 @@ type App = Awaited<ReturnType<typeof startApp>>
  */
 describe('the chat screen', () => {
   const tempDir = useTempDirs()
-  let browser: Browser
-  const cleanups: (() => Promise<void> | void)[] = []
-
-  beforeAll(async () => {
-    browser = await launchChromium()
-  })
-  afterAll(async () => {
-    await browser?.close()
-  })
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-  })
+  const { browser, cleanups } = useBrowser()
 
   interface Opened {
     app: App
@@ -63,7 +52,7 @@ describe('the chat screen', () => {
 
   /** A browser page on the app, failing the test on any page error or console error (CSP included). */
   async function openPage(app: App, colorScheme: 'light' | 'dark' = 'light') {
-    const context = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 860 } })
+    const context = await browser().newContext({ colorScheme, viewport: { width: 1280, height: 860 } })
     cleanups.push(() => context.close())
     const page = await context.newPage()
     const problems: string[] = []

@@ -1,26 +1,15 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { useTempDirs } from '../support/temp-dir'
-import { launchChromium, startApp } from './support'
+import { startApp, useBrowser } from './support'
 
 describe('the renderer in Chromium, served by the web host', () => {
   const tempDir = useTempDirs()
-  let browser: Browser
-  const cleanups: (() => Promise<void>)[] = []
-
-  beforeAll(async () => {
-    browser = await launchChromium()
-  })
-  afterAll(async () => {
-    await browser?.close()
-  })
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-  })
+  const { browser, cleanups } = useBrowser()
 
   async function open(dataDir: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
     const app = await startApp(dataDir)
-    const context = await browser.newContext({ colorScheme })
+    const context = await browser().newContext({ colorScheme })
     cleanups.push(app.stop, () => context.close())
     const page = await context.newPage()
     const problems: string[] = []

@@ -1,14 +1,14 @@
 import { execFileSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Locator, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { Locator, Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import type { Chat } from '../../src-shared/contract'
 import type { McpServerInfo } from '../../src-shared/mcp'
 import { type FakeProvider, startFakeProvider } from '../support/fake-provider'
 import { EVERYTHING_SERVER } from '../support/mcp-servers'
 import { useTempDirs } from '../support/temp-dir'
-import { launchChromium, ROOT, settingsSection, startApp } from './support'
+import { ROOT, settingsSection, startApp, useBrowser } from './support'
 
 type App = Awaited<ReturnType<typeof startApp>>
 type Theme = 'light' | 'dark'
@@ -48,18 +48,7 @@ function everythingProcesses(): string[] {
  */
 describe('MCP servers in the app', () => {
   const tempDir = useTempDirs()
-  let browser: Browser
-  const cleanups: (() => Promise<void> | void)[] = []
-
-  beforeAll(async () => {
-    browser = await launchChromium()
-  })
-  afterAll(async () => {
-    await browser?.close()
-  })
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-  })
+  const { browser, cleanups } = useBrowser()
 
   /** A fresh app with the fake provider set up and one chat. */
   async function open(): Promise<{ app: App; fake: FakeProvider; chat: Chat; page: Page }> {
@@ -83,7 +72,7 @@ describe('MCP servers in the app', () => {
 
   /** A browser page on the app, failing the test on any page error or console error. */
   async function openPage(app: App, colorScheme: Theme = 'light'): Promise<Page> {
-    const context = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 860 } })
+    const context = await browser().newContext({ colorScheme, viewport: { width: 1280, height: 860 } })
     cleanups.push(() => context.close())
     const page = await context.newPage()
     const problems: string[] = []

@@ -2,13 +2,13 @@ import { execFile } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import type { Browser, Locator, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { Locator, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Atelier } from '../../src-main/app/create-atelier'
 import type { ToolSettingsDescriptor } from '../../src-shared/tools'
 import { type FakeProvider, startFakeProvider } from '../support/fake-provider'
 import { useTempDirs } from '../support/temp-dir'
-import { launchChromium, ROOT, settingsSection, startApp } from './support'
+import { ROOT, settingsSection, startApp, useBrowser } from './support'
 
 const BIN = join(ROOT, 'bin', 'atelier.js')
 const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots')
@@ -18,20 +18,14 @@ type Theme = 'light' | 'dark'
 
 describe('the settings view in Chromium, served by the web host', () => {
   const tempDir = useTempDirs()
-  let browser: Browser
+  const { browser, cleanups } = useBrowser()
   let fake: FakeProvider
-  const cleanups: (() => Promise<void>)[] = []
 
   beforeAll(async () => {
-    browser = await launchChromium()
     fake = await startFakeProvider()
   })
   afterAll(async () => {
-    await browser?.close()
     await fake?.close()
-  })
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
   })
 
   async function open(
@@ -41,7 +35,7 @@ describe('the settings view in Chromium, served by the web host', () => {
   ): Promise<Page> {
     const app = await startApp(dataDir)
     prepare?.(app.atelier)
-    const context = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 860 } })
+    const context = await browser().newContext({ colorScheme, viewport: { width: 1280, height: 860 } })
     cleanups.push(app.stop, () => context.close())
     const page = await context.newPage()
     const problems: string[] = []

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core'
-import { expect } from 'vitest'
+import { afterAll, afterEach, beforeAll, expect } from 'vitest'
 import { type Atelier, createAtelier } from '../../src-main/app/create-atelier'
 import { startWebHost, type WebHost } from '../../src-main/web/web-host'
 
@@ -69,4 +69,29 @@ export async function settingsSection(page: Page, name: string): Promise<Locator
   await panel.waitFor()
   await expect.poll(() => panel.locator('[aria-busy="true"]').count()).toBe(0)
   return panel
+}
+
+/**
+ * One Chromium for a test file, and the cleanups a test registers (a page's app, context, fake
+ * provider), run after it, last first.
+ */
+export function useBrowser(): { browser: () => Browser; cleanups: (() => Promise<unknown> | unknown)[] } {
+  let browser: Browser | undefined
+  const cleanups: (() => Promise<unknown> | unknown)[] = []
+  beforeAll(async () => {
+    browser = await launchChromium()
+  })
+  afterAll(async () => {
+    await browser?.close()
+  })
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  })
+  return {
+    browser: () => {
+      if (!browser) throw new Error('Chromium is not running: call browser() inside a test.')
+      return browser
+    },
+    cleanups,
+  }
 }

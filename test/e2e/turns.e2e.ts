@@ -1,9 +1,9 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import type { TurnEvent } from '../../src-shared/agent'
 import { type FakeProvider, startFakeProvider } from '../support/fake-provider'
 import { useTempDirs } from '../support/temp-dir'
-import { launchChromium, startApp } from './support'
+import { startApp, useBrowser } from './support'
 
 /**
  * A turn driven from the renderer's `window.atelier` in Chromium, over the web host's WebSocket,
@@ -11,24 +11,13 @@ import { launchChromium, startApp } from './support'
  */
 describe('agent turns from the renderer, over the web host', () => {
   const tempDir = useTempDirs()
-  let browser: Browser
+  const { browser, cleanups } = useBrowser()
   let fake: FakeProvider
-  const cleanups: (() => Promise<void>)[] = []
-
-  beforeAll(async () => {
-    browser = await launchChromium()
-  })
-  afterAll(async () => {
-    await browser?.close()
-  })
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-  })
 
   async function open(): Promise<{ page: Page; chatId: string }> {
     fake = await startFakeProvider()
     const app = await startApp(tempDir())
-    const context = await browser.newContext()
+    const context = await browser().newContext()
     cleanups.push(
       () => fake.close(),
       app.stop,
