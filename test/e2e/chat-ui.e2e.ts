@@ -1,14 +1,9 @@
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import type { BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { ConversationRepository } from '../../src-main/db/conversation-repository'
-import type { Chat } from '../../src-shared/contract'
-import { type FakeProvider, startFakeProvider } from '../support/fake-provider'
-import { useTempDirs } from '../support/temp-dir'
-import { ROOT, startApp, useBrowser } from './support'
-
-type App = Awaited<ReturnType<typeof startApp>>
+import { ROOT, startApp, useChatApp } from './support'
 
 /**
  * The chat screen in Chromium, against the web host and the real services, with the fake provider
@@ -16,55 +11,7 @@ type App = Awaited<ReturnType<typeof startApp>>
  * and accessible name.
  */
 describe('the chat screen', () => {
-  const tempDir = useTempDirs()
-  const { browser, cleanups } = useBrowser()
-
-  interface Opened {
-    app: App
-    fake: FakeProvider
-    chat: Chat
-    page: Page
-    context: BrowserContext
-  }
-
-  /** A fresh app with the fake provider set up and one chat; `folder` binds it in agent mode. */
-  async function open(options: { folder?: string; colorScheme?: 'light' | 'dark' } = {}): Promise<Opened> {
-    const fake = await startFakeProvider()
-    const app = await startApp(tempDir())
-    cleanups.push(
-      () => fake.close(),
-      () => app.stop(),
-    )
-    app.atelier.providers.create({
-      kind: 'openai-chat',
-      name: 'Local',
-      baseUrl: fake.baseUrlFor('openai-chat'),
-      defaultModel: 'm',
-    })
-    let chat = app.atelier.chats.create({})
-    if (options.folder) {
-      chat = app.atelier.chats.configure({ id: chat.id, workingDir: options.folder, mode: 'agent' })
-    }
-    const { page, context } = await openPage(app, options.colorScheme)
-    await page.getByRole('heading', { level: 1, name: chat.title }).waitFor()
-    return { app, fake, chat, page, context }
-  }
-
-  /** A browser page on the app, failing the test on any page error or console error (CSP included). */
-  async function openPage(app: App, colorScheme: 'light' | 'dark' = 'light') {
-    const context = await browser().newContext({ colorScheme, viewport: { width: 1280, height: 860 } })
-    cleanups.push(() => context.close())
-    const page = await context.newPage()
-    const problems: string[] = []
-    page.on('pageerror', (error) => problems.push(error.message))
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text())
-    })
-    cleanups.push(() => expect(problems).toEqual([]))
-    await page.goto(app.host.url)
-    await page.getByRole('navigation', { name: 'Chats' }).waitFor()
-    return { page, context }
-  }
+  const { open, openPage, tempDir, cleanups } = useChatApp()
 
   const screenshots = join(ROOT, 'test-results', 'screenshots')
   async function screenshot(page: Page, name: string) {

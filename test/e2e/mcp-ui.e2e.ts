@@ -3,15 +3,9 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import type { Chat } from '../../src-shared/contract'
 import type { McpServerInfo } from '../../src-shared/mcp'
-import { type FakeProvider, startFakeProvider } from '../support/fake-provider'
 import { EVERYTHING_SERVER } from '../support/mcp-servers'
-import { useTempDirs } from '../support/temp-dir'
-import { ROOT, settingsSection, startApp, useBrowser } from './support'
-
-type App = Awaited<ReturnType<typeof startApp>>
-type Theme = 'light' | 'dark'
+import { ROOT, settingsSection, useChatApp } from './support'
 
 const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots')
 const LONG_TOOL = 'everything__trigger-long-running-operation'
@@ -47,44 +41,7 @@ function everythingProcesses(): string[] {
  * real everything server as the MCP server and the fake provider scripting the model.
  */
 describe('MCP servers in the app', () => {
-  const tempDir = useTempDirs()
-  const { browser, cleanups } = useBrowser()
-
-  /** A fresh app with the fake provider set up and one chat. */
-  async function open(): Promise<{ app: App; fake: FakeProvider; chat: Chat; page: Page }> {
-    const fake = await startFakeProvider()
-    const app = await startApp(tempDir())
-    cleanups.push(
-      () => fake.close(),
-      () => app.stop(),
-    )
-    app.atelier.providers.create({
-      kind: 'openai-chat',
-      name: 'Local',
-      baseUrl: fake.baseUrlFor('openai-chat'),
-      defaultModel: 'm',
-    })
-    const chat = app.atelier.chats.create({})
-    const page = await openPage(app)
-    await page.getByRole('heading', { level: 1, name: chat.title }).waitFor()
-    return { app, fake, chat, page }
-  }
-
-  /** A browser page on the app, failing the test on any page error or console error. */
-  async function openPage(app: App, colorScheme: Theme = 'light'): Promise<Page> {
-    const context = await browser().newContext({ colorScheme, viewport: { width: 1280, height: 860 } })
-    cleanups.push(() => context.close())
-    const page = await context.newPage()
-    const problems: string[] = []
-    page.on('pageerror', (error) => problems.push(error.message))
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text())
-    })
-    cleanups.push(() => expect(problems).toEqual([]))
-    await page.goto(app.host.url)
-    await page.getByRole('navigation', { name: 'Chats' }).waitFor()
-    return page
-  }
+  const { open, openPage } = useChatApp()
 
   async function closeSettings(page: Page) {
     await page.getByRole('button', { name: 'Close settings' }).click()
@@ -348,7 +305,7 @@ describe('MCP servers in the app', () => {
         json: '{"mcpServers":{"fs":{"command":"npx","args":["-y","@modelcontextprotocol/server-filesystem","/tmp"]}}}',
       }),
     )
-    const dark = await openPage(app, 'dark')
+    const { page: dark } = await openPage(app, 'dark')
     const darkPanel = await settingsSection(dark, 'MCP')
     await card(darkPanel, 'fs').waitFor()
     expect(await dark.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(23, 24, 28)')

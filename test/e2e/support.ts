@@ -1,10 +1,13 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core'
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, expect } from 'vitest'
 import { type Atelier, createAtelier } from '../../src-main/app/create-atelier'
 import { startWebHost, type WebHost } from '../../src-main/web/web-host'
+import type { Chat } from '../../src-shared/contract'
+import { type FakeProvider, startFakeProvider } from '../support/fake-provider'
+import { useTempDirs } from '../support/temp-dir'
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const RENDERER_DIR = join(ROOT, 'out', 'renderer')
@@ -55,7 +58,7 @@ export async function startApp(
     host,
     stop: async () => {
       await host.close()
-      atelier.close()
+      await atelier.close()
     },
   }
 }
@@ -94,4 +97,64 @@ export function useBrowser(): { browser: () => Browser; cleanups: (() => Promise
     },
     cleanups,
   }
+}
+
+export type App = Awaited<ReturnType<typeof startApp>>
+export type Theme = 'light' | 'dark'
+
+export interface OpenedChat {
+  app: App
+  fake: FakeProvider
+  chat: Chat
+  page: Page
+  context: BrowserContext
+}
+
+/**
+ * The chat screen's fixture: fresh apps on temp data folders, the fake provider set up as their
+ * provider, and pages that fail the test on any page or console error (CSP violations included).
+ */
+export function useChatApp() {
+  const tempDir = useTempDirs()
+  const { browser, cleanups } = useBrowser()
+
+  async function openPage(app: App, colorScheme: Theme = 'light') {
+    const context = await browser().newContext({ colorScheme, viewport: { width: 1280, height: 860 } })
+    cleanups.push(() => context.close())
+    const page = await context.newPage()
+    const problems: string[] = []
+    page.on('pageerror', (error) => problems.push(error.message))
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text())
+    })
+    cleanups.push(() => expect(problems).toEqual([]))
+    await page.goto(app.host.url)
+    await page.getByRole('navigation', { name: 'Chats' }).waitFor()
+    return { page, context }
+  }
+
+  /** A fresh app with one chat on screen; `folder` binds the chat in agent mode. */
+  async function open(options: { folder?: string; colorScheme?: Theme } = {}): Promise<OpenedChat> {
+    const fake = await startFakeProvider()
+    const app = await startApp(tempDir())
+    cleanups.push(
+      () => fake.close(),
+      () => app.stop(),
+    )
+    app.atelier.providers.create({
+      kind: 'openai-chat',
+      name: 'Local',
+      baseUrl: fake.baseUrlFor('openai-chat'),
+      defaultModel: 'm',
+    })
+    let chat = app.atelier.chats.create({})
+    if (options.folder) {
+      chat = app.atelier.chats.configure({ id: chat.id, workingDir: options.folder, mode: 'agent' })
+    }
+    const { page, context } = await openPage(app, options.colorScheme)
+    await page.getByRole('heading', { level: 1, name: chat.title }).waitFor()
+    return { app, fake, chat, page, context }
+  }
+
+  return { open, openPage, tempDir, cleanups }
 }
