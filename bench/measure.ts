@@ -43,7 +43,7 @@ export async function withBenchAtelier<T>(
   try {
     return await work(atelier)
   } finally {
-    atelier.close()
+    await atelier.close()
     rmSync(dataDir, { recursive: true, force: true })
   }
 }
