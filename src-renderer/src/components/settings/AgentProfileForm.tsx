@@ -6,6 +6,7 @@ import type { ToolSettingsDescriptor } from '../../../../src-shared/tools'
 import { FormFooter } from './FormFooter'
 import { fieldErrors } from './field-errors'
 import { splitRequestError } from './request-errors'
+import { TextField } from './TextField'
 
 interface AgentProfileFormProps {
   api: AtelierApi
@@ -71,48 +72,31 @@ export function AgentProfileForm({ api, tools, profile, template, onDone, onCanc
       return next
     })
 
-  const { errorOf } = fieldErrors<Field>(id, errors)
+  const fields = fieldErrors<Field>(id, errors)
 
   return (
     <form className="editor" aria-labelledby={`${id}-title`} noValidate onSubmit={submit}>
       <h3 id={`${id}-title`}>{profile ? `Edit ${profile.name}` : 'New agent profile'}</h3>
-      <div className="field">
-        <label className="field-label" htmlFor={`${id}-name`}>
-          Name
-        </label>
-        <input
-          id={`${id}-name`}
-          type="text"
-          value={name}
-          maxLength={100}
-          required
-          placeholder="Reviewer"
-          aria-invalid={errors.name ? true : undefined}
-          aria-describedby={errors.name ? `${id}-name-error` : undefined}
-          onChange={(event) => setName(event.target.value)}
-        />
-        {errorOf('name')}
-      </div>
-      <div className="field">
-        <label className="field-label" htmlFor={`${id}-prompt`}>
-          System prompt
-        </label>
-        <textarea
-          id={`${id}-prompt`}
-          rows={7}
-          value={systemPrompt}
-          placeholder="You review changes in this project. Read before you judge; point at lines; suggest, do not edit."
-          aria-invalid={errors.systemPrompt ? true : undefined}
-          aria-describedby={[errors.systemPrompt && `${id}-systemPrompt-error`, `${id}-prompt-hint`]
-            .filter(Boolean)
-            .join(' ')}
-          onChange={(event) => setSystemPrompt(event.target.value)}
-        />
-        {errorOf('systemPrompt')}
-        <p className="field-hint" id={`${id}-prompt-hint`}>
-          Given to the model at the start of every turn, before the conversation.
-        </p>
-      </div>
+      <TextField
+        fields={fields}
+        field="name"
+        label="Name"
+        value={name}
+        onChange={setName}
+        maxLength={100}
+        required
+        placeholder="Reviewer"
+      />
+      <TextField
+        fields={fields}
+        field="systemPrompt"
+        label="System prompt"
+        rows={7}
+        value={systemPrompt}
+        onChange={setSystemPrompt}
+        placeholder="You review changes in this project. Read before you judge; point at lines; suggest, do not edit."
+        hint="Given to the model at the start of every turn, before the conversation."
+      />
       <fieldset className="field">
         <legend className="field-label">Tools</legend>
         <div className="choice-list">
@@ -167,7 +151,7 @@ export function AgentProfileForm({ api, tools, profile, template, onDone, onCanc
             </p>
           </>
         )}
-        {errorOf('tools')}
+        {fields.errorOf('tools')}
       </fieldset>
       <fieldset className="field">
         <legend className="field-label">Default mode</legend>

@@ -7,6 +7,7 @@ import { FormFooter } from './FormFooter'
 import { fieldErrors } from './field-errors'
 import { splitRequestError } from './request-errors'
 import { StringListField } from './StringListField'
+import { TextField } from './TextField'
 
 interface McpServerFormProps {
   api: AtelierApi
@@ -161,33 +162,29 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
     }
   }
 
-  const { described, errorOf } = fieldErrors<Field>(id, errors)
+  const fields = fieldErrors<Field>(id, errors)
+  const { described, errorOf } = fields
 
   return (
     <form ref={form} className="editor" aria-labelledby={`${id}-title`} noValidate onSubmit={submit}>
       <h3 id={`${id}-title`}>{server ? `Edit ${server.name}` : 'Add an MCP server'}</h3>
       <div className="editor-grid">
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-name`}>
-            Name
-          </label>
-          <input
-            id={`${id}-name`}
-            type="text"
-            value={name}
-            required
-            maxLength={32}
-            spellCheck={false}
-            placeholder="filesystem"
-            aria-invalid={errors.name ? true : undefined}
-            aria-describedby={described('name', `${id}-name-hint`)}
-            onChange={(event) => edit('name', setName)(event.target.value)}
-          />
-          {errorOf('name')}
-          <p className="field-hint" id={`${id}-name-hint`}>
-            Its tools reach the model as <code>{name.trim() || 'name'}__tool</code>.
-          </p>
-        </div>
+        <TextField
+          fields={fields}
+          field="name"
+          label="Name"
+          value={name}
+          onChange={edit('name', setName)}
+          required
+          maxLength={32}
+          spellCheck={false}
+          placeholder="filesystem"
+          hint={
+            <>
+              Its tools reach the model as <code>{name.trim() || 'name'}__tool</code>.
+            </>
+          }
+        />
         <div className="field">
           <label className="field-label" htmlFor={`${id}-transport`}>
             Transport
@@ -209,27 +206,19 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
         </div>
         {transport === 'stdio' ? (
           <>
-            <div className="field field-wide">
-              <label className="field-label" htmlFor={`${id}-command`}>
-                Command
-              </label>
-              <input
-                id={`${id}-command`}
-                type="text"
-                className="mono-input"
-                value={command}
-                required
-                spellCheck={false}
-                placeholder="npx"
-                aria-invalid={errors.command ? true : undefined}
-                aria-describedby={described('command', `${id}-command-hint`)}
-                onChange={(event) => edit('command', setCommand)(event.target.value)}
-              />
-              {errorOf('command')}
-              <p className="field-hint" id={`${id}-command-hint`}>
-                The program alone, found on the PATH or given as a full path; its arguments go below.
-              </p>
-            </div>
+            <TextField
+              fields={fields}
+              field="command"
+              label="Command"
+              wide
+              className="mono-input"
+              value={command}
+              onChange={edit('command', setCommand)}
+              required
+              spellCheck={false}
+              placeholder="npx"
+              hint="The program alone, found on the PATH or given as a full path; its arguments go below."
+            />
             <div className="field field-wide">
               <StringListField
                 label="Arguments"
@@ -244,26 +233,19 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
                 One argument a row, passed exactly as written: no shell, so no quotes needed.
               </p>
             </div>
-            <div className="field field-wide">
-              <label className="field-label" htmlFor={`${id}-env`}>
-                Environment variables
-              </label>
-              <textarea
-                id={`${id}-env`}
-                className="mono-input"
-                rows={3}
-                value={env}
-                spellCheck={false}
-                placeholder="API_TOKEN=abc123"
-                aria-invalid={errors.env ? true : undefined}
-                aria-describedby={described('env', `${id}-env-hint`)}
-                onChange={(event) => edit('env', setEnv)(event.target.value)}
-              />
-              {errorOf('env')}
-              <p className="field-hint" id={`${id}-env-hint`}>
-                One NAME=value a line, added to the server’s environment. Optional.
-              </p>
-            </div>
+            <TextField
+              fields={fields}
+              field="env"
+              label="Environment variables"
+              wide
+              rows={3}
+              className="mono-input"
+              value={env}
+              onChange={edit('env', setEnv)}
+              spellCheck={false}
+              placeholder="API_TOKEN=abc123"
+              hint="One NAME=value a line, added to the server’s environment. Optional."
+            />
             <div className="field-wide">
               <FolderField
                 api={api}
@@ -277,44 +259,32 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
           </>
         ) : (
           <>
-            <div className="field field-wide">
-              <label className="field-label" htmlFor={`${id}-url`}>
-                URL
-              </label>
-              <input
-                id={`${id}-url`}
-                type="url"
-                className="mono-input"
-                value={url}
-                required
-                spellCheck={false}
-                placeholder="https://example.com/mcp"
-                aria-invalid={errors.url ? true : undefined}
-                aria-describedby={described('url')}
-                onChange={(event) => edit('url', setUrl)(event.target.value)}
-              />
-              {errorOf('url')}
-            </div>
-            <div className="field field-wide">
-              <label className="field-label" htmlFor={`${id}-headers`}>
-                Headers
-              </label>
-              <textarea
-                id={`${id}-headers`}
-                className="mono-input"
-                rows={3}
-                value={headers}
-                spellCheck={false}
-                placeholder="Authorization: Bearer abc123"
-                aria-invalid={errors.headers ? true : undefined}
-                aria-describedby={described('headers', `${id}-headers-hint`)}
-                onChange={(event) => edit('headers', setHeaders)(event.target.value)}
-              />
-              {errorOf('headers')}
-              <p className="field-hint" id={`${id}-headers-hint`}>
-                One Name: value a line, sent with every request. Optional.
-              </p>
-            </div>
+            <TextField
+              fields={fields}
+              field="url"
+              label="URL"
+              wide
+              type="url"
+              className="mono-input"
+              value={url}
+              onChange={edit('url', setUrl)}
+              required
+              spellCheck={false}
+              placeholder="https://example.com/mcp"
+            />
+            <TextField
+              fields={fields}
+              field="headers"
+              label="Headers"
+              wide
+              rows={3}
+              className="mono-input"
+              value={headers}
+              onChange={edit('headers', setHeaders)}
+              spellCheck={false}
+              placeholder="Authorization: Bearer abc123"
+              hint="One Name: value a line, sent with every request. Optional."
+            />
           </>
         )}
       </div>

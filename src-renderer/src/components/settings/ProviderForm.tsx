@@ -7,6 +7,7 @@ import { fieldErrors } from './field-errors'
 import { Notice } from './Notice'
 import { kindInfo, PROVIDER_KINDS, type ProviderPreset } from './provider-kinds'
 import { splitRequestError } from './request-errors'
+import { TextField } from './TextField'
 
 interface ProviderFormProps {
   api: AtelierApi
@@ -90,7 +91,8 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
     }
   }
 
-  const { described, errorOf } = fieldErrors<Field>(id, errors)
+  const fields = fieldErrors<Field>(id, errors)
+  const { described, errorOf } = fields
 
   const keyStatus = provider
     ? provider.keySource === 'stored'
@@ -126,63 +128,41 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
             {provider && ' The kind of a saved provider cannot change; add another one instead.'}
           </p>
         </div>
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-name`}>
-            Name
-          </label>
-          <input
-            id={`${id}-name`}
-            type="text"
-            value={name}
-            required
-            maxLength={100}
-            placeholder={info.kind === 'openai-chat' ? 'Ollama on this computer' : info.label}
-            aria-invalid={errors.name ? true : undefined}
-            aria-describedby={described('name')}
-            onChange={(event) => setName(event.target.value)}
-          />
-          {errorOf('name')}
-        </div>
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-baseUrl`}>
-            Base URL
-          </label>
-          <input
-            id={`${id}-baseUrl`}
-            type="url"
-            value={baseUrl}
-            spellCheck={false}
-            placeholder={info.baseUrlPlaceholder}
-            aria-invalid={errors.baseUrl ? true : undefined}
-            aria-describedby={described('baseUrl', `${id}-baseUrl-hint`)}
-            onChange={(event) => setBaseUrl(event.target.value)}
-          />
-          {errorOf('baseUrl')}
-          <p className="field-hint" id={`${id}-baseUrl-hint`}>
-            {kind === 'openai-chat'
+        <TextField
+          fields={fields}
+          field="name"
+          label="Name"
+          value={name}
+          onChange={setName}
+          required
+          maxLength={100}
+          placeholder={info.kind === 'openai-chat' ? 'Ollama on this computer' : info.label}
+        />
+        <TextField
+          fields={fields}
+          field="baseUrl"
+          label="Base URL"
+          type="url"
+          value={baseUrl}
+          onChange={setBaseUrl}
+          spellCheck={false}
+          placeholder={info.baseUrlPlaceholder}
+          hint={
+            kind === 'openai-chat'
               ? 'The server’s OpenAI-compatible address, usually ending in /v1.'
-              : 'Optional: leave empty for the public endpoint, or point at a proxy.'}
-          </p>
-        </div>
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-defaultModel`}>
-            Default model
-          </label>
-          <input
-            id={`${id}-defaultModel`}
-            type="text"
-            value={defaultModel}
-            spellCheck={false}
-            placeholder={info.modelPlaceholder}
-            aria-invalid={errors.defaultModel ? true : undefined}
-            aria-describedby={described('defaultModel', `${id}-defaultModel-hint`)}
-            onChange={(event) => setDefaultModel(event.target.value)}
-          />
-          {errorOf('defaultModel')}
-          <p className="field-hint" id={`${id}-defaultModel-hint`}>
-            Used when a chat does not choose one. Test connection lists what the provider offers.
-          </p>
-        </div>
+              : 'Optional: leave empty for the public endpoint, or point at a proxy.'
+          }
+        />
+        <TextField
+          fields={fields}
+          field="defaultModel"
+          label="Default model"
+          value={defaultModel}
+          onChange={setDefaultModel}
+          spellCheck={false}
+          placeholder={info.modelPlaceholder}
+          hint="Used when a chat does not choose one. Test connection lists what the provider offers."
+        />
         <div className="field field-wide">
           <label className="field-label" htmlFor={`${id}-apiKey`}>
             API key

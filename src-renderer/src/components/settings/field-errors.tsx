@@ -4,6 +4,9 @@
  */
 export function fieldErrors<Field extends string>(id: string, errors: Partial<Record<Field, string>>) {
   return {
+    /** The id of a field's input; its error and hint ids derive from it. */
+    idOf: (field: Field) => `${id}-${field}`,
+    invalid: (field: Field) => (errors[field] ? true : undefined),
     /** The `aria-describedby` of a field: its error, if any, then its hints. */
     described: (field: Field, ...more: (string | false | undefined)[]) =>
       [errors[field] && `${id}-${field}-error`, ...more].filter(Boolean).join(' ') || undefined,
@@ -15,3 +18,5 @@ export function fieldErrors<Field extends string>(id: string, errors: Partial<Re
       ),
   }
 }
+
+export type FieldErrors<Field extends string> = ReturnType<typeof fieldErrors<Field>>
