@@ -33,7 +33,6 @@ export interface AgentServiceDeps {
   toolSettings: ToolSettingsService
   executor: ToolExecutor
   preferences: PreferencesService
-  /** Connects the enabled MCP servers and brings their tools into the registry (lazily, once). */
   /** Connects the enabled MCP servers and brings their tools into the registry. */
   prepareTools: () => Promise<McpServerStatus[]>
   events: AtelierEvents

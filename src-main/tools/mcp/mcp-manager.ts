@@ -41,7 +41,8 @@ export class McpManager {
   async prepare(servers: McpServerConfig[]): Promise<McpServerStatus[]> {
     for (const [id, entry] of this.entries) {
       const current = servers.find((server) => server.id === id)
-      if (!current || JSON.stringify(current) !== JSON.stringify(entry.connection.config)) await this.drop(id)
+      if (!current || JSON.stringify(current) !== JSON.stringify(entry.connection.config))
+        await this.disconnect(id)
     }
     return Promise.all(servers.map((server) => this.refresh(server)))
   }
@@ -56,9 +57,19 @@ export class McpManager {
     return this.entries.get(id)?.connection.stderr ?? this.pastStderr.get(id) ?? ''
   }
 
+  /** Closes a server's session and removes its tools (turned off, edited, removed). */
+  async disconnect(id: string): Promise<void> {
+    const entry = this.entries.get(id)
+    if (!entry) return
+    this.entries.delete(id)
+    for (const unregister of entry.unregister) unregister()
+    await entry.connection.close()
+    if (entry.connection.stderr) this.pastStderr.set(id, entry.connection.stderr)
+  }
+
   /** A removed server leaves nothing behind. */
   async forget(id: string): Promise<void> {
-    await this.drop(id)
+    await this.disconnect(id)
     this.pastStderr.delete(id)
   }
 
@@ -67,13 +78,8 @@ export class McpManager {
     return statusOf(server, this.entries.get(server.id))
   }
 
-  /** Closes a server's session and removes its tools (turned off, edited, removed). */
-  disconnect(id: string): Promise<void> {
-    return this.drop(id)
-  }
-
   async close(): Promise<void> {
-    await Promise.all([...this.entries.keys()].map((id) => this.drop(id)))
+    await Promise.all([...this.entries.keys()].map((id) => this.disconnect(id)))
   }
 
   private async refresh(server: McpServerConfig): Promise<McpServerStatus> {
@@ -105,15 +111,6 @@ export class McpManager {
       entry.unregister.push(this.registry.register(registered, { kind: 'mcp', server: server.name }))
     }
     entry.listed = tools
-  }
-
-  private async drop(id: string): Promise<void> {
-    const entry = this.entries.get(id)
-    if (!entry) return
-    this.entries.delete(id)
-    for (const unregister of entry.unregister) unregister()
-    await entry.connection.close()
-    if (entry.connection.stderr) this.pastStderr.set(id, entry.connection.stderr)
   }
 }
 

@@ -25,6 +25,8 @@ export class McpServerService {
   private readonly manager: McpManager
   /** Once closing, the database may be gone: nothing more is announced. */
   private closed = false
+  /** The servers' states as `prepare` last announced them; any other announcement clears it. */
+  private announcedStates = ''
 
   constructor(
     private readonly repository: McpServersRepository,
@@ -143,7 +145,12 @@ export class McpServerService {
       tools: [],
       error: 'its command line waits for your approval in Settings → MCP',
     }))
-    this.changed()
+    // Every turn and inspection comes here: settings hear of it only when a server's state moved.
+    const statesNow = JSON.stringify(statuses)
+    if (statesNow !== this.announcedStates) {
+      this.changed()
+      this.announcedStates = statesNow
+    }
     return [...statuses, ...waiting]
   }
 
@@ -175,6 +182,7 @@ export class McpServerService {
   }
 
   private changed(): void {
+    this.announcedStates = ''
     if (this.closed) return
     this.events.emit('mcp.changed', { servers: this.list() })
   }
