@@ -4,6 +4,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander'
 import { PROVIDER_KIND_NAMES, type ProviderKind, type TurnEvent } from '../../../src-shared/agent'
 import type { ChatMode } from '../../../src-shared/contract'
 import { MaxIterations } from '../../../src-shared/contract'
+import { countedProgress, countedProgressText } from '../../../src-shared/progress'
 import { abortOnSignals, withAtelier } from '../open-atelier'
 import { modeOption } from './tool'
 
@@ -94,14 +95,9 @@ function printForPerson(event: TurnEvent): void {
       process.stderr.write(`\n→ ${event.name} ${event.arguments}\n`)
       break
     case 'tool_progress': {
-      // Progress as MCP servers report it; other tools' progress (shell output chunks) stays in the app.
-      const { progress } = event as { progress: { progress?: unknown; total?: unknown; message?: unknown } }
-      if (typeof progress?.progress !== 'number') break
-      const count =
-        typeof progress.total === 'number' ? `${progress.progress} of ${progress.total}` : progress.progress
-      process.stderr.write(
-        `  ⋯ ${count}${typeof progress.message === 'string' ? ` — ${progress.message}` : ''}\n`,
-      )
+      // Progress as MCP servers count it; other tools' progress (shell output chunks) stays in the app.
+      const counted = countedProgress(event.progress)
+      if (counted) process.stderr.write(`  ⋯ ${countedProgressText(counted)}\n`)
       break
     }
     case 'tool_result': {

@@ -1,13 +1,11 @@
 import { memo, useMemo } from 'react'
+import { type CountedProgress, countedProgress, countedProgressText } from '../../../../src-shared/progress'
 import { ChatIcon } from './ChatIcon'
 import type { ToolCallView, ToolProgress, ToolResultView } from './conversation'
 import { DiffView } from './DiffView'
 import { GeneratedImages } from './GeneratedImages'
 import { ShellOutput } from './ShellOutput'
 import {
-  type CountedProgress,
-  countedProgress,
-  countedProgressText,
   durationOf,
   fileChangeOf,
   formatDuration,

@@ -180,34 +180,6 @@ export function classifyDiffLine(line: string): DiffLineKind {
   return 'context'
 }
 
-/** Progress as MCP reports it: a count that only grows, out of a total when the server knows one. */
-export interface CountedProgress {
-  progress: number
-  total?: number
-  message?: string
-}
-
-export function countedProgress(progress: unknown): CountedProgress | undefined {
-  if (!isRecord(progress) || typeof progress.progress !== 'number' || !Number.isFinite(progress.progress)) {
-    return undefined
-  }
-  const total =
-    typeof progress.total === 'number' && Number.isFinite(progress.total) && progress.total > 0
-      ? progress.total
-      : undefined
-  return {
-    progress: progress.progress,
-    ...(total !== undefined && { total }),
-    ...(typeof progress.message === 'string' && progress.message.trim() && { message: progress.message }),
-  }
-}
-
-/** "2 of 3 · Copying files", "Copying files" or "7" when there is neither total nor message. */
-export function countedProgressText({ progress, total, message }: CountedProgress): string {
-  const count = total !== undefined ? `${progress.toLocaleString()} of ${total.toLocaleString()}` : undefined
-  return [count, message].filter(Boolean).join(' · ') || progress.toLocaleString()
-}
-
 /** Progress that is neither shell output nor an image outcome, as text. */
 export function progressText(progress: unknown): string {
   if (typeof progress === 'string') return progress
