@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { Type } from '@sinclair/typebox'
 import OpenAI from 'openai'
 import type { Atelier } from '../src-main/app/create-atelier'
+import { defineTool } from '../src-main/tools/define-tool'
 import { ToolRegistry } from '../src-main/tools/registry'
 import type { RegisteredTool } from '../src-main/tools/types'
 import { FAKE_ENV } from '../test/support/agent-harness'
@@ -18,13 +19,12 @@ const TURNS = 15
 const PARALLEL = 8
 const NAP_MS = 100
 
-function tool(name: string, execute: RegisteredTool['execute']): RegisteredTool {
-  return {
-    definition: {
-      name,
-      description: `${name} for the benchmark.`,
-      parameters: Type.Object({ text: Type.String() }, { additionalProperties: false }),
-    },
+function tool(name: string, execute: (args: { text: string }) => Promise<unknown>): RegisteredTool {
+  return defineTool({
+    name,
+    description: `${name} for the benchmark.`,
+    parameters: Type.Object({ text: Type.String() }, { additionalProperties: false }),
+    kind: 'other',
     settings: {
       title: name,
       description: name,
@@ -35,7 +35,7 @@ function tool(name: string, execute: RegisteredTool['execute']): RegisteredTool 
       parameterDescriptors: [],
     },
     execute,
-  }
+  })
 }
 
 const call = (name: string, i: number) => ({ name, arguments: JSON.stringify({ text: `call ${i}` }) })
@@ -68,7 +68,7 @@ function turnRunner(atelier: Atelier, provider: string, turns: number) {
 const benchmark: Benchmark = async () => {
   const fake = await startFakeProvider()
   const registry = new ToolRegistry()
-  registry.register(tool('echo', async (args) => (args as { text: string }).text))
+  registry.register(tool('echo', async (args) => args.text))
   registry.register(tool('nap', () => sleep(NAP_MS, 'rested')))
   const baseURL = fake.baseUrlFor('openai-chat')
   const sdk = new OpenAI({ apiKey: 'test-key', baseURL, maxRetries: 0 })

@@ -1,25 +1,27 @@
-import { Type } from '@sinclair/typebox'
+import { type Static, Type } from '@sinclair/typebox'
 import { LOCAL_USER } from '../src-main/app/create-atelier'
-import { ephemeralLedger } from '../src-main/db/freshness-repository'
 import { ToolRegistry } from '../src-main/tools/registry'
-import type { RegisteredTool, ToolContext } from '../src-main/tools/types'
+import { defineTool } from '../src-main/tools/define-tool'
 import { type Benchmark, measure, withBenchAtelier } from './measure'
 
 const CALLS = 20_000
 const ROUNDS = 7
 
-const echo: RegisteredTool = {
-  definition: {
-    name: 'echo',
-    description: 'Echoes its text.',
-    parameters: Type.Object(
-      {
-        text: Type.String({ maxLength: 100 }),
-        times: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })),
-      },
-      { additionalProperties: false },
-    ),
+const Parameters = Type.Object(
+  {
+    text: Type.String({ maxLength: 100 }),
+    times: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })),
   },
+  { additionalProperties: false },
+)
+
+const execute = async (args: Static<typeof Parameters>) => args.text
+
+const echo = defineTool({
+  name: 'echo',
+  description: 'Echoes its text.',
+  parameters: Parameters,
+  kind: 'read',
   settings: {
     title: 'Echo',
     description: 'Echoes its text.',
@@ -29,8 +31,8 @@ const echo: RegisteredTool = {
     defaultParameters: {},
     parameterDescriptors: [],
   },
-  execute: async (args) => (args as { text: string }).text,
-}
+  execute,
+})
 
 const benchmark: Benchmark = async () => {
   const registry = new ToolRegistry()
@@ -38,20 +40,11 @@ const benchmark: Benchmark = async () => {
   return withBenchAtelier(
     async (atelier) => {
       const scope = { user: LOCAL_USER, workingDirectory: null, mode: 'chat' as const, restrict: false }
-      const context: ToolContext = {
-        ...scope,
-        chatId: undefined,
-        signal: new AbortController().signal,
-        onUpdate: () => {},
-        settings: { enabled: true, parameters: {} },
-        protectedPaths: [],
-        ledger: ephemeralLedger(),
-      }
       const args = { text: 'hello', times: null }
       const executed = await measure(CALLS, ROUNDS, () =>
         atelier.tools.executor.execute({ name: 'echo', arguments: args }, scope),
       )
-      const direct = await measure(CALLS, ROUNDS, () => echo.execute({ text: 'hello' }, context))
+      const direct = await measure(CALLS, ROUNDS, () => execute({ text: 'hello' }))
       return [
         {
           name: 'one tool call',

@@ -105,7 +105,7 @@ const benchmark: Benchmark = async () => {
     const uncapped = new ToolExecutor(
       atelier.tools.registry,
       atelier.tools.settings,
-      { protectedPaths: [atelier.dataDir], freshness: new FreshnessRepository(atelier.db) },
+      { protectedPaths: [atelier.dataDir], ledgers: new FreshnessRepository(atelier.db) },
       Number.POSITIVE_INFINITY,
     )
     async function run(name: string, args: Record<string, unknown>) {

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { runShellCommand } from '../src-main/tools/shell'
+import { runShellCommand } from '../src-main/tools/processes'
 import type { Benchmark } from './measure'
 
 const BASH = '/bin/bash'

@@ -4,6 +4,7 @@
  * every provider, transport and view speaks the same language.
  */
 import { type Static, Type } from '@sinclair/typebox'
+import { ToolDisplay, ToolErrorType, ToolProgress } from './tools'
 
 /** `agent`: tools work in the bound folder; `chat`: the folder is not injected. */
 export const ChatMode = Type.Union([Type.Literal('chat'), Type.Literal('agent')])
@@ -54,9 +55,13 @@ export const MessagePart = Type.Union([
     content: Type.String(),
     isError: Type.Boolean(),
     /** How an error result failed (timeout, aborted, validation_failed, …), for the UI. */
-    errorType: Type.Optional(Type.String()),
+    errorType: Type.Optional(ToolErrorType),
+    /** The content was cut (absent on results stored before it was kept). */
+    truncated: Type.Optional(Type.Boolean()),
     durationMs: Type.Optional(Type.Number()),
-    /** For the person and the UI (e.g. generated images); never sent to the model. */
+    /** How the UI shows it (a diff, a command's output, images); never sent to the model. */
+    display: Type.Optional(ToolDisplay),
+    /** For hooks and the UI (an MCP server's structured content); never sent to the model. */
     data: Type.Optional(Type.Unknown()),
   }),
   Type.Object({ type: Type.Literal('opaque'), provider: ProviderKind, item: Type.Unknown() }),
@@ -125,16 +130,18 @@ export const TurnEvent = Type.Union([
     name: Type.String(),
     arguments: Type.String(),
   }),
-  Type.Object({ type: Type.Literal('tool_progress'), id: Type.String(), progress: Type.Unknown() }),
+  Type.Object({ type: Type.Literal('tool_progress'), id: Type.String(), progress: ToolProgress }),
   Type.Object({
     type: Type.Literal('tool_result'),
     id: Type.String(),
     name: Type.String(),
     content: Type.String(),
     isError: Type.Boolean(),
-    errorType: Type.Optional(Type.String()),
-    data: Type.Optional(Type.Unknown()),
+    errorType: Type.Optional(ToolErrorType),
+    truncated: Type.Boolean(),
     durationMs: Type.Number(),
+    display: Type.Optional(ToolDisplay),
+    data: Type.Optional(Type.Unknown()),
   }),
   Type.Object({ type: Type.Literal('usage'), usage: Usage }),
   /** A retryable provider failure; the request is sent again after `delayMs`. */

@@ -15,7 +15,13 @@ import {
   UpdateAgentProfileBody,
   UpdateProviderBody,
 } from './providers'
-import { ToolSettingsDescriptor, ToolSettingsListResponse, UpdateToolSettingsBody } from './tools'
+import {
+  ToolDisplay,
+  ToolErrorType,
+  ToolSettingsDescriptor,
+  ToolSettingsListResponse,
+  UpdateToolSettingsBody,
+} from './tools'
 
 export { ChatMode }
 
@@ -74,10 +80,11 @@ export type FolderListing = Static<typeof FolderListing>
 export const ToolRunResult = Type.Object({
   content: Type.String(),
   isError: Type.Boolean(),
-  errorType: Type.Optional(Type.String()),
-  data: Type.Optional(Type.Unknown()),
+  errorType: Type.Optional(ToolErrorType),
   truncated: Type.Boolean(),
   durationMs: Type.Number(),
+  display: Type.Optional(ToolDisplay),
+  data: Type.Optional(Type.Unknown()),
 })
 export type ToolRunResult = Static<typeof ToolRunResult>
 
@@ -142,7 +149,10 @@ export const methods = {
   'folders.recent': method(Empty, Type.Array(Type.String())),
   /** The OS folder dialog; refused with `unsupported` outside the desktop app. */
   'folders.pick': method(Empty, Type.Object({ path: Type.Union([Type.String(), Type.Null()]) })),
-  /** The tool playground: one call through the full executor, exactly as a turn would make it. */
+  /**
+   * The tool playground: one call through the full executor, exactly as a turn would make it.
+   * `runId`, chosen by the caller, is what `tools.stop` stops.
+   */
   'tools.run': method(
     Type.Object(
       {
@@ -150,10 +160,16 @@ export const methods = {
         arguments: Type.String({ maxLength: 1_000_000 }),
         workingDir: Type.Union([FolderPath, Type.Null()]),
         mode: ChatMode,
+        runId: Type.Optional(Id),
       },
       { additionalProperties: false },
     ),
     ToolRunResult,
+  ),
+  /** Stops a playground call, as the stop button stops a turn's; it ends as `aborted`. */
+  'tools.stop': method(
+    Type.Object({ runId: Id }, { additionalProperties: false }),
+    Type.Object({ stopped: Type.Boolean() }),
   ),
   /** A generated image, for showing in the chat; only files under the data folder's images. */
   'images.read': method(

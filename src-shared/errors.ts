@@ -19,9 +19,28 @@ export interface AtelierErrorPayload {
   data?: unknown
 }
 
+/**
+ * How every error class of Atelier is recognized: its instances carry a `Symbol.for` key of the
+ * class, set by its constructor. That survives bundle copies, where `instanceof` does not, and a
+ * subclass's instances carry the keys of the classes above it too.
+ */
+export function errorBrand(className: string) {
+  const key = Symbol.for(`atelier.error.${className}`)
+  return {
+    mark(error: Error): void {
+      Object.defineProperty(error, key, { value: true })
+    },
+    is(value: unknown): boolean {
+      return value instanceof Error && (value as unknown as Record<symbol, unknown>)[key] === true
+    },
+  }
+}
+
+const ATELIER_ERROR = errorBrand('AtelierError')
+
 /** A typed error with a stable code, thrown by services and turned into a payload at the boundary. */
 export class AtelierError extends Error {
-  override readonly name = 'AtelierError'
+  override readonly name: string = 'AtelierError'
 
   constructor(
     readonly code: CoreErrorCode | (string & {}),
@@ -29,6 +48,7 @@ export class AtelierError extends Error {
     readonly data?: unknown,
   ) {
     super(message)
+    ATELIER_ERROR.mark(this)
   }
 
   toPayload(): AtelierErrorPayload {
@@ -37,13 +57,8 @@ export class AtelierError extends Error {
       : { code: this.code, message: this.message, data: this.data }
   }
 
-  /** Works across bundle copies, where `instanceof` does not. */
   static isInstance(value: unknown): value is AtelierError {
-    return (
-      value instanceof Error &&
-      value.name === 'AtelierError' &&
-      typeof (value as AtelierError).code === 'string'
-    )
+    return ATELIER_ERROR.is(value)
   }
 }
 

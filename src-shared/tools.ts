@@ -90,3 +90,104 @@ export const UpdateToolSettingsBody = Type.Object(
   { additionalProperties: false },
 )
 export type UpdateToolSettingsBody = Static<typeof UpdateToolSettingsBody>
+
+/**
+ * What a call does, as a policy or a person deciding on it needs to know: `read` only looks,
+ * `edit` changes files, `execute` runs programs, `network` reaches another machine.
+ */
+export const ToolKind = Type.Union([
+  Type.Literal('read'),
+  Type.Literal('edit'),
+  Type.Literal('execute'),
+  Type.Literal('network'),
+  Type.Literal('other'),
+])
+export type ToolKind = Static<typeof ToolKind>
+
+/** How a tool call failed, as the model, the CLI and the UI see it. One list for every layer. */
+export const TOOL_ERROR_TYPES = [
+  'unknown_tool',
+  'not_enabled',
+  'not_offered',
+  'validation_failed',
+  'blocked',
+  'timeout',
+  'aborted',
+  'execution_failed',
+  'path_denied',
+  'invalid_path',
+  'not_found',
+  'not_read',
+] as const
+export const ToolErrorType = Type.Union(TOOL_ERROR_TYPES.map((type) => Type.Literal(type)))
+export type ToolErrorType = (typeof TOOL_ERROR_TYPES)[number]
+
+/** One call described before it runs: what an approval screen or a policy reads instead of raw JSON. */
+export const ToolCallDescription = Type.Object({
+  kind: ToolKind,
+  /** One line: the path, the command, the query. */
+  summary: Type.String(),
+  /** The real paths it will touch (symlinks resolved), for path rules and the person. */
+  locations: Type.Array(Type.String()),
+})
+export type ToolCallDescription = Static<typeof ToolCallDescription>
+
+export const ShellCommandResult = Type.Object({
+  stdout: Type.String(),
+  stderr: Type.String(),
+  exitCode: Type.Union([Type.Number(), Type.Null()]),
+  signal: Type.Union([Type.String(), Type.Null()]),
+  termination: Type.Union([
+    Type.Literal('exited'),
+    Type.Literal('timed_out'),
+    Type.Literal('aborted'),
+    Type.Literal('signalled'),
+  ]),
+  durationMs: Type.Number(),
+  /** Whether the middle of a stream was dropped at the output cap. */
+  truncated: Type.Object({ stdout: Type.Boolean(), stderr: Type.Boolean() }),
+})
+export type ShellCommandResult = Static<typeof ShellCommandResult>
+
+/** An image to show with a result: a file Atelier saved (by path) or bytes a tool returned inline. */
+export const DisplayImage = Type.Union([
+  Type.Object({ path: Type.String(), mimeType: Type.String() }),
+  Type.Object({ data: Type.String({ description: 'base64' }), mimeType: Type.String() }),
+])
+export type DisplayImage = Static<typeof DisplayImage>
+
+/**
+ * How the UI shows a result, given by the tool itself, so no view has to parse what the model
+ * reads or know tool names. Absent: the content is shown as it is.
+ */
+export const ToolDisplay = Type.Union([
+  Type.Object({ kind: Type.Literal('diff'), path: Type.String(), patch: Type.String() }),
+  Type.Composite([Type.Object({ kind: Type.Literal('shell') }), ShellCommandResult]),
+  Type.Object({ kind: Type.Literal('images'), images: Type.Array(DisplayImage) }),
+])
+export type ToolDisplay = Static<typeof ToolDisplay>
+
+/** What a running call reports: a count, a chunk of a command's output, one image's outcome. */
+export const ToolProgress = Type.Union([
+  Type.Object({
+    kind: Type.Literal('progress'),
+    done: Type.Number(),
+    total: Type.Optional(Type.Number()),
+    message: Type.Optional(Type.String()),
+  }),
+  Type.Object({
+    kind: Type.Literal('output'),
+    stream: Type.Union([Type.Literal('stdout'), Type.Literal('stderr')]),
+    text: Type.String(),
+  }),
+  Type.Object({
+    kind: Type.Literal('image'),
+    image: Type.Number(),
+    of: Type.Number(),
+    status: Type.Union([Type.Literal('saved'), Type.Literal('failed')]),
+    path: Type.Optional(Type.String()),
+    mimeType: Type.Optional(Type.String()),
+    error: Type.Optional(Type.String()),
+  }),
+])
+export type ToolProgress = Static<typeof ToolProgress>

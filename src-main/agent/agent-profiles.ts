@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto'
 import { AtelierError } from '../../src-shared/errors'
 import type { AgentProfile, CreateAgentProfileBody, UpdateAgentProfileBody } from '../../src-shared/providers'
-import type { AtelierEvents } from '../app/events'
+import type { AtelierEvents } from '../core/events'
 import type { AgentProfilesRepository } from '../db/agent-profiles-repository'
 
 export const DEFAULT_PROFILE: AgentProfile = {

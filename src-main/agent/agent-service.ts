@@ -7,8 +7,7 @@ import type { Capabilities, Chat } from '../../src-shared/contract'
 import { AtelierError } from '../../src-shared/errors'
 import type { McpServerStatus } from '../../src-shared/mcp'
 import type { AgentProfile } from '../../src-shared/providers'
-import type { ToolDefinition } from '../../src-shared/tools'
-import type { AtelierEvents } from '../app/events'
+import type { AtelierEvents } from '../core/events'
 import type { ChatService } from '../chats/chat-service'
 import type { ConversationRepository } from '../db/conversation-repository'
 import type { PreferencesService } from '../preferences/preferences-service'
@@ -18,7 +17,7 @@ import type { RetryPolicy } from '../providers/retry'
 import { wireToolsWithTokens } from '../providers/tool-mapper'
 import type { ToolExecutor } from '../tools/executor'
 import type { ToolRegistry } from '../tools/registry'
-import { getEnabledToolRuntime } from '../tools/runtime'
+import { enabledToolDefinitions, type ToolProjection } from '../tools/projection'
 import type { ToolSettingsService } from '../tools/tool-settings-service'
 import type { AgentProfileService } from './agent-profiles'
 import { buildSystemPrompt } from './system-prompt'
@@ -101,8 +100,8 @@ export class AgentService {
     chats.nameAfterPrompt(chat.id, request.prompt)
 
     // MCP servers connect now, not at start-up: a turn (or the inspector) is what needs their tools.
-    const outcome = this.projection(profile).then(({ definitions: tools, servers }) => {
-      const unavailable = servers.flatMap(({ name, error }) => (error ? [{ name, error }] : []))
+    const outcome = this.projection(profile).then((tools) => {
+      const unavailable = tools.servers.flatMap(({ name, error }) => (error ? [{ name, error }] : []))
       if (unavailable.length > 0) emit({ type: 'servers_unavailable', servers: unavailable })
       return runTurnLoop({
         chat,
@@ -180,14 +179,12 @@ export class AgentService {
    * The tools a turn offers: enabled ones (MCP servers' included, connected on the way), narrowed to
    * the profile's list when it has one. The inspector calls this too, so it shows what a turn sends.
    */
-  async projection(
-    profile: AgentProfile,
-  ): Promise<{ definitions: ToolDefinition[]; servers: McpServerStatus[] }> {
+  async projection(profile: AgentProfile): Promise<ToolProjection> {
     const servers = await this.deps.prepareTools()
-    const { definitions } = getEnabledToolRuntime(this.deps.registry, this.deps.toolSettings, this.deps.user)
-    if (profile.tools === null) return { definitions, servers }
-    const allowed = new Set(profile.tools)
-    return { definitions: definitions.filter((definition) => allowed.has(definition.name)), servers }
+    const enabled = enabledToolDefinitions(this.deps.registry, this.deps.toolSettings, this.deps.user)
+    const allowed = profile.tools && new Set(profile.tools)
+    const definitions = allowed ? enabled.filter((definition) => allowed.has(definition.name)) : enabled
+    return { definitions, offered: new Set(definitions.map((definition) => definition.name)), servers }
   }
 
   private resolveProvider(chat: Chat, request: Pick<TurnRequest, 'provider'>): ResolvedProvider {

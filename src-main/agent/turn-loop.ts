@@ -16,12 +16,12 @@ import type {
   TurnStatus,
 } from '../../src-shared/agent'
 import type { Chat } from '../../src-shared/contract'
-import type { ToolDefinition } from '../../src-shared/tools'
 import { ProviderError } from '../providers/provider-error'
 import { type RetryPolicy, streamWithRetry } from '../providers/retry'
 import type { ProviderAdapter } from '../providers/types'
 import { FatalToolError } from '../tools/errors'
 import type { ToolExecutor } from '../tools/executor'
+import type { ToolProjection } from '../tools/projection'
 import { toModelMessages } from './history'
 
 /** The same call with the same arguments this many times in a row means the model is stuck. */
@@ -34,7 +34,8 @@ export interface TurnLoopSetup {
   adapter: ProviderAdapter
   model: string
   system: string
-  tools: ToolDefinition[]
+  /** What the model is offered; a call to any other tool is refused. */
+  tools: Pick<ToolProjection, 'definitions' | 'offered'>
   maxIterations: number
   user: string
   executor: ToolExecutor
@@ -130,7 +131,7 @@ async function streamResponse(
     model: setup.model,
     system: setup.system,
     messages: toModelMessages(history),
-    tools: setup.tools,
+    tools: setup.tools.definitions,
   }
   const onRetry = (notice: { attempt: number; delayMs: number; message: string }) =>
     emit({ type: 'retry', ...notice })
@@ -202,32 +203,13 @@ async function runToolCalls(
               workingDirectory: chat.workingDir,
               mode: chat.mode,
               restrict: chat.mode === 'agent',
+              offered: setup.tools.offered,
               signal: batch.signal,
               onUpdate: (progress) => emit({ type: 'tool_progress', id: call.id, progress }),
             },
           )
-          const { content, isError, errorType, data, durationMs } = result
-          const part: ToolResultPart = {
-            type: 'tool_result',
-            callId: call.id,
-            name: call.name,
-            content,
-            isError,
-            ...(errorType && { errorType }),
-            durationMs,
-            ...(data !== undefined && { data }),
-          }
-          commit(part)
-          emit({
-            type: 'tool_result',
-            id: call.id,
-            name: call.name,
-            content,
-            isError,
-            ...(errorType && { errorType }),
-            ...(data !== undefined && { data }),
-            durationMs,
-          })
+          commit({ type: 'tool_result', callId: call.id, name: call.name, ...result })
+          emit({ type: 'tool_result', id: call.id, name: call.name, ...result })
         } catch (error) {
           if (!FatalToolError.isInstance(error)) throw error
           fatal ??= { name: call.name, message: error.message }

@@ -21,11 +21,12 @@ import { ProviderService, type SecretStore } from '../providers/provider-service
 import type { RetryPolicy } from '../providers/retry'
 import { builtinTools } from '../tools/builtin'
 import { ToolExecutor } from '../tools/executor'
+import { ToolPlayground } from '../tools/playground'
 import { McpServerService } from '../tools/mcp/mcp-server-service'
 import type { ToolRegistry } from '../tools/registry'
 import { ToolSettingsService } from '../tools/tool-settings-service'
 import { PRODUCT_NAME } from './data-dir'
-import { AtelierEvents } from './events'
+import { AtelierEvents } from '../core/events'
 
 export const DATABASE_FILE = 'atelier.db'
 /** Generated images, one subfolder per chat. */
@@ -87,7 +88,7 @@ export function createAtelier({
   const providers = new ProviderService(new ProvidersRepository(db), events, secrets, env)
   const services = {
     protectedPaths: [dataDir],
-    freshness: new FreshnessRepository(db),
+    ledgers: new FreshnessRepository(db),
     images: new ProviderImageGenerator(providers, join(dataDir, IMAGES_FOLDER)),
   }
   const tools = {
@@ -117,7 +118,7 @@ export function createAtelier({
   const info = { name: PRODUCT_NAME, version: APP_VERSION, dataDir }
   const handlers = createHandlers({
     images: services.images,
-    executor: tools.executor,
+    playground: new ToolPlayground(tools.executor, LOCAL_USER),
     mcp,
     ...(pickFolder && { pickFolder }),
     info,

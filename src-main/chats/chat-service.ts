@@ -3,7 +3,7 @@ import { statSync } from 'node:fs'
 import { isAbsolute } from 'node:path'
 import type { Chat, MethodRequest } from '../../src-shared/contract'
 import { AtelierError } from '../../src-shared/errors'
-import type { AtelierEvents } from '../app/events'
+import type { AtelierEvents } from '../core/events'
 import type { ChatsRepository } from '../db/chats-repository'
 
 export const DEFAULT_CHAT_TITLE = 'Untitled chat'

@@ -1,4 +1,4 @@
-import type { FreshnessLedger } from '../tools/types'
+import type { FreshnessLedger } from '../core/freshness-ledger'
 import type { Database } from './database'
 
 /** The freshness ledger of each chat, kept in SQLite so it outlives the process. */
@@ -19,16 +19,10 @@ export class FreshnessRepository {
 
   ledgerFor(chatId: string, now: () => number = Date.now): FreshnessLedger {
     return {
-      record: (realPath, sha256) => {
+      record: async (realPath, sha256) => {
         this.statements.record.run(chatId, realPath, sha256, now())
       },
-      get: (realPath) => this.statements.get.get(chatId, realPath)?.sha256,
+      get: async (realPath) => this.statements.get.get(chatId, realPath)?.sha256,
     }
   }
-}
-
-/** A ledger for a call outside any chat: it lives as long as the call. */
-export function ephemeralLedger(): FreshnessLedger {
-  const seen = new Map<string, string>()
-  return { record: (path, sha) => void seen.set(path, sha), get: (path) => seen.get(path) }
 }

@@ -1,4 +1,4 @@
-import type { McpServerConfig } from '../tools/mcp/mcp-connection'
+import type { McpServerConfig } from '../core/mcp-server-config'
 import type { Database } from './database'
 
 /** A configured MCP server: how to reach it, whether it is on, and what launch the person approved. */

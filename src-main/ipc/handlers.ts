@@ -7,8 +7,8 @@ import { listFolders, recentFolders } from '../chats/folders'
 import type { PreferencesService } from '../preferences/preferences-service'
 import type { ProviderImageGenerator } from '../providers/image-generation'
 import type { ProviderService } from '../providers/provider-service'
-import type { ToolExecutor } from '../tools/executor'
 import type { McpServerService } from '../tools/mcp/mcp-server-service'
+import type { ToolPlayground } from '../tools/playground'
 import type { ToolSettingsService } from '../tools/tool-settings-service'
 import type { ContractHandlers } from './dispatcher'
 
@@ -21,7 +21,7 @@ export interface HandlerServices {
   profiles: AgentProfileService
   agent: AgentService
   images: ProviderImageGenerator
-  executor: ToolExecutor
+  playground: ToolPlayground
   mcp: McpServerService
   /** The OS folder dialog; only the desktop app has one. */
   pickFolder?: () => Promise<string | null>
@@ -39,7 +39,7 @@ export function createHandlers({
   profiles,
   agent,
   images,
-  executor,
+  playground,
   mcp,
   pickFolder,
   user,
@@ -66,11 +66,8 @@ export function createHandlers({
         throw new AtelierError('unsupported', 'Picking a folder with the OS dialog needs the desktop app.')
       return { path: await pickFolder() }
     },
-    'tools.run': ({ name, arguments: args, workingDir, mode }) =>
-      executor.execute(
-        { name, arguments: args },
-        { user, workingDirectory: workingDir, mode, restrict: mode === 'agent' },
-      ),
+    'tools.run': (request) => playground.run(request),
+    'tools.stop': (request) => playground.stop(request),
     'images.read': (request) => images.read(request.path),
     'turns.start': (request) => agent.start(request),
     'turns.stop': (request) => agent.stop(request),

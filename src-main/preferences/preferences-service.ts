@@ -1,6 +1,6 @@
 import { Value } from '@sinclair/typebox/value'
 import { type MethodRequest, Preferences } from '../../src-shared/contract'
-import type { AtelierEvents } from '../app/events'
+import type { AtelierEvents } from '../core/events'
 import type { AppSettingsRepository } from '../db/app-settings-repository'
 
 const KEY = 'preferences'

@@ -34,14 +34,7 @@ export function createGeminiAdapter(config: ProviderConfig): ProviderAdapter {
   return {
     kind: 'gemini',
     async *stream(request, signal) {
-      const declarations = toolDefsToGeminiInteractions(request.tools).map(
-        ({ name, description, parameters }) => ({
-          name,
-          description,
-          // The JSON Schema field takes the schema as written (additionalProperties included).
-          parametersJsonSchema: parameters,
-        }),
-      )
+      const declarations = toolDefsToGeminiInteractions(request.tools)
       const stream = await (await ai()).models.generateContentStream({
         model: request.model,
         contents: toContents(request.messages),

@@ -8,43 +8,21 @@ import { randomUUID } from 'node:crypto'
 import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises'
 import { extname, join, sep } from 'node:path'
 import { AtelierError } from '../../src-shared/errors'
+import {
+  type ImageBackend,
+  type ImageGenerator,
+  type ImageRequest,
+  imageBackendFor,
+  type SavedImage,
+  unknownImageModel,
+} from '../core/images'
 import { geminiClient } from './gemini'
 import { loadOpenAI } from './lazily'
 import { toProviderError } from './provider-error'
 import type { ProviderService } from './provider-service'
 import { NO_KEY } from './types'
 
-export type ImageQuality = 'auto' | 'low' | 'medium' | 'high'
-export type ImageBackend = 'openai' | 'gemini'
-
-export interface ImageRequest {
-  model: string
-  prompt: string
-  quality: ImageQuality
-  /** Files of one chat stay together. */
-  chatId: string | undefined
-  signal: AbortSignal
-}
-
-export interface SavedImage {
-  path: string
-  mimeType: string
-  bytes: number
-  /** The prompt as the model rewrote it, when it did (OpenAI). */
-  revisedPrompt?: string
-}
-
-/** Generates and saves one image. */
-export interface ImageGenerator {
-  generate(request: ImageRequest): Promise<SavedImage>
-}
-
-/** Which API serves a model, by its name; undefined when none does. */
-export function imageBackendFor(model: string): ImageBackend | undefined {
-  if (/^(gpt-image|dall-e|chatgpt-image)/i.test(model)) return 'openai'
-  if (/^gemini.*image/i.test(model)) return 'gemini'
-  return undefined
-}
+export type { ImageGenerator, ImageRequest, SavedImage }
 
 const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' }
 
@@ -143,9 +121,4 @@ export class ProviderImageGenerator implements ImageGenerator {
       mimeType: part.inlineData.mimeType ?? 'image/png',
     }
   }
-}
-
-/** Why a model name cannot make images, and which names can. */
-export function unknownImageModel(model: string): string {
-  return `"${model}" is not an image model Atelier knows: use an OpenAI one (gpt-image-…, dall-e-…) or a Gemini image model (gemini-…-image).`
 }

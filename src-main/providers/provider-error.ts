@@ -3,7 +3,7 @@
  * whether trying again may help. The turn loop decides on `retryable`; the person reads `message`.
  */
 import type { ProviderKind } from '../../src-shared/agent'
-import { AtelierError } from '../../src-shared/errors'
+import { AtelierError, errorBrand } from '../../src-shared/errors'
 
 export type ProviderErrorCode =
   | 'provider_rate_limited'
@@ -27,7 +27,11 @@ function isRetryableStatus(status: number): boolean {
 
 const CONNECTION_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET'])
 
+const PROVIDER_ERROR = errorBrand('ProviderError')
+
 export class ProviderError extends AtelierError {
+  override readonly name = 'ProviderError'
+
   constructor(
     code: ProviderErrorCode,
     message: string,
@@ -37,10 +41,11 @@ export class ProviderError extends AtelierError {
     readonly retryAfterMs?: number,
   ) {
     super(code, message, status === undefined ? undefined : { status })
+    PROVIDER_ERROR.mark(this)
   }
 
   static override isInstance(value: unknown): value is ProviderError {
-    return value instanceof ProviderError
+    return PROVIDER_ERROR.is(value)
   }
 }
 

@@ -11,7 +11,7 @@ import type {
   ProviderInfo,
   UpdateProviderBody,
 } from '../../src-shared/providers'
-import type { AtelierEvents } from '../app/events'
+import type { AtelierEvents } from '../core/events'
 import type { ProvidersRepository, StoredProvider } from '../db/providers-repository'
 import { createProviderAdapter } from './adapters'
 import type { ProviderAdapter, ProviderConfig } from './types'

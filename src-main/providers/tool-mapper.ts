@@ -18,10 +18,11 @@ export interface ChatCompletionFunctionTool {
   function: { name: string; description: string; parameters: JsonSchema }
 }
 
+/** Gemini's JSON Schema field takes the schema as written (additionalProperties included). */
 export interface GeminiFunctionDeclaration {
   name: string
   description: string
-  parameters: JsonSchema
+  parametersJsonSchema: JsonSchema
 }
 
 export interface AnthropicTool {
@@ -124,8 +125,24 @@ export function isStrictCompatible(schema: JsonSchema, root = true): boolean {
   return true
 }
 
-export function toolDefsToResponsesAPI(definitions: ToolDefinition[]): ResponsesFunctionTool[] {
-  return definitions.map(({ name, description, parameters }) => {
+/**
+ * A mapping remembered for the list it was given: a turn computes its projection once, and every
+ * request of the turn and the inspector's view of it read the very same wire objects.
+ */
+function perList<T>(map: (definitions: readonly ToolDefinition[]) => T[]) {
+  const cache = new WeakMap<readonly ToolDefinition[], T[]>()
+  return (definitions: readonly ToolDefinition[]): T[] => {
+    let wire = cache.get(definitions)
+    if (!wire) {
+      wire = map(definitions)
+      cache.set(definitions, wire)
+    }
+    return wire
+  }
+}
+
+export const toolDefsToResponsesAPI = perList((definitions): ResponsesFunctionTool[] =>
+  definitions.map(({ name, description, parameters }) => {
     const strictSchema = toStrictSchema(parameters)
     const strict = isStrictCompatible(strictSchema)
     return {
@@ -135,34 +152,34 @@ export function toolDefsToResponsesAPI(definitions: ToolDefinition[]): Responses
       parameters: strict ? strictSchema : plain(parameters),
       strict,
     }
-  })
-}
+  }),
+)
 
-export function toolDefsToChatCompletions(definitions: ToolDefinition[]): ChatCompletionFunctionTool[] {
-  return definitions.map(({ name, description, parameters }) => ({
+export const toolDefsToChatCompletions = perList((definitions): ChatCompletionFunctionTool[] =>
+  definitions.map(({ name, description, parameters }) => ({
     type: 'function',
     function: { name, description, parameters: plain(parameters) },
-  }))
-}
+  })),
+)
 
-export function toolDefsToGeminiInteractions(definitions: ToolDefinition[]): GeminiFunctionDeclaration[] {
-  return definitions.map(({ name, description, parameters }) => ({
+export const toolDefsToGeminiInteractions = perList((definitions): GeminiFunctionDeclaration[] =>
+  definitions.map(({ name, description, parameters }) => ({
     name,
     description,
-    parameters: plain(parameters),
-  }))
-}
+    parametersJsonSchema: plain(parameters),
+  })),
+)
 
-export function toolDefsToAnthropic(definitions: ToolDefinition[]): AnthropicTool[] {
-  return definitions.map(({ name, description, parameters }) => ({
+export const toolDefsToAnthropic = perList((definitions): AnthropicTool[] =>
+  definitions.map(({ name, description, parameters }) => ({
     name,
     description,
     input_schema: plain(parameters),
-  }))
-}
+  })),
+)
 
 /** The exact tool list a provider of this kind receives. */
-export function toolDefsForProvider(kind: ProviderKind, definitions: ToolDefinition[]): unknown[] {
+export function toolDefsForProvider(kind: ProviderKind, definitions: readonly ToolDefinition[]): unknown[] {
   switch (kind) {
     case 'openai-responses':
       return toolDefsToResponsesAPI(definitions)
@@ -179,7 +196,7 @@ export function toolDefsForProvider(kind: ProviderKind, definitions: ToolDefinit
 const CHARS_PER_TOKEN = 4
 
 /** Each tool as a provider of this kind receives it, with an estimate of the tokens it costs. */
-export function wireToolsWithTokens(kind: ProviderKind, definitions: ToolDefinition[]) {
+export function wireToolsWithTokens(kind: ProviderKind, definitions: readonly ToolDefinition[]) {
   return toolDefsForProvider(kind, definitions).map((wire, index) => ({
     name: definitions[index]?.name ?? '',
     tokens: Math.ceil(JSON.stringify(wire).length / CHARS_PER_TOKEN),

@@ -34,7 +34,8 @@ export interface ModelRequest {
   model: string
   system: string
   messages: ModelMessage[]
-  tools: ToolDefinition[]
+  /** The turn's projection; adapters map it with the tool mapper, which maps one list once. */
+  tools: readonly ToolDefinition[]
   /** Output budget; Anthropic requires one. */
   maxOutputTokens?: number
 }

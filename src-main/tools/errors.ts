@@ -1,45 +1,35 @@
 /**
- * The tool layer's errors. Each has a literal `code`; all but FatalToolError end up as results the
- * model reads ("failure is an observation").
+ * The tool layer's errors. Each has a literal `code` or `type`; all but FatalToolError end up as
+ * results the model reads: a failed call is an observation, not the end of the turn.
  */
-import { AtelierError } from '../../src-shared/errors'
+import { AtelierError, errorBrand } from '../../src-shared/errors'
+import type { ToolErrorType } from '../../src-shared/tools'
 
-/** How a tool call failed, as the model, the CLI and the UI see it. */
-export type ToolErrorType =
-  | 'unknown_tool'
-  | 'not_enabled'
-  | 'validation_failed'
-  | 'blocked'
-  | 'timeout'
-  | 'aborted'
-  | 'execution_failed'
-  | 'path_denied'
-  | 'invalid_path'
-  | 'not_found'
-  | 'not_read'
+export type { ToolErrorType }
+
+const TOOL_ERROR = errorBrand('ToolError')
 
 /**
  * A failure a tool reports in words the model can act on, with its type. The executor passes the
  * message through verbatim: a tool picks the words ("Read it first", "No file at …").
  */
-const TOOL_ERROR = Symbol.for('atelier.ToolError')
-
 export class ToolError extends Error {
   override readonly name: string = 'ToolError'
-  /** Survives bundle copies, where `instanceof` does not. */
-  readonly [TOOL_ERROR] = true
 
   constructor(
     readonly type: ToolErrorType,
     message: string,
   ) {
     super(message)
+    TOOL_ERROR.mark(this)
   }
 
   static isInstance(value: unknown): value is ToolError {
-    return value instanceof Error && (value as ToolError)[TOOL_ERROR] === true
+    return TOOL_ERROR.is(value)
   }
 }
+
+const TOOL_PATH_ERROR = errorBrand('ToolPathError')
 
 /** A path was refused by the containment check, or names nothing. `rule` says which rule refused. */
 export class ToolPathError extends ToolError {
@@ -51,29 +41,35 @@ export class ToolPathError extends ToolError {
     readonly rule?: string,
   ) {
     super(type, message)
+    TOOL_PATH_ERROR.mark(this)
+  }
+
+  static override isInstance(value: unknown): value is ToolPathError {
+    return TOOL_PATH_ERROR.is(value)
   }
 }
 
-/** A model-supplied argument is present but wrong. Its message tells the model what to fix. */
-const TOOL_ARGUMENT_ERROR = Symbol.for('atelier.ToolArgumentError')
+const TOOL_ARGUMENT_ERROR = errorBrand('ToolArgumentError')
 
+/** A model-supplied argument is present but wrong. Its message tells the model what to fix. */
 export class ToolArgumentError extends Error {
   override readonly name: string = 'ToolArgumentError'
   readonly code = 'validation_failed'
-  /** Survives bundle copies and subclasses with names of their own. */
-  readonly [TOOL_ARGUMENT_ERROR] = true
 
   constructor(
     message: string,
     readonly argument?: string,
   ) {
     super(message)
+    TOOL_ARGUMENT_ERROR.mark(this)
   }
 
   static isInstance(value: unknown): value is ToolArgumentError {
-    return value instanceof Error && (value as ToolArgumentError)[TOOL_ARGUMENT_ERROR] === true
+    return TOOL_ARGUMENT_ERROR.is(value)
   }
 }
+
+const TOOL_PARAMETER_ERROR = errorBrand('ToolParameterError')
 
 /** A settings parameter breaks a rule of its descriptor (unknown name, type, range, choices). */
 export class ToolParameterError extends Error {
@@ -85,15 +81,18 @@ export class ToolParameterError extends Error {
     readonly rule: 'unknown' | 'type' | 'min' | 'max' | 'allowed_values',
   ) {
     super(message)
+    TOOL_PARAMETER_ERROR.mark(this)
   }
 
   static isInstance(value: unknown): value is ToolParameterError {
-    return value instanceof Error && value.name === 'ToolParameterError'
+    return TOOL_PARAMETER_ERROR.is(value)
   }
 }
 
-/** A settings update was refused: the seed's 422. */
+/** A settings update was refused, saying which rule it broke. */
 export class ToolSettingsError extends AtelierError {
+  override readonly name = 'ToolSettingsError'
+
   constructor(
     code: 'invalid_parameters' | 'cannot_disable' | 'unknown_tool',
     message: string,
@@ -103,6 +102,8 @@ export class ToolSettingsError extends AtelierError {
   }
 }
 
+const FATAL_TOOL_ERROR = errorBrand('FatalToolError')
+
 /**
  * A failure the model cannot fix (a bug, an expired credential, a database down). It ends the run;
  * its message goes to the user, never into the model's context.
@@ -111,7 +112,12 @@ export class FatalToolError extends Error {
   override readonly name = 'FatalToolError'
   readonly code = 'fatal'
 
+  constructor(message: string) {
+    super(message)
+    FATAL_TOOL_ERROR.mark(this)
+  }
+
   static isInstance(value: unknown): value is FatalToolError {
-    return value instanceof Error && value.name === 'FatalToolError'
+    return FATAL_TOOL_ERROR.is(value)
   }
 }

@@ -33,13 +33,13 @@ export async function readCurrent(
 }
 
 /** Refuses unless the chat read exactly these bytes. */
-export function assertReadFirst(
+export async function assertReadFirst(
   current: CurrentFile,
   real: string,
   display: string,
-  context: ToolContext,
-): void {
-  const known = context.ledger.get(real)
+  context: Pick<ToolContext, 'ledger'>,
+): Promise<void> {
+  const known = await context.ledger.get(real)
   if (known === sha256(current.bytes)) return
   throw new ToolError(
     'not_read',

@@ -83,9 +83,9 @@ function expandHome(path: string): string {
 
 /**
  * Where relative paths start: the bound folder in agent mode; in chat mode the folder is not
- * injected and the process's own working directory is used (seed 000).
+ * injected and the process's own working directory is used.
  */
-export function baseDirectory(context: Pick<ToolContext, 'mode' | 'workingDirectory'>): string {
+export function baseDirectory(context: Pick<PathScope, 'mode' | 'workingDirectory'>): string {
   return context.mode === 'agent' && context.workingDirectory ? context.workingDirectory : process.cwd()
 }
 
@@ -141,7 +141,10 @@ function stringList(value: unknown): string[] {
     : []
 }
 
-export async function loadPathPolicy(context: ToolContext): Promise<PathPolicy> {
+/** What a call's path policy is made of: its settings, its folder and mode, the app's own folder. */
+export type PathScope = Pick<ToolContext, 'settings' | 'mode' | 'workingDirectory' | 'restrict' | 'protectedPaths'>
+
+export async function loadPathPolicy(context: PathScope): Promise<PathPolicy> {
   const { parameters } = context.settings
   const base = baseDirectory(context)
   const real = (path: string) => realListEntry(path, base)
@@ -184,12 +187,12 @@ export async function loadPathPolicy(context: ToolContext): Promise<PathPolicy> 
 
 /**
  * Resolves a model-supplied path (absolute, `~`-prefixed, or relative to the base directory) to a
- * real path and applies the policy. Throws ToolPathError saying which rule refused.
+ * real path, without applying any policy: what a call will touch, as its description names it.
+ * Throws ToolPathError for a path that cannot name anything (NUL, too long, a symlink loop).
  */
-export async function resolveAndValidatePath(
+export async function resolveRealPath(
   input: string,
-  context: ToolContext,
-  policy?: PathPolicy,
+  context: Pick<PathScope, 'mode' | 'workingDirectory'>,
 ): Promise<ResolvedPath> {
   if (input.includes('\0'))
     throw new ToolPathError('invalid_path', 'The path contains a NUL byte.', 'nul_byte')
@@ -202,11 +205,10 @@ export async function resolveAndValidatePath(
     )
   }
   const absolute = resolve(baseDirectory(context), expandHome(input))
-  let resolved: { real: string; exists: boolean }
   try {
-    resolved = await realPathOf(absolute)
+    return await realPathOf(absolute)
   } catch (error) {
-    if (error instanceof ToolPathError) throw error
+    if (ToolPathError.isInstance(error)) throw error
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENAMETOOLONG')
       throw new ToolPathError('invalid_path', 'A component of the path is too long.', 'too_long')
@@ -214,6 +216,15 @@ export async function resolveAndValidatePath(
       throw new ToolPathError('path_denied', `No permission to reach "${absolute}".`, 'permissions')
     throw error
   }
+}
+
+/** resolveRealPath, then the policy. Throws ToolPathError saying which rule refused. */
+export async function resolveAndValidatePath(
+  input: string,
+  context: PathScope,
+  policy?: PathPolicy,
+): Promise<ResolvedPath> {
+  const resolved = await resolveRealPath(input, context)
   const refusal = (policy ?? (await loadPathPolicy(context))).refusal(resolved.real)
   if (refusal)
     throw new ToolPathError(
@@ -222,4 +233,13 @@ export async function resolveAndValidatePath(
       refusal.rule,
     )
   return resolved
+}
+
+/** A file tool's call described: the path as written, and the real path it leads to. */
+export async function describePath(
+  input: string,
+  context: Pick<PathScope, 'mode' | 'workingDirectory'>,
+  summary = input,
+): Promise<{ summary: string; locations: string[] }> {
+  return { summary, locations: [(await resolveRealPath(input, context)).real] }
 }

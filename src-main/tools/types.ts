@@ -1,9 +1,19 @@
+import type { Static, TSchema } from '@sinclair/typebox'
 import type { ChatMode } from '../../src-shared/contract'
-import type { ToolDefinition, ToolSettingsMetadata, ToolSource } from '../../src-shared/tools'
-import type { ImageGenerator } from '../providers/image-generation'
-import type { ToolErrorType } from './errors'
+import type {
+  ToolCallDescription,
+  ToolDefinition,
+  ToolDisplay,
+  ToolErrorType,
+  ToolKind,
+  ToolProgress,
+  ToolSettingsMetadata,
+  ToolSource,
+} from '../../src-shared/tools'
+import type { FreshnessLedger } from '../core/freshness-ledger'
+import type { ImageGenerator } from '../core/images'
 
-export type { ToolDefinition, ToolSettingsMetadata, ToolSource }
+export type { FreshnessLedger, ToolDefinition, ToolSettingsMetadata, ToolSource }
 
 /** A tool's settings after defaults < saved < overrides, parameters validated. */
 export interface EffectiveToolSettings {
@@ -11,9 +21,17 @@ export interface EffectiveToolSettings {
   parameters: Record<string, unknown>
 }
 
-/** Everything a tool may know about the call it is serving. */
-export interface ToolContext {
-  chatId: string | undefined
+/**
+ * One call, resolved and validated, as any runner receives it: plain JSON, so it can cross to
+ * another process or machine as it is.
+ */
+export interface ToolCallRecord {
+  callId: string
+  /** The tool's name as the model called it. */
+  tool: string
+  /** The arguments after validation against the tool's schema (null stripped as absent). */
+  args: unknown
+  chatId: string | null
   /** The settings owner; the desktop app uses one local user. */
   user: string
   /** The chat's bound folder, or null when none is bound. */
@@ -22,32 +40,50 @@ export interface ToolContext {
   mode: ChatMode
   /** Whether path-taking tools are confined to the bound folder (agent mode). */
   restrict: boolean
-  /** Aborted on user stop or timeout; long work must pass it on. */
+  settings: EffectiveToolSettings
+  /** Epoch milliseconds by which the call must have ended (its timeout). */
+  deadline: number
+}
+
+/** What the host lends a running call: the ways back to the person, the chat and the app. */
+export interface ToolHost {
+  /** Aborted on the person's stop or the timeout; long work must pass it on. */
   signal: AbortSignal
   /** Streams progress to whoever watches the call (the UI, the CLI). */
-  onUpdate(progress: unknown): void
-  settings: EffectiveToolSettings
-  /** Paths no tool may touch whatever the settings say: the app's own data folder. */
-  protectedPaths: string[]
+  onUpdate(progress: ToolProgress): void
   /** What this chat has read, by real path and sha256: the guard on overwriting files. */
   ledger: FreshnessLedger
+  /** Part of every path policy whatever the settings say: the app's own data folder. */
+  protectedPaths: readonly string[]
   /** Makes images with the person's providers (generate_image); absent where none is wired. */
   images?: ImageGenerator
 }
 
-/** The chat's record of file contents it has seen. */
-export interface FreshnessLedger {
-  record(realPath: string, sha256: string): void
-  get(realPath: string): string | undefined
-}
+/** Everything an in-process tool may know about the call it is serving: the record and its host. */
+export type ToolContext = ToolCallRecord & ToolHost
 
-/** A result with more control than a plain string. `data` reaches hooks and the UI, never the model. */
+/** A result with more control than a plain string. Only `content` reaches the model. */
 export interface ToolOutput {
   content: string
   isError?: boolean
   /** How an error result failed, when the tool knows better than `execution_failed`. */
   errorType?: ToolErrorType
+  /** The tool cut its own output (a window of a file, a capped stream). */
+  truncated?: boolean
+  /** How the UI shows the result. */
+  display?: ToolDisplay
+  /** For hooks and the UI; never sent to the model. */
   data?: unknown
+}
+
+/**
+ * Runs a call that has been resolved, validated, described and allowed. Built-ins run in process;
+ * a broker, a child process or an isolated worker implement the same interface. It resolves with
+ * what the tool returned (a string, a ToolOutput, or a value to serialize) and rejects with a
+ * ToolError, a FatalToolError or any other failure; deadlines and shaping are the executor's.
+ */
+export interface ToolRunner {
+  run(call: ToolCallRecord, host: ToolHost): Promise<unknown>
 }
 
 export interface RegisteredTool {
@@ -55,6 +91,10 @@ export interface RegisteredTool {
   /** Tailors the definition to the effective settings (e.g. a limit in the description). */
   buildDefinition?: (settings: EffectiveToolSettings) => ToolDefinition
   settings: ToolSettingsMetadata
+  /** What its calls do, for the decide stage: reads, edits, executes, reaches the network. */
+  kind: ToolKind
+  /** A call in words and paths, before it runs; by default the kind and the tool's name. */
+  describe?: (args: unknown, context: ToolContext) => Promise<Omit<ToolCallDescription, 'kind'>>
   /**
    * Results longer than this are cut with a notice (default: the executor's cap). A tool whose
    * whole output must reach the model, like read_file's byte views, sets its own.
@@ -70,6 +110,19 @@ export interface RegisteredTool {
    * call's timeout restarts with each progress notification, under this cap). Default: timeoutSeconds.
    */
   maxRuntimeSeconds?: (settings: EffectiveToolSettings) => number
-  /** Receives arguments that already passed the definition's schema. */
-  execute: (args: unknown, context: ToolContext) => Promise<unknown>
+  runner: ToolRunner
+}
+
+/** A tool written in this process, its arguments typed by its TypeBox schema. */
+export interface ToolSpec<Parameters extends TSchema>
+  extends Omit<RegisteredTool, 'definition' | 'describe' | 'runner'> {
+  name: string
+  description: string
+  parameters: Parameters
+  describe?: (
+    args: Static<Parameters>,
+    context: ToolContext,
+  ) => Promise<Omit<ToolCallDescription, 'kind'>> | Omit<ToolCallDescription, 'kind'>
+  /** Receives arguments that already passed the schema. */
+  execute: (args: Static<Parameters>, context: ToolContext) => Promise<unknown>
 }

@@ -24,8 +24,7 @@ import ignore, { type Ignore } from 'ignore'
 import type { ToolParameterDescriptor } from '../../src-shared/tools'
 import { ToolPathError } from './errors'
 import { descriptorPath, openedAt } from './files'
-import { isInside, type PathPolicy, resolveAndValidatePath } from './paths'
-import type { ToolContext } from './types'
+import { isInside, type PathPolicy, type PathScope, resolveAndValidatePath } from './paths'
 
 /** The two walk settings glob and grep share, with their defaults. */
 export const WALK_SETTING_DESCRIPTORS: ToolParameterDescriptor[] = [
@@ -262,7 +261,7 @@ export class TimeSlicer {
 /** A model-supplied path to search, resolved and checked; a missing one is a not_found error. */
 export async function resolveSearchPath(
   input: string,
-  context: ToolContext,
+  context: PathScope,
   policy: PathPolicy,
 ): Promise<{ real: string; isDirectory: boolean }> {
   const { real, exists } = await resolveAndValidatePath(input, context, policy)

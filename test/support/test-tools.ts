@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox'
+import { inProcess } from '../../src-main/tools/define-tool'
 import type { RegisteredTool, ToolContext } from '../../src-main/tools/types'
 
 /** A tool for exercising the executor: records what reached `execute`, then runs `behave`. */
@@ -40,10 +41,11 @@ export function recordingTool(
       ],
       ...overrides,
     },
-    execute: async (args, context) => {
+    kind: 'other',
+    runner: inProcess(async (args, context) => {
       calls.push({ args, context })
       return behave(args, context)
-    },
+    }),
   }
   return { tool, calls }
 }

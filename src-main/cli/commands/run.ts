@@ -4,7 +4,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander'
 import { PROVIDER_KIND_NAMES, type ProviderKind, type TurnEvent } from '../../../src-shared/agent'
 import type { ChatMode } from '../../../src-shared/contract'
 import { MaxIterations } from '../../../src-shared/contract'
-import { countedProgress, countedProgressText } from '../../../src-shared/progress'
+import { countedProgressText } from '../../../src-shared/progress'
 import { abortOnSignals, withAtelier } from '../open-atelier'
 import { modeOption } from './tool'
 
@@ -95,9 +95,9 @@ function printForPerson(event: TurnEvent): void {
       process.stderr.write(`\n→ ${event.name} ${event.arguments}\n`)
       break
     case 'tool_progress': {
-      // Progress as MCP servers count it; other tools' progress (shell output chunks) stays in the app.
-      const counted = countedProgress(event.progress)
-      if (counted) process.stderr.write(`  ⋯ ${countedProgressText(counted)}\n`)
+      // Counted progress only; other tools' progress (shell output chunks) stays in the app.
+      if (event.progress.kind === 'progress')
+        process.stderr.write(`  ⋯ ${countedProgressText(event.progress)}\n`)
       break
     }
     case 'tool_result': {

@@ -1,12 +1,18 @@
-import { isUtf8 } from 'node:buffer'
 import { type Static, Type } from '@sinclair/typebox'
-import { createTwoFilesPatch } from 'diff'
 import { ToolArgumentError, ToolError } from '../errors'
 import { assertReadFirst, readCurrent } from '../file-guard'
-import { looksBinary, serializedByPath, sha256, writeFileAtomically } from '../files'
-import { loadPathPolicy, pathArgument, pathToolSettings, resolveAndValidatePath } from '../paths'
+import { defineTool } from '../define-tool'
+import { isText, unifiedDiff } from '../diff'
+import { serializedByPath, sha256, writeFileAtomically } from '../files'
+import {
+  describePath,
+  loadPathPolicy,
+  pathArgument,
+  pathToolSettings,
+  resolveAndValidatePath,
+} from '../paths'
 import { registerTool } from '../registry'
-import type { RegisteredTool, ToolContext } from '../types'
+import type { ToolContext, ToolOutput } from '../types'
 
 const Parameters = Type.Object(
   {
@@ -29,7 +35,7 @@ function occurrences(text: string, search: string): number {
   return count
 }
 
-export async function editFile(args: Parameters, context: ToolContext) {
+export async function editFile(args: Parameters, context: ToolContext): Promise<ToolOutput> {
   if (args.old_string === args.new_string) {
     throw new ToolArgumentError('old_string and new_string are the same; there is nothing to change')
   }
@@ -40,13 +46,13 @@ export async function editFile(args: Parameters, context: ToolContext) {
     const current = await readCurrent(real, display, context.signal)
     if (!current) throw new ToolError('not_found', `No file at "${display}". Use write_file to create it.`)
     // Decoding anything but UTF-8 and writing it back would replace every other byte with U+FFFD.
-    if (looksBinary(current.bytes) || !isUtf8(current.bytes)) {
+    if (!isText(current.bytes)) {
       throw new ToolError(
         'validation_failed',
         `"${display}" is not UTF-8 text; edit_file changes UTF-8 text only.`,
       )
     }
-    assertReadFirst(current, real, display, context)
+    await assertReadFirst(current, real, display, context)
     const before = current.bytes.toString('utf8')
     const found = occurrences(before, args.old_string)
     if (found === 0) {
@@ -66,31 +72,28 @@ export async function editFile(args: Parameters, context: ToolContext) {
       : before.replace(args.old_string, () => args.new_string)
     const bytes = Buffer.from(after, 'utf8')
     await writeFileAtomically(real, bytes, { mode: current.mode, exclusive: false })
-    context.ledger.record(real, sha256(bytes))
-    // The diff is quadratic on large rewrites; past a second it is summarized instead.
-    const diff =
-      createTwoFilesPatch(display, display, before, after, undefined, undefined, {
-        context: 3,
-        timeout: 1000,
-      }) ?? `(diff too large to show: ${before.length} → ${after.length} characters)`
-    return { path: display, replacements: args.replace_all ? found : 1, diff }
+    await context.ledger.record(real, sha256(bytes))
+    const patch = unifiedDiff(display, current.bytes, bytes)
+    const diff = patch ?? `(diff too large to show: ${before.length} → ${after.length} characters)`
+    const result = { path: display, replacements: args.replace_all ? found : 1, diff }
+    return {
+      content: JSON.stringify(result, null, 2),
+      ...(patch !== undefined && { display: { kind: 'diff', path: display, patch } }),
+    }
   })
 }
 
-export const editFileTool: RegisteredTool = {
-  definition: {
-    name: 'edit_file',
-    description:
-      'Replaces exact text in a file: old_string must match the file character for character (whitespace too) ' +
-      'and occur once, unless replace_all is set. The file must have been read with read_file in this chat. ' +
-      'Returns a unified diff of the change.',
-    parameters: Parameters,
-  },
-  settings: pathToolSettings(
-    'Edit files',
-    'Lets the model change parts of files it has read, shown as a diff.',
-  ),
-  execute: (args, context) => editFile(args as Parameters, context),
-}
+export const editFileTool = defineTool({
+  name: 'edit_file',
+  description:
+    'Replaces exact text in a file: old_string must match the file character for character (whitespace too) ' +
+    'and occur once, unless replace_all is set. The file must have been read with read_file in this chat. ' +
+    'Returns a unified diff of the change.',
+  parameters: Parameters,
+  settings: pathToolSettings('Edit files', 'Lets the model change parts of files it has read, shown as a diff.'),
+  kind: 'edit',
+  describe: (args, context) => describePath(args.path, context),
+  execute: editFile,
+})
 
 registerTool(editFileTool)

@@ -10,8 +10,9 @@ import {
   imageBackendFor,
   type SavedImage,
   unknownImageModel,
-} from '../../providers/image-generation'
+} from '../../core/images'
 import { ToolError } from '../errors'
+import { defineTool } from '../define-tool'
 import { registerTool } from '../registry'
 import { clampIntegerSetting, getStringSetting, integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
 import type { EffectiveToolSettings, RegisteredTool, ToolContext, ToolOutput } from '../types'
@@ -92,8 +93,8 @@ type Outcome = { image: number } & (
   | { status: 'failed'; error: string }
 )
 
-async function execute(args: unknown, context: ToolContext): Promise<ToolOutput> {
-  const plan = createGenerateImageToolPlan(args as Parameters, context.settings)
+async function execute(args: Parameters, context: ToolContext): Promise<ToolOutput> {
+  const plan = createGenerateImageToolPlan(args, context.settings)
   const generator = context.images
   if (!generator)
     throw new ToolError('execution_failed', 'Image generation is not available in this Atelier.')
@@ -108,7 +109,11 @@ async function execute(args: unknown, context: ToolContext): Promise<ToolOutput>
         if (context.signal.aborted) throw error
         outcome = { image, status: 'failed', error: error instanceof Error ? error.message : String(error) }
       }
-      context.onUpdate({ of: plan.count, ...outcome })
+      context.onUpdate(
+        outcome.status === 'saved'
+          ? { kind: 'image', image, of: plan.count, status: 'saved', path: outcome.saved.path, mimeType: outcome.saved.mimeType }
+          : { kind: 'image', image, of: plan.count, status: 'failed', error: outcome.error },
+      )
       return outcome
     }),
   )
@@ -127,17 +132,17 @@ async function execute(args: unknown, context: ToolContext): Promise<ToolOutput>
   return {
     content: `Generated ${saved.length} of ${plan.count} image(s).${shown}\n${JSON.stringify(summary, null, 2)}`,
     isError: saved.length === 0,
-    data: { images: saved.map(({ path, mimeType }) => ({ path, mimeType })) },
+    ...(saved.length > 0 && {
+      display: { kind: 'images', images: saved.map(({ path, mimeType }) => ({ path, mimeType })) },
+    }),
   }
 }
 
-const GENERATE_IMAGE: RegisteredTool = {
-  definition: {
-    name: 'generate_image',
-    description:
-      'Creates images from a text prompt with an image model and shows them to the user. Returns the saved files (path, type, size) — not the pixels.',
-    parameters: Parameters,
-  },
+const GENERATE_IMAGE: RegisteredTool = defineTool({
+  name: 'generate_image',
+  description:
+    'Creates images from a text prompt with an image model and shows them to the user. Returns the saved files (path, type, size) — not the pixels.',
+  parameters: Parameters,
   // When the person fixes the quality, the model is not offered the choice.
   buildDefinition: (settings) => {
     const definition = GENERATE_IMAGE.definition
@@ -193,7 +198,10 @@ const GENERATE_IMAGE: RegisteredTool = {
       },
     ],
   },
+  // The prompt goes to OpenAI's or Google's image API.
+  kind: 'network',
+  describe: (args) => ({ summary: args.prompt.split('\n', 1)[0] ?? '', locations: [] }),
   execute,
-}
+})
 
 registerTool(GENERATE_IMAGE)

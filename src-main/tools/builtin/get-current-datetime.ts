@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { ToolArgumentError } from '../errors'
+import { defineTool } from '../define-tool'
 import { registerTool } from '../registry'
-import type { RegisteredTool } from '../types'
 
 const Parameters = Type.Object(
   {
@@ -79,14 +79,12 @@ export function currentDateTime(
   }
 }
 
-export const getCurrentDatetimeTool: RegisteredTool = {
-  definition: {
-    name: 'get_current_datetime',
-    description:
-      'Returns the current date and time: the UTC instant (ISO 8601), the same moment localized for a time zone ' +
-      'and locale, and that zone’s UTC offset. Use it whenever the answer depends on today’s date or the time.',
-    parameters: Parameters,
-  },
+export const getCurrentDatetimeTool = defineTool({
+  name: 'get_current_datetime',
+  description:
+    'Returns the current date and time: the UTC instant (ISO 8601), the same moment localized for a time zone ' +
+    'and locale, and that zone’s UTC offset. Use it whenever the answer depends on today’s date or the time.',
+  parameters: Parameters,
   settings: {
     title: 'Current date and time',
     description: 'Lets the model read the clock, in any time zone and locale.',
@@ -96,7 +94,10 @@ export const getCurrentDatetimeTool: RegisteredTool = {
     defaultParameters: {},
     parameterDescriptors: [],
   },
-  execute: async (args) => currentDateTime(args as Parameters),
-}
+  // It reads the clock and nothing else.
+  kind: 'read',
+  describe: (args) => ({ summary: [args.timezone, args.locale].filter(Boolean).join(', ') || 'now', locations: [] }),
+  execute: async (args) => currentDateTime(args),
+})
 
 registerTool(getCurrentDatetimeTool)

@@ -3,7 +3,14 @@ import { posix, resolve } from 'node:path'
 import { type Static, Type } from '@sinclair/typebox'
 import picomatch from 'picomatch'
 import { ToolArgumentError, ToolPathError } from '../errors'
-import { baseDirectory, loadPathPolicy, pathToolSettings, resolveAndValidatePath } from '../paths'
+import { defineTool } from '../define-tool'
+import {
+  baseDirectory,
+  describePath,
+  loadPathPolicy,
+  pathToolSettings,
+  resolveAndValidatePath,
+} from '../paths'
 import { registerTool } from '../registry'
 import { clampIntegerSetting, integerParameter } from '../settings-policy'
 import type { EffectiveToolSettings, RegisteredTool, ToolContext } from '../types'
@@ -161,15 +168,15 @@ const settings = pathToolSettings(
   },
 )
 
-export const globTool: RegisteredTool = {
-  definition: {
-    name: 'glob',
-    description: descriptionFor({ enabled: true, parameters: settings.defaultParameters }),
-    parameters: Parameters,
-  },
+export const globTool: RegisteredTool = defineTool({
+  name: 'glob',
+  description: descriptionFor({ enabled: true, parameters: settings.defaultParameters }),
+  parameters: Parameters,
   buildDefinition: (effective) => ({ ...globTool.definition, description: descriptionFor(effective) }),
   settings,
-  execute: (args, context) => glob(args as Parameters, context),
-}
+  kind: 'read',
+  describe: (args, context) => describePath(args.cwd ?? '.', context, args.pattern),
+  execute: glob,
+})
 
 registerTool(globTool)

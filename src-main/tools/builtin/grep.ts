@@ -4,7 +4,8 @@ import { type Static, Type } from '@sinclair/typebox'
 import picomatch from 'picomatch'
 import { ToolArgumentError, ToolError, type ToolErrorType } from '../errors'
 import { BINARY_PROBE_BYTES, looksBinary, openedAt } from '../files'
-import { loadPathPolicy, pathToolSettings } from '../paths'
+import { defineTool } from '../define-tool'
+import { describePath, loadPathPolicy, pathToolSettings } from '../paths'
 import { registerTool } from '../registry'
 import { clampIntegerSetting, integerParameter } from '../settings-policy'
 import type { EffectiveToolSettings, RegisteredTool, ToolContext } from '../types'
@@ -390,7 +391,7 @@ async function grep(args: Parameters, context: ToolContext): Promise<GrepResult>
       if (typeof lines !== 'string') for (const line of lines) found.push({ real: file.path, ...line })
       if (found.length > maxResults) break
       if (slicer.due) {
-        context.onUpdate({ filesSearched, matches: found.length })
+        context.onUpdate({ kind: 'progress', done: filesSearched, message: `${found.length} matches` })
         await slicer.next()
       }
     }
@@ -480,15 +481,15 @@ const settings = pathToolSettings(
   },
 )
 
-export const grepTool: RegisteredTool = {
-  definition: {
-    name: 'grep',
-    description: descriptionFor({ enabled: true, parameters: settings.defaultParameters }),
-    parameters: Parameters,
-  },
+export const grepTool: RegisteredTool = defineTool({
+  name: 'grep',
+  description: descriptionFor({ enabled: true, parameters: settings.defaultParameters }),
+  parameters: Parameters,
   buildDefinition: (effective) => ({ ...grepTool.definition, description: descriptionFor(effective) }),
   settings,
-  execute: (args, context) => grep(args as Parameters, context),
-}
+  kind: 'read',
+  describe: (args, context) => describePath(args.path, context, `${args.pattern} in ${args.path}`),
+  execute: grep,
+})
 
 registerTool(grepTool)

@@ -3,9 +3,16 @@ import { lstat, realpath } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type Static, Type } from '@sinclair/typebox'
 import { ToolError, ToolPathError } from '../errors'
-import { loadPathPolicy, pathArgument, pathToolSettings, resolveAndValidatePath } from '../paths'
+import { defineTool } from '../define-tool'
+import {
+  describePath,
+  loadPathPolicy,
+  pathArgument,
+  pathToolSettings,
+  resolveAndValidatePath,
+} from '../paths'
 import { registerTool } from '../registry'
-import type { RegisteredTool, ToolContext } from '../types'
+import type { ToolContext } from '../types'
 import { listFolder } from '../walk'
 
 /** A folder with more entries is listed in part, with `truncated` set, so one call cannot flood the context. */
@@ -56,14 +63,14 @@ export async function listDirectory(args: Parameters, context: ToolContext) {
   return { path: display, entries, ...(visible.length > MAX_ENTRIES && { truncated: true }) }
 }
 
-export const listDirectoryTool: RegisteredTool = {
-  definition: {
-    name: 'list_directory',
-    description: `Lists a folder's entries by name with their type (file, directory, symlink, other), sorted; at most ${MAX_ENTRIES}.`,
-    parameters: Parameters,
-  },
+export const listDirectoryTool = defineTool({
+  name: 'list_directory',
+  description: `Lists a folder's entries by name with their type (file, directory, symlink, other), sorted; at most ${MAX_ENTRIES}.`,
+  parameters: Parameters,
   settings: pathToolSettings('List folders', 'Lets the model see what a folder holds.'),
-  execute: (args, context) => listDirectory(args as Parameters, context),
-}
+  kind: 'read',
+  describe: (args, context) => describePath(args.path, context),
+  execute: listDirectory,
+})
 
 registerTool(listDirectoryTool)

@@ -1,9 +1,16 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { ToolArgumentError, ToolError } from '../errors'
 import { BINARY_PROBE_BYTES, looksBinary, readBounded, sha256, WHOLE_FILE_CEILING } from '../files'
-import { loadPathPolicy, pathArgument, pathToolSettings, resolveAndValidatePath } from '../paths'
+import { defineTool } from '../define-tool'
+import {
+  describePath,
+  loadPathPolicy,
+  pathArgument,
+  pathToolSettings,
+  resolveAndValidatePath,
+} from '../paths'
 import { registerTool } from '../registry'
-import type { RegisteredTool, ToolContext } from '../types'
+import type { ToolContext } from '../types'
 
 /** The text view reads whole files up to this size. */
 export const TEXT_VIEW_CEILING = WHOLE_FILE_CEILING
@@ -119,7 +126,7 @@ export async function readFile(args: Parameters, context: ToolContext): Promise<
   )
   const digest = sha256(bytes)
   // Recorded on every read, partial or not, byte view or text: what write_file's guard checks.
-  context.ledger.record(real, digest)
+  await context.ledger.record(real, digest)
   const common = { path: display, size: bytes.length, sha256: digest }
   if (view !== 'text') {
     const content = bytes.toString(view)
@@ -141,19 +148,19 @@ export async function readFile(args: Parameters, context: ToolContext): Promise<
   return { content, ...common, totalLines, startLine, endLine, truncated }
 }
 
-export const readFileTool: RegisteredTool = {
-  definition: {
-    name: 'read_file',
-    description:
-      'Reads a file. The text view returns numbered lines (like cat -n), 2000 from startLine by default; use ' +
-      'startLine/maxLines for more of a long file. Binary files need view "hex" or "base64" (up to 256 KiB). ' +
-      'Reading a file is also what allows write_file and edit_file to change it afterwards.',
-    parameters: Parameters,
-  },
+export const readFileTool = defineTool({
+  name: 'read_file',
+  description:
+    'Reads a file. The text view returns numbered lines (like cat -n), 2000 from startLine by default; use ' +
+    'startLine/maxLines for more of a long file. Binary files need view "hex" or "base64" (up to 256 KiB). ' +
+    'Reading a file is also what allows write_file and edit_file to change it afterwards.',
+  parameters: Parameters,
   settings: pathToolSettings('Read files', 'Lets the model read files, as numbered text or raw bytes.'),
+  kind: 'read',
+  describe: (args, context) => describePath(args.path, context),
   // A byte view reaches the model whole: hex doubles 256 KiB, plus the JSON around it.
   maxResultChars: 2 * BYTE_VIEW_CEILING + 4096,
-  execute: (args, context) => readFile(args as Parameters, context),
-}
+  execute: readFile,
+})
 
 registerTool(readFileTool)

@@ -9,14 +9,16 @@ import type { ToolParameterDescriptor } from '../../../src-shared/tools'
 import { ToolError } from '../errors'
 import {
   baseDirectory,
+  describePath,
   loadPathPolicy,
   PATH_POLICY_DEFAULTS,
   PATH_POLICY_DESCRIPTORS,
   resolveAndValidatePath,
 } from '../paths'
+import { defineTool } from '../define-tool'
 import { registerTool } from '../registry'
 import { clampIntegerSetting, integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
-import { findOnPath, runShellCommand, type ShellCommandResult } from '../shell'
+import { findOnPath, runShellCommand, type ShellCommandResult } from '../processes'
 import type { RegisteredTool, ToolContext, ToolOutput } from '../types'
 
 export type ShellName = 'bash' | 'zsh' | 'powershell'
@@ -106,26 +108,30 @@ async function runIn(interpreter: Interpreter, args: Parameters, context: ToolCo
     timeoutMs: timeoutSeconds * 1000,
     maxOutputBytes: clampIntegerSetting(parameters.maxOutputBytes, MAX_OUTPUT),
     signal: context.signal,
-    onOutput: (stream, text) => context.onUpdate({ stream, text }),
+    onOutput: (stream, text) => context.onUpdate({ kind: 'output', stream, text }),
   })
   const report = describeResult(result)
+  const shown = {
+    display: { kind: 'shell', ...result } as const,
+    truncated: result.truncated.stdout || result.truncated.stderr,
+  }
   switch (result.termination) {
     case 'timed_out':
       return {
         content: `The command timed out after ${timeoutSeconds}s; it and every process it started were killed.\n${report}`,
         isError: true,
         errorType: 'timeout',
-        data: result,
+        ...shown,
       }
     case 'aborted':
       return {
         content: `The command was stopped by the user.\n${report}`,
         isError: true,
         errorType: 'aborted',
-        data: result,
+        ...shown,
       }
     default:
-      return { content: report, isError: result.exitCode !== 0, data: result }
+      return { content: report, isError: result.exitCode !== 0, ...shown }
   }
 }
 
@@ -148,15 +154,13 @@ export function describeResult(result: ShellCommandResult): string {
 
 export function buildShellTool(name: ShellName, interpreter: Interpreter): RegisteredTool {
   const how = name === 'powershell' ? 'PowerShell (-NoProfile -NonInteractive -Command)' : `${name} -c`
-  return {
-    definition: {
-      name,
-      description:
-        `Runs a command with ${how} and returns stdout, stderr, the exit code and how it ended. It runs in the ` +
-        'chat’s working folder unless cwd says otherwise. The shell is NOT sandboxed by the allowed or denied ' +
-        'paths: a command can reach whatever the user can. stdin is empty; long output keeps its start and end.',
-      parameters: Parameters,
-    },
+  return defineTool({
+    name,
+    description:
+      `Runs a command with ${how} and returns stdout, stderr, the exit code and how it ended. It runs in the ` +
+      'chat’s working folder unless cwd says otherwise. The shell is NOT sandboxed by the allowed or denied ' +
+      'paths: a command can reach whatever the user can. stdin is empty; long output keeps its start and end.',
+    parameters: Parameters,
     settings: {
       title: name === 'powershell' ? 'PowerShell' : name,
       description: `Lets the model run ${name} commands on this computer. Off until you turn it on.`,
@@ -174,8 +178,10 @@ export function buildShellTool(name: ShellName, interpreter: Interpreter): Regis
     managesOwnTimeout: true,
     // Both streams at their largest cap reach the model whole, with the status line around them.
     maxResultChars: 2 * MAX_OUTPUT.max + 4096,
-    execute: (args, context) => runIn(interpreter, args as Parameters, context),
-  }
+    kind: 'execute',
+    describe: (args, context) => describePath(args.cwd ?? baseDirectory(context), context, args.command),
+    execute: (args, context) => runIn(interpreter, args, context),
+  })
 }
 
 for (const name of ['bash', 'zsh', 'powershell'] as const) {

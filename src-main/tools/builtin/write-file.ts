@@ -2,10 +2,18 @@ import { dirname } from 'node:path'
 import { type Static, Type } from '@sinclair/typebox'
 import { ToolArgumentError, ToolError } from '../errors'
 import { assertReadFirst, readCurrent } from '../file-guard'
+import { defineTool } from '../define-tool'
+import { unifiedDiff } from '../diff'
 import { makeFolders, serializedByPath, sha256, writeFileAtomically } from '../files'
-import { loadPathPolicy, pathArgument, pathToolSettings, resolveAndValidatePath } from '../paths'
+import {
+  describePath,
+  loadPathPolicy,
+  pathArgument,
+  pathToolSettings,
+  resolveAndValidatePath,
+} from '../paths'
 import { registerTool } from '../registry'
-import type { RegisteredTool, ToolContext } from '../types'
+import type { ToolContext, ToolOutput } from '../types'
 
 const Parameters = Type.Object(
   {
@@ -32,14 +40,14 @@ function decode(content: string, encoding: 'utf8' | 'base64'): Buffer {
   return Buffer.from(compact, 'base64')
 }
 
-export async function writeFile(args: Parameters, context: ToolContext) {
+export async function writeFile(args: Parameters, context: ToolContext): Promise<ToolOutput> {
   const bytes = decode(args.content, args.encoding ?? 'utf8')
   const policy = await loadPathPolicy(context)
   const { real } = await resolveAndValidatePath(args.path, context, policy)
   const display = policy.display(real)
   return serializedByPath(real, async () => {
     const current = await readCurrent(real, display, context.signal)
-    if (current) assertReadFirst(current, real, display, context)
+    if (current) await assertReadFirst(current, real, display, context)
     else await makeFolders(dirname(real))
     try {
       await writeFileAtomically(real, bytes, { mode: current?.mode, exclusive: !current })
@@ -51,22 +59,27 @@ export async function writeFile(args: Parameters, context: ToolContext) {
       )
     }
     const digest = sha256(bytes)
-    context.ledger.record(real, digest)
-    return { path: display, size: bytes.length, sha256: digest, created: !current }
+    await context.ledger.record(real, digest)
+    const result = { path: display, size: bytes.length, sha256: digest, created: !current }
+    const patch = unifiedDiff(display, current?.bytes ?? Buffer.alloc(0), bytes)
+    return {
+      content: JSON.stringify(result, null, 2),
+      ...(patch !== undefined && { display: { kind: 'diff', path: display, patch } }),
+    }
   })
 }
 
-export const writeFileTool: RegisteredTool = {
-  definition: {
-    name: 'write_file',
-    description:
-      'Writes a whole file, creating it (and its folders) when it does not exist. An existing file can be ' +
-      'overwritten only after read_file has read its current content in this chat; otherwise read it first. ' +
-      'To change part of a file prefer edit_file.',
-    parameters: Parameters,
-  },
+export const writeFileTool = defineTool({
+  name: 'write_file',
+  description:
+    'Writes a whole file, creating it (and its folders) when it does not exist. An existing file can be ' +
+    'overwritten only after read_file has read its current content in this chat; otherwise read it first. ' +
+    'To change part of a file prefer edit_file.',
+  parameters: Parameters,
   settings: pathToolSettings('Write files', 'Lets the model create files, and overwrite files it has read.'),
-  execute: (args, context) => writeFile(args as Parameters, context),
-}
+  kind: 'edit',
+  describe: (args, context) => describePath(args.path, context),
+  execute: writeFile,
+})
 
 registerTool(writeFileTool)

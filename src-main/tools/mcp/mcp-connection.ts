@@ -9,12 +9,10 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import packageJson from '../../../package.json'
+import type { McpServerConfig } from '../../core/mcp-server-config'
 import { closeProcessTree } from './process-tree'
 
-export type McpServerConfig = { id: string; name: string } & (
-  | { transport: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd: string | null }
-  | { transport: 'http'; url: string; headers: Record<string, string> }
-)
+export type { McpServerConfig }
 
 /** Enough of a server's stderr to see why it failed, not enough to grow without bound. */
 const STDERR_LIMIT = 64 * 1024

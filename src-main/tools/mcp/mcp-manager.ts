@@ -6,11 +6,12 @@
  */
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { McpServerStatus } from '../../../src-shared/mcp'
-import type { JsonSchema } from '../../../src-shared/tools'
+import type { JsonSchema, ToolKind, ToolProgress } from '../../../src-shared/tools'
 import { ToolError } from '../errors'
 import type { ToolRegistry } from '../registry'
 import { clampIntegerSetting, integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
 import type { EffectiveToolSettings, RegisteredTool } from '../types'
+import { inProcess } from '../define-tool'
 import { McpConnection, type McpServerConfig } from './mcp-connection'
 import { mcpToolName } from './names'
 import { toToolOutput } from './results'
@@ -125,6 +126,27 @@ function deadlines(settings: EffectiveToolSettings): { idle: number; total: numb
   }
 }
 
+/**
+ * What an MCP tool's calls do, as far as its server says: only a read-only hint makes it a read and
+ * only a destructive hint an edit; the rest (and every hint a server leaves out) stays `other`.
+ */
+export function mcpToolKind(annotations: Tool['annotations']): ToolKind {
+  if (annotations?.readOnlyHint === true) return 'read'
+  if (annotations?.destructiveHint === true) return 'edit'
+  return 'other'
+}
+
+/** MCP progress as a count: a total only when it is a positive number, a message only when it says something. */
+export function countedProgress(report: { progress: number; total?: number; message?: string }): ToolProgress {
+  const { progress, total, message } = report
+  return {
+    kind: 'progress',
+    done: progress,
+    ...(total !== undefined && Number.isFinite(total) && total > 0 && { total }),
+    ...(message?.trim() && { message }),
+  }
+}
+
 /** One MCP tool as a registry entry, switchable and with a timeout like a built-in. */
 function mcpTool(connection: McpConnection, server: McpServerConfig, tool: Tool): RegisteredTool {
   const description = tool.description ?? tool.title ?? tool.name
@@ -164,12 +186,13 @@ function mcpTool(connection: McpConnection, server: McpServerConfig, tool: Tool)
     // The server's progress restarts the timeout, so the executor's own deadline is the hard cap.
     managesOwnTimeout: true,
     maxRuntimeSeconds: (settings) => deadlines(settings).total,
-    execute: async (args, context) => {
+    kind: mcpToolKind(tool.annotations),
+    runner: inProcess(async (args, context) => {
       const { idle, total } = deadlines(context.settings)
       try {
         const result = await connection.callTool(tool.name, (args ?? {}) as Record<string, unknown>, {
           signal: context.signal,
-          onProgress: (progress) => context.onUpdate(progress),
+          onProgress: (progress) => context.onUpdate(countedProgress(progress)),
           timeoutMs: idle * 1000,
           maxTotalMs: total * 1000,
         })
@@ -180,7 +203,7 @@ function mcpTool(connection: McpConnection, server: McpServerConfig, tool: Tool)
         }
         throw error
       }
-    },
+    }),
   }
 }
 

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { AtelierError } from '../../../src-shared/errors'
 import type { McpServerInfo, McpServerInput, McpServerStatus } from '../../../src-shared/mcp'
-import type { AtelierEvents } from '../../app/events'
+import type { AtelierEvents } from '../../core/events'
 import type { McpServersRepository, StoredMcpServer } from '../../db/mcp-servers-repository'
 import type { ToolRegistry } from '../registry'
 import type { McpServerConfig } from './mcp-connection'

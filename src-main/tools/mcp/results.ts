@@ -1,13 +1,18 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { DisplayImage } from '../../../src-shared/tools'
 import type { ToolOutput } from '../types'
 
+/** Raster types shown inline; SVG and the rest are only described, since a picture must not be a document. */
+const INLINE_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp'])
+
 /**
- * An MCP result as the model reads it: text as text, images and audio described (their bytes go to
- * the UI through `data`, not into the context), resources by their text or URI, and structured
- * content as JSON when the server gave nothing else to read.
+ * An MCP result as the model reads it: text as text, images and audio described (raster images go
+ * to the UI as the display, other media through `data`, never into the context), resources by
+ * their text or URI, and structured content as JSON when the server gave nothing else to read.
  */
 export function toToolOutput(result: CallToolResult): ToolOutput {
   const lines: string[] = []
+  const images: DisplayImage[] = []
   const media: { type: string; mimeType: string; data: string }[] = []
   for (const item of result.content ?? []) {
     switch (item.type) {
@@ -16,7 +21,9 @@ export function toToolOutput(result: CallToolResult): ToolOutput {
         break
       case 'image':
       case 'audio':
-        media.push({ type: item.type, mimeType: item.mimeType, data: item.data })
+        if (item.type === 'image' && INLINE_IMAGE_TYPES.has(item.mimeType)) {
+          images.push({ mimeType: item.mimeType, data: item.data })
+        } else media.push({ type: item.type, mimeType: item.mimeType, data: item.data })
         lines.push(
           `[${item.type}: ${item.mimeType}, ${Math.round((item.data.length * 3) / 4)} bytes, shown to the user]`,
         )
@@ -41,6 +48,7 @@ export function toToolOutput(result: CallToolResult): ToolOutput {
   return {
     content: lines.join('\n') || '(no output)',
     isError: result.isError === true,
+    ...(images.length > 0 && { display: { kind: 'images', images } }),
     ...((media.length > 0 || result.structuredContent !== undefined) && {
       data: {
         ...(media.length > 0 && { media }),

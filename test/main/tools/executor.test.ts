@@ -30,7 +30,7 @@ describe('ToolExecutor', () => {
       ? new ToolExecutor(
           registry,
           atelier.tools.settings,
-          { protectedPaths: [], freshness: new FreshnessRepository(atelier.db) },
+          { protectedPaths: [], ledgers: new FreshnessRepository(atelier.db) },
           maxResultChars,
         )
       : atelier.tools.executor
@@ -130,7 +130,7 @@ describe('ToolExecutor', () => {
 
     it('streams progress through onUpdate', async () => {
       const { executor } = withTool(async (_args, context) => {
-        context.onUpdate('half way')
+        context.onUpdate({ kind: 'progress', done: 1, total: 2, message: 'half way' })
         return 'done'
       })
       const progress: unknown[] = []
@@ -138,7 +138,7 @@ describe('ToolExecutor', () => {
         { name: 'search', arguments: { pattern: 'x' } },
         { ...scope, onUpdate: (p) => progress.push(p) },
       )
-      expect(progress).toEqual(['half way'])
+      expect(progress).toEqual([{ kind: 'progress', done: 1, total: 2, message: 'half way' }])
     })
   })
 

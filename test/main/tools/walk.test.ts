@@ -3,7 +3,7 @@ import { mkdirSync, realpathSync, renameSync, symlinkSync, writeFileSync } from 
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { LOCAL_USER } from '../../../src-main/app/create-atelier'
-import { ephemeralLedger } from '../../../src-main/db/freshness-repository'
+import { ephemeralLedger } from '../../../src-main/core/freshness-ledger'
 import { loadPathPolicy } from '../../../src-main/tools/paths'
 import type { ToolContext } from '../../../src-main/tools/types'
 import { type WalkOptions, walk } from '../../../src-main/tools/walk'
@@ -22,7 +22,11 @@ function writeTree(root: string, files: Record<string, string>) {
 
 function contextFor(folder: string, overrides: Partial<ToolContext> = {}): ToolContext {
   return {
-    chatId: undefined,
+    callId: 'walk',
+    tool: 'walk',
+    args: {},
+    deadline: Number.POSITIVE_INFINITY,
+    chatId: null,
     user: LOCAL_USER,
     workingDirectory: folder,
     mode: 'agent',

@@ -15,7 +15,7 @@ import {
 } from '../../../../src-main/tools/builtin/generate-image'
 import { ToolError } from '../../../../src-main/tools/errors'
 import type { ToolCallScope, ToolExecutionResult } from '../../../../src-main/tools/executor'
-import { getEnabledToolRuntime } from '../../../../src-main/tools/runtime'
+import { enabledToolDefinitions } from '../../../../src-main/tools/projection'
 import { getDefaultToolSettings } from '../../../../src-main/tools/settings-policy'
 import type { EffectiveToolSettings } from '../../../../src-main/tools/types'
 import type { ToolResultPart } from '../../../../src-shared/agent'
@@ -190,7 +190,7 @@ describe('generate_image through the executor', () => {
   it('offers the model no quality choice when the settings fix the quality', async () => {
     const { atelier, configure } = await setup()
     const offered = () =>
-      getEnabledToolRuntime(atelier.tools.registry, atelier.tools.settings, LOCAL_USER).definitions.find(
+      enabledToolDefinitions(atelier.tools.registry, atelier.tools.settings, LOCAL_USER).find(
         (definition) => definition.name === TOOL,
       )
     const properties = () =>

@@ -2,7 +2,7 @@ import { realpathSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { LOCAL_USER } from '../../../../src-main/app/create-atelier'
-import { ephemeralLedger } from '../../../../src-main/db/freshness-repository'
+import { ephemeralLedger } from '../../../../src-main/core/freshness-ledger'
 import { globTool } from '../../../../src-main/tools/builtin/glob'
 import type { ToolCallScope } from '../../../../src-main/tools/executor'
 import { resolveAndValidatePath } from '../../../../src-main/tools/paths'
@@ -211,7 +211,7 @@ describe('globTool', () => {
       const context = {
         ...scope,
         ...overrides,
-        chatId: undefined,
+        chatId: null,
         signal: new AbortController().signal,
         onUpdate: () => {},
         settings: atelier.tools.settings.resolve(LOCAL_USER, { tool: globTool, source: { kind: 'builtin' } })

@@ -3,7 +3,7 @@ import { realpathSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { LOCAL_USER } from '../../../../src-main/app/create-atelier'
-import { ephemeralLedger } from '../../../../src-main/db/freshness-repository'
+import { ephemeralLedger } from '../../../../src-main/core/freshness-ledger'
 import { grepTool, requiredTexts } from '../../../../src-main/tools/builtin/grep'
 import type { ToolCallScope } from '../../../../src-main/tools/executor'
 import { resolveAndValidatePath } from '../../../../src-main/tools/paths'
@@ -373,7 +373,7 @@ describe('grepTool', () => {
       const context = {
         ...scope,
         ...overrides,
-        chatId: undefined,
+        chatId: null,
         signal: new AbortController().signal,
         onUpdate: () => {},
         settings: atelier.tools.settings.resolve(LOCAL_USER, { tool: grepTool, source: { kind: 'builtin' } })

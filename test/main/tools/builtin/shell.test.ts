@@ -7,7 +7,7 @@ import { type Atelier, LOCAL_USER } from '../../../../src-main/app/create-atelie
 import { findInterpreter, shellEnvironment } from '../../../../src-main/tools/builtin/shell'
 import type { ToolCallScope, ToolExecutionResult } from '../../../../src-main/tools/executor'
 import { DEFAULT_DENIED_PATHS } from '../../../../src-main/tools/paths'
-import { findOnPath, type ShellCommandResult } from '../../../../src-main/tools/shell'
+import { findOnPath, type ShellCommandResult } from '../../../../src-main/tools/processes'
 import { useTempDirs } from '../../../support/temp-dir'
 import { useToolHarness } from '../../../support/tool-harness'
 

@@ -1,23 +1,15 @@
 /**
- * Running one shell command as a tool: its own process group, its own deadline, both streams
- * capped with head and tail kept, and the whole group killed on timeout or stop.
+ * Running one command for a tool: its own process group, its own deadline, both streams capped
+ * with head and tail kept, and the whole group killed on timeout or stop.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { accessSync, constants } from 'node:fs'
 import { delimiter, join } from 'node:path'
 import { StringDecoder } from 'node:string_decoder'
+import type { ShellCommandResult } from '../../src-shared/tools'
 
-export type Termination = 'exited' | 'timed_out' | 'aborted' | 'signalled'
-
-export interface ShellCommandResult {
-  stdout: string
-  stderr: string
-  exitCode: number | null
-  signal: string | null
-  termination: Termination
-  durationMs: number
-  truncated: { stdout: boolean; stderr: boolean }
-}
+export type { ShellCommandResult }
+export type Termination = ShellCommandResult['termination']
 
 export interface ShellCommandOptions {
   file: string

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { chmodSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { findOnPath, runShellCommand, type ShellCommandOptions } from '../../../src-main/tools/shell'
+import { findOnPath, runShellCommand, type ShellCommandOptions } from '../../../src-main/tools/processes'
 import { useTempDirs } from '../../support/temp-dir'
 
 const CUT = /\n\[… (\d+) bytes of output cut here …\]\n/

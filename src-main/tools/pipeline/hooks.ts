@@ -1,0 +1,38 @@
+/** The hooks around a call: before it runs (may block it) and after (may rewrite its result). */
+import type { ToolCallDescription } from '../../../src-shared/tools'
+import { FatalToolError, ToolError } from '../errors'
+import type { ToolContext } from '../types'
+import type { ToolCall, ToolExecutionResult } from './types'
+
+export interface ToolHookCall {
+  call: ToolCall
+  /** The validated arguments. */
+  args: unknown
+  description: ToolCallDescription
+  context: ToolContext
+}
+
+/** May block a call, with the reason the model reads; may take its time (a person deciding). */
+export type BeforeToolHook = (
+  call: ToolHookCall,
+) => undefined | { block: string } | Promise<undefined | { block: string }>
+/** May rewrite a result. */
+export type AfterToolHook = (
+  call: ToolHookCall,
+  result: ToolExecutionResult,
+) => undefined | ToolExecutionResult | Promise<undefined | ToolExecutionResult>
+
+/** A hook's answer; a hook that throws fails the call, since a hook's bug must not escape as a rejection. */
+export async function runHook<T>(
+  name: string,
+  kind: 'beforeTool' | 'afterTool',
+  hook: () => T | Promise<T>,
+): Promise<T> {
+  try {
+    return await hook()
+  } catch (error) {
+    if (FatalToolError.isInstance(error)) throw error
+    const message = error instanceof Error ? error.message : String(error)
+    throw new ToolError('execution_failed', `The ${kind} hook for ${name} failed: ${message}`)
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Stage 6, shape: whatever the tool returned or threw becomes the typed result — the text the model
+ * reads, cut at the cap, and what only the UI and hooks see.
+ */
+import { ToolArgumentError, ToolError, type ToolErrorType } from '../errors'
+import type { ToolOutput } from '../types'
+import { Timeout } from './run'
+import type { ToolExecutionResult } from './types'
+
+/** A string is the observation itself; a ToolOutput is taken as is; anything else is JSON. */
+export function toToolOutput(value: unknown): ToolOutput {
+  if (typeof value === 'string') return { content: value }
+  if (isToolOutput(value)) return value
+  if (value === undefined || value === null) return { content: '(no output)' }
+  try {
+    const content = JSON.stringify(value, null, 2) ?? String(value)
+    // A result object that says it holds only part of what there was (a window, the first N) is cut.
+    const truncated = (value as { truncated?: unknown }).truncated === true
+    return truncated ? { content, truncated } : { content }
+  } catch {
+    return { content: String(value) }
+  }
+}
+
+const OUTPUT_KEYS = new Set(['content', 'isError', 'errorType', 'truncated', 'display', 'data'])
+
+function isToolOutput(value: unknown): value is ToolOutput {
+  if (typeof value !== 'object' || value === null || typeof (value as ToolOutput).content !== 'string')
+    return false
+  return Object.keys(value).every((key) => OUTPUT_KEYS.has(key))
+}
+
+/** What the model reads of a failure: the tool's own words, or how the executor stopped it. */
+export function failureOutput(
+  name: string,
+  error: unknown,
+  signal: AbortSignal,
+  timeoutSeconds: number | undefined,
+): ToolOutput & { errorType: ToolErrorType } {
+  if (signal.aborted && signal.reason instanceof Timeout) {
+    return { content: `${name} timed out after ${timeoutSeconds}s and was stopped.`, isError: true, errorType: 'timeout' }
+  }
+  if (signal.aborted) {
+    return { content: `${name} was cancelled by the user.`, isError: true, errorType: 'aborted' }
+  }
+  if (ToolArgumentError.isInstance(error)) {
+    return {
+      content: `Invalid arguments for ${name}: ${error.message}. Fix the arguments and call ${name} again.`,
+      isError: true,
+      errorType: 'validation_failed',
+    }
+  }
+  if (ToolError.isInstance(error)) return { content: error.message, isError: true, errorType: error.type }
+  const message = error instanceof Error ? error.message : String(error)
+  return { content: `${name} failed: ${message}`, isError: true, errorType: 'execution_failed' }
+}
+
+/** The typed result: an error output keeps its type (`execution_failed` unless it says better). */
+export function shapeResult(output: ToolOutput, durationMs: number, maxChars: number): ToolExecutionResult {
+  const isError = output.isError ?? false
+  const errorType = isError ? (output.errorType ?? 'execution_failed') : undefined
+  const cut = truncate(output.content, maxChars)
+  return {
+    content: cut.content,
+    isError,
+    ...(errorType && { errorType }),
+    truncated: cut.truncated || output.truncated === true,
+    durationMs,
+    ...(output.display && { display: output.display }),
+    ...(output.data !== undefined && { data: output.data }),
+  }
+}
+
+function truncate(content: string, max: number): { content: string; truncated: boolean } {
+  if (content.length <= max) return { content, truncated: false }
+  // Never split a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(content[max - 1] ?? '') ? max - 1 : max
+  return {
+    content: `${content.slice(0, end)}\n\n[Output truncated: showing ${end} of ${content.length} characters. Ask for less — a narrower range, pattern or path — to see the rest.]`,
+    truncated: true,
+  }
+}

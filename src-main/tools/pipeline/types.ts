@@ -1,0 +1,38 @@
+import type { ChatMode } from '../../../src-shared/contract'
+import type { ToolDisplay, ToolErrorType, ToolProgress } from '../../../src-shared/tools'
+
+/** One call as a model made it. `arguments` may be the raw JSON text or already parsed. */
+export interface ToolCall {
+  id?: string
+  name: string
+  arguments: unknown
+}
+
+/** Where and for whom the call runs. */
+export interface ToolCallScope {
+  chatId?: string
+  user: string
+  workingDirectory: string | null
+  mode: ChatMode
+  restrict: boolean
+  /**
+   * The tools the model was offered in this turn; a call to any other is refused. Absent where
+   * there is no turn (`atelier tool`, the playground): every enabled tool may run.
+   */
+  offered?: ReadonlySet<string>
+  /** The person's stop. */
+  signal?: AbortSignal
+  onUpdate?: (progress: ToolProgress) => void
+}
+
+/** What the model receives (`content`) and what only hooks and the UI see (the rest). */
+export interface ToolExecutionResult {
+  content: string
+  isError: boolean
+  errorType?: ToolErrorType
+  /** The content was cut: by the result cap, or by the tool itself (a file window, a capped stream). */
+  truncated: boolean
+  durationMs: number
+  display?: ToolDisplay
+  data?: unknown
+}

@@ -1,0 +1,29 @@
+import type { McpServerStatus } from '../../src-shared/mcp'
+import type { ToolDefinition } from '../../src-shared/tools'
+import type { ToolRegistry } from './registry'
+import { getToolDefinitionsForTools } from './settings-policy'
+import type { ToolSettingsService } from './tool-settings-service'
+
+/**
+ * The tools one turn offers, computed once: the request carries these definitions (mapped to the
+ * wire once), the inspector shows them, and the executor refuses a call to any tool not among them.
+ */
+export interface ToolProjection {
+  definitions: ToolDefinition[]
+  offered: ReadonlySet<string>
+  /** The enabled MCP servers as connecting them went. */
+  servers: McpServerStatus[]
+}
+
+/** Saved settings merged over defaults, disabled tools left out, each definition built for its settings. */
+export function enabledToolDefinitions(
+  registry: ToolRegistry,
+  settings: ToolSettingsService,
+  user: string,
+): ToolDefinition[] {
+  const enabled = registry
+    .list()
+    .map((entry) => ({ tool: entry.tool, settings: settings.resolve(user, entry).settings }))
+    .filter((item) => item.settings.enabled)
+  return getToolDefinitionsForTools(enabled)
+}
