@@ -1,9 +1,10 @@
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { Type } from '@sinclair/typebox'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { ConversationRepository } from '../../src-main/db/conversation-repository'
-import { ROOT, startApp, useChatApp } from './support'
+import { ROOT, startApp, testTool, useChatApp } from './support'
 
 /**
  * The chat screen in Chromium, against the web host and the real services, with the fake provider
@@ -188,6 +189,87 @@ describe('the chat screen', () => {
     expect(app.atelier.agent.conversation({ id: chat.id }).turns.at(-1)?.status).toBe('stopped')
     // Focus went back to the message box.
     expect(await messageBox(page).evaluate((element) => element === document.activeElement)).toBe(true)
+  })
+
+  it('refuses a tool the chat’s agent profile does not offer: nothing is written, and both model and card say so', async () => {
+    const folder = tempDir()
+    const { page, fake, chat } = await open({ folder })
+    await page.evaluate(async (chatId) => {
+      const api = window.atelier
+      if (!api) throw new Error('no window.atelier')
+      const reader = await api.agents.create({
+        name: 'Reader',
+        systemPrompt: 'You read this project; you change nothing.',
+        tools: ['read_file'],
+        defaultMode: 'agent',
+      })
+      await api.chats.configure({ id: chatId, agent: reader.id })
+    }, chat.id)
+    fake.enqueue(
+      {
+        toolCalls: [
+          {
+            name: 'write_file',
+            arguments: JSON.stringify({ path: 'notes.txt', content: 'Written anyway.\n' }),
+          },
+        ],
+      },
+      { text: 'I may only read in this chat.' },
+    )
+
+    await send(page, 'Write a note')
+    await conversationText(page, (text) => text.includes('I may only read in this chat.'))
+    await turnOver(page)
+
+    expect(existsSync(join(folder, 'notes.txt'))).toBe(false)
+    const [first, followUp] = fake.requestsOf('openai-chat').map((request) => request.body)
+    expect(first.tools.map((tool: { function: { name: string } }) => tool.function.name)).toEqual([
+      'read_file',
+    ])
+    const toolMessage = followUp.messages.find((message: { role: string }) => message.role === 'tool')
+    expect(toolMessage.content).toMatch(
+      /"write_file" is not offered in this chat.*Offered tools: read_file\./,
+    )
+    const card = toolCard(page, 'write_file')
+    expect(await card.getByText('Not offered', { exact: true }).count()).toBe(1)
+    expect(await card.getByText('Error', { exact: true }).count()).toBe(0)
+    await screenshot(page, 'chat-tool-not-offered-light')
+  })
+
+  it('marks a result Truncated when it was cut, not when its text only reads like a cut one', async () => {
+    const { page, fake, app } = await open()
+    app.atelier.tools.registry.register(
+      testTool({
+        name: 'repeat_text',
+        title: 'Repeat text',
+        description: 'Returns the text, repeated.',
+        parameters: Type.Object({ text: Type.String(), times: Type.Integer({ minimum: 1 }) }),
+        execute: async ({ text, times }) => text.repeat(times),
+      }),
+    )
+    const quotedNotice = 'Ten chars.\n\n[Output truncated: showing 10 of 20 characters. …]'
+    fake.enqueue(
+      {
+        toolCalls: [
+          { name: 'repeat_text', arguments: JSON.stringify({ text: quotedNotice, times: 1 }) },
+          // Past the executor's cap of 100,000 characters.
+          { name: 'repeat_text', arguments: JSON.stringify({ text: 'ten chars ', times: 10_001 }) },
+        ],
+      },
+      { text: 'One of them was cut.' },
+    )
+
+    await send(page, 'Repeat these')
+    await conversationText(page, (text) => text.includes('One of them was cut.'))
+    await turnOver(page)
+
+    const [quoted, cut] = [toolCard(page, 'repeat_text').nth(0), toolCard(page, 'repeat_text').nth(1)]
+    expect(await quoted.locator('.tool-result-content').textContent()).toBe(quotedNotice)
+    expect(await quoted.getByText('Truncated', { exact: true }).count()).toBe(0)
+    expect(await cut.locator('.tool-result-content').textContent()).toContain(
+      '[Output truncated: showing 100000',
+    )
+    expect(await cut.getByText('Truncated', { exact: true }).count()).toBe(1)
   })
 
   it('binds a folder through the web folder browser, and read_file then reads relative paths there', async () => {

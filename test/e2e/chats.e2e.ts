@@ -91,7 +91,7 @@ describe('the renderer in Chromium, served by the web host', () => {
       mcp: ['add', 'approve', 'import', 'list', 'onChanged', 'remove', 'setEnabled', 'stderr', 'update'],
       preferences: ['get', 'onChanged', 'update'],
       providers: ['create', 'delete', 'list', 'models', 'onChanged', 'update'],
-      tools: ['list', 'run', 'update'],
+      tools: ['list', 'run', 'stop', 'update'],
       turns: ['onEvent', 'start', 'stop'],
     })
     const rejection = await page.evaluate(() =>

@@ -2,13 +2,14 @@ import { execFile } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { Type } from '@sinclair/typebox'
 import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Atelier } from '../../src-main/app/create-atelier'
 import type { ToolSettingsDescriptor } from '../../src-shared/tools'
 import { type FakeProvider, startFakeProvider } from '../support/fake-provider'
 import { useTempDirs } from '../support/temp-dir'
-import { ROOT, settingsSection, startApp, useBrowser } from './support'
+import { ROOT, settingsSection, startApp, testTool, useBrowser } from './support'
 
 const BIN = join(ROOT, 'bin', 'atelier.js')
 const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots')
@@ -240,6 +241,38 @@ describe('the settings view in Chromium, served by the web host', () => {
     await page.keyboard.press('Escape')
     await playground.waitFor({ state: 'detached' })
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Try it')
+  })
+
+  it('stops a playground call that is still running, and shows it ended aborted', async () => {
+    const waitForStop = testTool({
+      name: 'wait_for_stop',
+      title: 'Wait for stop',
+      description: 'Runs until it is stopped.',
+      parameters: Type.Object({}),
+      execute: (_args, { signal }) =>
+        new Promise((_resolve, reject) =>
+          signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+        ),
+    })
+    const page = await open(tempDir(), 'light', (atelier) => {
+      atelier.tools.registry.register(waitForStop)
+    })
+    await settingsSection(page, 'Tools')
+    await page
+      .getByRole('region', { name: 'Wait for stop', exact: true })
+      .getByRole('button', { name: 'Try it' })
+      .click()
+    const playground = page.getByRole('dialog', { name: 'Try Wait for stop' })
+    await playground.getByRole('button', { name: 'Run', exact: true }).click()
+    await playground.getByRole('status').getByText('Running…').waitFor()
+    await screenshot(page, 'light', 'playground-running')
+
+    await playground.getByRole('button', { name: 'Stop', exact: true }).click()
+    const error = playground.getByRole('region', { name: 'Error' })
+    await error.waitFor()
+    expect(await error.getByText('aborted', { exact: true }).isVisible()).toBe(true)
+    expect(await playground.getByRole('button', { name: 'Stop', exact: true }).count()).toBe(0)
+    expect(await playground.getByRole('button', { name: 'Run', exact: true }).isEnabled()).toBe(true)
   })
 
   it('adds an OpenAI-compatible provider, tests its connection and deletes it', async () => {

@@ -1,12 +1,12 @@
 import { memo, useDeferredValue } from 'react'
-import type { AssistantPart, ToolProgress, ToolResultView } from './conversation'
+import type { AssistantPart, ToolCallProgress, ToolResultView } from './conversation'
 import { MarkdownText } from './MarkdownText'
 import { ToolCallCard } from './ToolCallCard'
 
 interface AssistantMessageProps {
   parts: AssistantPart[]
   results: Map<string, ToolResultView>
-  progress: Record<string, ToolProgress>
+  progress: Record<string, ToolCallProgress>
   /** Whether this response's turn is still running. */
   active: boolean
   /** Still streaming: the text is parsed a beat behind the stream, so typing stays smooth. */

@@ -1,48 +1,39 @@
-import { classifyDiffLine, type FileChange } from './tool-display'
+import { classifyDiffLine } from './tool-display'
 
-/** Long changes are shown in part; the full text is in the result. */
+/** Long changes are shown in part: a whole rewritten file would push the rest of the chat away. */
 const MAX_LINES = 400
 
-/** The file names above the first hunk repeat the title: drop them. */
-function withoutFileHeader(lines: string[]): string[] {
+/** The hunks: the file names above the first repeat the title, and a patch without one changed nothing. */
+function hunkLines(patch: string): string[] {
+  const lines = patch.replace(/\n$/, '').split('\n')
   const firstHunk = lines.findIndex((line) => line.startsWith('@@'))
-  return firstHunk > 0 ? lines.slice(firstHunk) : lines
+  return firstHunk === -1 ? [] : lines.slice(firstHunk)
 }
 
-/** A file change: a unified diff with added and removed lines tinted, or a whole new file as added lines. */
-export function DiffView({ change }: { change: FileChange }) {
-  const lines =
-    change.kind === 'diff'
-      ? withoutFileHeader(change.diff.replace(/\n$/, '').split('\n'))
-      : change.content
-          .replace(/\n$/, '')
-          .split('\n')
-          .map((line) => `+${line}`)
-  const shown = lines.slice(0, MAX_LINES)
-  const title =
-    change.kind === 'whole'
-      ? `${change.created === false ? 'Rewrote' : change.created ? 'Created' : 'Writes'} ${change.path ?? 'a file'}`
-      : `Changes to ${change.path ?? 'the file'}`
+/** A file change as a unified diff, added and removed lines tinted. */
+export function DiffView({ path, patch }: { path: string; patch: string }) {
+  const lines = hunkLines(patch)
   return (
     <figure className="diff">
-      <figcaption className="diff-title">{title}</figcaption>
-      <pre
-        className="diff-body"
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
-        tabIndex={0}
-      >
-        {shown.map((line, index) => {
-          const kind = change.kind === 'whole' ? 'added' : classifyDiffLine(line)
-          return (
+      <figcaption className="diff-title">Changes to {path}</figcaption>
+      {lines.length === 0 ? (
+        <p className="diff-more">The content is unchanged.</p>
+      ) : (
+        <pre
+          className="diff-body"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+          tabIndex={0}
+        >
+          {lines.slice(0, MAX_LINES).map((line, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: the lines of one diff never move
-            <span key={index} className={`diff-line diff-${kind}`}>
+            <span key={index} className={`diff-line diff-${classifyDiffLine(line)}`}>
               {line === '' ? ' ' : line}
             </span>
-          )
-        })}
-      </pre>
+          ))}
+        </pre>
+      )}
       {lines.length > MAX_LINES && (
-        <p className="diff-more">{lines.length - MAX_LINES} more lines are in the result below.</p>
+        <p className="diff-more">{(lines.length - MAX_LINES).toLocaleString()} more lines are not shown.</p>
       )}
     </figure>
   )

@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { type ReactNode, useCallback, useLayoutEffect, useRef, useState } from 'react'
 import { AssistantMessage } from './AssistantMessage'
 import { ChatIcon } from './ChatIcon'
-import type { Row, ToolProgress, ToolResultView } from './conversation'
+import type { Row, ToolCallProgress, ToolResultView } from './conversation'
 import { TurnNotice } from './TurnNotice'
 import { UserMessage } from './UserMessage'
 import { WorkingIndicator } from './WorkingIndicator'
@@ -10,7 +10,7 @@ import { WorkingIndicator } from './WorkingIndicator'
 interface MessageListProps {
   rows: Row[]
   results: Map<string, ToolResultView>
-  progress: Record<string, ToolProgress>
+  progress: Record<string, ToolCallProgress>
   /** The turn now running, if any. */
   activeTurnId: string | undefined
   /** Re-sends the latest prompt; absent while a turn runs. */

@@ -1,31 +1,18 @@
 import { memo, useMemo } from 'react'
-import { type CountedProgress, countedProgress, countedProgressText } from '../../../../src-shared/progress'
+import { type CountedProgress, countedProgressText } from '../../../../src-shared/progress'
+import type { ToolErrorType } from '../../../../src-shared/tools'
 import { ChatIcon } from './ChatIcon'
-import type { ToolCallView, ToolProgress, ToolResultView } from './conversation'
+import type { ToolCallProgress, ToolCallView, ToolResultView } from './conversation'
 import { DiffView } from './DiffView'
-import { GeneratedImages } from './GeneratedImages'
 import { ShellOutput } from './ShellOutput'
-import {
-  durationOf,
-  fileChangeOf,
-  formatDuration,
-  headline,
-  imagesOf,
-  inlineImagesOf,
-  isTruncated,
-  outcomeOf,
-  parseJson,
-  prettyArguments,
-  progressText,
-  shellData,
-} from './tool-display'
+import { ToolImages } from './ToolImages'
+import { formatDuration, headline, parseJson, prettyArguments } from './tool-display'
 
-const SHELLS = new Set(['bash', 'zsh', 'powershell'])
 /** Arguments this short show open; results only when tiny (or failed): the card stays calm. */
 const SHORT_ARGUMENTS = { lines: 10, chars: 800 }
 const SHORT_RESULT = { lines: 3, chars: 240 }
 
-type CardState = 'writing' | 'running' | 'done' | 'error' | 'aborted' | 'timeout' | 'not-run'
+type CardState = 'writing' | 'running' | 'done' | 'error' | 'aborted' | 'timeout' | 'not-offered' | 'not-run'
 
 const STATE_LABEL: Record<CardState, string> = {
   writing: 'Preparing…',
@@ -34,23 +21,29 @@ const STATE_LABEL: Record<CardState, string> = {
   error: 'Error',
   aborted: 'Aborted',
   timeout: 'Timed out',
+  'not-offered': 'Not offered',
   'not-run': 'Not run',
+}
+
+/** Failures a person reads differently from a plain error; every other type is an Error. */
+const ERROR_STATES: Partial<Record<ToolErrorType, CardState>> = {
+  aborted: 'aborted',
+  timeout: 'timeout',
+  not_offered: 'not-offered',
 }
 
 interface ToolCallCardProps {
   call: ToolCallView
   result: ToolResultView | undefined
-  progress: ToolProgress | undefined
+  progress: ToolCallProgress | undefined
   /** Whether the turn that made the call is still running (else a call without a result never ran). */
   active: boolean
 }
 
 function stateOf(call: ToolCallView, result: ToolResultView | undefined, active: boolean): CardState {
   if (result) {
-    const outcome = outcomeOf(result)
-    if (outcome === 'Aborted') return 'aborted'
-    if (outcome === 'Timed out') return 'timeout'
-    return outcome === 'Error' ? 'error' : 'done'
+    if (!result.isError) return 'done'
+    return (result.errorType && ERROR_STATES[result.errorType]) ?? 'error'
   }
   if (!active) return 'not-run'
   return call.complete ? 'running' : 'writing'
@@ -74,14 +67,14 @@ function sizeOf(text: string): string {
   return `${text.length.toLocaleString()} characters`
 }
 
-/** An MCP tool's progress: a real progress bar (indeterminate without a total) and its words. */
+/** A counted progress: a real progress bar (indeterminate without a total) and its words. */
 function CountedProgressBar({ name, progress }: { name: string; progress: CountedProgress }) {
-  const { total } = progress
+  const { done, total } = progress
   return (
     <div className="tool-progress tool-progress--counted">
       <progress
         aria-label={`Progress of ${name}`}
-        value={total !== undefined ? Math.min(progress.progress, total) : undefined}
+        value={total !== undefined ? Math.min(done, total) : undefined}
         max={total}
       />
       <span>{countedProgressText(progress)}</span>
@@ -99,25 +92,19 @@ export const ToolCallCard = memo(function ToolCallCard({
   const state = stateOf(call, result, active)
   const args = useMemo(() => prettyArguments(call.arguments), [call.arguments])
   const summary = useMemo(() => headline(call.arguments), [call.arguments])
-  const isShell = SHELLS.has(call.name)
-  const shell = useMemo(() => (result ? shellData(result.data) : undefined), [result])
-  const change = useMemo(
-    () => fileChangeOf(call.name, call.arguments, result),
-    [call.name, call.arguments, result],
-  )
-  const images = useMemo(() => imagesOf(result), [result])
-  const inlineImages = useMemo(() => inlineImagesOf(result), [result])
-  const duration = result ? durationOf(result) : undefined
-  const truncated = useMemo(() => (result ? isTruncated(result) : false), [result])
-  const visual = Boolean(shell || change || images.length > 0 || inlineImages.length > 0)
-  const otherProgress = !result ? progress?.other.at(-1) : undefined
-  const counted = useMemo(() => countedProgress(otherProgress), [otherProgress])
+  const display = result?.display
+  const diff = display?.kind === 'diff' ? display : undefined
+  const shell = display?.kind === 'shell' ? display : undefined
+  const images = display?.kind === 'images' ? display.images : []
+  const liveOutput = progress?.output ?? []
+  const counted = result ? undefined : progress?.counted
+  const visual = Boolean(diff || shell || images.length > 0)
 
   return (
     <article className={`tool-card tool-card--${state}`} aria-label={`Tool call ${call.name}`}>
       <header className="tool-card-head">
         <span className="tool-card-icon">
-          <ChatIcon name={isShell ? 'terminal' : 'tool'} size={15} />
+          <ChatIcon name={shell || liveOutput.length > 0 ? 'terminal' : 'tool'} size={15} />
         </span>
         <span className="tool-card-name">{call.name}</span>
         {summary && (
@@ -126,14 +113,14 @@ export const ToolCallCard = memo(function ToolCallCard({
           </code>
         )}
         <span className="tool-card-badges">
-          {truncated && <span className="badge badge--warning">Truncated</span>}
+          {result?.truncated && <span className="badge badge--warning">Truncated</span>}
           <span className={`badge badge--${state}`}>
             {(state === 'running' || state === 'writing') && <span className="spinner" aria-hidden="true" />}
             {STATE_LABEL[state]}
           </span>
-          {duration !== undefined && (
+          {result?.durationMs !== undefined && (
             <span className="tool-card-duration" title="How long the call took">
-              {formatDuration(duration)}
+              {formatDuration(result.durationMs)}
             </span>
           )}
         </span>
@@ -142,15 +129,15 @@ export const ToolCallCard = memo(function ToolCallCard({
       {args && (
         <details
           className="tool-section"
-          open={!change && !saysItAll(call.arguments, summary) && isShort(args, SHORT_ARGUMENTS)}
+          open={!diff && !saysItAll(call.arguments, summary) && isShort(args, SHORT_ARGUMENTS)}
         >
           <summary>Arguments</summary>
           <pre className="tool-args">{args}</pre>
         </details>
       )}
 
-      {isShell && !shell && progress && progress.shell.length > 0 && (
-        <ShellOutput chunks={progress.shell} label={`Live output of ${call.name}`} />
+      {!shell && liveOutput.length > 0 && (
+        <ShellOutput chunks={liveOutput} label={`Live output of ${call.name}`} />
       )}
       {shell && (
         <div className="shell-result">
@@ -173,27 +160,9 @@ export const ToolCallCard = memo(function ToolCallCard({
           </p>
         </div>
       )}
-      {change && <DiffView change={change} />}
-      {(images.length > 0 || (progress && progress.images.length > 0)) && (
-        <GeneratedImages outcomes={progress?.images ?? []} saved={images} />
-      )}
-      {inlineImages.length > 0 && (
-        <div className="generated-images">
-          {inlineImages.map((source, index) => (
-            <img
-              key={source.slice(-64)}
-              className="tool-inline-image"
-              src={source}
-              alt={`Returned by ${call.name} (${index + 1} of ${inlineImages.length})`}
-            />
-          ))}
-        </div>
-      )}
-      {counted ? (
-        <CountedProgressBar name={call.name} progress={counted} />
-      ) : (
-        otherProgress !== undefined && <p className="tool-progress">{progressText(otherProgress)}</p>
-      )}
+      {diff && <DiffView path={diff.path} patch={diff.patch} />}
+      <ToolImages name={call.name} outcomes={progress?.images ?? []} images={images} />
+      {counted && <CountedProgressBar name={call.name} progress={counted} />}
 
       {result && (
         <details

@@ -4,36 +4,28 @@
  * folds both the initial load and every `turns.event` into it, and `buildRows` flattens it into
  * the rows the virtualized list shows.
  */
-import type { ChatMessage, Turn, TurnEvent } from '../../../../src-shared/agent'
+import type { ChatMessage, ToolResultPart, Turn, TurnEvent } from '../../../../src-shared/agent'
+import type { CountedProgress } from '../../../../src-shared/progress'
+import type { ToolProgress } from '../../../../src-shared/tools'
 
-/** A tool result as the card shows it: what the model read, plus what only the UI sees. */
-export interface ToolResultView {
-  content: string
-  isError: boolean
-  data?: unknown
-  errorType?: string
-  durationMs?: number
-}
+/**
+ * A tool result as the card shows it: what the model read and the typed fields about it. A committed
+ * part serves as it is; results stored before `truncated` and `display` were kept lack them.
+ */
+export type ToolResultView = Pick<
+  ToolResultPart,
+  'content' | 'isError' | 'errorType' | 'truncated' | 'durationMs' | 'display'
+>
 
-export interface ShellChunk {
-  stream: 'stdout' | 'stderr'
-  text: string
-}
+export type ShellChunk = Pick<Extract<ToolProgress, { kind: 'output' }>, 'stream' | 'text'>
 
-export interface ImageOutcome {
-  image: number
-  of: number
-  status: 'saved' | 'failed'
-  path?: string
-  mimeType?: string
-  error?: string
-}
+export type ImageOutcome = Extract<ToolProgress, { kind: 'image' }>
 
-/** Live progress of one call, by the shapes the built-in tools report; anything else kept as is. */
-export interface ToolProgress {
-  shell: ShellChunk[]
+/** What a running call has reported so far, by kind: its output, its images, its latest count. */
+export interface ToolCallProgress {
+  output: ShellChunk[]
   images: ImageOutcome[]
-  other: unknown[]
+  counted?: CountedProgress
 }
 
 export interface ToolCallView {
@@ -68,9 +60,9 @@ export interface ConversationState {
   errorCodes: Record<string, string>
   /** The running response: what has streamed since the last committed assistant message. */
   draft: { turnId: string; parts: AssistantPart[] } | null
-  /** Results as `tool_result` events reported them (with errorType and duration), by call id. */
+  /** Results as `tool_result` events reported them, by call id; the committed part is preferred. */
   liveResults: Record<string, ToolResultView>
-  progress: Record<string, ToolProgress>
+  progress: Record<string, ToolCallProgress>
   retry: RetryNotice | null
   /** MCP servers the running or last turn could not reach, with why. */
   unavailableServers: { name: string; error: string }[]
@@ -102,8 +94,6 @@ export type ConversationAction =
   | { type: 'started' }
   | { type: 'start_failed'; failure: StartFailure }
   | { type: 'dismiss_retry' }
-
-const MAX_OTHER_PROGRESS = 50
 
 export function conversationReducer(state: ConversationState, action: ConversationAction): ConversationState {
   switch (action.type) {
@@ -226,12 +216,19 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
         progress: { ...state.progress, [event.id]: addProgress(state.progress[event.id], event.progress) },
       }
     case 'tool_result': {
-      const { content, isError, data, errorType, durationMs } = event
+      const { content, isError, errorType, truncated, durationMs, display } = event
       return {
         ...state,
         liveResults: {
           ...state.liveResults,
-          [event.id]: { content, isError, data, ...(errorType && { errorType }), durationMs },
+          [event.id]: {
+            content,
+            isError,
+            ...(errorType && { errorType }),
+            truncated,
+            durationMs,
+            ...(display && { display }),
+          },
         },
       }
     }
@@ -272,47 +269,27 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-/** Sorts a progress report into the shapes the card knows: shell output, image outcomes, the rest. */
-function addProgress(current: ToolProgress | undefined, progress: unknown): ToolProgress {
-  const base = current ?? { shell: [], images: [], other: [] }
-  if (
-    isRecord(progress) &&
-    (progress.stream === 'stdout' || progress.stream === 'stderr') &&
-    typeof progress.text === 'string'
-  ) {
-    const chunk: ShellChunk = { stream: progress.stream, text: progress.text }
-    const last = base.shell.at(-1)
-    const shell =
-      last?.stream === chunk.stream
-        ? [...base.shell.slice(0, -1), { stream: last.stream, text: last.text + chunk.text }]
-        : [...base.shell, chunk]
-    return { ...base, shell }
-  }
-  if (
-    isRecord(progress) &&
-    typeof progress.image === 'number' &&
-    typeof progress.of === 'number' &&
-    (progress.status === 'saved' || progress.status === 'failed')
-  ) {
-    const saved = isRecord(progress.saved) ? progress.saved : undefined
-    const outcome: ImageOutcome = {
-      image: progress.image,
-      of: progress.of,
-      status: progress.status,
-      ...(typeof saved?.path === 'string' && { path: saved.path }),
-      ...(typeof saved?.mimeType === 'string' && { mimeType: saved.mimeType }),
-      ...(typeof progress.error === 'string' && { error: progress.error }),
+/** Output chunks of one stream run together; an image's outcome replaces an earlier one of it. */
+function addProgress(current: ToolCallProgress | undefined, progress: ToolProgress): ToolCallProgress {
+  const base = current ?? { output: [], images: [] }
+  switch (progress.kind) {
+    case 'output': {
+      const last = base.output.at(-1)
+      const output =
+        last?.stream === progress.stream
+          ? [...base.output.slice(0, -1), { stream: last.stream, text: last.text + progress.text }]
+          : [...base.output, { stream: progress.stream, text: progress.text }]
+      return { ...base, output }
     }
-    const images = [...base.images.filter((i) => i.image !== outcome.image), outcome].sort(
-      (a, b) => a.image - b.image,
-    )
-    return { ...base, images }
+    case 'image': {
+      const images = [...base.images.filter((i) => i.image !== progress.image), progress].sort(
+        (a, b) => a.image - b.image,
+      )
+      return { ...base, images }
+    }
+    case 'progress':
+      return { ...base, counted: progress }
   }
-  return { ...base, other: [...base.other, progress].slice(-MAX_OTHER_PROGRESS) }
 }
 
 export type Row =
@@ -339,7 +316,7 @@ function assistantParts(message: ChatMessage): AssistantPart[] {
   return parts
 }
 
-/** Every tool result of the conversation by call id: committed ones, with what the live event added. */
+/** Every tool result of the conversation by call id: committed ones, then those only an event has told. */
 export function collectResults(
   messages: ChatMessage[],
   liveResults: Record<string, ToolResultView>,
@@ -348,18 +325,8 @@ export function collectResults(
   for (const message of messages) {
     if (message.role !== 'tool') continue
     for (const part of message.parts) {
-      if (part.type !== 'tool_result') continue
-      // Results stored before errorType and duration were kept take them from the live event.
-      const live = liveResults[part.callId]
-      const errorType = part.errorType ?? live?.errorType
-      const durationMs = part.durationMs ?? live?.durationMs
-      results.set(part.callId, {
-        content: part.content,
-        isError: part.isError,
-        data: part.data,
-        ...(errorType && { errorType }),
-        ...(durationMs !== undefined && { durationMs }),
-      })
+      // The part itself, so a card's props stay the same object while other rows stream.
+      if (part.type === 'tool_result') results.set(part.callId, part)
     }
   }
   for (const [id, live] of Object.entries(liveResults)) if (!results.has(id)) results.set(id, live)

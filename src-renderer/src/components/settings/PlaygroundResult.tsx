@@ -1,7 +1,8 @@
 import { useId } from 'react'
 import type { ToolRunResult } from '../../../../src-shared/contract'
+import { DiffView } from '../chat/DiffView'
 
-/** What one playground call returned: the model's text, exactly, and how the call went. */
+/** What one playground call returned: the model's text, exactly, how the call went, and a file's change. */
 export function PlaygroundResult({ result }: { result: ToolRunResult }) {
   const id = useId()
   return (
@@ -19,6 +20,9 @@ export function PlaygroundResult({ result }: { result: ToolRunResult }) {
         <figcaption className="field-hint">What the model receives</figcaption>
         <pre className="tool-output">{result.content || ' '}</pre>
       </figure>
+      {result.display?.kind === 'diff' && (
+        <DiffView path={result.display.path} patch={result.display.patch} />
+      )}
       {result.data !== undefined && (
         <details className="playground-data">
           <summary>Data for the app (not sent to the model)</summary>

@@ -37,7 +37,12 @@ export function ToolPlayground({ api, tool, onClose }: ToolPlaygroundProps) {
   const [args, setArgs] = useState('{}')
   const [folder, setFolder] = useState(lastFolder)
   const [mode, setMode] = useState<ChatMode>(lastMode)
-  const [running, setRunning] = useState(false)
+  /** The id of the call under way, which Stop stops; undefined while none runs. */
+  const [runId, setRunId] = useState<string>()
+  const running = runId !== undefined
+  // The same id for the unmount below, which sees only the first render's state.
+  const current = useRef<string>(undefined)
+  current.current = runId
   const [result, setResult] = useState<ToolRunResult>()
   const [failure, setFailure] = useState<string>()
 
@@ -49,8 +54,10 @@ export function ToolPlayground({ api, tool, onClose }: ToolPlaygroundProps) {
     return () => {
       element?.close()
       opener?.focus()
+      // Closing the dialog does not leave a call running with no way to stop it.
+      if (current.current) api.tools.stop({ runId: current.current }).catch(() => {})
     }
-  }, [])
+  }, [api])
 
   let jsonProblem: string | undefined
   try {
@@ -63,18 +70,31 @@ export function ToolPlayground({ api, tool, onClose }: ToolPlaygroundProps) {
     if (running) return
     lastFolder = folder
     lastMode = mode
-    setRunning(true)
+    const id = crypto.randomUUID()
+    setRunId(id)
     setFailure(undefined)
     try {
       setResult(
-        await api.tools.run({ name: tool.name, arguments: args, workingDir: folder.trim() || null, mode }),
+        await api.tools.run({
+          name: tool.name,
+          arguments: args,
+          workingDir: folder.trim() || null,
+          mode,
+          runId: id,
+        }),
       )
     } catch (error) {
       setResult(undefined)
       setFailure(errorMessage(error))
     } finally {
-      setRunning(false)
+      setRunId(undefined)
     }
+  }
+
+  /** The call then ends as `aborted`, and its result shows as any other. */
+  function stop() {
+    if (!runId) return
+    api.tools.stop({ runId }).catch((error: unknown) => setFailure(errorMessage(error)))
   }
 
   return (
@@ -169,9 +189,14 @@ export function ToolPlayground({ api, tool, onClose }: ToolPlaygroundProps) {
             Run
           </button>
           {running && (
-            <span className="form-status" role="status">
-              Running…
-            </span>
+            <>
+              <button type="button" onClick={stop}>
+                Stop
+              </button>
+              <span className="form-status" role="status">
+                Running…
+              </span>
+            </>
           )}
         </div>
       </form>
