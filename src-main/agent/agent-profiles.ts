@@ -42,10 +42,23 @@ export class AgentProfileService {
     return profile
   }
 
+  /** The profile with exactly this name (names are unique and case-sensitive): the CLI's `--agent NAME`. */
+  byName(name: string): AgentProfile {
+    const profiles = this.list()
+    const profile = profiles.find((candidate) => candidate.name === name)
+    if (!profile) {
+      const names = profiles.map((candidate) => candidate.name).join(', ')
+      throw new AtelierError('not_found', `No agent profile named "${name}". Profiles: ${names}.`, { name })
+    }
+    return profile
+  }
+
   create(body: CreateAgentProfileBody): AgentProfile {
+    const name = body.name.trim()
+    this.assertNameFree(name)
     const profile: AgentProfile = {
       id: randomUUID(),
-      name: body.name.trim(),
+      name,
       systemPrompt: body.systemPrompt,
       tools: body.tools ?? null,
       defaultMode: body.defaultMode ?? 'agent',
@@ -59,6 +72,7 @@ export class AgentProfileService {
   update({ id, ...changes }: UpdateAgentProfileBody): AgentProfile {
     const profile = { ...this.editable(id), ...changes }
     profile.name = profile.name.trim()
+    this.assertNameFree(profile.name, id)
     this.repository.save(profile, this.now())
     this.changed()
     return profile
@@ -71,12 +85,23 @@ export class AgentProfileService {
     return { id }
   }
 
+  /** A name picks a profile (`--agent NAME`), so two profiles may not share one. */
+  private assertNameFree(name: string, exceptId?: string): void {
+    if (this.list().some((profile) => profile.name === name && profile.id !== exceptId)) {
+      throw new AtelierError(
+        'agent_exists',
+        `An agent profile named "${name}" exists already; choose another name.`,
+        { name },
+      )
+    }
+  }
+
   private editable(id: string): AgentProfile {
     const profile = this.get(id)
     if (profile.builtin) {
       throw new AtelierError(
         'builtin_profile',
-        'The built-in profile cannot be changed; create your own instead.',
+        `The built-in profile "${profile.name}" cannot be changed or removed; create your own instead.`,
         { id },
       )
     }

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander'
 import { toErrorPayload } from '../../src-shared/errors'
 import { APP_VERSION } from '../app/create-atelier'
 import { PRODUCT_NAME } from '../app/data-dir'
+import { registerAgentsCommand } from './commands/agents'
 import { registerInspectCommand } from './commands/inspect'
 import { registerMcpCommand } from './commands/mcp'
 import { registerRunCommand } from './commands/run'
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerSettingsCommand(program)
   registerInspectCommand(program)
   registerMcpCommand(program)
+  registerAgentsCommand(program)
   registerWebCommand(program)
   return program
 }

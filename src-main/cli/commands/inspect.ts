@@ -13,10 +13,12 @@ export function registerInspectCommand(program: Command): void {
     .option('--model <model>', 'the model the turn would use')
     .option('--cwd <dir>', 'the working folder the turn would use')
     .addOption(modeOption())
-    .action((options: { provider: ProviderKind }, command: Command) =>
+    .option('--agent <name>', 'the agent profile the turn would use (default: Default)')
+    .action((options: { provider: ProviderKind; agent?: string }, command: Command) =>
       withAtelier(command, async ({ agent, profiles }) => {
+        const profile = options.agent === undefined ? profiles.forChat(null) : profiles.byName(options.agent)
         // The same projection a turn makes, MCP servers' tools included.
-        const { definitions } = await agent.projection(profiles.forChat(null))
+        const { definitions } = await agent.projection(profile)
         printJson(toolDefsForProvider(options.provider, definitions))
       }),
     )

@@ -5,15 +5,17 @@ import { PROVIDER_KIND_NAMES, type ProviderKind, type TurnEvent } from '../../..
 import type { ChatMode } from '../../../src-shared/contract'
 import { MaxIterations } from '../../../src-shared/contract'
 import { countedProgressText } from '../../../src-shared/progress'
+import { DEFAULT_PROFILE } from '../../agent/agent-profiles'
 import { abortOnSignals, withAtelier } from '../open-atelier'
-import { modeOption } from './tool'
+import { profileModeOption } from './tool'
 
 interface RunOptions {
   provider: ProviderKind
   baseUrl?: string
   model?: string
   cwd?: string
-  mode: ChatMode
+  mode?: ChatMode
+  agent?: string
   maxIterations?: number
   json?: boolean
   chat?: string
@@ -41,7 +43,8 @@ export function registerRunCommand(program: Command): void {
     .option('--base-url <url>', "the provider's endpoint (e.g. a local OpenAI-compatible server)")
     .option('--model <model>', "the model (default: the provider's default model)")
     .option('--cwd <dir>', 'the working folder (default: the current directory)')
-    .addOption(modeOption())
+    .addOption(profileModeOption())
+    .option('--agent <name>', "the agent profile (`atelier agents list`; default: the chat's, else Default)")
     .option(
       '--max-iterations <n>',
       'model responses allowed in this turn (default: the setting, 50)',
@@ -50,8 +53,11 @@ export function registerRunCommand(program: Command): void {
     .option('--json', 'print the neutral stream events as NDJSON on stdout')
     .option('--chat <id>', 'continue that chat (created if absent) instead of starting a new one')
     .action((prompt: string, options: RunOptions, command: Command) =>
-      withAtelier(command, async ({ chats, agent, providers }) => {
-        const folder = { workingDir: resolve(options.cwd ?? process.cwd()), mode: options.mode }
+      withAtelier(command, async ({ chats, agent, providers, profiles }) => {
+        // Refused before anything is written, like the provider below.
+        const profile = options.agent === undefined ? undefined : profiles.byName(options.agent)
+        const mode = options.mode ?? (profile ?? DEFAULT_PROFILE).defaultMode
+        const folder = { workingDir: resolve(options.cwd ?? process.cwd()), mode }
         const provider = {
           kind: options.provider,
           ...(options.baseUrl && { baseUrl: options.baseUrl }),
@@ -59,7 +65,9 @@ export function registerRunCommand(program: Command): void {
         }
         // Refused before anything is written: a provider without a key or a model leaves no empty chat.
         providers.resolveKind(provider.kind, provider)
-        const chat = options.chat ? chats.ensure(options.chat, folder) : chats.create(folder)
+        const opened = options.chat ? chats.ensure(options.chat, folder) : chats.create(folder)
+        // As choosing a profile in the app does: the chat takes it, and its mode unless --mode says otherwise.
+        const chat = profile ? chats.configure({ id: opened.id, agent: profile.id, mode }) : opened
         const stop = new AbortController()
         const release = abortOnSignals(stop)
         try {

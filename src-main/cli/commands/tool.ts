@@ -11,10 +11,14 @@ interface ToolOptions {
   chat?: string
 }
 
+const MODE_HELP = 'agent: tools work in the folder; chat: the folder is not injected'
+
 export const modeOption = () =>
-  new Option('--mode <mode>', 'agent: tools work in the folder; chat: the folder is not injected')
-    .choices(['agent', 'chat'])
-    .default('agent')
+  new Option('--mode <mode>', MODE_HELP).choices(['agent', 'chat']).default('agent')
+
+/** `--mode` left unset when absent, so that the agent profile's own mode can apply. */
+export const profileModeOption = () =>
+  new Option('--mode <mode>', `${MODE_HELP} (default: the agent profile's mode)`).choices(['agent', 'chat'])
 
 export function registerToolCommand(program: Command): void {
   program

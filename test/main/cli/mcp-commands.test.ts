@@ -1,30 +1,9 @@
-import { execFile } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { EVERYTHING_SERVER } from '../../support/mcp-servers'
 import { useTempDirs } from '../../support/temp-dir'
-
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
-const BIN = join(ROOT, 'bin', 'atelier.js')
-const exec = promisify(execFile)
-
-async function atelier(
-  dataDir: string,
-  ...args: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [BIN, '--data-dir', dataDir, ...args], {
-      timeout: 60_000,
-    })
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string }
-    return { code, stdout, stderr }
-  }
-}
+import { atelier } from './built-cli'
 
 // The built CLI, as `npm install` leaves it (npm test builds first).
 describe('atelier mcp (built CLI)', () => {

@@ -352,6 +352,105 @@ describe('atelier run (built CLI)', { timeout: 120_000 }, () => {
     })
   })
 
+  describe('--agent', () => {
+    it('offers only the profile’s tools and refuses a call to another, naming the offered ones', async () => {
+      const { fake, dataDir, project, runArgs } = await setup()
+      const add = ['--data-dir', dataDir, 'agents', 'add', 'reviewer', '--tools', 'read_file,grep']
+      expect((await atelier(add)).code).toBe(0)
+      fake.enqueue(
+        { toolCalls: [{ id: 'call_w', name: 'write_file', arguments: '{"path":"out.txt","content":"x"}' }] },
+        { text: 'I may not write files here.' },
+      )
+      const { code, stdout } = await atelier(runArgs('write out.txt', '--agent', 'reviewer', '--json'))
+
+      expect(code).toBe(0)
+      expect(existsSync(join(project, 'out.txt'))).toBe(false)
+      const events = stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as TurnEvent)
+      const result = events.find((event) => event.type === 'tool_result')
+      expect(result).toMatchObject({
+        name: 'write_file',
+        isError: true,
+        errorType: 'not_offered',
+        content: expect.stringContaining('Offered tools: grep, read_file.'),
+      })
+      const offered = fake
+        .requestsOf('openai-chat')
+        .map((request) =>
+          request.body.tools.map((tool: { function: { name: string } }) => tool.function.name),
+        )
+      expect(offered).toEqual([
+        ['grep', 'read_file'],
+        ['grep', 'read_file'],
+      ])
+    })
+
+    it('starts the chat in the profile’s mode unless --mode says otherwise', async () => {
+      const { fake, dataDir, runArgs, opened } = await setup()
+      const add = ['--data-dir', dataDir, 'agents', 'add', 'talker', '--mode', 'chat']
+      expect((await atelier(add)).code).toBe(0)
+      fake.enqueue({ text: 'In chat mode.' }, { text: 'In agent mode.' })
+      expect((await atelier(runArgs('first', '--agent', 'talker', '--chat', 'by-profile'))).code).toBe(0)
+      const explicit = runArgs('second', '--agent', 'talker', '--mode', 'agent', '--chat', 'by-option')
+      expect((await atelier(explicit)).code).toBe(0)
+
+      opened(({ chats, profiles }) => {
+        const talker = profiles.byName('talker').id
+        expect(chats.get('by-profile')).toMatchObject({ agent: talker, mode: 'chat' })
+        expect(chats.get('by-option')).toMatchObject({ agent: talker, mode: 'agent' })
+      })
+    })
+
+    it('refuses an unknown profile before anything is written', async () => {
+      const { fake, runArgs, opened } = await setup()
+      const { code, stdout, stderr } = await atelier(runArgs('hello', '--agent', 'nobody'))
+
+      expect(code).toBe(1)
+      expect(stdout).toBe('')
+      expect(stderr).toBe('atelier: No agent profile named "nobody". Profiles: Default. (not_found)\n')
+      expect(fake.requests).toEqual([])
+      expect(opened((app) => app.chats.list())).toEqual([])
+    })
+  })
+
+  // What the inspector prints is what the next turn sends: the very same bytes, for every wire format.
+  it.each([
+    ['openai-responses', (body: { tools: unknown[] }) => body.tools],
+    ['openai-chat', (body: { tools: unknown[] }) => body.tools],
+    [
+      'gemini',
+      (body: { tools: { functionDeclarations: unknown[] }[] }) => body.tools[0]?.functionDeclarations,
+    ],
+    ['anthropic', (body: { tools: unknown[] }) => body.tools],
+  ] as const)('inspect --provider %s prints the tools the run then sends', async (kind, toolsOf) => {
+    const { fake, dataDir, project } = await setup()
+    const inspected = await atelier(['--data-dir', dataDir, 'inspect', '--provider', kind])
+    expect(inspected.code).toBe(0)
+    fake.enqueue({ text: 'ok' })
+    const ran = await atelier([
+      '--data-dir',
+      dataDir,
+      'run',
+      'hello',
+      '--provider',
+      kind,
+      '--base-url',
+      fake.baseUrlFor(kind),
+      '--model',
+      'm',
+      '--cwd',
+      project,
+    ])
+    expect(ran.code).toBe(0)
+
+    const [request] = fake.requestsOf(kind)
+    const shown = JSON.parse(inspected.stdout) as unknown[]
+    expect(shown.length).toBeGreaterThan(5)
+    expect(JSON.stringify(toolsOf(request?.body))).toBe(JSON.stringify(shown))
+  })
+
   it('documents every option in run --help', async () => {
     const { code, stdout } = await atelier(['run', '--help'])
 
@@ -363,6 +462,7 @@ describe('atelier run (built CLI)', { timeout: 120_000 }, () => {
       '--model <model>',
       '--cwd <dir>',
       '--mode <mode>',
+      '--agent <name>',
       '--max-iterations <n>',
       '--json',
       '--chat <id>',

@@ -1,32 +1,8 @@
-import { execFile, spawn, spawnSync } from 'node:child_process'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
+import { spawn, spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { createAtelier } from '../../../src-main/app/create-atelier'
 import { useTempDirs } from '../../support/temp-dir'
-
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
-const BIN = join(ROOT, 'bin', 'atelier.js')
-const run = promisify(execFile)
-
-interface CliResult {
-  code: number
-  stdout: string
-  stderr: string
-}
-
-/** Runs the built CLI on a data folder; a non-zero exit is a result to check, not a failure. */
-async function atelier(dataDir: string, ...args: string[]): Promise<CliResult> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, '--data-dir', dataDir, ...args])
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const { code, stdout, stderr } = error as { code?: unknown; stdout?: string; stderr?: string }
-    if (typeof code !== 'number') throw error
-    return { code, stdout: stdout ?? '', stderr: stderr ?? '' }
-  }
-}
+import { atelier, BIN } from './built-cli'
 
 const TOOL_LINE = /^(on|off)\s+get_current_datetime\b/m
 

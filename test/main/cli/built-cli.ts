@@ -1,0 +1,29 @@
+import { execFile } from 'node:child_process'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+/** The CLI under test is the built one, exactly as `npm install` leaves it (npm test builds first). */
+export const BIN = join(ROOT, 'bin', 'atelier.js')
+const exec = promisify(execFile)
+
+export interface CliResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/** Runs the built CLI on a data folder; a non-zero exit is a result to check, not a failure. */
+export async function atelier(dataDir: string, ...args: string[]): Promise<CliResult> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [BIN, '--data-dir', dataDir, ...args], {
+      timeout: 60_000,
+    })
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const { code, stdout, stderr } = error as { code?: unknown; stdout?: string; stderr?: string }
+    if (typeof code !== 'number') throw error
+    return { code, stdout: stdout ?? '', stderr: stderr ?? '' }
+  }
+}
