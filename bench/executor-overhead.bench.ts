@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { LOCAL_USER } from '../src-main/app/create-atelier'
-import { ToolRegistry } from '../src-main/tools/registry'
 import { defineTool } from '../src-main/tools/define-tool'
+import { ToolRegistry } from '../src-main/tools/registry'
 import { type Benchmark, measure, withBenchAtelier } from './measure'
 
 const CALLS = 20_000

@@ -14,8 +14,8 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Every static, dynamic and type-only import and re-export of a file, as written. */
-function importsOf(file: string): string[] {
-  const info = ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true)
+function importsOf(file: string, source = readFileSync(join(ROOT, file), 'utf8')): string[] {
+  const info = ts.preProcessFile(source, true, true)
   return info.importedFiles.map((imported) => imported.fileName)
 }
 
@@ -39,6 +39,40 @@ function violations(dir: string, forbidden: (specifier: string, file: string) =>
       .filter((specifier) => forbidden(specifier, file))
       .map((specifier) => `${file} imports ${specifier}`),
   )
+}
+
+/** The layer of src-main a relative import lands in (`tools`, `db`, …), another src- folder, or none (package.json). */
+function layerOf(file: string, specifier: string): string | undefined {
+  if (!specifier.startsWith('.')) return undefined
+  const [top = '', layer] = relative(ROOT, resolve(ROOT, dirname(file), specifier)).split(/[\\/]/)
+  if (top === 'src-main') return layer
+  return top.startsWith('src-') ? top : undefined
+}
+
+/**
+ * What each layer of src-main may import besides src-shared and packages. Lower layers know
+ * nothing of the ones above them: core of nothing, db of core, tools and providers of core and db.
+ */
+const LAYER_RULES: Record<string, string[]> = {
+  core: [],
+  db: ['core'],
+  tools: ['core', 'db'],
+  providers: ['core', 'db'],
+}
+
+function layerViolations(file: string, source?: string): string[] {
+  const layer = file.split(/[\\/]/)[1] ?? ''
+  const allowed = LAYER_RULES[layer]
+  if (!allowed) return []
+  // The pipeline reaches the database only through the interfaces core defines.
+  const pipeline = /^src-main\/tools\/(executor\.ts|pipeline\/)/.test(file)
+  return importsOf(file, source)
+    .filter((specifier) => {
+      const target = layerOf(file, specifier)
+      if (target === undefined || target === 'src-shared' || target === layer) return false
+      return !allowed.includes(target) || (pipeline && target === 'db')
+    })
+    .map((specifier) => `${file} imports ${specifier}`)
 }
 
 describe('import boundaries', () => {
@@ -84,6 +118,26 @@ describe('import boundaries', () => {
           ['src-main', 'src-preload', 'src-renderer'].includes(folderOf(file, specifier) ?? ''),
       ),
     ).toEqual([])
+  })
+
+  it('keeps each layer of src-main off the layers above it', () => {
+    const files = Object.keys(LAYER_RULES).flatMap((layer) => sourceFiles(`src-main/${layer}`))
+    expect(files.length).toBeGreaterThan(40)
+    expect(files.flatMap((file) => layerViolations(file))).toEqual([])
+  })
+
+  it('catches a forbidden import in any layer, type-only ones too', () => {
+    expect(
+      layerViolations('src-main/tools/registry.ts', "import type { X } from '../providers/tool-mapper'"),
+    ).toEqual(['src-main/tools/registry.ts imports ../providers/tool-mapper'])
+    expect(
+      layerViolations('src-main/db/chats-repository.ts', "import { y } from '../tools/paths'"),
+    ).toHaveLength(1)
+    expect(layerViolations('src-main/core/events.ts', "import { z } from '../db/database'")).toHaveLength(1)
+    expect(
+      layerViolations('src-main/tools/pipeline/run.ts', "import { a } from '../../db/freshness-repository'"),
+    ).toHaveLength(1)
+    expect(layerViolations('src-main/tools/paths.ts', "import { b } from '../core/images'")).toEqual([])
   })
 
   it('type-checks src-shared without the DOM or Node typings, so neither can creep in', () => {

@@ -65,6 +65,7 @@ function migrate(db: Database, migrations: readonly Migration[]): void {
     for (const migration of migrations) {
       if (migration.version <= current) continue
       db.exec(migration.sql)
+      migration.upgrade?.(db)
       db.pragma(`user_version = ${migration.version}`)
     }
   }).immediate()

@@ -2,10 +2,15 @@
  * Numbered schema migrations, applied in order at open. `PRAGMA user_version` records the last one
  * applied. Never edit a migration that has shipped: add the next number instead.
  */
+import type { Database } from './database'
+import { upgradeToolResultPart } from './legacy-tool-results'
+
 export interface Migration {
   version: number
   name: string
   sql: string
+  /** Rewrites stored data that SQL alone cannot, in the same transaction, after `sql`. */
+  upgrade?: (db: Database) => void
 }
 
 export const migrations: readonly Migration[] = [
@@ -138,5 +143,25 @@ export const migrations: readonly Migration[] = [
     sql: `
       ALTER TABLE mcp_servers RENAME COLUMN approved_command TO approved_launch;
     `,
+  },
+  {
+    version: 7,
+    name: 'tool results say how they are shown',
+    sql: '',
+    upgrade: (db) => {
+      const rows = db.prepare<[], { id: string; parts: string }>(
+        "SELECT id, parts FROM messages WHERE role = 'tool'",
+      )
+      const save = db.prepare('UPDATE messages SET parts = ? WHERE id = ?')
+      for (const { id, parts } of rows.all()) {
+        let stored: unknown
+        try {
+          stored = JSON.parse(parts)
+        } catch {
+          continue
+        }
+        if (Array.isArray(stored)) save.run(JSON.stringify(stored.map(upgradeToolResultPart)), id)
+      }
+    },
   },
 ]

@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox'
-import type { RegisteredTool, ToolContext, ToolRunner, ToolSpec } from './types'
+import type { RegisteredTool, ToolCallRecord, ToolContext, ToolHost, ToolRunner, ToolSpec } from './types'
 
 /**
  * A tool written in this process: its TypeBox schema types the arguments `execute` and `describe`
@@ -18,5 +18,29 @@ export function defineTool<Parameters extends TSchema>(spec: ToolSpec<Parameters
 
 /** Runs a function of this process, given the record and its host as one context. */
 export function inProcess(execute: (args: unknown, context: ToolContext) => Promise<unknown>): ToolRunner {
-  return { run: (call, host) => execute(call.args, { ...call, ...host }) }
+  return { run: (call, host) => execute(call.args, withHost(call, host)) }
+}
+
+/**
+ * The record and its host as one context. Written out field by field: every call passes here, and
+ * spreading two objects into one costs more than the rest of the executor's work.
+ */
+export function withHost(call: ToolCallRecord, host: ToolHost): ToolContext {
+  return {
+    callId: call.callId,
+    tool: call.tool,
+    args: call.args,
+    chatId: call.chatId,
+    user: call.user,
+    workingDirectory: call.workingDirectory,
+    mode: call.mode,
+    restrict: call.restrict,
+    settings: call.settings,
+    deadline: call.deadline,
+    signal: host.signal,
+    onUpdate: host.onUpdate,
+    ledger: host.ledger,
+    protectedPaths: host.protectedPaths,
+    images: host.images,
+  }
 }

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { ephemeralLedger, type FreshnessLedger } from '../core/freshness-ledger'
 import type { ImageGenerator } from '../core/images'
+import { withHost } from './define-tool'
 import { FatalToolError } from './errors'
 import { decide } from './pipeline/decide'
 import { describeCall } from './pipeline/describe'
@@ -18,7 +19,7 @@ import { validateArguments } from './pipeline/validate'
 import type { ToolRegistry } from './registry'
 import { clampIntegerSetting, TIMEOUT_SECONDS } from './settings-policy'
 import type { ToolSettingsService } from './tool-settings-service'
-import type { ToolContext } from './types'
+import type { ToolCallRecord, ToolHost } from './types'
 
 export type { AfterToolHook, BeforeToolHook, ToolCall, ToolCallScope, ToolExecutionResult, ToolHookCall }
 export { toToolOutput }
@@ -74,7 +75,7 @@ export class ToolExecutor {
 
       if (parent?.aborted) abortFromParent()
       parent?.addEventListener('abort', abortFromParent, { once: true })
-      const context: ToolContext = {
+      const record: ToolCallRecord = {
         callId: call.id ?? randomUUID(),
         tool: name,
         args,
@@ -85,18 +86,19 @@ export class ToolExecutor {
         restrict: scope.restrict,
         settings,
         deadline: Date.now() + timeoutSeconds * 1000,
+      }
+      const host: ToolHost = {
         signal: controller.signal,
         onUpdate: scope.onUpdate ?? (() => {}),
         ledger: scope.chatId ? this.services.ledgers.ledgerFor(scope.chatId) : ephemeralLedger(),
         protectedPaths: this.services.protectedPaths,
-        ...(this.services.images && { images: this.services.images }),
+        images: this.services.images,
       }
+      const context = withHost(record, host)
       const description = await describeCall(tool, args, context)
       const hookCall: ToolHookCall = { call, args, description, context }
       await decide(this.beforeHooks, hookCall)
 
-      const { signal, onUpdate, ledger, protectedPaths, images, ...record } = context
-      const host = { signal, onUpdate, ledger, protectedPaths, ...(images && { images }) }
       const returned = await runWithinBudget(tool, record, host, controller, timeoutSeconds)
       let result = shapeResult(toToolOutput(returned), performance.now() - started, maxChars)
       for (const hook of this.afterHooks) {

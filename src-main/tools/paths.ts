@@ -142,7 +142,10 @@ function stringList(value: unknown): string[] {
 }
 
 /** What a call's path policy is made of: its settings, its folder and mode, the app's own folder. */
-export type PathScope = Pick<ToolContext, 'settings' | 'mode' | 'workingDirectory' | 'restrict' | 'protectedPaths'>
+export type PathScope = Pick<
+  ToolContext,
+  'settings' | 'mode' | 'workingDirectory' | 'restrict' | 'protectedPaths'
+>
 
 export async function loadPathPolicy(context: PathScope): Promise<PathPolicy> {
   const { parameters } = context.settings

@@ -13,13 +13,25 @@ export class ToolPlayground {
     private readonly user: string,
   ) {}
 
-  async run({ name, arguments: args, workingDir, mode, runId }: MethodRequest<'tools.run'>): Promise<ToolRunResult> {
+  async run({
+    name,
+    arguments: args,
+    workingDir,
+    mode,
+    runId,
+  }: MethodRequest<'tools.run'>): Promise<ToolRunResult> {
     const controller = new AbortController()
     if (runId) this.running.set(runId, controller)
     try {
       return await this.executor.execute(
         { name, arguments: args },
-        { user: this.user, workingDirectory: workingDir, mode, restrict: mode === 'agent', signal: controller.signal },
+        {
+          user: this.user,
+          workingDirectory: workingDir,
+          mode,
+          restrict: mode === 'agent',
+          signal: controller.signal,
+        },
       )
     } finally {
       if (runId && this.running.get(runId) === controller) this.running.delete(runId)

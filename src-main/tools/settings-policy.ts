@@ -138,7 +138,7 @@ export interface IntegerRange {
   fallback: number
 }
 
-/** The seed's `timeoutSeconds` range for long-running tools; tools without it get the fallback. */
+/** The `timeoutSeconds` range for long-running tools; tools without it get the fallback. */
 export const TIMEOUT_SECONDS: IntegerRange = { min: 5, max: 600, fallback: 30 }
 
 /** The descriptor of an integer setting, its bounds taken from the range its value is clamped to. */

@@ -1,8 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { defineTool } from '../define-tool'
+import { fileChangeOutput, isText, unifiedDiff } from '../diff'
 import { ToolArgumentError, ToolError } from '../errors'
 import { assertReadFirst, readCurrent } from '../file-guard'
-import { defineTool } from '../define-tool'
-import { isText, unifiedDiff } from '../diff'
 import { serializedByPath, sha256, writeFileAtomically } from '../files'
 import {
   describePath,
@@ -76,10 +76,7 @@ export async function editFile(args: Parameters, context: ToolContext): Promise<
     const patch = unifiedDiff(display, current.bytes, bytes)
     const diff = patch ?? `(diff too large to show: ${before.length} → ${after.length} characters)`
     const result = { path: display, replacements: args.replace_all ? found : 1, diff }
-    return {
-      content: JSON.stringify(result, null, 2),
-      ...(patch !== undefined && { display: { kind: 'diff', path: display, patch } }),
-    }
+    return fileChangeOutput(result, display, patch)
   })
 }
 
@@ -90,7 +87,10 @@ export const editFileTool = defineTool({
     'and occur once, unless replace_all is set. The file must have been read with read_file in this chat. ' +
     'Returns a unified diff of the change.',
   parameters: Parameters,
-  settings: pathToolSettings('Edit files', 'Lets the model change parts of files it has read, shown as a diff.'),
+  settings: pathToolSettings(
+    'Edit files',
+    'Lets the model change parts of files it has read, shown as a diff.',
+  ),
   kind: 'edit',
   describe: (args, context) => describePath(args.path, context),
   execute: editFile,

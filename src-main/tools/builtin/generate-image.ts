@@ -5,14 +5,9 @@
  * names files — the model never receives the image bytes.
  */
 import { type Static, Type } from '@sinclair/typebox'
-import {
-  type ImageQuality,
-  imageBackendFor,
-  type SavedImage,
-  unknownImageModel,
-} from '../../core/images'
-import { ToolError } from '../errors'
+import { type ImageQuality, imageBackendFor, type SavedImage, unknownImageModel } from '../../core/images'
 import { defineTool } from '../define-tool'
+import { ToolError } from '../errors'
 import { registerTool } from '../registry'
 import { clampIntegerSetting, getStringSetting, integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
 import type { EffectiveToolSettings, RegisteredTool, ToolContext, ToolOutput } from '../types'
@@ -111,7 +106,14 @@ async function execute(args: Parameters, context: ToolContext): Promise<ToolOutp
       }
       context.onUpdate(
         outcome.status === 'saved'
-          ? { kind: 'image', image, of: plan.count, status: 'saved', path: outcome.saved.path, mimeType: outcome.saved.mimeType }
+          ? {
+              kind: 'image',
+              image,
+              of: plan.count,
+              status: 'saved',
+              path: outcome.saved.path,
+              mimeType: outcome.saved.mimeType,
+            }
           : { kind: 'image', image, of: plan.count, status: 'failed', error: outcome.error },
       )
       return outcome

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox'
-import { ToolArgumentError } from '../errors'
 import { defineTool } from '../define-tool'
+import { ToolArgumentError } from '../errors'
 import { registerTool } from '../registry'
 
 const Parameters = Type.Object(
@@ -96,7 +96,10 @@ export const getCurrentDatetimeTool = defineTool({
   },
   // It reads the clock and nothing else.
   kind: 'read',
-  describe: (args) => ({ summary: [args.timezone, args.locale].filter(Boolean).join(', ') || 'now', locations: [] }),
+  describe: (args) => ({
+    summary: [args.timezone, args.locale].filter(Boolean).join(', ') || 'now',
+    locations: [],
+  }),
   execute: async (args) => currentDateTime(args),
 })
 

@@ -2,8 +2,8 @@ import { statSync } from 'node:fs'
 import { posix, resolve } from 'node:path'
 import { type Static, Type } from '@sinclair/typebox'
 import picomatch from 'picomatch'
-import { ToolArgumentError, ToolPathError } from '../errors'
 import { defineTool } from '../define-tool'
+import { ToolArgumentError, ToolPathError } from '../errors'
 import {
   baseDirectory,
   describePath,
@@ -175,7 +175,8 @@ export const globTool: RegisteredTool = defineTool({
   buildDefinition: (effective) => ({ ...globTool.definition, description: descriptionFor(effective) }),
   settings,
   kind: 'read',
-  describe: (args, context) => describePath(args.cwd ?? '.', context, args.pattern),
+  describe: (args, context) =>
+    describePath(args.cwd ?? '.', context, args.cwd ? `${args.pattern} in ${args.cwd}` : args.pattern),
   execute: glob,
 })
 

@@ -2,8 +2,8 @@ import type { Dirent } from 'node:fs'
 import { lstat, realpath } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type Static, Type } from '@sinclair/typebox'
-import { ToolError, ToolPathError } from '../errors'
 import { defineTool } from '../define-tool'
+import { ToolError, ToolPathError } from '../errors'
 import {
   describePath,
   loadPathPolicy,

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { defineTool } from '../define-tool'
 import { ToolArgumentError, ToolError } from '../errors'
 import { BINARY_PROBE_BYTES, looksBinary, readBounded, sha256, WHOLE_FILE_CEILING } from '../files'
-import { defineTool } from '../define-tool'
 import {
   describePath,
   loadPathPolicy,

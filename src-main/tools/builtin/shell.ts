@@ -6,6 +6,7 @@
 import { stat } from 'node:fs/promises'
 import { type Static, Type } from '@sinclair/typebox'
 import type { ToolParameterDescriptor } from '../../../src-shared/tools'
+import { defineTool } from '../define-tool'
 import { ToolError } from '../errors'
 import {
   baseDirectory,
@@ -15,10 +16,9 @@ import {
   PATH_POLICY_DESCRIPTORS,
   resolveAndValidatePath,
 } from '../paths'
-import { defineTool } from '../define-tool'
+import { findOnPath, runShellCommand, type ShellCommandResult } from '../processes'
 import { registerTool } from '../registry'
 import { clampIntegerSetting, integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
-import { findOnPath, runShellCommand, type ShellCommandResult } from '../processes'
 import type { RegisteredTool, ToolContext, ToolOutput } from '../types'
 
 export type ShellName = 'bash' | 'zsh' | 'powershell'

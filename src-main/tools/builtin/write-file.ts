@@ -1,9 +1,9 @@
 import { dirname } from 'node:path'
 import { type Static, Type } from '@sinclair/typebox'
+import { defineTool } from '../define-tool'
+import { fileChangeOutput, unifiedDiff } from '../diff'
 import { ToolArgumentError, ToolError } from '../errors'
 import { assertReadFirst, readCurrent } from '../file-guard'
-import { defineTool } from '../define-tool'
-import { unifiedDiff } from '../diff'
 import { makeFolders, serializedByPath, sha256, writeFileAtomically } from '../files'
 import {
   describePath,
@@ -30,6 +30,12 @@ const Parameters = Type.Object(
 type Parameters = Static<typeof Parameters>
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
+
+/**
+ * Past this (old and new content together) the person is not shown the change as a diff: making it
+ * would slow every write of a big file, and the result would be stored beside the content it repeats.
+ */
+const SHOWN_DIFF_BYTES = 256 * 1024
 
 function decode(content: string, encoding: 'utf8' | 'base64'): Buffer {
   if (encoding === 'utf8') return Buffer.from(content, 'utf8')
@@ -61,11 +67,8 @@ export async function writeFile(args: Parameters, context: ToolContext): Promise
     const digest = sha256(bytes)
     await context.ledger.record(real, digest)
     const result = { path: display, size: bytes.length, sha256: digest, created: !current }
-    const patch = unifiedDiff(display, current?.bytes ?? Buffer.alloc(0), bytes)
-    return {
-      content: JSON.stringify(result, null, 2),
-      ...(patch !== undefined && { display: { kind: 'diff', path: display, patch } }),
-    }
+    const patch = unifiedDiff(display, current?.bytes ?? Buffer.alloc(0), bytes, SHOWN_DIFF_BYTES)
+    return fileChangeOutput(result, display, patch)
   })
 }
 

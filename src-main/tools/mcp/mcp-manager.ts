@@ -7,11 +7,11 @@
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { McpServerStatus } from '../../../src-shared/mcp'
 import type { JsonSchema, ToolKind, ToolProgress } from '../../../src-shared/tools'
+import { inProcess } from '../define-tool'
 import { ToolError } from '../errors'
 import type { ToolRegistry } from '../registry'
 import { clampIntegerSetting, integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
 import type { EffectiveToolSettings, RegisteredTool } from '../types'
-import { inProcess } from '../define-tool'
 import { McpConnection, type McpServerConfig } from './mcp-connection'
 import { mcpToolName } from './names'
 import { toToolOutput } from './results'
@@ -137,7 +137,11 @@ export function mcpToolKind(annotations: Tool['annotations']): ToolKind {
 }
 
 /** MCP progress as a count: a total only when it is a positive number, a message only when it says something. */
-export function countedProgress(report: { progress: number; total?: number; message?: string }): ToolProgress {
+export function countedProgress(report: {
+  progress: number
+  total?: number
+  message?: string
+}): ToolProgress {
   const { progress, total, message } = report
   return {
     kind: 'progress',

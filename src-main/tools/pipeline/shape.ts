@@ -38,7 +38,11 @@ export function failureOutput(
   timeoutSeconds: number | undefined,
 ): ToolOutput & { errorType: ToolErrorType } {
   if (signal.aborted && signal.reason instanceof Timeout) {
-    return { content: `${name} timed out after ${timeoutSeconds}s and was stopped.`, isError: true, errorType: 'timeout' }
+    return {
+      content: `${name} timed out after ${timeoutSeconds}s and was stopped.`,
+      isError: true,
+      errorType: 'timeout',
+    }
   }
   if (signal.aborted) {
     return { content: `${name} was cancelled by the user.`, isError: true, errorType: 'aborted' }

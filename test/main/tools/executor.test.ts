@@ -110,6 +110,22 @@ describe('ToolExecutor', () => {
       })
       expect(calls).toEqual([])
     })
+
+    it('refuses a registered, enabled tool the turn did not offer, naming the ones it did', async () => {
+      const { executor, calls } = withTool()
+      const offered = new Set(['read_file', 'grep'])
+      expect(
+        await executor.execute({ name: 'search', arguments: { pattern: 'x' } }, { ...scope, offered }),
+      ).toMatchObject({
+        isError: true,
+        errorType: 'not_offered',
+        content:
+          'The tool "search" is not offered in this chat; do not call it again. Offered tools: read_file, grep.',
+      })
+      expect(calls).toEqual([])
+      const unknown = await executor.execute({ name: 'serach', arguments: {} }, { ...scope, offered })
+      expect(unknown.content).toBe('Unknown tool "serach". Available tools: read_file, grep.')
+    })
   })
 
   describe('context', () => {
@@ -126,6 +142,46 @@ describe('ToolExecutor', () => {
         settings: { enabled: true, parameters: { maxResults: 3 } },
       })
       expect(calls[0]?.context.signal.aborted).toBe(false)
+    })
+
+    it('hands a runner the call as plain JSON, with a deadline, and the host apart', async () => {
+      const registry = new ToolRegistry()
+      const received: { record: string; host: string[] }[] = []
+      const { tool } = recordingTool('remote')
+      registry.register({
+        ...tool,
+        runner: {
+          // What another process would receive: the record must survive JSON unchanged.
+          run: async (call, host) => {
+            received.push({ record: JSON.stringify(call), host: Object.keys(host).sort() })
+            expect(JSON.parse(JSON.stringify(call))).toEqual(call)
+            return `ran ${call.callId}`
+          },
+        },
+      })
+      const atelier = createAtelier({ dataDir: tempDir(), registry })
+      opened.push(atelier)
+      const before = Date.now()
+      const result = await atelier.tools.executor.execute(
+        { id: 'call-7', name: 'remote', arguments: '{"pattern":"x","limit":null}' },
+        { ...scope, chatId: 'c1' },
+      )
+      expect(result).toMatchObject({ isError: false, content: 'ran call-7' })
+      const record = JSON.parse(received[0]?.record ?? '{}')
+      expect(record).toMatchObject({
+        callId: 'call-7',
+        tool: 'remote',
+        args: { pattern: 'x' },
+        chatId: 'c1',
+        user: LOCAL_USER,
+        workingDirectory: '/work',
+        mode: 'agent',
+        restrict: true,
+        settings: { enabled: true, parameters: { timeoutSeconds: 30 } },
+      })
+      expect(record.deadline).toBeGreaterThanOrEqual(before + 30_000)
+      expect(record.deadline).toBeLessThan(Date.now() + 31_000)
+      expect(received[0]?.host).toEqual(['images', 'ledger', 'onUpdate', 'protectedPaths', 'signal'])
     })
 
     it('streams progress through onUpdate', async () => {

@@ -27,6 +27,13 @@ describe('edit_file', () => {
     )
   })
 
+  it('gives the person the same diff to see, without their reading the result', async () => {
+    const { run } = await readied('one\n')
+    const result = await run('edit_file', { path: 'code.ts', old_string: 'one', new_string: 'two' })
+    const { diff } = JSON.parse(result.content) as { diff: string }
+    expect(result.display).toEqual({ kind: 'diff', path: 'code.ts', patch: diff })
+  })
+
   it('refuses an ambiguous old_string unless replace_all is set', async () => {
     const { project, run, ok } = await readied('x()\nx()\n')
     expect(await run('edit_file', { path: 'code.ts', old_string: 'x()', new_string: 'y()' })).toMatchObject({

@@ -19,6 +19,7 @@ import { enabledToolDefinitions } from '../../../../src-main/tools/projection'
 import { getDefaultToolSettings } from '../../../../src-main/tools/settings-policy'
 import type { EffectiveToolSettings } from '../../../../src-main/tools/types'
 import type { ToolResultPart } from '../../../../src-shared/agent'
+import type { ToolProgress } from '../../../../src-shared/tools'
 import { FAKE_ENV, useAgentFixture } from '../../../support/agent-harness'
 import { FAKE_PNG, type FakeProvider, startFakeProvider } from '../../../support/fake-provider'
 import { useTempDirs } from '../../../support/temp-dir'
@@ -26,13 +27,7 @@ import { useTempDirs } from '../../../support/temp-dir'
 const TOOL = 'generate_image'
 const BASE64 = FAKE_PNG.toString('base64')
 
-interface Progress {
-  of: number
-  image: number
-  status: 'saved' | 'failed'
-  saved?: { path: string; mimeType: string; bytes: number }
-  error?: string
-}
+type Progress = Extract<ToolProgress, { kind: 'image' }>
 
 interface Summary {
   model: string
@@ -229,14 +224,14 @@ describe('generate_image through the executor', () => {
     }
     expect(summary.images.map((image) => image.image).sort()).toEqual([1, 2, 3])
 
-    const data = result.data as { images: { path: string; mimeType: string }[] }
-    expect(data.images.map((image) => image.path).sort()).toEqual([...files].sort())
-    expect(data.images.every((image) => image.mimeType === 'image/png')).toBe(true)
+    const shown = result.display?.kind === 'images' ? result.display.images : []
+    expect(shown.map((image) => ('path' in image ? image.path : '')).sort()).toEqual([...files].sort())
+    expect(shown.every((image) => image.mimeType === 'image/png')).toBe(true)
 
     expect(progress).toHaveLength(3)
     for (const update of progress) {
-      expect(update).toMatchObject({ of: 3, status: 'saved', saved: { mimeType: 'image/png' } })
-      expect(files).toContain(update.saved?.path)
+      expect(update).toMatchObject({ kind: 'image', of: 3, status: 'saved', mimeType: 'image/png' })
+      expect(files).toContain(update.path)
     }
     expect(progress.map((update) => update.image).sort()).toEqual([1, 2, 3])
 
@@ -306,9 +301,9 @@ describe('generate_image through the executor', () => {
     expect([1, 2, 3]).toContain(failedImage)
     expect(summary.images.map((image) => image.image)).not.toContain(failedImage)
     expect(filesIn(imagesDir)).toHaveLength(2)
-    expect((result.data as { images: unknown[] }).images).toHaveLength(2)
+    expect(result.display).toMatchObject({ kind: 'images', images: [{}, {}] })
     expect(progress.filter((update) => update.status === 'failed')).toEqual([
-      { of: 3, image: failedImage, status: 'failed', error: expect.stringContaining('400') },
+      { kind: 'image', of: 3, image: failedImage, status: 'failed', error: expect.stringContaining('400') },
     ])
     expect(progress.filter((update) => update.status === 'saved')).toHaveLength(2)
   })
@@ -335,7 +330,7 @@ describe('generate_image through the executor', () => {
     const summary = summaryOf(result)
     expect(summary).toMatchObject({ generated: 0, images: [] })
     expect(summary.failed?.map((failure) => failure.image).sort()).toEqual([1, 2, 3])
-    expect(result.data).toEqual({ images: [] })
+    expect(result.display).toBeUndefined()
     expect(filesIn(imagesDir)).toEqual([])
     expect(progress.map((update) => update.status)).toEqual(['failed', 'failed', 'failed'])
   })
@@ -463,7 +458,7 @@ describe('generate_image in a turn', () => {
       id: 'call_image',
       name: TOOL,
       isError: false,
-      data: { images: [{ path, mimeType: 'image/png' }] },
+      display: { kind: 'images', images: [{ path, mimeType: 'image/png' }] },
     })
 
     const stored = messages
@@ -472,7 +467,7 @@ describe('generate_image in a turn', () => {
     expect(stored).toMatchObject({
       callId: 'call_image',
       isError: false,
-      data: { images: [{ path, mimeType: 'image/png' }] },
+      display: { kind: 'images', images: [{ path, mimeType: 'image/png' }] },
     })
     expect(stored?.content).toContain(path)
 
@@ -483,6 +478,7 @@ describe('generate_image in a turn', () => {
     const sent = JSON.stringify(second?.body)
     expect(sent).toContain(path)
     expect(sent).not.toContain(BASE64)
+    expect(sent).not.toContain('"display"')
     expect(sent).not.toContain('"data"')
     const image = fake.requests.find((request) => request.kind === 'images')
     expect(image?.body).toMatchObject({ prompt: 'a red kite', quality: 'low', model: 'gpt-image-1' })

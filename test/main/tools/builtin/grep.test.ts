@@ -453,8 +453,8 @@ describe('grepTool', () => {
         },
       )
       expect(result).toMatchObject({ isError: true, errorType: 'aborted' })
-      expect(progress).toEqual([{ filesSearched: expect.any(Number), matches: 0 }])
-      expect((progress[0] as { filesSearched: number }).filesSearched).toBeLessThan(200)
+      expect(progress).toEqual([{ kind: 'progress', done: expect.any(Number), message: '0 matches' }])
+      expect((progress[0] as { done: number }).done).toBeLessThan(200)
       await new Promise((resolve) => setTimeout(resolve, 50))
       expect(progress).toHaveLength(1)
     })

@@ -89,7 +89,10 @@ describe('bash tool', () => {
     enable(fixture.atelier, parameters)
     const bash = async (args: unknown, overrides: Partial<ToolCallScope> = {}) => {
       const result = await fixture.run('bash', args, overrides)
-      return { result, data: result.data as ShellCommandResult }
+      const shell = result.display?.kind === 'shell' ? result.display : undefined
+      // The card's "cut" marker and the result's Truncated badge say the same thing.
+      if (shell) expect(result.truncated).toBe(shell.truncated.stdout || shell.truncated.stderr)
+      return { result, data: shell as ShellCommandResult }
     }
     return { ...fixture, bash }
   }
@@ -349,7 +352,7 @@ describe('bash tool', () => {
       expect(data.stdout.endsWith('THE-END\n')).toBe(true)
       // `content` is all the model reads of the call.
       expect({
-        cutAgainByExecutor: result.truncated,
+        cutAgainByExecutor: result.content.includes('[Output truncated:'),
         showsTheEnd: result.content.includes('THE-END'),
         showsTheExitCode: result.content.startsWith('exit code 4, exited'),
       }).toEqual({ cutAgainByExecutor: false, showsTheEnd: true, showsTheExitCode: true })
@@ -397,7 +400,7 @@ describe('bash tool', () => {
       )
       const ended = performance.now()
       expect(data.stdout).toBe('one\ntwo\n')
-      expect(updates[0]?.progress).toEqual({ stream: 'stdout', text: 'one\n' })
+      expect(updates[0]?.progress).toEqual({ kind: 'output', stream: 'stdout', text: 'one\n' })
       expect(ended - (updates[0]?.at ?? ended)).toBeGreaterThan(300)
       expect(updates.map(({ progress }) => (progress as { text: string }).text).join('')).toBe('one\ntwo\n')
     })
@@ -406,7 +409,7 @@ describe('bash tool', () => {
       const { bash } = setup()
       const updates: unknown[] = []
       await bash({ command: 'echo oops >&2' }, { onUpdate: (progress) => updates.push(progress) })
-      expect(updates).toEqual([{ stream: 'stderr', text: 'oops\n' }])
+      expect(updates).toEqual([{ kind: 'output', stream: 'stderr', text: 'oops\n' }])
     })
   })
 

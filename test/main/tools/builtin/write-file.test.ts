@@ -16,6 +16,30 @@ describe('write_file', () => {
     expect(readFileSync(join(project, 'src/deep/new.ts'), 'utf8')).toBe('export {}\n')
   })
 
+  it('shows the person the change as a diff: a new file all added, an overwrite line by line', async () => {
+    const { project, run } = harness()
+    const created = await run('write_file', { path: 'notes.md', content: '# Notes\none\n' })
+    expect(created.display).toEqual({
+      kind: 'diff',
+      path: 'notes.md',
+      patch: expect.stringMatching(/@@ -0,0 \+1,2 @@\n\+# Notes\n\+one\n$/),
+    })
+    await run('read_file', { path: 'notes.md' })
+    const changed = await run('write_file', { path: 'notes.md', content: '# Notes\ntwo\n' })
+    expect(changed.display).toMatchObject({ kind: 'diff', patch: expect.stringContaining('-one\n+two\n') })
+    // What the model reads is the same as before: the result, not the diff.
+    expect(JSON.parse(changed.content)).toMatchObject({ path: 'notes.md', created: false })
+
+    // Bytes that are not text, and changes too big to diff quickly, are written without a diff.
+    const binary = await run('write_file', { path: 'b.bin', content: 'AAEC', encoding: 'base64' })
+    expect(binary).toMatchObject({ isError: false })
+    expect(binary.display).toBeUndefined()
+    const big = await run('write_file', { path: 'big.txt', content: 'line\n'.repeat(60_000) })
+    expect(big).toMatchObject({ isError: false })
+    expect(big.display).toBeUndefined()
+    expect(readFileSync(join(project, 'big.txt'), 'utf8')).toHaveLength(300_000)
+  })
+
   it('refuses to overwrite a file this chat has not read, and says to read it first', async () => {
     const { project, run } = harness()
     writeFileSync(join(project, 'a.txt'), 'original')

@@ -7,7 +7,7 @@ import { McpManager } from '../../../../src-main/tools/mcp/mcp-manager'
 import { mcpToolName } from '../../../../src-main/tools/mcp/names'
 import { TOOL_NAME_PATTERN } from '../../../../src-main/tools/registry'
 import { isAlive } from '../../../support/fixture-process'
-import { EVERYTHING_SERVER } from '../../../support/mcp-servers'
+import { EVERYTHING_SERVER, FILESYSTEM_SERVER } from '../../../support/mcp-servers'
 import { useToolHarness } from '../../../support/tool-harness'
 
 describe('MCP servers as registry tools (the reference "everything" server over stdio)', () => {
@@ -66,8 +66,9 @@ describe('MCP servers as registry tools (the reference "everything" server over 
     expect(image.content).toMatch(
       /Here's the image you requested:\n\[image: image\/png, \d+ bytes, shown to the user\]/,
     )
-    expect(image.data).toMatchObject({
-      media: [{ type: 'image', mimeType: 'image/png', data: expect.any(String) }],
+    expect(image.display).toMatchObject({
+      kind: 'images',
+      images: [{ mimeType: 'image/png', data: expect.any(String) }],
     })
 
     const weather = await run('everything__get-structured-content', { location: 'Chicago' })
@@ -135,6 +136,35 @@ describe('MCP servers as registry tools (the reference "everything" server over 
       content: 'Echo: still here',
     })
   }, 30_000)
+
+  it("takes a tool's kind from its server's hints: read-only is read, destructive is edit, else other", async () => {
+    const { atelier, run, manager, project } = setup()
+    const files: McpServerConfig = {
+      id: 'files-1',
+      name: 'files',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [FILESYSTEM_SERVER, project],
+      env: {},
+      cwd: null,
+    }
+    await manager.prepare([files])
+    const kinds: Record<string, string> = {}
+    atelier.tools.executor.addBeforeToolHook(({ call, description }) => {
+      kinds[call.name] = description.kind
+      return { block: 'only looking' }
+    })
+    // The filesystem server marks read_text_file read-only, write_file destructive, create_directory neither.
+    const path = join(project, 'a.txt')
+    await run('files__read_text_file', { path })
+    await run('files__write_file', { path, content: 'x' })
+    await run('files__create_directory', { path })
+    expect(kinds).toEqual({
+      files__read_text_file: 'read',
+      files__write_file: 'edit',
+      files__create_directory: 'other',
+    })
+  })
 
   it('keeps names within provider limits, unique and stable', () => {
     const long = mcpToolName('a server with spaces', `${'x'.repeat(80)}.tool`)
