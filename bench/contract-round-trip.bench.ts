@@ -1,5 +1,6 @@
 import WebSocket, { WebSocketServer } from 'ws'
 import { startWebHost } from '../src-main/web/web-host'
+import { webSocketProtocols } from '../src-shared/web-protocol'
 import { type Benchmark, measure, withBenchAtelier } from './measure'
 
 const CALLS = 2000
@@ -38,8 +39,8 @@ const benchmark: Benchmark = async () => {
     const echoPort = (echo.address() as { port: number }).port
 
     try {
-      const contractSocket = new WebSocket(`ws://${authority}/api`, {
-        headers: { origin: `http://${authority}`, cookie: `atelier_token_${host.port}=${host.token}` },
+      const contractSocket = new WebSocket(`ws://${authority}/api`, webSocketProtocols(host.token), {
+        headers: { origin: `http://${authority}` },
       })
       const echoSocket = new WebSocket(`ws://127.0.0.1:${echoPort}`)
       await Promise.all([open(contractSocket), open(echoSocket)])

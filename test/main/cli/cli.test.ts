@@ -49,15 +49,15 @@ describe('atelier (built CLI)', () => {
         let output = ''
         child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
           output += chunk
-          const match = /http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/.exec(output)
+          const match = /http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+/.exec(output)
           if (match) resolve(match[0])
         })
         child.once('exit', (code) => reject(new Error(`exited with ${code}`)))
       })
-      const entry = await fetch(url, { redirect: 'manual' })
-      const cookie = (entry.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
-      const page = await fetch(new URL('/', url), { headers: { cookie } })
+      // The token stays in the fragment: the page comes without it, and no cookie is set.
+      const page = await fetch(new URL('/', url))
       expect(page.status).toBe(200)
+      expect(page.headers.get('set-cookie')).toBeNull()
       expect(await page.text()).toContain('<div id="root">')
       expect(existsSync(join(dataDir, 'atelier.db'))).toBe(true)
     } finally {
