@@ -4,6 +4,33 @@ import { type Static, Type } from '@sinclair/typebox'
 const Name = Type.String({ minLength: 1, maxLength: 32, pattern: '^[a-zA-Z0-9_-]+$' })
 const StringMap = Type.Record(Type.String(), Type.String())
 
+/**
+ * Names whose values are secret unless the person says otherwise: environment variables such as
+ * GITHUB_PERSONAL_ACCESS_TOKEN or DB_PASSWORD, and headers such as Authorization,
+ * Proxy-Authorization, Cookie and X-Api-Key (all four match).
+ */
+export const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|KEY|AUTH|CREDENTIAL|COOKIE|SESSION/i
+
+/**
+ * What a secret value reads as wherever it leaves the main process: `mcp.list`, `mcp.changed`, the
+ * edit form. Sent back as the value of a name in `mcp.update`, it keeps the value stored under that
+ * name, so an edit need not retype a secret.
+ */
+export const MASKED_VALUE = '••••••••'
+
+/**
+ * Which environment variables (stdio) or headers (http) hold secrets, by name: `true` stores the
+ * value encrypted and masks it everywhere else, `false` keeps it as typed. Names left out follow
+ * `SECRET_NAME`.
+ */
+const SecretMarks = Type.Record(Type.String(), Type.Boolean())
+export type SecretMarks = Static<typeof SecretMarks>
+
+/** Whether the value under `name` is kept secret, given the person's marks. */
+export function isSecret(marks: SecretMarks | undefined, name: string): boolean {
+  return marks?.[name] ?? SECRET_NAME.test(name)
+}
+
 export const McpServerInput = Type.Union([
   Type.Object(
     {
@@ -12,6 +39,7 @@ export const McpServerInput = Type.Union([
       command: Type.String({ minLength: 1, maxLength: 4096 }),
       args: Type.Optional(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 200 })),
       env: Type.Optional(StringMap),
+      secret: Type.Optional(SecretMarks),
       cwd: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 4096 }), Type.Null()])),
     },
     { additionalProperties: false },
@@ -22,6 +50,7 @@ export const McpServerInput = Type.Union([
       transport: Type.Literal('http'),
       url: Type.String({ pattern: '^https?://\\S+$', maxLength: 2000 }),
       headers: Type.Optional(StringMap),
+      secret: Type.Optional(SecretMarks),
     },
     { additionalProperties: false },
   ),
@@ -51,7 +80,10 @@ export const McpServerInfo = Type.Object({
    * not been approved: it is not started.
    */
   needsApproval: Type.Boolean(),
-  /** The server as added or last edited, for the edit form. */
+  /**
+   * The server as added or last edited, for the edit form: each secret value reads `MASKED_VALUE`,
+   * and `secret` lists only the names whose secrecy differs from what `SECRET_NAME` says.
+   */
   definition: McpServerInput,
   /** A session is open (a stdio server's process runs). Servers connect only for a turn or the inspector. */
   running: Type.Boolean(),

@@ -5,6 +5,7 @@ import { AgentProfileService } from '../agent/agent-profiles'
 import { AgentService } from '../agent/agent-service'
 import { ChatService } from '../chats/chat-service'
 import { AtelierEvents } from '../core/events'
+import { LocalSecretStore } from '../core/local-secret-store'
 import { AgentProfilesRepository } from '../db/agent-profiles-repository'
 import { AppSettingsRepository } from '../db/app-settings-repository'
 import { ChatsRepository } from '../db/chats-repository'
@@ -96,7 +97,12 @@ export function createAtelier({
     settings: toolSettings,
     executor: new ToolExecutor(registry, toolSettings, services),
   }
-  const mcp = new McpServerService(new McpServersRepository(db), registry, events)
+  const mcp = new McpServerService(
+    new McpServersRepository(db),
+    new LocalSecretStore(dataDir),
+    registry,
+    events,
+  )
   const conversation = new ConversationRepository(db)
   // Turns left running by a process that is gone died with it.
   conversation.markInterrupted()

@@ -51,6 +51,7 @@ function assertIntact(db: Database, file: string): void {
 
 function migrate(db: Database, migrations: readonly Migration[]): void {
   const latest = migrations.at(-1)?.version ?? 0
+  let scrubbed = false
   // IMMEDIATE takes the write lock before reading the version: the desktop app and the CLI opening
   // an older database at the same moment migrate it once, one after the other.
   db.transaction(() => {
@@ -65,8 +66,16 @@ function migrate(db: Database, migrations: readonly Migration[]): void {
     for (const migration of migrations) {
       if (migration.version <= current) continue
       db.exec(migration.sql)
-      migration.upgrade?.(db)
+      scrubbed = migration.upgrade?.(db)?.scrubbed === true || scrubbed
       db.pragma(`user_version = ${migration.version}`)
     }
   }).immediate()
+  if (scrubbed) {
+    // Old copies of what was removed (a row moved when its page split, a value replaced by an edit)
+    // survive in free pages that no rewrite of the row reaches: rebuild the file without them, and
+    // let the rebuilt pages reach it now rather than at some later checkpoint. VACUUM cannot run
+    // inside the migration's transaction.
+    db.exec('VACUUM')
+    db.pragma('wal_checkpoint(TRUNCATE)')
+  }
 }

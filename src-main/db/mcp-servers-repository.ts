@@ -1,11 +1,20 @@
+import { SECRET_NAME } from '../../src-shared/mcp'
+import type { LocalSecretStore } from '../core/local-secret-store'
+import { commandLine, launchApproval } from '../core/mcp-launch'
 import type { McpServerConfig } from '../core/mcp-server-config'
 import type { Database } from './database'
 
-/** A configured MCP server: how to reach it, whether it is on, and what launch the person approved. */
+/**
+ * A configured MCP server: how to reach it, whether it is on, and what launch the person approved.
+ * Its `env` (stdio) or `headers` (http) hold only the values kept in the clear; the secret ones are
+ * in `secrets`, sealed.
+ */
 export type StoredMcpServer = McpServerConfig & {
   enabled: boolean
-  /** The stdio launch (command line, environment, folder) the person confirmed; a changed one waits for a new yes. */
+  /** The digest of the stdio launch (command line, environment, folder) the person confirmed; a changed one waits for a new yes. */
   approvedLaunch: string | null
+  /** Secret values by environment variable (stdio) or header (http) name, sealed by the secret store. */
+  secrets: Record<string, Buffer>
 }
 
 interface Row {
@@ -18,7 +27,7 @@ interface Row {
 }
 
 /** A row whose JSON no longer parses keeps its name and stays off, so nothing odd is started. */
-function toServer(row: Row): StoredMcpServer {
+function toServer(row: Row, secrets: Record<string, Buffer>): StoredMcpServer {
   let config: Record<string, unknown> = {}
   let enabled = row.enabled === 1
   try {
@@ -26,7 +35,7 @@ function toServer(row: Row): StoredMcpServer {
   } catch {
     enabled = false
   }
-  const base = { id: row.id, name: row.name, enabled, approvedLaunch: row.approved_launch }
+  const base = { id: row.id, name: row.name, enabled, approvedLaunch: row.approved_launch, secrets }
   if (row.transport === 'http') {
     return {
       ...base,
@@ -45,14 +54,26 @@ function toServer(row: Row): StoredMcpServer {
   }
 }
 
+function configJson(server: McpServerConfig): string {
+  return JSON.stringify(
+    server.transport === 'stdio'
+      ? { command: server.command, args: server.args, env: server.env, cwd: server.cwd }
+      : { url: server.url, headers: server.headers },
+  )
+}
+
 export class McpServersRepository {
   private readonly statements
+  private readonly saveInTransaction
 
   constructor(db: Database) {
     this.statements = {
       list: db.prepare<[], Row>('SELECT * FROM mcp_servers ORDER BY name'),
       get: db.prepare<[string], Row>('SELECT * FROM mcp_servers WHERE id = ?'),
       byName: db.prepare<[string], Row>('SELECT * FROM mcp_servers WHERE name = ?'),
+      secrets: db.prepare<[string], { name: string; sealed: Buffer }>(
+        'SELECT name, sealed FROM mcp_secrets WHERE server_id = ? ORDER BY name',
+      ),
       upsert: db.prepare(
         `INSERT INTO mcp_servers (id, name, transport, config, enabled, approved_launch, created_at, updated_at)
          VALUES (@id, @name, @transport, @config, @enabled, @approvedLaunch, @now, @now)
@@ -60,41 +81,91 @@ export class McpServersRepository {
            config = excluded.config, enabled = excluded.enabled,
            approved_launch = excluded.approved_launch, updated_at = excluded.updated_at`,
       ),
+      forgetSecrets: db.prepare('DELETE FROM mcp_secrets WHERE server_id = ?'),
+      keepSecret: db.prepare('INSERT INTO mcp_secrets (server_id, name, sealed) VALUES (?, ?, ?)'),
+      // Its secrets go with it (ON DELETE CASCADE).
       delete: db.prepare('DELETE FROM mcp_servers WHERE id = ?'),
     }
+    this.saveInTransaction = db.transaction((server: StoredMcpServer, now: number) => {
+      this.statements.upsert.run({
+        id: server.id,
+        name: server.name,
+        transport: server.transport,
+        config: configJson(server),
+        enabled: server.enabled ? 1 : 0,
+        approvedLaunch: server.approvedLaunch,
+        now,
+      })
+      this.statements.forgetSecrets.run(server.id)
+      for (const [name, sealed] of Object.entries(server.secrets)) {
+        this.statements.keepSecret.run(server.id, name, sealed)
+      }
+    })
   }
 
   list(): StoredMcpServer[] {
-    return this.statements.list.all().map(toServer)
+    return this.statements.list.all().map((row) => this.withSecrets(row))
   }
 
   get(id: string): StoredMcpServer | undefined {
     const row = this.statements.get.get(id)
-    return row && toServer(row)
+    return row && this.withSecrets(row)
   }
 
   byName(name: string): StoredMcpServer | undefined {
     const row = this.statements.byName.get(name)
-    return row && toServer(row)
+    return row && this.withSecrets(row)
   }
 
   save(server: StoredMcpServer, now: number): void {
-    const config =
-      server.transport === 'stdio'
-        ? { command: server.command, args: server.args, env: server.env, cwd: server.cwd }
-        : { url: server.url, headers: server.headers }
-    this.statements.upsert.run({
-      id: server.id,
-      name: server.name,
-      transport: server.transport,
-      config: JSON.stringify(config),
-      enabled: server.enabled ? 1 : 0,
-      approvedLaunch: server.approvedLaunch,
-      now,
-    })
+    this.saveInTransaction(server, now)
   }
 
   delete(id: string): boolean {
     return this.statements.delete.run(id).changes > 0
   }
+
+  private withSecrets(row: Row): StoredMcpServer {
+    const secrets = this.statements.secrets.all(row.id).map(({ name, sealed }) => [name, sealed] as const)
+    return toServer(row, Object.fromEntries(secrets))
+  }
+}
+
+/**
+ * Schema 8: servers stored before kept every environment value and header in `config`, and their
+ * approval as the launch's text, all in clear. Values whose name looks secret (`SECRET_NAME`) are
+ * sealed into `mcp_secrets` and scrubbed from the row; an approval of the launch as it stood becomes
+ * the digest of that same launch, and any other approval (of an older launch, perhaps with an older
+ * secret) is dropped — that server was waiting for a new one anyway.
+ */
+export function sealClearTextSecrets(db: Database, store: LocalSecretStore): { scrubbed: boolean } {
+  const rows = db.prepare<[], Row>('SELECT * FROM mcp_servers').all()
+  const rewrite = db.prepare('UPDATE mcp_servers SET config = ?, approved_launch = ? WHERE id = ?')
+  const keepSecret = db.prepare('INSERT INTO mcp_secrets (server_id, name, sealed) VALUES (?, ?, ?)')
+  for (const row of rows) {
+    let config: Record<string, unknown>
+    try {
+      config = JSON.parse(row.config) as Record<string, unknown>
+    } catch {
+      continue
+    }
+    const server = toServer(row, {})
+    const values = server.transport === 'stdio' ? server.env : server.headers
+    const clear = Object.fromEntries(Object.entries(values).filter(([name]) => !SECRET_NAME.test(name)))
+    const secrets = Object.fromEntries(
+      Object.entries(values)
+        .filter(([name]) => SECRET_NAME.test(name))
+        .map(([name, value]) => [name, store.seal(String(value))]),
+    )
+    let approved = row.approved_launch
+    if (server.transport === 'stdio') {
+      const { command, args, env, cwd } = server
+      const approvedAsItStands = approved === JSON.stringify({ command: commandLine(server), env, cwd })
+      approved = approvedAsItStands ? launchApproval({ command, args, env: clear, secrets, cwd }) : null
+    }
+    const scrubbed = { ...config, [server.transport === 'stdio' ? 'env' : 'headers']: clear }
+    rewrite.run(JSON.stringify(scrubbed), approved, row.id)
+    for (const [name, sealed] of Object.entries(secrets)) keepSecret.run(row.id, name, sealed)
+  }
+  return { scrubbed: rows.length > 0 }
 }

@@ -2,15 +2,21 @@
  * Numbered schema migrations, applied in order at open. `PRAGMA user_version` records the last one
  * applied. Never edit a migration that has shipped: add the next number instead.
  */
+import { dirname } from 'node:path'
+import { LocalSecretStore } from '../core/local-secret-store'
 import type { Database } from './database'
 import { upgradeToolResultPart } from './legacy-tool-results'
+import { sealClearTextSecrets } from './mcp-servers-repository'
 
 export interface Migration {
   version: number
   name: string
   sql: string
-  /** Rewrites stored data that SQL alone cannot, in the same transaction, after `sql`. */
-  upgrade?: (db: Database) => void
+  /**
+   * Rewrites stored data that SQL alone cannot, in the same transaction, after `sql`. `scrubbed`:
+   * it removed values whose old copies must not survive in the file's free pages.
+   */
+  upgrade?: (db: Database) => undefined | { scrubbed: boolean }
 }
 
 export const migrations: readonly Migration[] = [
@@ -163,5 +169,34 @@ export const migrations: readonly Migration[] = [
         if (Array.isArray(stored)) save.run(JSON.stringify(stored.map(upgradeToolResultPart)), id)
       }
     },
+  },
+  {
+    version: 8,
+    name: 'MCP secrets sealed',
+    sql: `
+      CREATE TABLE mcp_secrets (
+        server_id TEXT NOT NULL REFERENCES mcp_servers (id) ON DELETE CASCADE,
+        -- The environment variable (stdio) or header (http) the value is for.
+        name TEXT NOT NULL,
+        -- AES-256-GCM under the key in secrets.key beside the database: this file alone cannot reveal it.
+        sealed BLOB NOT NULL,
+        PRIMARY KEY (server_id, name)
+      );
+    `,
+    // The key sits beside the database file, so the values kept in clear until now move at once,
+    // in this transaction; it is created only if there is something to seal.
+    upgrade: (db) => sealClearTextSecrets(db, new LocalSecretStore(dirname(db.name))),
+  },
+  {
+    version: 9,
+    name: 'saved denied paths that are the old default follow the new defaults',
+    // The settings panel saves every parameter of a tool it saves, so a list nobody edited was stored
+    // as it then was; dropped, it takes the longer default list (credential stores, browser
+    // profiles, and for write and edit the shell start-up files).
+    sql: `
+      UPDATE user_tool_settings SET parameters = json_remove(parameters, '$.deniedPaths')
+      WHERE json_valid(parameters)
+        AND json_extract(parameters, '$.deniedPaths') = '["~/.ssh","~/.gnupg","~/.aws"]';
+    `,
   },
 ]

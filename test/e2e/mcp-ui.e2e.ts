@@ -3,7 +3,8 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import type { McpServerInfo } from '../../src-shared/mcp'
+import { MASKED_VALUE, type McpServerInfo } from '../../src-shared/mcp'
+import { environmentOf } from '../main/tools/mcp/secret-probes'
 import { EVERYTHING_SERVER } from '../support/mcp-servers'
 import { ROOT, settingsSection, useChatApp } from './support'
 
@@ -243,7 +244,7 @@ describe('MCP servers in the app', () => {
       .waitFor()
     const docs = card(panel, 'docs')
     expect(await docs.textContent()).toContain('http://127.0.0.1:9/mcp')
-    expect(await docs.textContent()).toContain('Authorization')
+    expect(await docs.textContent()).toContain('Authorization (stored encrypted)')
     expect(await statusOf(docs)).toBe('Not running')
 
     // Never run: nothing on stderr yet.
@@ -313,5 +314,69 @@ describe('MCP servers in the app', () => {
     await card(darkPanel, 'fs').getByRole('button', { name: 'Review command…' }).click()
     await dark.getByRole('dialog', { name: 'Run “fs”?' }).waitFor()
     await screenshot(dark, 'settings-mcp-approval-dark')
+  }, 120_000)
+
+  it('stores a token encrypted: masked in the form, the approval and the list, and the server still gets it', async () => {
+    const { app, page } = await open()
+    const token = 'ghp_TypedInTheBrowser_0123456789'
+    const panel = await settingsSection(page, 'MCP')
+    await panel.getByRole('button', { name: 'Add server' }).click()
+    const form = panel.getByRole('form', { name: 'Add an MCP server' })
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('github')
+    await form.getByRole('textbox', { name: 'Command', exact: true }).fill(process.execPath)
+    const args = form.getByRole('group', { name: 'Arguments' })
+    await args.getByRole('button', { name: 'Add to Arguments' }).click()
+    await args.getByRole('textbox', { name: 'Arguments 1' }).fill(EVERYTHING_SERVER)
+    await form
+      .getByRole('textbox', { name: 'Environment variables' })
+      .fill(`GITHUB_TOKEN=${token}\nGITHUB_HOST=github.com\nORGANISATION=acme-private`)
+
+    // A token's name ticks its box; the person ticks another one themselves.
+    const secrets = form.getByRole('group', { name: 'Secret variables' })
+    const box = (name: string) => secrets.getByRole('checkbox', { name, exact: true })
+    expect(await box('GITHUB_TOKEN').isChecked()).toBe(true)
+    expect(await box('GITHUB_HOST').isChecked()).toBe(false)
+    expect(await box('ORGANISATION').isChecked()).toBe(false)
+    await box('ORGANISATION').check()
+    await screenshot(page, 'settings-mcp-secret-form-light')
+    await form.getByRole('button', { name: 'Add server' }).click()
+
+    const approval = page.getByRole('dialog', { name: 'Run “github”?' })
+    await approval.waitFor()
+    expect(await approval.locator('pre').nth(1).textContent()).toBe(
+      [
+        'GITHUB_HOST=github.com',
+        `GITHUB_TOKEN=${MASKED_VALUE} (stored encrypted)`,
+        `ORGANISATION=${MASKED_VALUE} (stored encrypted)`,
+      ].join('\n'),
+    )
+    await approval.getByRole('button', { name: 'Approve' }).click()
+    await approval.waitFor({ state: 'detached' })
+    const github = card(panel, 'github')
+    expect(await github.textContent()).toContain(
+      'GITHUB_HOST, GITHUB_TOKEN (stored encrypted), ORGANISATION (stored encrypted)',
+    )
+    expect(JSON.stringify(await serversOf(page))).not.toMatch(/ghp_|acme-private/)
+    expect(await page.content()).not.toMatch(/ghp_|acme-private/)
+
+    // Edited without retyping it: the form shows dots, and the stored token is kept.
+    await github.getByRole('button', { name: 'Edit server github' }).click()
+    const edit = panel.getByRole('form', { name: 'Edit github' })
+    const env = edit.getByRole('textbox', { name: 'Environment variables' })
+    expect(await env.inputValue()).toBe(
+      `GITHUB_HOST=github.com\nGITHUB_TOKEN=${MASKED_VALUE}\nORGANISATION=${MASKED_VALUE}`,
+    )
+    await env.fill(`GITHUB_HOST=ghe.example.com\nGITHUB_TOKEN=${MASKED_VALUE}\nORGANISATION=${MASKED_VALUE}`)
+    await edit.getByRole('button', { name: 'Save server' }).click()
+    await approval.waitFor()
+    await approval.getByRole('button', { name: 'Approve' }).click()
+    await approval.waitFor({ state: 'detached' })
+    const environment = await environmentOf(app.atelier, 'github')
+    expect(environment).toMatchObject({
+      GITHUB_TOKEN: token,
+      GITHUB_HOST: 'ghe.example.com',
+      ORGANISATION: 'acme-private',
+    })
+    expect(await page.content()).not.toMatch(/ghp_|acme-private/)
   }, 120_000)
 })

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { type Command, InvalidArgumentError } from 'commander'
+import { AtelierError } from '../../../src-shared/errors'
+import { isSecret, type McpServerInfo } from '../../../src-shared/mcp'
 import { printJson, withAtelier } from '../open-atelier'
 
 function keyValue(value: string, previous: Record<string, string> = {}): Record<string, string> {
@@ -9,11 +11,31 @@ function keyValue(value: string, previous: Record<string, string> = {}): Record<
   return { ...previous, [value.slice(0, at)]: value.slice(at + 1) }
 }
 
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value]
+}
+
+/** Which values went to the secret store, so the person knows what is no longer shown. */
+function storedEncrypted({ definition }: McpServerInfo): string {
+  const values = (definition.transport === 'stdio' ? definition.env : definition.headers) ?? {}
+  const names = Object.keys(values).filter((name) => isSecret(definition.secret, name))
+  return names.length > 0 ? ` (stored encrypted: ${names.join(', ')})` : ''
+}
+
 interface AddOptions {
   url?: string
   header?: Record<string, string>
   env?: Record<string, string>
+  secret?: string[]
+  public?: string[]
   cwd?: string
+}
+
+/** `--secret NAME` and `--public NAME` as the contract's marks; names marked neither follow their look. */
+function secretMarks({ secret = [], public: clear = [] }: AddOptions): Record<string, boolean> {
+  const both = secret.find((name) => clear.includes(name))
+  if (both) throw new AtelierError('invalid_secret', `${both} is given as both --secret and --public.`)
+  return Object.fromEntries([...secret.map((name) => [name, true]), ...clear.map((name) => [name, false])])
 }
 
 export function registerMcpCommand(program: Command): void {
@@ -29,15 +51,26 @@ export function registerMcpCommand(program: Command): void {
     .option('--url <url>', 'a remote server')
     .option('--header <name=value>', 'an HTTP header for a remote server (repeatable)', keyValue)
     .option('--env <name=value>', 'an environment variable for a stdio server (repeatable)', keyValue)
+    .option(
+      '--secret <name>',
+      'store this --env or --header value encrypted and never show it (repeatable); names with TOKEN, KEY, SECRET, PASSWORD, AUTH… are by default',
+      collect,
+    )
+    .option(
+      '--public <name>',
+      'keep this --env or --header value as typed, whatever its name (repeatable)',
+      collect,
+    )
     .option('--cwd <dir>', 'the folder a stdio server starts in')
     .action((name: string, commandParts: string[], options: AddOptions, command: Command) =>
       withAtelier(command, ({ mcp: servers }) => {
         const [executable, ...args] = commandParts
         if (!options.url && !executable) throw new InvalidArgumentError('give a command after --, or --url')
+        const secret = secretMarks(options)
         // Typing the command here is the approval the desktop app asks for; it is printed back as run.
         const info = options.url
           ? servers.add(
-              { name, transport: 'http', url: options.url, headers: options.header ?? {} },
+              { name, transport: 'http', url: options.url, headers: options.header ?? {}, secret },
               { approve: true },
             )
           : servers.add(
@@ -47,11 +80,12 @@ export function registerMcpCommand(program: Command): void {
                 command: executable ?? '',
                 args,
                 env: options.env ?? {},
+                secret,
                 cwd: options.cwd ? resolve(options.cwd) : null,
               },
               { approve: true },
             )
-        process.stdout.write(`added ${info.name}: ${info.target}\n`)
+        process.stdout.write(`added ${info.name}: ${info.target}${storedEncrypted(info)}\n`)
       }),
     )
 

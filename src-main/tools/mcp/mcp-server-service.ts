@@ -1,12 +1,22 @@
 /**
  * MCP servers as settings: added by hand or imported from an `mcpServers` file (as Claude Desktop
  * and Cursor write it), switched on and off, and — for stdio servers — started only once the person
- * has seen and approved the exact command line, again after any change to it.
+ * has seen and approved the exact command line, again after any change to it. Secret values (tokens,
+ * auth headers) are sealed at rest and masked in all it answers; only a launch unseals them.
  */
 import { randomUUID } from 'node:crypto'
 import { AtelierError } from '../../../src-shared/errors'
-import type { McpServerInfo, McpServerInput, McpServerStatus } from '../../../src-shared/mcp'
+import {
+  isSecret,
+  MASKED_VALUE,
+  type McpServerInfo,
+  type McpServerInput,
+  type McpServerStatus,
+  SECRET_NAME,
+} from '../../../src-shared/mcp'
 import type { AtelierEvents } from '../../core/events'
+import type { LocalSecretStore } from '../../core/local-secret-store'
+import { commandLine, launchApproval } from '../../core/mcp-launch'
 import type { McpServersRepository, StoredMcpServer } from '../../db/mcp-servers-repository'
 import type { ToolRegistry } from '../registry'
 import type { McpServerConfig } from './mcp-connection'
@@ -14,12 +24,8 @@ import { McpManager } from './mcp-manager'
 
 const NAME = /^[a-zA-Z0-9_-]{1,32}$/
 
-/** The command line as a person would type it: arguments with spaces or quotes are quoted. */
-export function commandLine(server: McpServerConfig): string {
-  if (server.transport === 'http') return server.url
-  const quote = (part: string) => (/^[\w@%+=:,./-]+$/.test(part) ? part : `'${part.replace(/'/g, `'\\''`)}'`)
-  return [server.command, ...server.args].map(quote).join(' ')
-}
+/** A server as its settings say, before `enabled` and the approval. */
+type StoredDefinition = McpServerConfig & Pick<StoredMcpServer, 'secrets'>
 
 export class McpServerService {
   private readonly manager: McpManager
@@ -27,9 +33,12 @@ export class McpServerService {
   private closed = false
   /** The servers' states as `prepare` last announced them; any other announcement clears it. */
   private announcedStates = ''
+  /** Why the last `prepare` could not launch a server: a stored secret it could not decrypt. */
+  private readonly unlaunchable = new Map<string, string>()
 
   constructor(
     private readonly repository: McpServersRepository,
+    private readonly secrets: LocalSecretStore,
     registry: ToolRegistry,
     private readonly events: AtelierEvents,
     private readonly now: () => number = Date.now,
@@ -44,29 +53,31 @@ export class McpServerService {
   /** Adds a server, on. `approve`: the person has seen the command line (the CLI prints it back). */
   add(input: McpServerInput, { approve }: { approve: boolean }): McpServerInfo {
     this.checkName(input.name)
-    const config = configFrom(randomUUID(), input)
+    const definition = this.definitionFrom(randomUUID(), input, undefined)
     const server: StoredMcpServer = {
-      ...config,
+      ...definition,
       enabled: true,
-      approvedLaunch: approve ? launchOf(config) : null,
+      approvedLaunch: approve ? launchOf(definition) : null,
     }
     return this.save(server)
   }
 
   /**
    * Edits a server, keeping it on or off. Its session is closed so the next use runs the server as
-   * it now stands; a stdio server whose launch changed waits for approval again.
+   * it now stands; a stdio server whose launch changed waits for approval again. A value sent as
+   * `MASKED_VALUE` keeps the one stored under its name.
    */
   async update(name: string, input: McpServerInput): Promise<McpServerInfo> {
     const current = this.get(name)
     if (input.name !== current.name) this.checkName(input.name)
     const next: StoredMcpServer = {
-      ...configFrom(current.id, input),
+      ...this.definitionFrom(current.id, input, current),
       enabled: current.enabled,
       approvedLaunch: current.approvedLaunch,
     }
     // Saved first, so a turn starting meanwhile cannot bring the old launch back.
     this.repository.save(next, this.now())
+    this.unlaunchable.delete(current.id)
     await this.manager.disconnect(current.id)
     return this.announce(next)
   }
@@ -136,8 +147,19 @@ export class McpServerService {
    */
   async prepare(): Promise<McpServerStatus[]> {
     const enabled = this.repository.list().filter((server) => server.enabled)
-    const ready = enabled.filter((server) => !needsApproval(server))
-    const statuses = await this.manager.prepare(ready.map(configOf))
+    const launches: McpServerConfig[] = []
+    const unlaunchable: McpServerStatus[] = []
+    this.unlaunchable.clear()
+    for (const server of enabled.filter((server) => !needsApproval(server))) {
+      try {
+        launches.push(this.launchConfig(server))
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error)
+        this.unlaunchable.set(server.id, message)
+        unlaunchable.push({ id: server.id, name: server.name, connected: false, tools: [], error: message })
+      }
+    }
+    const statuses = [...(await this.manager.prepare(launches)), ...unlaunchable]
     const waiting = enabled.filter(needsApproval).map(({ id, name }) => ({
       id,
       name,
@@ -200,19 +222,111 @@ export class McpServerService {
   }
 
   private toInfo(server: StoredMcpServer): McpServerInfo {
-    const { connected, tools, error } = this.manager.status(server)
+    const { connected, tools, error = this.unlaunchable.get(server.id) } = this.manager.status(server)
     return {
       id: server.id,
       name: server.name,
       transport: server.transport,
-      target: commandLine(server),
+      target: server.transport === 'http' ? server.url : commandLine(server),
       enabled: server.enabled,
       needsApproval: needsApproval(server),
-      definition: inputOf(server),
+      definition: definitionOf(server),
       running: connected,
       ...(error && { error }),
       tools,
     }
+  }
+
+  /**
+   * The server as the database keeps it: the values whose names are secret (by the person's marks,
+   * else by `SECRET_NAME`) sealed, the others in the clear.
+   */
+  private definitionFrom(
+    id: string,
+    input: McpServerInput,
+    current: StoredMcpServer | undefined,
+  ): StoredDefinition {
+    const typed = (input.transport === 'stdio' ? input.env : input.headers) ?? {}
+    for (const name of Object.keys(input.secret ?? {})) {
+      if (!(name in typed)) {
+        throw new AtelierError('invalid_secret', `${name} is marked secret or public, but has no value.`, {
+          name,
+        })
+      }
+    }
+    // Names mean environment variables of a stdio server and headers of a remote one.
+    const kept = current?.transport === input.transport ? current : undefined
+    const clear: Record<string, string> = {}
+    const secrets: Record<string, Buffer> = {}
+    for (const [name, sent] of Object.entries(typed)) {
+      const value = sent === MASKED_VALUE ? this.storedValue(kept, name) : sent
+      if (isSecret(input.secret, name)) secrets[name] = this.sealedAs(value, kept?.secrets[name])
+      else clear[name] = value
+    }
+    return input.transport === 'stdio'
+      ? {
+          id,
+          name: input.name,
+          transport: 'stdio',
+          command: input.command,
+          args: input.args ?? [],
+          env: clear,
+          cwd: input.cwd ?? null,
+          secrets,
+        }
+      : { id, name: input.name, transport: 'http', url: validUrl(input.url), headers: clear, secrets }
+  }
+
+  /** What `name` holds now, for a value sent back masked. */
+  private storedValue(server: StoredMcpServer | undefined, name: string): string {
+    const sealed = server?.secrets[name]
+    if (server && sealed) return this.unseal(name, sealed)
+    const value = server && clearValues(server)[name]
+    if (value === undefined) {
+      throw new AtelierError('secret_missing', `${name} has no stored value to keep: type its value.`, {
+        name,
+      })
+    }
+    return value
+  }
+
+  /** The stored seal while it still holds this very value, so the approval stands; else a new one. */
+  private sealedAs(value: string, stored: Buffer | undefined): Buffer {
+    if (stored && this.opened(stored) === value) return stored
+    return this.secrets.seal(value)
+  }
+
+  /** A seal's value, or undefined when it no longer opens (its key is gone or was replaced). */
+  private opened(sealed: Buffer): string | undefined {
+    try {
+      return this.secrets.unseal(sealed)
+    } catch {
+      return undefined
+    }
+  }
+
+  private unseal(name: string, sealed: Buffer): string {
+    try {
+      return this.secrets.unseal(sealed)
+    } catch (error) {
+      const reason = AtelierError.isInstance(error) ? (error.data as { reason?: string })?.reason : undefined
+      throw new AtelierError(
+        'secret_unreadable',
+        `The stored value of ${name} cannot be decrypted (${reason ?? String(error)}): type it again in Settings → MCP, or add the server again with \`atelier mcp add\`.`,
+        { name },
+      )
+    }
+  }
+
+  /** The server as a connection needs it: its secret values unsealed, for this launch only. */
+  private launchConfig(server: StoredMcpServer): McpServerConfig {
+    const { enabled: _, approvedLaunch: __, secrets, ...config } = server
+    const unsealed = Object.fromEntries(
+      Object.entries(secrets).map(([name, sealed]) => [name, this.unseal(name, sealed)]),
+    )
+    return config.transport === 'stdio'
+      ? { ...config, env: { ...config.env, ...unsealed } }
+      : { ...config, headers: { ...config.headers, ...unsealed } }
   }
 
   private get(name: string): StoredMcpServer {
@@ -224,38 +338,47 @@ export class McpServerService {
 
 /**
  * What a person approves of a stdio server: the command line, and the environment and folder it
- * runs with, since either can change what the command does. Remote servers need no approval.
+ * runs with, since either can change what the command does — as a digest (`launchApproval`).
+ * Remote servers need no approval.
  */
-function launchOf(server: McpServerConfig): string {
+function launchOf(server: StoredDefinition): string {
   if (server.transport === 'http') return ''
-  return JSON.stringify({ command: commandLine(server), env: server.env, cwd: server.cwd })
+  const { command, args, env, secrets, cwd } = server
+  return launchApproval({ command, args, env, secrets, cwd })
 }
 
 function needsApproval(server: StoredMcpServer): boolean {
   return server.transport === 'stdio' && server.approvedLaunch !== launchOf(server)
 }
 
-function configFrom(id: string, input: McpServerInput): McpServerConfig {
-  return input.transport === 'stdio'
+/** The values kept in the clear: a stdio server's environment, a remote server's headers. */
+function clearValues(server: StoredDefinition): Record<string, string> {
+  return server.transport === 'stdio' ? server.env : server.headers
+}
+
+/**
+ * The server for the edit form and every listing: secret values masked, and marks only where
+ * they differ from what the name suggests.
+ */
+function definitionOf(server: StoredMcpServer): McpServerInput {
+  const masked = Object.fromEntries(Object.keys(server.secrets).map((name) => [name, MASKED_VALUE]))
+  const values = { ...clearValues(server), ...masked }
+  const marks = Object.keys(values).flatMap((name) => {
+    const secret = name in server.secrets
+    return secret === SECRET_NAME.test(name) ? [] : [[name, secret] as const]
+  })
+  const secret = marks.length > 0 ? { secret: Object.fromEntries(marks) } : {}
+  return server.transport === 'stdio'
     ? {
-        id,
-        name: input.name,
+        name: server.name,
         transport: 'stdio',
-        command: input.command,
-        args: input.args ?? [],
-        env: input.env ?? {},
-        cwd: input.cwd ?? null,
+        command: server.command,
+        args: server.args,
+        env: values,
+        ...secret,
+        cwd: server.cwd,
       }
-    : { id, name: input.name, transport: 'http', url: validUrl(input.url), headers: input.headers ?? {} }
-}
-
-function inputOf(server: StoredMcpServer): McpServerInput {
-  const { id: _, enabled: __, approvedLaunch: ___, ...input } = server
-  return input
-}
-
-function configOf({ enabled: _, approvedLaunch: __, ...config }: StoredMcpServer): McpServerConfig {
-  return config
+    : { name: server.name, transport: 'http', url: server.url, headers: values, ...secret }
 }
 
 function validUrl(url: string): string {

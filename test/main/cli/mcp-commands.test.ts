@@ -1,8 +1,10 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { MASKED_VALUE, type McpServerInfo } from '../../../src-shared/mcp'
 import { EVERYTHING_SERVER } from '../../support/mcp-servers'
 import { useTempDirs } from '../../support/temp-dir'
+import { databaseFilesHolding } from '../tools/mcp/secret-probes'
 import { atelier } from './built-cli'
 
 // The built CLI, as `npm install` leaves it (npm test builds first).
@@ -53,5 +55,66 @@ describe('atelier mcp (built CLI)', () => {
     const missing = await atelier(dataDir, 'mcp', 'enable', 'docs')
     expect(missing.code).toBe(1)
     expect(missing.stderr).toContain('No MCP server named "docs". (not_found)')
+  }, 60_000)
+
+  it('stores --env values with secret names, and those marked --secret, encrypted; --public keeps one as typed', async () => {
+    const dataDir = tempDir()
+    const token = 'ghp_FromTheCommandLine_0123456789'
+    const added = await atelier(
+      dataDir,
+      'mcp',
+      'add',
+      'github',
+      '--env',
+      `GITHUB_PERSONAL_ACCESS_TOKEN=${token}`,
+      '--env',
+      'KEYBOARD_LAYOUT=dvorak',
+      '--public',
+      'KEYBOARD_LAYOUT',
+      '--env',
+      'ORGANISATION=atelier-private',
+      '--secret',
+      'ORGANISATION',
+      '--',
+      process.execPath,
+      EVERYTHING_SERVER,
+      'stdio',
+    )
+    expect(added).toMatchObject({
+      code: 0,
+      stdout: `added github: ${process.execPath} ${EVERYTHING_SERVER} stdio (stored encrypted: GITHUB_PERSONAL_ACCESS_TOKEN, ORGANISATION)\n`,
+    })
+    const listed = await atelier(dataDir, 'mcp', 'list', '--json')
+    const [server] = JSON.parse(listed.stdout) as McpServerInfo[]
+    expect(server?.definition).toMatchObject({
+      env: {
+        GITHUB_PERSONAL_ACCESS_TOKEN: MASKED_VALUE,
+        KEYBOARD_LAYOUT: 'dvorak',
+        ORGANISATION: MASKED_VALUE,
+      },
+    })
+    expect(listed.stdout).not.toMatch(/ghp_|atelier-private/)
+    expect(databaseFilesHolding(dataDir, token)).toEqual([])
+    expect(databaseFilesHolding(dataDir, 'atelier-private')).toEqual([])
+
+    const unmatched = await atelier(dataDir, 'mcp', 'add', 'x', '--secret', 'API_TOKEN', '--', 'npx')
+    expect(unmatched.code).toBe(1)
+    expect(unmatched.stderr).toContain('API_TOKEN is marked secret or public, but has no value.')
+    const both = await atelier(
+      dataDir,
+      'mcp',
+      'add',
+      'y',
+      '--env',
+      'A=1',
+      '--secret',
+      'A',
+      '--public',
+      'A',
+      '--',
+      'npx',
+    )
+    expect(both.code).toBe(1)
+    expect(both.stderr).toContain('A is given as both --secret and --public. (invalid_secret)')
   }, 60_000)
 })

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
-import type { McpServerInfo } from '../../../../src-shared/mcp'
+import { isSecret, type McpServerInfo } from '../../../../src-shared/mcp'
 import { errorMessage } from '../../errors'
 import { Modal } from '../chat/Modal'
 import { Notice } from './Notice'
@@ -14,7 +14,8 @@ interface McpApprovalDialogProps {
 
 /**
  * The exact launch of a stdio server — command line, working folder, environment — shown before it
- * may run. Approving is the only way a new or changed command gets started.
+ * may run. Approving is the only way a new or changed command gets started. A secret value shows as
+ * dots: the approval covers it, so a changed secret is asked about again.
  */
 export function McpApprovalDialog({ api, server, onApproved, onClose }: McpApprovalDialogProps) {
   const [approving, setApproving] = useState(false)
@@ -72,7 +73,16 @@ export function McpApprovalDialog({ api, server, onApproved, onClose }: McpAppro
         <dt>Environment variables</dt>
         <dd>
           {env.length > 0 ? (
-            <pre className="mcp-launch-value">{env.map(([key, value]) => `${key}=${value}`).join('\n')}</pre>
+            <pre className="mcp-launch-value">
+              {env
+                .map(([key, value]) =>
+                  // The value itself never leaves the main process; what is approved covers it all the same.
+                  isSecret(definition?.secret, key)
+                    ? `${key}=${value} (stored encrypted)`
+                    : `${key}=${value}`,
+                )
+                .join('\n')}
+            </pre>
           ) : (
             <span className="muted">None added.</span>
           )}

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
-import type { McpServerInfo } from '../../../../src-shared/mcp'
+import { isSecret, type McpServerInfo, type SecretMarks } from '../../../../src-shared/mcp'
 import { errorMessage } from '../../errors'
 import { ItemActions } from './ItemActions'
 import { Notice } from './Notice'
@@ -38,6 +38,13 @@ function statusOf(server: McpServerInfo): { kind: StatusKind; label: string; det
   }
 }
 
+/** The names of a server's variables or headers, each secret one said to be stored encrypted. */
+function namesOf(values: Record<string, string> | undefined, marks: SecretMarks | undefined): string {
+  return Object.keys(values ?? {})
+    .map((name) => (isSecret(marks, name) ? `${name} (stored encrypted)` : name))
+    .join(', ')
+}
+
 /** An MCP server as set up: what it runs or where it points, whether it runs, and its tools. */
 export function McpServerCard({
   api,
@@ -53,8 +60,8 @@ export function McpServerCard({
   const [error, setError] = useState<string>()
   const status = statusOf(server)
   const definition = server.definition
-  const env = definition.transport === 'stdio' ? Object.keys(definition.env ?? {}) : []
-  const headers = definition.transport === 'http' ? Object.keys(definition.headers ?? {}) : []
+  const env = definition.transport === 'stdio' ? namesOf(definition.env, definition.secret) : ''
+  const headers = definition.transport === 'http' ? namesOf(definition.headers, definition.secret) : ''
   const cwd = definition.transport === 'stdio' ? definition.cwd : null
 
   async function setEnabled(enabled: boolean) {
@@ -108,19 +115,19 @@ export function McpServerCard({
             </dd>
           </div>
         )}
-        {env.length > 0 && (
+        {env && (
           <div>
             <dt>Environment</dt>
             <dd>
-              <code>{env.join(', ')}</code>
+              <code>{env}</code>
             </dd>
           </div>
         )}
-        {headers.length > 0 && (
+        {headers && (
           <div>
             <dt>Headers</dt>
             <dd>
-              <code>{headers.join(', ')}</code>
+              <code>{headers}</code>
             </dd>
           </div>
         )}

@@ -1,7 +1,13 @@
 import { type FormEvent, useId, useRef, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
 import { isAtelierErrorPayload } from '../../../../src-shared/errors'
-import type { McpServerInfo, McpServerInput } from '../../../../src-shared/mcp'
+import {
+  isSecret,
+  MASKED_VALUE,
+  type McpServerInfo,
+  type McpServerInput,
+  type SecretMarks,
+} from '../../../../src-shared/mcp'
 import { FolderField } from './FolderField'
 import { FormFooter } from './FormFooter'
 import { fieldErrors } from './field-errors'
@@ -64,6 +70,61 @@ function formatPairs(pairs: Record<string, string> | undefined, kind: 'env' | 'h
     .join('\n')
 }
 
+/** The names written so far, in order, even while another line is still wrong. */
+function namesIn(text: string, kind: 'env' | 'headers'): string[] {
+  const separator = kind === 'env' ? '=' : ':'
+  const valid = kind === 'env' ? ENV_NAME : HEADER_NAME
+  const names = text.split('\n').flatMap((line) => {
+    const at = line.indexOf(separator)
+    const name = at < 0 ? '' : line.slice(0, at).trim()
+    return valid.test(name) ? [name] : []
+  })
+  return [...new Set(names)]
+}
+
+/** The person's marks that still name a value: the contract refuses a mark without one. */
+function marksFor(marks: SecretMarks, pairs: Record<string, string>): { secret?: SecretMarks } {
+  const kept = Object.entries(marks).filter(([name]) => name in pairs)
+  return kept.length > 0 ? { secret: Object.fromEntries(kept) } : {}
+}
+
+interface SecretMarksFieldProps {
+  label: string
+  names: string[]
+  marks: SecretMarks
+  onChange(marks: SecretMarks): void
+}
+
+/**
+ * Which of the values are secret, one checkbox a name: checked at first when the name looks like
+ * a token, key or password. A secret is stored encrypted and shown as dots from then on.
+ */
+function SecretMarksField({ label, names, marks, onChange }: SecretMarksFieldProps) {
+  const id = useId()
+  if (names.length === 0) return null
+  return (
+    <fieldset className="field field-wide" aria-describedby={`${id}-hint`}>
+      <legend className="field-label">{label}</legend>
+      <div className="choice-list">
+        {names.map((name) => (
+          <label key={name} className="choice">
+            <input
+              type="checkbox"
+              checked={isSecret(marks, name)}
+              onChange={(event) => onChange({ ...marks, [name]: event.target.checked })}
+            />
+            <code>{name}</code>
+          </label>
+        ))}
+      </div>
+      <p className="field-hint" id={`${id}-hint`}>
+        Checked values are stored encrypted and never shown again: they read {MASKED_VALUE}, and leaving{' '}
+        {MASKED_VALUE} as it is keeps the stored value.
+      </p>
+    </fieldset>
+  )
+}
+
 /**
  * Adds or edits an MCP server: a command Atelier runs (stdio) or a URL it connects to (Streamable
  * HTTP). A changed command line, environment or working folder is approved again before it runs.
@@ -82,6 +143,7 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
   const [cwd, setCwd] = useState(stdio?.cwd ?? '')
   const [url, setUrl] = useState(http?.url ?? '')
   const [headers, setHeaders] = useState(formatPairs(http?.headers, 'headers'))
+  const [marks, setMarks] = useState<SecretMarks>(start?.secret ?? {})
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({})
   const [formError, setFormError] = useState<string>()
   const [saving, setSaving] = useState(false)
@@ -123,6 +185,7 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
           // An empty row is a slip of the Add button, not an argument anyone means.
           args: args.filter((arg) => arg !== ''),
           env: parsedEnv.pairs,
+          ...marksFor(marks, parsedEnv.pairs),
           cwd: cwd.trim() || null,
         },
       }
@@ -132,7 +195,15 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
     const parsedHeaders = parsePairs(headers, 'headers')
     if ('error' in parsedHeaders) found.headers = parsedHeaders.error
     if ('error' in parsedHeaders || Object.keys(found).length > 0) return { errors: found }
-    return { server: { name: trimmedName, transport, url: url.trim(), headers: parsedHeaders.pairs } }
+    return {
+      server: {
+        name: trimmedName,
+        transport,
+        url: url.trim(),
+        headers: parsedHeaders.pairs,
+        ...marksFor(marks, parsedHeaders.pairs),
+      },
+    }
   }
 
   async function submit(event: FormEvent) {
@@ -246,6 +317,12 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
               placeholder="API_TOKEN=abc123"
               hint="One NAME=value a line, added to the server’s environment. Optional."
             />
+            <SecretMarksField
+              label="Secret variables"
+              names={namesIn(env, 'env')}
+              marks={marks}
+              onChange={setMarks}
+            />
             <div className="field-wide">
               <FolderField
                 api={api}
@@ -284,6 +361,12 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
               spellCheck={false}
               placeholder="Authorization: Bearer abc123"
               hint="One Name: value a line, sent with every request. Optional."
+            />
+            <SecretMarksField
+              label="Secret headers"
+              names={namesIn(headers, 'headers')}
+              marks={marks}
+              onChange={setMarks}
             />
           </>
         )}

@@ -3,9 +3,11 @@ import { createServer as createHttpServer, request as forward, type IncomingHttp
 import { createServer } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { McpManager } from '../../../../src-main/tools/mcp/mcp-manager'
+import { MASKED_VALUE } from '../../../../src-shared/mcp'
 import { killHard } from '../../../support/fixture-process'
 import { EVERYTHING_SERVER } from '../../../support/mcp-servers'
 import { useToolHarness } from '../../../support/tool-harness'
+import { databaseFilesHolding } from './secret-probes'
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -119,5 +121,39 @@ describe('remote MCP servers', () => {
     for (const headers of proxy.seen) {
       expect(headers).toMatchObject({ authorization: 'Bearer s3cret', 'x-team': 'atelier' })
     }
+  }, 30_000)
+
+  it('keeps an Authorization header out of the listings and the database, and still sends it', async () => {
+    const { atelier } = harness()
+    const remote = await startRemote('streamableHttp')
+    cleanups.push(() => killHard(remote.child))
+    const proxy = await recordingProxy(remote.port)
+    cleanups.push(proxy.close)
+    const announced: string[] = []
+    atelier.events.subscribe((event, payload) => {
+      if (event === 'mcp.changed') announced.push(JSON.stringify(payload))
+    })
+    const bearer = 'Bearer remote-0123456789-secret'
+
+    const added = await atelier.dispatch('mcp.add', {
+      name: 'remote',
+      transport: 'http',
+      url: `http://127.0.0.1:${proxy.port}/mcp`,
+      headers: { Authorization: bearer, 'X-Team': 'atelier' },
+    })
+    expect(added).toMatchObject({
+      ok: true,
+      value: { definition: { headers: { Authorization: MASKED_VALUE, 'X-Team': 'atelier' } } },
+    })
+    const [status] = await atelier.mcp.prepare()
+    expect(status).toMatchObject({ name: 'remote', connected: true })
+    expect(proxy.seen.length).toBeGreaterThanOrEqual(2)
+    for (const headers of proxy.seen) expect(headers).toMatchObject({ authorization: bearer })
+
+    const listed = await atelier.dispatch('mcp.list', {})
+    expect(JSON.stringify([added, listed, ...announced])).not.toContain('remote-0123456789-secret')
+    expect(announced.length).toBeGreaterThanOrEqual(2)
+    await atelier.close()
+    expect(databaseFilesHolding(atelier.dataDir, 'remote-0123456789-secret')).toEqual([])
   }, 30_000)
 })

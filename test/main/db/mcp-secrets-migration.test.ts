@@ -1,0 +1,124 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { type Atelier, createAtelier, DATABASE_FILE } from '../../../src-main/app/create-atelier'
+import { SECRET_KEY_FILE } from '../../../src-main/core/local-secret-store'
+import { openDatabase } from '../../../src-main/db/database'
+import { migrations } from '../../../src-main/db/migrations'
+import { MASKED_VALUE } from '../../../src-shared/mcp'
+import { EVERYTHING_SERVER } from '../../support/mcp-servers'
+import { useTempDirs } from '../../support/temp-dir'
+import { databaseFilesHolding, environmentOf } from '../tools/mcp/secret-probes'
+
+const TOKEN = 'ghp_StoredInClearBySchema7_0123456789'
+const OLD_TOKEN = 'ghp_ApprovedBeforeTheLastEdit_987654'
+const REPLACED_TOKEN = 'ghp_ReplacedByAnEditUnderSchema7_5555'
+const BEARER = 'Bearer remote-secret-0123456789'
+
+/** A server row as Atelier wrote it up to schema 7: every value in `config`, the approval as text. */
+function legacyRow(
+  id: string,
+  env: Record<string, string>,
+  approvedEnv: Record<string, string> | null = env,
+) {
+  const command = `${process.execPath} ${EVERYTHING_SERVER} stdio`
+  return {
+    id,
+    name: id,
+    transport: 'stdio',
+    config: JSON.stringify({ command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], env, cwd: null }),
+    approved: approvedEnv && JSON.stringify({ command, env: approvedEnv, cwd: null }),
+  }
+}
+
+describe('migration 8: MCP secrets stored in clear', () => {
+  const tempDir = useTempDirs()
+  const open: Atelier[] = []
+  afterEach(async () => {
+    for (const atelier of open.splice(0)) await atelier.close()
+  })
+
+  /** A data folder holding a schema 7 database with these servers, closed as an older Atelier leaves it. */
+  function schema7Folder(): string {
+    const dataDir = tempDir()
+    const db = openDatabase(join(dataDir, DATABASE_FILE), { migrations: migrations.slice(0, 7) })
+    const insert = db.prepare(
+      `INSERT INTO mcp_servers (id, name, transport, config, enabled, approved_launch, created_at, updated_at)
+       VALUES (@id, @name, @transport, @config, 1, @approved, 0, 0)`,
+    )
+    const github = (env: Record<string, string>) =>
+      legacyRow('github', { GITHUB_PERSONAL_ACCESS_TOKEN: TOKEN, GITHUB_HOST: 'github.com', ...env })
+    insert.run(github({ GITHUB_PERSONAL_ACCESS_TOKEN: REPLACED_TOKEN }))
+    // Approved with the token it had before its last edit: that approval names the old token.
+    insert.run(legacyRow('edited', { API_TOKEN: 'ghp_current' }, { API_TOKEN: OLD_TOKEN }))
+    insert.run(legacyRow('plain', { MODE: 'x'.repeat(200) }))
+    insert.run({
+      id: 'remote',
+      name: 'remote',
+      transport: 'http',
+      config: JSON.stringify({
+        url: 'http://127.0.0.1:9/mcp',
+        headers: { Authorization: BEARER, 'X-Team': 'a' },
+      }),
+      approved: null,
+    })
+    // Edited since, its token replaced and a variable added: the row moved, and its old bytes stay
+    // behind in the free space of the page.
+    db.prepare('UPDATE mcp_servers SET config = @config, approved_launch = @approved WHERE id = @id').run(
+      github({ GITHUB_TOOLSETS: 'repos,issues,pull_requests,actions' }),
+    )
+    db.close()
+    return dataDir
+  }
+
+  it('moves the secrets to the store, scrubs them from the file, and the server still launches with them', async () => {
+    const dataDir = schema7Folder()
+    // As an older Atelier left it: every one of them is in the file, in clear.
+    const secrets = [TOKEN, OLD_TOKEN, REPLACED_TOKEN, BEARER, 'ghp_current']
+    expect(secrets.filter((secret) => databaseFilesHolding(dataDir, secret).length === 0)).toEqual([])
+    expect(existsSync(join(dataDir, SECRET_KEY_FILE))).toBe(false)
+
+    const atelier = createAtelier({ dataDir })
+    open.push(atelier)
+    const servers = Object.fromEntries(atelier.mcp.list().map((server) => [server.name, server]))
+    expect(servers.github).toMatchObject({
+      needsApproval: false,
+      definition: { env: { GITHUB_PERSONAL_ACCESS_TOKEN: MASKED_VALUE, GITHUB_HOST: 'github.com' } },
+    })
+    // An approval of an older launch is gone with the token it named; the server asks again.
+    expect(servers.edited).toMatchObject({
+      needsApproval: true,
+      definition: { env: { API_TOKEN: MASKED_VALUE } },
+    })
+    expect(servers.plain).toMatchObject({ needsApproval: false })
+    expect(servers.remote?.definition).toMatchObject({
+      headers: { Authorization: MASKED_VALUE, 'X-Team': 'a' },
+    })
+    expect(JSON.stringify(atelier.mcp.list())).not.toMatch(/ghp_|remote-secret/)
+    // Gone from the files at once, while the app runs, not only once it has closed.
+    expect(secrets.filter((secret) => databaseFilesHolding(dataDir, secret).length > 0)).toEqual([])
+
+    expect((await environmentOf(atelier, 'github')).GITHUB_PERSONAL_ACCESS_TOKEN).toBe(TOKEN)
+    await open.splice(0)[0]?.close()
+
+    expect(secrets.filter((secret) => databaseFilesHolding(dataDir, secret).length > 0)).toEqual([])
+    expect(readFileSync(join(dataDir, SECRET_KEY_FILE))).toHaveLength(32)
+    const reopened = openDatabase(join(dataDir, DATABASE_FILE))
+    try {
+      expect(reopened.prepare('SELECT server_id, name FROM mcp_secrets ORDER BY server_id').all()).toEqual([
+        { server_id: 'edited', name: 'API_TOKEN' },
+        { server_id: 'github', name: 'GITHUB_PERSONAL_ACCESS_TOKEN' },
+        { server_id: 'remote', name: 'Authorization' },
+      ])
+    } finally {
+      reopened.close()
+    }
+  })
+
+  it('creates no key where there is nothing to seal', () => {
+    const dataDir = tempDir()
+    openDatabase(join(dataDir, DATABASE_FILE), { migrations: migrations.slice(0, 7) }).close()
+    openDatabase(join(dataDir, DATABASE_FILE)).close()
+    expect(existsSync(join(dataDir, SECRET_KEY_FILE))).toBe(false)
+  })
+})
