@@ -13,18 +13,61 @@ export const ProviderInfo = Type.Object({
   /** null: the provider's public endpoint. */
   baseUrl: Type.Union([Type.String(), Type.Null()]),
   defaultModel: Type.Union([Type.String(), Type.Null()]),
-  /** Where the API key comes from; the key itself never leaves the main process. */
+  /**
+   * The key its requests carry; the key itself never leaves the main process. `environment` only at
+   * the kind's official endpoint (see `isOfficialEndpoint`): another address gets its stored key or none.
+   */
   keySource: Type.Union([Type.Literal('stored'), Type.Literal('environment'), Type.Literal('none')]),
-  /** The environment variable read when no key is stored. */
+  /** The environment variable its key comes from (with keySource `environment`), else the one the kind reads. */
   keyVariable: Type.String(),
 })
 export type ProviderInfo = Static<typeof ProviderInfo>
+
+/** The host of each kind's official API: the only place a key from the environment is sent. */
+export const OFFICIAL_HOSTS: Record<ProviderKind, string> = {
+  'openai-responses': 'api.openai.com',
+  'openai-chat': 'api.openai.com',
+  gemini: 'generativelanguage.googleapis.com',
+  anthropic: 'api.anthropic.com',
+}
+
+/**
+ * Whether a provider of this kind at this base URL (none: the SDK's default) talks to the kind's
+ * official API. OPENAI_API_KEY is a secret meant for OpenAI, not for whoever typed an address into
+ * a provider form. Matched as text, without a URL parser (none exists in this layer): only
+ * `https://HOST`, optionally `:443`, then nothing or a path, query or fragment — so userinfo
+ * (`https://api.openai.com@evil.example`), look-alike hosts and plain http never qualify.
+ */
+export function isOfficialEndpoint(kind: ProviderKind, baseUrl: string | null | undefined): boolean {
+  if (!baseUrl) return true
+  const host = OFFICIAL_HOSTS[kind].replaceAll('.', '\\.')
+  return new RegExp(`^https://${host}(?::443)?(?:[/?#]|$)`, 'i').test(baseUrl)
+}
+
+/** Where a provider's requests go, as a person reads it: the official host, else the server's scheme, host and port. */
+export function endpointLabel(kind: ProviderKind, baseUrl: string | null | undefined): string {
+  if (isOfficialEndpoint(kind, baseUrl)) return OFFICIAL_HOSTS[kind]
+  return /^https?:\/\/[^/?#]+/i.exec(baseUrl ?? '')?.[0] ?? baseUrl ?? ''
+}
+
+/**
+ * Whether two base URLs of a kind reach the same server: the official API both, or the same scheme,
+ * host and port as written (a path is the provider's business; another server is someone else).
+ */
+export function sameServer(kind: ProviderKind, a: string | null, b: string | null): boolean {
+  return endpointLabel(kind, a).toLowerCase() === endpointLabel(kind, b).toLowerCase()
+}
 
 export const KeyStorage = Type.Object({
   /** Whether keys can be stored at all (the desktop app with an OS keychain). */
   available: Type.Boolean(),
   /** The OS offers no keychain, so "encrypted" keys would be readable by anyone with the file. */
   plainText: Type.Boolean(),
+  /**
+   * The key variables set in the environment Atelier started in — names only, never values — so the
+   * form can say what a provider it is adding would send, and where.
+   */
+  environmentKeys: Type.Array(Type.String()),
 })
 export type KeyStorage = Static<typeof KeyStorage>
 

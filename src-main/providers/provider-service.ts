@@ -1,15 +1,19 @@
 /**
  * Providers as settings: where a model runs (kind, base URL, default model) and where its key comes
  * from — the environment, or the OS keychain through Electron's safeStorage in the desktop app.
+ * A key goes only where it belongs: one from the environment to the kind's official endpoint, one
+ * stored for a provider to the address it was stored with.
  */
 import { randomUUID } from 'node:crypto'
 import type { ProviderKind } from '../../src-shared/agent'
 import { AtelierError } from '../../src-shared/errors'
-import type {
-  CreateProviderBody,
-  KeyStorage,
-  ProviderInfo,
-  UpdateProviderBody,
+import {
+  type CreateProviderBody,
+  isOfficialEndpoint,
+  type KeyStorage,
+  type ProviderInfo,
+  sameServer,
+  type UpdateProviderBody,
 } from '../../src-shared/providers'
 import type { AtelierEvents } from '../core/events'
 import type { ProvidersRepository, StoredProvider } from '../db/providers-repository'
@@ -70,7 +74,12 @@ export class ProviderService {
   ) {}
 
   keyStorage(): KeyStorage {
-    return { available: this.secrets !== undefined, plainText: this.secrets?.plainText ?? false }
+    const variables = new Set(Object.values(KEY_VARIABLES).flat())
+    return {
+      available: this.secrets !== undefined,
+      plainText: this.secrets?.plainText ?? false,
+      environmentKeys: [...variables].filter((variable) => this.env[variable]?.trim()),
+    }
   }
 
   list(): ProviderInfo[] {
@@ -94,14 +103,20 @@ export class ProviderService {
     return this.toInfo(provider)
   }
 
+  /**
+   * Changes a provider. Pointing it at another server forgets its stored key unless a key comes
+   * with the change: the key was given for the old address, and whoever can edit the address (a
+   * stolen web-host link) must not be able to redirect the key to a server of their own.
+   */
   update({ id, apiKey, ...changes }: UpdateProviderBody): ProviderInfo {
     const current = this.stored(id)
+    const baseUrl = changes.baseUrl === undefined ? current.baseUrl : changes.baseUrl
+    const keptKey = sameServer(current.kind, baseUrl, current.baseUrl) ? current.encryptedKey : null
     const provider: StoredProvider = {
       ...current,
       ...changes,
       name: changes.name?.trim() ?? current.name,
-      encryptedKey:
-        apiKey === undefined ? current.encryptedKey : apiKey === null ? null : this.encrypt(apiKey),
+      encryptedKey: apiKey === undefined ? keptKey : apiKey === null ? null : this.encrypt(apiKey),
       updatedAt: this.now(),
     }
     this.repository.save(provider)
@@ -120,7 +135,8 @@ export class ProviderService {
   }
 
   adapterFor(id: string): ProviderAdapter {
-    return createProviderAdapter(this.configOf(this.stored(id)))
+    const provider = this.stored(id)
+    return createProviderAdapter(this.configOf(provider, provider.baseUrl))
   }
 
   /**
@@ -132,7 +148,7 @@ export class ProviderService {
     const stored = (id !== null && this.repository.get(id)) || this.repository.list()[0]
     if (stored) return this.resolved(stored, overrides)
     const kind = (Object.keys(KEY_VARIABLES) as ProviderKind[]).find(
-      (k) => k !== 'openai-chat' && this.envKey(k),
+      (k) => k !== 'openai-chat' && this.environmentKeyFor(k, null),
     )
     if (!kind) {
       throw new AtelierError(
@@ -143,7 +159,11 @@ export class ProviderService {
     return this.resolveKind(kind, overrides)
   }
 
-  /** A provider of this wire format: the first stored one, else its public endpoint with the environment's key. */
+  /**
+   * A provider of this wire format: the first stored one, else its public endpoint with the
+   * environment's key. A `baseUrl` override (`atelier run --base-url`) gets no key from the
+   * environment unless it is the official endpoint, and the stored key only at the stored address.
+   */
   resolveKind(kind: ProviderKind, overrides: ProviderOverrides = {}): ResolvedProvider {
     const stored = this.repository.list().find((provider) => provider.kind === kind)
     const adHoc: StoredProvider = {
@@ -159,11 +179,12 @@ export class ProviderService {
     return this.resolved(stored ?? adHoc, overrides)
   }
 
-  private resolved(provider: StoredProvider, { baseUrl, model }: ProviderOverrides): ResolvedProvider {
-    const config = this.configOf(provider)
-    if (baseUrl) config.baseUrl = baseUrl
-    // A local server needs no key; every hosted API does.
-    if (!config.apiKey && !config.baseUrl) {
+  private resolved(provider: StoredProvider, overrides: ProviderOverrides): ResolvedProvider {
+    const { model } = overrides
+    const baseUrl = overrides.baseUrl || provider.baseUrl
+    const config = this.configOf(provider, baseUrl)
+    // A local server needs no key; the official APIs do.
+    if (!config.apiKey && isOfficialEndpoint(provider.kind, baseUrl)) {
       throw new AtelierError(
         'missing_api_key',
         `${provider.name} has no API key: set ${KEY_VARIABLES[provider.kind].join(' or ')}, or store a key in Settings → Providers.`,
@@ -183,19 +204,32 @@ export class ProviderService {
     return { config, model: chosen, name: provider.name }
   }
 
-  private configOf(provider: StoredProvider): ProviderConfig {
-    const apiKey = provider.encryptedKey ? this.decrypt(provider) : this.envKey(provider.kind)
-    return {
-      kind: provider.kind,
-      ...(provider.baseUrl && { baseUrl: provider.baseUrl }),
-      ...(apiKey && { apiKey }),
-    }
+  /** How to reach `provider` at `baseUrl` (null: its official endpoint), with the key that may go there. */
+  private configOf(provider: StoredProvider, baseUrl: string | null): ProviderConfig {
+    const apiKey = this.keyFor(provider, baseUrl)
+    return { kind: provider.kind, ...(baseUrl && { baseUrl }), ...(apiKey && { apiKey }) }
   }
 
-  private envKey(kind: ProviderKind): string | undefined {
+  /**
+   * The key requests to `baseUrl` carry: the one stored for the provider, only on the server it was
+   * stored with; else the environment's, only at the kind's official endpoint; else none.
+   */
+  private keyFor(provider: StoredProvider, baseUrl: string | null): string | undefined {
+    if (provider.encryptedKey && sameServer(provider.kind, baseUrl, provider.baseUrl)) {
+      return this.decrypt(provider)
+    }
+    return this.environmentKeyFor(provider.kind, baseUrl)?.value
+  }
+
+  /** The environment's key for this kind, if it may be sent to `baseUrl`. */
+  private environmentKeyFor(
+    kind: ProviderKind,
+    baseUrl: string | null,
+  ): { variable: string; value: string } | undefined {
+    if (!isOfficialEndpoint(kind, baseUrl)) return undefined
     for (const variable of KEY_VARIABLES[kind]) {
       const value = this.env[variable]?.trim()
-      if (value) return value
+      if (value) return { variable, value }
     }
     return undefined
   }
@@ -215,9 +249,12 @@ export class ProviderService {
       if (!this.secrets || !provider.encryptedKey) throw new Error('no keychain')
       return this.secrets.decrypt(provider.encryptedKey)
     } catch {
+      const instead = isOfficialEndpoint(provider.kind, provider.baseUrl)
+        ? ` to use ${KEY_VARIABLES[provider.kind].join(' or ')}`
+        : ' to send no key'
       throw new AtelierError(
         'key_unreadable',
-        `The stored API key of ${provider.name} cannot be decrypted here (it is readable only by the desktop app that stored it). Store it again, or remove it to use ${KEY_VARIABLES[provider.kind].join(' or ')}.`,
+        `The stored API key of ${provider.name} cannot be decrypted here (it is readable only by the desktop app that stored it). Store it again, or remove it${instead}.`,
         { provider: provider.id },
       )
     }
@@ -230,15 +267,15 @@ export class ProviderService {
   }
 
   private toInfo(provider: StoredProvider): ProviderInfo {
-    const keySource = provider.encryptedKey ? 'stored' : this.envKey(provider.kind) ? 'environment' : 'none'
+    const environment = this.environmentKeyFor(provider.kind, provider.baseUrl)
     return {
       id: provider.id,
       kind: provider.kind,
       name: provider.name,
       baseUrl: provider.baseUrl,
       defaultModel: provider.defaultModel,
-      keySource,
-      keyVariable: KEY_VARIABLES[provider.kind][0] ?? '',
+      keySource: provider.encryptedKey ? 'stored' : environment ? 'environment' : 'none',
+      keyVariable: environment?.variable ?? KEY_VARIABLES[provider.kind][0] ?? '',
     }
   }
 

@@ -7,6 +7,7 @@ import { constants, fstatSync, lstatSync, readlinkSync, realpathSync } from 'nod
 import { type FileHandle, link, lstat, mkdir, open, realpath, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { ToolError, ToolPathError } from './errors'
+import { beginCommit } from './pipeline/run'
 
 /** The most of one file any tool reads whole (read_file's text view, the write guard's hash). */
 export const WHOLE_FILE_CEILING = 10 * 1024 * 1024
@@ -24,10 +25,21 @@ export function sha256(bytes: Uint8Array): string {
 
 const writing = new Map<string, Promise<unknown>>()
 
-/** Runs `work` after every earlier write to the same real path has finished. */
-export function serializedByPath<T>(realPath: string, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs `work` after every earlier write to the same real path has finished — unless the call was
+ * stopped while it waited: then it never starts, so nothing of it appears after its result.
+ */
+export function serializedByPath<T>(
+  realPath: string,
+  signal: AbortSignal,
+  work: () => Promise<T>,
+): Promise<T> {
   const previous = writing.get(realPath) ?? Promise.resolve()
-  const next = previous.then(work, work)
+  const start = () => {
+    signal.throwIfAborted()
+    return work()
+  }
+  const next = previous.then(start, start)
   const settled = next.catch(() => {})
   writing.set(realPath, settled)
   void settled.then(() => {
@@ -125,12 +137,15 @@ function ignoreExisting(error: NodeJS.ErrnoException): void {
  * Writes all of `bytes` to `realPath` so that a crash at any moment leaves the old content or the
  * new, never a mix: a temporary file in the same folder, fsync, then rename over the target (or,
  * for a new file, a hard link that fails if something appeared meanwhile). The mode is kept.
+ * A stop (`signal`) that comes before the rename leaves the target untouched and no temporary file;
+ * from the rename on, the write completes and the executor waits for it (`beginCommit`).
  */
 export async function writeFileAtomically(
   realPath: string,
   bytes: Uint8Array,
-  { mode, exclusive }: { mode?: number; exclusive: boolean },
+  { mode, exclusive, signal }: { mode?: number; exclusive: boolean; signal: AbortSignal },
 ): Promise<void> {
+  signal.throwIfAborted()
   await withPinnedFolder(dirname(realPath), async (base, folder) => {
     const target = join(base, basename(realPath))
     const temporary = join(base, `.${basename(realPath)}.atelier-${randomBytes(6).toString('hex')}.tmp`)
@@ -140,16 +155,21 @@ export async function writeFileAtomically(
       mode ?? 0o644,
     )
     try {
-      await handle.writeFile(bytes)
-      if (mode !== undefined) await handle.chmod(mode)
-      await handle.sync()
-    } finally {
-      await handle.close()
-    }
-    try {
+      try {
+        await handle.writeFile(bytes, { signal })
+        if (mode !== undefined) await handle.chmod(mode)
+        await handle.sync()
+      } finally {
+        await handle.close()
+      }
+      // The commit. A stop that came while the temporary file was written is honoured here and
+      // nowhere later; no await stands between this check and the rename being issued.
+      signal.throwIfAborted()
+      beginCommit(signal)
       if (exclusive) await link(temporary, target)
       else await rename(temporary, target)
     } finally {
+      // Gone already after a rename; after a link, a stop or a failed write it is still there.
       await unlink(temporary).catch(() => {})
     }
     // Makes the rename itself durable; some filesystems refuse fsync on a folder.

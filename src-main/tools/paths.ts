@@ -3,12 +3,14 @@
  * custom tools and tool services go through it. Paths are compared as real paths (every symlink
  * resolved) with path.relative — never as string prefixes, so /w/proj-evil is not inside /w/proj.
  */
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs'
 import { lstat, readlink, realpath } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { Type } from '@sinclair/typebox'
 import type { ToolParameterDescriptor, ToolSettingsMetadata } from '../../src-shared/tools'
 import { ToolPathError } from './errors'
+import { integerParameter, TIMEOUT_SECONDS } from './settings-policy'
 import type { ToolContext } from './types'
 
 /** Beyond this a path is refused outright; Linux's PATH_MAX. */
@@ -16,7 +18,137 @@ export const MAX_PATH_LENGTH = 4096
 /** Link hops followed before a chain counts as a loop, as the kernel's ELOOP does. */
 const MAX_LINK_HOPS = 40
 
-export const DEFAULT_DENIED_PATHS = ['~/.ssh', '~/.gnupg', '~/.aws']
+/**
+ * Where credentials live under the home folder, wherever the OS is: keys, cloud, registry and Git
+ * host tokens, and the password store `pass` keeps.
+ */
+const CREDENTIAL_PATHS = [
+  '~/.ssh',
+  '~/.gnupg',
+  '~/.aws',
+  '~/.azure',
+  '~/.config/gcloud',
+  '~/.config/gh',
+  '~/.docker',
+  '~/.kube',
+  '~/.git-credentials',
+  '~/.netrc',
+  '~/.npmrc',
+  '~/.pypirc',
+  '~/.password-store',
+]
+
+/**
+ * Per OS: browser profiles (cookies, saved passwords, session tokens), password managers' local
+ * data, and the OS's own credential stores.
+ */
+const SECRET_STORES: Record<'linux' | 'darwin' | 'win32', string[]> = {
+  linux: [
+    '~/.config/google-chrome',
+    '~/.config/chromium',
+    '~/.config/BraveSoftware',
+    '~/.config/microsoft-edge',
+    '~/.mozilla',
+    '~/snap/firefox',
+    '~/snap/chromium',
+    '~/.var/app/org.mozilla.firefox',
+    '~/.var/app/com.google.Chrome',
+    '~/.var/app/org.chromium.Chromium',
+    '~/.var/app/com.brave.Browser',
+    '~/.var/app/com.microsoft.Edge',
+    '~/.config/1Password',
+    '~/.config/op',
+    '~/.config/Bitwarden',
+    '~/.config/Bitwarden CLI',
+    '~/.config/keepassxc',
+    '~/.local/share/keyrings',
+    '~/.local/share/kwalletd',
+    '~/.pki',
+  ],
+  darwin: [
+    '~/Library/Application Support/Google/Chrome',
+    '~/Library/Application Support/Chromium',
+    '~/Library/Application Support/BraveSoftware',
+    '~/Library/Application Support/Microsoft Edge',
+    '~/Library/Application Support/Firefox',
+    '~/Library/Safari',
+    '~/Library/Cookies',
+    '~/Library/Containers/com.apple.Safari',
+    '~/Library/Group Containers/2BUA8C4S2C.com.1password',
+    '~/Library/Application Support/1Password',
+    '~/.config/op',
+    '~/Library/Application Support/Bitwarden',
+    '~/Library/Containers/com.bitwarden.desktop',
+    '~/Library/Application Support/Bitwarden CLI',
+    '~/Library/Application Support/KeePassXC',
+    '~/Library/Keychains',
+  ],
+  win32: [
+    '~/AppData/Local/Google/Chrome/User Data',
+    '~/AppData/Local/Chromium/User Data',
+    '~/AppData/Local/BraveSoftware/Brave-Browser/User Data',
+    '~/AppData/Local/Microsoft/Edge/User Data',
+    '~/AppData/Roaming/Mozilla/Firefox',
+    '~/AppData/Local/1Password',
+    '~/AppData/Roaming/Bitwarden',
+    '~/AppData/Roaming/Bitwarden CLI',
+    '~/AppData/Roaming/KeePassXC',
+    '~/AppData/Roaming/Microsoft/Credentials',
+    '~/AppData/Local/Microsoft/Credentials',
+    '~/AppData/Roaming/Microsoft/Protect',
+    '~/AppData/Roaming/Microsoft/Vault',
+    '~/AppData/Local/Microsoft/Vault',
+    '~/AppData/Roaming/GitHub CLI',
+    '~/AppData/Roaming/gcloud',
+    '~/_netrc',
+  ],
+}
+
+/**
+ * Files a shell runs when it starts: a line written there runs in every later terminal, outside
+ * any tool's limits. Tools may read them (a model helping with a PATH problem needs to), but the
+ * file-writing tools do not change them unless the person takes them off the list.
+ */
+const SHELL_STARTUP_FILES: Record<'posix' | 'win32', string[]> = {
+  // PowerShell's profiles (and the modules they load) live in Documents, which OneDrive may hold.
+  win32: [
+    '~/Documents/PowerShell',
+    '~/Documents/WindowsPowerShell',
+    '~/OneDrive/Documents/PowerShell',
+    '~/OneDrive/Documents/WindowsPowerShell',
+  ],
+  posix: [
+    '~/.bashrc',
+    '~/.bash_profile',
+    '~/.bash_login',
+    '~/.bash_logout',
+    '~/.profile',
+    '~/.zshrc',
+    '~/.zprofile',
+    '~/.zshenv',
+    '~/.zlogin',
+    '~/.zlogout',
+    '~/.config/fish/config.fish',
+    '~/.config/fish/conf.d',
+    '~/.config/powershell',
+  ],
+}
+
+/** What no file tool reads or writes by default on `platform`. */
+export function defaultDeniedPaths(platform: NodeJS.Platform = process.platform): string[] {
+  // Other Unixes keep their browsers and keyrings in the XDG folders, as Linux does.
+  const stores = platform === 'darwin' || platform === 'win32' ? platform : 'linux'
+  return [...CREDENTIAL_PATHS, ...SECRET_STORES[stores]]
+}
+
+/** What write_file and edit_file refuse by default on `platform`: the denied paths and the shell start-up files. */
+export function defaultWriteDeniedPaths(platform: NodeJS.Platform = process.platform): string[] {
+  const shells = platform === 'win32' ? 'win32' : 'posix'
+  return [...defaultDeniedPaths(platform), ...SHELL_STARTUP_FILES[shells]]
+}
+
+export const DEFAULT_DENIED_PATHS = defaultDeniedPaths()
+export const DEFAULT_WRITE_DENIED_PATHS = defaultWriteDeniedPaths()
 
 /** The two settings every path-taking tool has, with their defaults. */
 export const PATH_POLICY_DESCRIPTORS: ToolParameterDescriptor[] = [
@@ -52,6 +184,25 @@ export function pathToolSettings(
     defaultParameters: { ...PATH_POLICY_DEFAULTS, ...own.defaults },
     parameterDescriptors: [...PATH_POLICY_DESCRIPTORS, ...(own.descriptors ?? [])],
   }
+}
+
+/**
+ * Settings metadata of a tool that changes files (write_file, edit_file): the path policy, with the
+ * shell start-up files denied besides, and a timeout past which a write is stopped before it lands.
+ */
+export function writeToolSettings(title: string, description: string): ToolSettingsMetadata {
+  return pathToolSettings(title, description, {
+    defaults: { deniedPaths: DEFAULT_WRITE_DENIED_PATHS, timeoutSeconds: TIMEOUT_SECONDS.fallback },
+    descriptors: [
+      integerParameter(
+        'timeoutSeconds',
+        'Timeout',
+        'A write still going after this (a slow disk, another write of the same file ahead of it) is stopped, and the file stays as it was.',
+        TIMEOUT_SECONDS,
+        's',
+      ),
+    ],
+  })
 }
 
 /** The `path` argument of a file tool, as the model sees it. */
@@ -130,12 +281,51 @@ export interface PathPolicy {
   display(real: string): string
 }
 
-/** A settings entry as a real path; a relative one starts where relative arguments start. */
-async function realListEntry(path: string, base: string): Promise<string> {
-  return (await realPathOf(resolve(base, expandHome(path)))).real
+/**
+ * A settings entry as a real path; a relative one starts where relative arguments start. `known`
+ * holds the folders resolved so far in this policy, which many entries share (~/.config, ~/Library).
+ *
+ * Synchronous on purpose, unlike realPathOf: the default lists name some fifty places, most absent,
+ * and the promise API reports every absence with an exception — 2.5 ms a call, most of a file
+ * tool's time. lstatSync with throwIfNoEntry reports it with none, in microseconds. Nothing new can
+ * block: these are home-folder metadata calls, and SQLite reads the data folder there synchronously.
+ */
+function realListEntry(absolute: string, known: Map<string, string>, hops = 0): string {
+  if (hops > MAX_LINK_HOPS) throw loop(absolute)
+  const cached = known.get(absolute)
+  if (cached !== undefined) return cached
+  let stat: ReturnType<typeof lstatSync>
+  try {
+    stat = lstatSync(absolute, { throwIfNoEntry: false })
+  } catch (error) {
+    // A file where a folder of the path should be: nothing can exist below it, as with ENOENT.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error
+  }
+  let real: string
+  if (stat) {
+    real = realOfExisting(absolute, known, hops)
+  } else {
+    const parent = dirname(absolute)
+    real = parent === absolute ? absolute : join(realListEntry(parent, known, hops), basename(absolute))
+  }
+  known.set(absolute, real)
+  return real
 }
 
-function stringList(value: unknown): string[] {
+/** An entry that exists (perhaps as a dangling symlink, which is followed to where a write would land). */
+function realOfExisting(absolute: string, known: Map<string, string>, hops: number): string {
+  try {
+    return realpathSync.native(absolute)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ELOOP') throw loop(absolute)
+    if (code !== 'ENOENT') throw error
+  }
+  return realListEntry(resolve(dirname(absolute), readlinkSync(absolute)), known, hops + 1)
+}
+
+/** A string-list setting's non-empty entries; anything else reads as an empty list. */
+export function stringList(value: unknown): string[] {
   return Array.isArray(value)
     ? value.filter((item): item is string => typeof item === 'string' && item !== '')
     : []
@@ -150,14 +340,16 @@ export type PathScope = Pick<
 export async function loadPathPolicy(context: PathScope): Promise<PathPolicy> {
   const { parameters } = context.settings
   const base = baseDirectory(context)
-  const real = (path: string) => realListEntry(path, base)
-  const denied = await Promise.all(
-    [...context.protectedPaths, ...stringList(parameters.deniedPaths ?? DEFAULT_DENIED_PATHS)].map(real),
-  )
-  const allowed = await Promise.all(stringList(parameters.allowedPaths).map(real))
+  const known = new Map<string, string>()
+  const real = (path: string) => realListEntry(resolve(base, expandHome(path)), known)
+  const denied = [
+    ...context.protectedPaths,
+    ...stringList(parameters.deniedPaths ?? DEFAULT_DENIED_PATHS),
+  ].map(real)
+  const allowed = stringList(parameters.allowedPaths).map(real)
   const restricted = context.mode === 'agent' && context.restrict && context.workingDirectory !== null
   const workingRoot =
-    context.mode === 'agent' && context.workingDirectory ? await real(context.workingDirectory) : null
+    context.mode === 'agent' && context.workingDirectory ? real(context.workingDirectory) : null
   const confinedTo = restricted ? workingRoot : null
   return {
     confinedTo,

@@ -151,14 +151,17 @@ describe('the settings view in Chromium, served by the web host', () => {
     await maxResults.fill('42')
     await dotfiles.click()
     await denied.getByRole('button', { name: 'Add to Denied paths' }).click()
-    await denied.getByRole('textbox', { name: 'Denied paths 4' }).fill('/srv/secrets')
+    const defaultDenied = (defaults?.deniedPaths ?? []) as string[]
+    await denied
+      .getByRole('textbox', { name: `Denied paths ${defaultDenied.length + 1}`, exact: true })
+      .fill('/srv/secrets')
     await denied.getByRole('button', { name: 'Remove ~/.aws from Denied paths' }).click()
     await grep.getByRole('button', { name: 'Save', exact: true }).click()
     await grep.getByRole('status').filter({ hasText: 'Saved' }).waitFor()
     expect(await toolParameters(page, 'grep')).toMatchObject({
       maxResults: 42,
       includeDotfiles: true,
-      deniedPaths: ['~/.ssh', '~/.gnupg', '/srv/secrets'],
+      deniedPaths: [...defaultDenied.filter((entry) => entry !== '~/.aws'), '/srv/secrets'],
     })
 
     await grep.getByRole('button', { name: 'Reset to defaults' }).click()
@@ -275,7 +278,15 @@ describe('the settings view in Chromium, served by the web host', () => {
     expect(await playground.getByRole('button', { name: 'Run', exact: true }).isEnabled()).toBe(true)
   })
 
-  it('adds an OpenAI-compatible provider, tests its connection and deletes it', async () => {
+  it('adds an OpenAI-compatible provider that is sent no environment key, tests its connection and deletes it', async () => {
+    // The person's OpenAI key is in the environment; a server at another address must never see it.
+    const environmentKey = 'sk-e2e-environment-3f9d'
+    const before = process.env.OPENAI_API_KEY
+    process.env.OPENAI_API_KEY = environmentKey
+    cleanups.push(() => {
+      if (before === undefined) delete process.env.OPENAI_API_KEY
+      else process.env.OPENAI_API_KEY = before
+    })
     const page = await open(tempDir())
     const panel = await settingsSection(page, 'Providers')
     await panel.getByRole('heading', { name: 'No providers yet' }).waitFor()
@@ -303,18 +314,30 @@ describe('the settings view in Chromium, served by the web host', () => {
     const hintIds = (await key.getAttribute('aria-describedby'))?.split(' ') ?? []
     const hints = await Promise.all(hintIds.map((id) => page.locator(`[id="${id}"]`).textContent()))
     expect(hints.join(' ')).toContain('Keys can be stored only by the desktop app')
+    expect(hints.join(' ')).toContain(
+      `No key is sent to ${fake.url}. OPENAI_API_KEY from the environment goes only to api.openai.com.`,
+    )
     expect(await form.getByRole('button', { name: 'Show key' }).isDisabled()).toBe(true)
+    // Emptying the address points the provider at OpenAI itself, where the environment's key does go.
+    await form.getByRole('textbox', { name: 'Base URL' }).fill('')
+    const officialHints = await Promise.all(hintIds.map((id) => page.locator(`[id="${id}"]`).textContent()))
+    expect(officialHints.join(' ')).toContain(
+      'OPENAI_API_KEY from the environment is sent to api.openai.com.',
+    )
+    await form.getByRole('textbox', { name: 'Base URL' }).fill(fake.baseUrlFor('openai-chat'))
 
     await form.getByRole('button', { name: 'Add provider' }).click()
     const card = panel.getByRole('region', { name: 'Fake local' })
     await card.waitFor()
     expect(await card.textContent()).toContain(fake.baseUrlFor('openai-chat'))
-    expect(await card.textContent()).toContain(
-      process.env.OPENAI_API_KEY ? 'Environment variable OPENAI_API_KEY' : 'API keyNone',
-    )
+    expect(await card.textContent()).toContain(`API keyNone sent to ${fake.url}`)
 
+    const requestsBefore = fake.requests.length
     await card.getByRole('button', { name: 'Test connection' }).click()
     await card.getByText(`Connected: ${fake.models.length} models available`).waitFor()
+    const listing = fake.requests.slice(requestsBefore)
+    expect(listing.map((request) => request.kind)).toEqual(['models'])
+    expect(listing[0]?.headers.authorization).not.toContain(environmentKey)
 
     const providers = await page.evaluate(async () => (await window.atelier?.providers.list())?.providers)
     expect(providers).toEqual([

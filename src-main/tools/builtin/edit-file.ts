@@ -8,8 +8,8 @@ import {
   describePath,
   loadPathPolicy,
   pathArgument,
-  pathToolSettings,
   resolveAndValidatePath,
+  writeToolSettings,
 } from '../paths'
 import { registerTool } from '../registry'
 import type { ToolContext, ToolOutput } from '../types'
@@ -42,7 +42,7 @@ export async function editFile(args: Parameters, context: ToolContext): Promise<
   const policy = await loadPathPolicy(context)
   const { real } = await resolveAndValidatePath(args.path, context, policy)
   const display = policy.display(real)
-  return serializedByPath(real, async () => {
+  return serializedByPath(real, context.signal, async () => {
     const current = await readCurrent(real, display, context.signal)
     if (!current) throw new ToolError('not_found', `No file at "${display}". Use write_file to create it.`)
     // Decoding anything but UTF-8 and writing it back would replace every other byte with U+FFFD.
@@ -71,7 +71,7 @@ export async function editFile(args: Parameters, context: ToolContext): Promise<
       ? before.split(args.old_string).join(args.new_string)
       : before.replace(args.old_string, () => args.new_string)
     const bytes = Buffer.from(after, 'utf8')
-    await writeFileAtomically(real, bytes, { mode: current.mode, exclusive: false })
+    await writeFileAtomically(real, bytes, { mode: current.mode, exclusive: false, signal: context.signal })
     await context.ledger.record(real, sha256(bytes))
     const patch = unifiedDiff(display, current.bytes, bytes)
     const diff = patch ?? `(diff too large to show: ${before.length} → ${after.length} characters)`
@@ -87,7 +87,7 @@ export const editFileTool = defineTool({
     'and occur once, unless replace_all is set. The file must have been read with read_file in this chat. ' +
     'Returns a unified diff of the change.',
   parameters: Parameters,
-  settings: pathToolSettings(
+  settings: writeToolSettings(
     'Edit files',
     'Lets the model change parts of files it has read, shown as a diff.',
   ),

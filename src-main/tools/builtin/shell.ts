@@ -15,6 +15,7 @@ import {
   PATH_POLICY_DEFAULTS,
   PATH_POLICY_DESCRIPTORS,
   resolveAndValidatePath,
+  stringList,
 } from '../paths'
 import { findOnPath, runShellCommand, type ShellCommandResult } from '../processes'
 import { registerTool } from '../registry'
@@ -25,13 +26,85 @@ export type ShellName = 'bash' | 'zsh' | 'powershell'
 
 const MAX_OUTPUT = { min: 1024, max: 1024 * 1024, fallback: 100 * 1024 }
 
-/** Secret-looking names; they include the provider keys Atelier itself reads (OPENAI_API_KEY, …). */
-const SECRET_LOOKING = /_API_KEY$|TOKEN|SECRET|PASSWORD/i
+/**
+ * What a command inherits from Atelier's environment unless the person passes more: what a shell and
+ * everyday programs need (where programs are, who and where the user is, language, terminal, temp
+ * folders, time zone), and nothing that holds a credential. A denylist of secret-looking names leaked
+ * DATABASE_URL=postgres://u:pass@…, GH_PAT, NPM_CONFIG__AUTH, AWS_ACCESS_KEY_ID: secrets are named
+ * too freely to be recognized, so only what is known to be harmless passes. `NAME_*` matches a prefix.
+ */
+export const SHELL_ENVIRONMENT = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'LANG',
+  'LC_*',
+  'TERM',
+  'SHELL',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
+  'PWD',
+  'TZ',
+]
 
-/** The user's environment for a child shell, without secret-looking variables unless allowed. */
-export function shellEnvironment(env: NodeJS.ProcessEnv, passSecrets: boolean): NodeJS.ProcessEnv {
+/**
+ * On Windows, what cmd, PowerShell and common programs fail or misbehave without: the system folders
+ * (SystemRoot: Winsock and crypto need it), the command interpreter and executable extensions, the
+ * user's profile folders, and PowerShell's module path.
+ */
+export const WINDOWS_SHELL_ENVIRONMENT = [
+  'SystemRoot',
+  'SystemDrive',
+  'windir',
+  'ComSpec',
+  'PATHEXT',
+  'OS',
+  'PROCESSOR_ARCHITECTURE',
+  'NUMBER_OF_PROCESSORS',
+  'COMPUTERNAME',
+  'USERNAME',
+  'USERPROFILE',
+  'HOMEDRIVE',
+  'HOMEPATH',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'ProgramData',
+  'ProgramFiles',
+  'ProgramFiles(x86)',
+  'ProgramW6432',
+  'CommonProgramFiles',
+  'CommonProgramFiles(x86)',
+  'CommonProgramW6432',
+  'PUBLIC',
+  'PSModulePath',
+]
+
+/** How a child shell's environment is chosen: the defaults above, the person's additions, or everything. */
+export interface ShellEnvironmentChoice {
+  /** Pass the whole environment, secrets included (`passSecretsToShell`). */
+  passSecrets: boolean
+  /** Names (or `PREFIX*`) the person passes besides the defaults (`passEnvironment`). */
+  passEnvironment: readonly string[]
+  platform?: NodeJS.Platform
+}
+
+/** The variables of `env` a command gets. */
+export function shellEnvironment(
+  env: NodeJS.ProcessEnv,
+  { passSecrets, passEnvironment, platform = process.platform }: ShellEnvironmentChoice,
+): NodeJS.ProcessEnv {
   if (passSecrets) return { ...env }
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !SECRET_LOOKING.test(name)))
+  const windows = platform === 'win32'
+  const patterns = [...SHELL_ENVIRONMENT, ...(windows ? WINDOWS_SHELL_ENVIRONMENT : []), ...passEnvironment]
+  // Windows' variable names ignore case (PATH is often spelled Path there); elsewhere they do not.
+  const fold = (name: string) => (windows ? name.toUpperCase() : name)
+  const exact = new Set(patterns.filter((p) => !p.endsWith('*')).map(fold))
+  const prefixes = patterns.filter((p) => p.endsWith('*')).map((p) => fold(p.slice(0, -1)))
+  const passes = (name: string) =>
+    exact.has(fold(name)) || prefixes.some((prefix) => fold(name).startsWith(prefix))
+  return Object.fromEntries(Object.entries(env).filter(([name]) => passes(name)))
 }
 
 const Parameters = Type.Object(
@@ -65,11 +138,18 @@ const SHELL_DESCRIPTORS: ToolParameterDescriptor[] = [
     'bytes',
   ),
   {
+    name: 'passEnvironment',
+    type: 'string-list',
+    label: 'Pass these variables',
+    description:
+      'Commands get only PATH, HOME, USER, LOGNAME, LANG, LC_*, TERM, SHELL, TMPDIR, TMP, TEMP, PWD, TZ (and on Windows its system variables) from Atelier’s environment, plus the variables named here. A trailing * matches a prefix (JAVA_*).',
+  },
+  {
     name: 'passSecretsToShell',
     type: 'boolean',
-    label: 'Pass secrets to the shell',
+    label: 'Pass the whole environment, secrets included',
     description:
-      'Give commands the API keys and variables named like *_API_KEY, *TOKEN*, *SECRET*, *PASSWORD*.',
+      'Give commands every variable Atelier was started with: API keys, tokens, passwords, database URLs.',
   },
   ...PATH_POLICY_DESCRIPTORS,
 ]
@@ -104,7 +184,10 @@ async function runIn(interpreter: Interpreter, args: Parameters, context: ToolCo
     file: interpreter.file,
     args: interpreter.args(args.command),
     cwd: real,
-    env: shellEnvironment(process.env, parameters.passSecretsToShell === true),
+    env: shellEnvironment(process.env, {
+      passSecrets: parameters.passSecretsToShell === true,
+      passEnvironment: stringList(parameters.passEnvironment),
+    }),
     timeoutMs: timeoutSeconds * 1000,
     maxOutputBytes: clampIntegerSetting(parameters.maxOutputBytes, MAX_OUTPUT),
     signal: context.signal,
@@ -170,6 +253,7 @@ export function buildShellTool(name: ShellName, interpreter: Interpreter): Regis
       defaultParameters: {
         timeoutSeconds: TIMEOUT_SECONDS.fallback,
         maxOutputBytes: MAX_OUTPUT.fallback,
+        passEnvironment: [],
         passSecretsToShell: false,
         ...PATH_POLICY_DEFAULTS,
       },

@@ -9,8 +9,8 @@ import {
   describePath,
   loadPathPolicy,
   pathArgument,
-  pathToolSettings,
   resolveAndValidatePath,
+  writeToolSettings,
 } from '../paths'
 import { registerTool } from '../registry'
 import type { ToolContext, ToolOutput } from '../types'
@@ -51,12 +51,16 @@ export async function writeFile(args: Parameters, context: ToolContext): Promise
   const policy = await loadPathPolicy(context)
   const { real } = await resolveAndValidatePath(args.path, context, policy)
   const display = policy.display(real)
-  return serializedByPath(real, async () => {
+  return serializedByPath(real, context.signal, async () => {
     const current = await readCurrent(real, display, context.signal)
     if (current) await assertReadFirst(current, real, display, context)
     else await makeFolders(dirname(real))
     try {
-      await writeFileAtomically(real, bytes, { mode: current?.mode, exclusive: !current })
+      await writeFileAtomically(real, bytes, {
+        mode: current?.mode,
+        exclusive: !current,
+        signal: context.signal,
+      })
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
       throw new ToolError(
@@ -79,7 +83,7 @@ export const writeFileTool = defineTool({
     'overwritten only after read_file has read its current content in this chat; otherwise read it first. ' +
     'To change part of a file prefer edit_file.',
   parameters: Parameters,
-  settings: pathToolSettings('Write files', 'Lets the model create files, and overwrite files it has read.'),
+  settings: writeToolSettings('Write files', 'Lets the model create files, and overwrite files it has read.'),
   kind: 'edit',
   describe: (args, context) => describePath(args.path, context),
   execute: writeFile,

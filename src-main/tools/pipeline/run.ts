@@ -2,15 +2,41 @@
  * Stage 5, run: the call goes to its tool's runner, within its budget. The deadline starts here,
  * after any wait for a person. A tool that ignores its signal still cannot hold the turn past its
  * budget; one that handles its own stop (a shell reporting `aborted` with the output so far) is
- * given a moment to answer.
+ * given a moment to answer. A call that has begun to make its change is waited for: the result
+ * must say what happened, and "timed out" for a write that then lands is a lie the model acts on.
  */
 import type { RegisteredTool, ToolCallRecord, ToolHost } from '../types'
 
 /** How long past its budget a tool that times itself out gets before the executor steps in. */
 const OWN_TIMEOUT_GRACE_SECONDS = 5
 
+/**
+ * How long a stopped tool of kind `edit` that cannot say whether it committed (an MCP server's,
+ * a custom tool) is given to report what it did before the executor calls it stopped.
+ */
+const EDIT_SETTLE_MS = 2000
+
 /** The reason a call's signal aborts when its budget is spent. */
 export class Timeout extends Error {}
+
+const committing = new WeakSet<AbortSignal>()
+
+/**
+ * Marks the call stopped by `signal` as past its point of no return. A tool calls it right after
+ * checking the signal, just before the step that makes its change (the rename of an atomic write):
+ * a stop arriving later cannot undo the change, so the executor waits for the call to report it
+ * instead of calling it stopped. What follows the commit must be short and finite (an fsync, a
+ * ledger row, a diff bounded in time), since nothing cuts that wait short.
+ */
+export function beginCommit(signal: AbortSignal): void {
+  committing.add(signal)
+}
+
+/** How long a stopped call is still awaited before the executor reports the stop. */
+function settleAfterStop(tool: RegisteredTool): number {
+  if (tool.managesOwnTimeout) return OWN_TIMEOUT_GRACE_SECONDS * 1000
+  return tool.kind === 'edit' ? EDIT_SETTLE_MS : 0
+}
 
 export async function runWithinBudget(
   tool: RegisteredTool,
@@ -25,9 +51,12 @@ export async function runWithinBudget(
   const timer = setTimeout(() => controller.abort(new Timeout()), timeoutSeconds * 1000 + grace)
   let giveUp: NodeJS.Timeout | undefined
   const stopped = new Promise<never>((_, reject) => {
-    signal.addEventListener('abort', () => (giveUp = setTimeout(() => reject(signal.reason), grace)), {
-      once: true,
-    })
+    const onStop = () => {
+      // Past its commit the call's change is made whatever the stop says: its own result tells it.
+      if (committing.has(signal)) return
+      giveUp = setTimeout(() => reject(signal.reason), settleAfterStop(tool))
+    }
+    signal.addEventListener('abort', onStop, { once: true })
   })
   try {
     signal.throwIfAborted()

@@ -2,6 +2,8 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type Atelier, type AtelierOptions, createAtelier } from '../../../src-main/app/create-atelier'
 import type { SecretStore } from '../../../src-main/providers/provider-service'
+import type { ProviderKind } from '../../../src-shared/agent'
+import { type FakeProvider, startFakeProvider } from '../../support/fake-provider'
 import { useTempDirs } from '../../support/temp-dir'
 
 /** A real AES-GCM store standing in for Electron's safeStorage, which needs the OS keychain. */
@@ -53,7 +55,11 @@ describe('ProviderService', () => {
 
   it('refuses to store a key where there is no keychain, and says to use the environment', () => {
     const atelier = open()
-    expect(atelier.providers.keyStorage()).toEqual({ available: false, plainText: false })
+    expect(atelier.providers.keyStorage()).toEqual({
+      available: false,
+      plainText: false,
+      environmentKeys: [],
+    })
     expect(() =>
       atelier.providers.create({ kind: 'openai-responses', name: 'OpenAI', apiKey: 'sk-1' }),
     ).toThrow(expect.objectContaining({ code: 'key_storage_unavailable' }))
@@ -64,6 +70,7 @@ describe('ProviderService', () => {
     expect(open({ secrets: aesSecretStore(true) }).providers.keyStorage()).toEqual({
       available: true,
       plainText: true,
+      environmentKeys: [],
     })
   })
 
@@ -166,6 +173,178 @@ describe('ProviderService', () => {
         keyStorage: { available: false },
       },
     })
+  })
+})
+
+/** Keys a person's environment holds; none of them may reach a server that is not their kind's official API. */
+const ENV_KEYS = {
+  OPENAI_API_KEY: 'sk-env-openai-5c1e',
+  GEMINI_API_KEY: 'env-gemini-9a02',
+  ANTHROPIC_API_KEY: 'sk-ant-env-7d3b',
+}
+const ENV_KEY_OF: Record<ProviderKind, string> = {
+  'openai-responses': ENV_KEYS.OPENAI_API_KEY,
+  'openai-chat': ENV_KEYS.OPENAI_API_KEY,
+  gemini: ENV_KEYS.GEMINI_API_KEY,
+  anthropic: ENV_KEYS.ANTHROPIC_API_KEY,
+}
+
+describe('ProviderService: which key goes where', () => {
+  const tempDir = useTempDirs()
+  const opened: Atelier[] = []
+  const fakes: FakeProvider[] = []
+  afterEach(async () => {
+    for (const atelier of opened.splice(0)) atelier.close()
+    for (const fake of fakes.splice(0)) await fake.close()
+  })
+  const open = (options: Partial<AtelierOptions> = {}) => {
+    const atelier = createAtelier({ dataDir: tempDir(), env: ENV_KEYS, ...options })
+    opened.push(atelier)
+    return atelier
+  }
+
+  it.each<[ProviderKind, string | undefined, boolean]>([
+    ['openai-responses', undefined, true],
+    ['openai-chat', undefined, true],
+    ['openai-responses', 'https://api.openai.com/v1', true],
+    ['openai-chat', 'HTTPS://API.OPENAI.COM:443/v1', true],
+    ['gemini', 'https://generativelanguage.googleapis.com', true],
+    ['anthropic', 'https://api.anthropic.com', true],
+    ['openai-chat', 'http://127.0.0.1:11434/v1', false],
+    ['openai-chat', 'https://openrouter.ai/api/v1', false],
+    ['openai-responses', 'http://api.openai.com/v1', false],
+    ['openai-responses', 'https://api.openai.com:8443/v1', false],
+    ['openai-responses', 'https://api.openai.com.evil.example/v1', false],
+    ['openai-responses', 'https://api.openai.com@evil.example/v1', false],
+    ['openai-responses', 'https://evil.example/api.openai.com/v1', false],
+    ['gemini', 'https://api.openai.com/v1', false],
+    ['anthropic', 'https://generativelanguage.googleapis.com', false],
+  ])('a %s provider at %s is sent the environment’s key: %s', (kind, baseUrl, sent) => {
+    const atelier = open()
+    const provider = atelier.providers.create({
+      kind,
+      name: 'P',
+      defaultModel: 'm',
+      ...(baseUrl && { baseUrl }),
+    })
+    expect(atelier.providers.resolve(provider.id).config.apiKey).toBe(sent ? ENV_KEY_OF[kind] : undefined)
+    expect(provider.keySource).toBe(sent ? 'environment' : 'none')
+  })
+
+  it('sends no environment key to an `atelier run --base-url` server, only to the official endpoint', () => {
+    const atelier = open()
+    const local = { baseUrl: 'http://127.0.0.1:9/v1', model: 'm' }
+    expect(atelier.providers.resolveKind('openai-chat', local).config).toEqual({
+      kind: 'openai-chat',
+      baseUrl: local.baseUrl,
+    })
+    expect(
+      atelier.providers.resolveKind('anthropic', { baseUrl: 'https://proxy.example' }).config.apiKey,
+    ).toBe(undefined)
+    expect(atelier.providers.resolveKind('anthropic').config.apiKey).toBe(ENV_KEYS.ANTHROPIC_API_KEY)
+    expect(
+      atelier.providers.resolveKind('openai-chat', { baseUrl: 'https://api.openai.com/v1', model: 'm' })
+        .config.apiKey,
+    ).toBe(ENV_KEYS.OPENAI_API_KEY)
+  })
+
+  it('refuses the official endpoint without a key, even named explicitly', () => {
+    const atelier = open({ env: {} })
+    expect(() =>
+      atelier.providers.resolveKind('openai-chat', { baseUrl: 'https://api.openai.com/v1', model: 'm' }),
+    ).toThrow(expect.objectContaining({ code: 'missing_api_key' }))
+  })
+
+  it('sends a stored key only to the server it was stored for, also under a --base-url override', () => {
+    const atelier = open({ secrets: aesSecretStore() })
+    const router = atelier.providers.create({
+      kind: 'openai-chat',
+      name: 'Router',
+      baseUrl: 'https://router.example/api/v1',
+      defaultModel: 'm',
+      apiKey: 'sk-router-stored',
+    })
+    expect(router).toMatchObject({ keySource: 'stored' })
+    const key = (baseUrl: string) => atelier.providers.resolveKind('openai-chat', { baseUrl }).config.apiKey
+    expect(key('https://router.example/other/v1')).toBe('sk-router-stored')
+    expect(key('https://elsewhere.example/api/v1')).toBe(undefined)
+    expect(key('http://router.example/api/v1')).toBe(undefined)
+  })
+
+  it('forgets a stored key when the provider is pointed at another server, unless a key comes with it', () => {
+    const atelier = open({ secrets: aesSecretStore() })
+    const created = atelier.providers.create({
+      kind: 'openai-chat',
+      name: 'Router',
+      baseUrl: 'https://router.example/api/v1',
+      defaultModel: 'm',
+      apiKey: 'sk-router-stored',
+    })
+    const samePlace = atelier.providers.update({ id: created.id, baseUrl: 'https://router.example/api/v2' })
+    expect(samePlace.keySource).toBe('stored')
+    const moved = atelier.providers.update({ id: created.id, baseUrl: 'https://attacker.example/v1' })
+    expect(moved.keySource).toBe('none')
+    expect(atelier.providers.resolve(created.id).config.apiKey).toBe(undefined)
+    const rekeyed = atelier.providers.update({
+      id: created.id,
+      baseUrl: 'https://other.example/v1',
+      apiKey: 'sk-other',
+    })
+    expect(rekeyed.keySource).toBe('stored')
+    expect(atelier.providers.resolve(created.id).config.apiKey).toBe('sk-other')
+  })
+
+  it('tells the form which key variables the environment holds, by name only', () => {
+    const keyStorage = open({ env: { GOOGLE_API_KEY: 'g', OPENAI_API_KEY: ' ' } }).providers.keyStorage()
+    expect(keyStorage.environmentKeys).toEqual(['GOOGLE_API_KEY'])
+    expect(JSON.stringify(open().providers.keyStorage())).not.toContain(ENV_KEYS.OPENAI_API_KEY)
+  })
+
+  /** The key material a fake server saw in one request's headers, wherever an SDK puts it. */
+  const sentKeys = (fake: FakeProvider) =>
+    fake.requests.map((request) =>
+      [request.headers.authorization, request.headers['x-api-key'], request.headers['x-goog-api-key']].join(
+        ' ',
+      ),
+    )
+
+  it.each<ProviderKind>(['openai-chat', 'openai-responses', 'gemini', 'anthropic'])(
+    'a %s provider on a server of its own never receives the environment’s key, in a turn or a model list',
+    async (kind) => {
+      const fake = await startFakeProvider()
+      fakes.push(fake)
+      const atelier = open()
+      const provider = atelier.providers.create({
+        kind,
+        name: 'Somebody’s server',
+        baseUrl: fake.baseUrlFor(kind),
+        defaultModel: 'fake-model',
+      })
+      const chat = atelier.chats.configure({ id: atelier.chats.create({}).id, provider: provider.id })
+      fake.enqueue({ text: 'Hello.' })
+      const turn = await atelier.agent.begin({ chatId: chat.id, prompt: 'hi' }).done
+      expect(turn.status).toBe('completed')
+      await atelier.providers.models({ id: provider.id })
+
+      expect(fake.requests.map((request) => request.kind)).toEqual([kind, 'models'])
+      for (const seen of sentKeys(fake)) {
+        for (const secret of Object.values(ENV_KEYS)) expect(seen).not.toContain(secret)
+      }
+    },
+  )
+
+  it('sends the key stored for a server to that server', async () => {
+    const fake = await startFakeProvider()
+    fakes.push(fake)
+    const atelier = open({ secrets: aesSecretStore() })
+    const provider = atelier.providers.create({
+      kind: 'openai-chat',
+      name: 'Hosted compatible server',
+      baseUrl: fake.baseUrlFor('openai-chat'),
+      apiKey: 'sk-stored-for-this-server',
+    })
+    await atelier.providers.models({ id: provider.id })
+    expect(fake.requests[0]?.headers.authorization).toBe('Bearer sk-stored-for-this-server')
   })
 })
 

@@ -29,6 +29,7 @@ import '../../../src-main/tools/builtin'
 import '../../../src-main/tools/builtin/glob'
 import '../../../src-main/tools/builtin/grep'
 import type { ToolCallScope, ToolExecutionResult } from '../../../src-main/tools/executor'
+import { defaultDeniedPaths } from '../../../src-main/tools/paths'
 import { killHard, startFixture } from '../../support/fixture-process'
 import { useTempDirs } from '../../support/temp-dir'
 
@@ -380,6 +381,132 @@ describe('containment attacks', () => {
       fx.atelier.tools.settings.update(LOCAL_USER, 'list_directory', { parameters: { deniedPaths: [] } })
       const result = await run(fx, 'list_directory', { path: fx.dataDir }, { restrict: false })
       expect(result).toMatchObject({ isError: true, errorType: 'path_denied' })
+    })
+  })
+
+  describe('the default denied paths', () => {
+    /** Credentials under the home folder, Linux locations; each holds DENIED_MARKER. */
+    const HOME_SECRETS = [
+      '.git-credentials',
+      '.npmrc',
+      '.netrc',
+      '.pypirc',
+      '.config/gh/hosts.yml',
+      '.docker/config.json',
+      '.kube/config',
+      '.config/google-chrome/Default/Cookies',
+      '.config/chromium/Default/Login Data',
+      '.mozilla/firefox/x1y2.default-release/logins.json',
+      '.config/BraveSoftware/Brave-Browser/Default/Login Data',
+      '.password-store/github.com.gpg',
+      '.local/share/keyrings/login.keyring',
+      '.config/Bitwarden/data.json',
+    ]
+
+    function withHomeSecrets(): Fixture & { home: string } {
+      const fx = setup()
+      const home = join(fx.root, 'home')
+      for (const file of HOME_SECRETS) {
+        mkdirSync(join(home, file, '..'), { recursive: true })
+        writeFileSync(join(home, file), `${DENIED_MARKER}\n`)
+      }
+      return { ...fx, home }
+    }
+
+    it.each(HOME_SECRETS)(
+      'refuses to read ~/%s, by ~ and by absolute path, restriction off',
+      async (file) => {
+        const fx = withHomeSecrets()
+        for (const path of [`~/${file}`, join(fx.home, file)]) {
+          const result = await run(fx, 'read_file', { path }, { restrict: false })
+          expect(result, path).toMatchObject({ isError: true, errorType: 'path_denied' })
+          expect(leaks(result)).toEqual([])
+        }
+      },
+    )
+
+    it('refuses them through a symlink in the project, and grep and glob over home never show them', async () => {
+      const fx = withHomeSecrets()
+      symlinkSync(join(fx.home, '.npmrc'), join(fx.project, 'npmrc-link'))
+      expect(await run(fx, 'read_file', { path: 'npmrc-link' })).toMatchObject({ errorType: 'path_denied' })
+      for (const tool of ['grep', 'glob']) {
+        fx.atelier.tools.settings.update(LOCAL_USER, tool, { parameters: { includeDotfiles: true } })
+      }
+      const scope = { restrict: false }
+      const grep = await run(fx, 'grep', { pattern: DENIED_MARKER, path: '~' }, scope)
+      expect(grep.isError).toBe(false)
+      expect(grep.content).not.toContain(DENIED_MARKER)
+      const glob = await run(fx, 'glob', { pattern: '**/*', cwd: '~' }, scope)
+      expect(glob.content).toContain('outside-home.txt')
+      for (const file of HOME_SECRETS) expect(glob.content).not.toContain(file)
+    })
+
+    it.each(['darwin', 'win32'] as const)(
+      'denies every %s default as a real folder under home, spaces in names included',
+      async (platform) => {
+        const fx = setup()
+        const home = join(fx.root, 'home')
+        const entries = defaultDeniedPaths(platform)
+        fx.atelier.tools.settings.update(LOCAL_USER, 'read_file', { parameters: { deniedPaths: entries } })
+        for (const entry of entries) {
+          const file = join(home, entry.slice(2), 'secret')
+          mkdirSync(join(file, '..'), { recursive: true })
+          writeFileSync(file, `${DENIED_MARKER}\n`)
+          const result = await run(fx, 'read_file', { path: file }, { restrict: false })
+          expect(result, entry).toMatchObject({ errorType: 'path_denied' })
+        }
+      },
+    )
+
+    const STARTUP_FILE = 'export PATH="$HOME/bin:$PATH"\n'
+
+    it('lets read_file read ~/.bashrc, but write_file and edit_file refuse it and every other start-up file', async () => {
+      const fx = setup()
+      const home = join(fx.root, 'home')
+      writeFileSync(join(home, '.bashrc'), STARTUP_FILE)
+      const scope = { restrict: false, chatId: chat(fx) }
+
+      const read = await run(fx, 'read_file', { path: '~/.bashrc' }, scope)
+      expect(read.isError).toBe(false)
+      expect(read.content).toContain('export PATH=')
+      for (const call of [
+        { tool: 'write_file', args: { path: '~/.bashrc', content: PLANTED } },
+        { tool: 'edit_file', args: { path: '~/.bashrc', old_string: 'export', new_string: PLANTED } },
+        { tool: 'write_file', args: { path: '~/.zshrc', content: PLANTED } },
+        { tool: 'write_file', args: { path: '~/.profile', content: PLANTED } },
+        { tool: 'write_file', args: { path: '~/.config/fish/config.fish', content: PLANTED } },
+        { tool: 'write_file', args: { path: '~/.config/powershell/profile.ps1', content: PLANTED } },
+      ]) {
+        const result = await run(fx, call.tool, call.args, scope)
+        expect(result, `${call.tool} ${call.args.path}`).toMatchObject({
+          isError: true,
+          errorType: 'path_denied',
+        })
+      }
+      expect(readFileSync(join(home, '.bashrc'), 'utf8')).toBe(STARTUP_FILE)
+      expect(readdirSync(home).sort()).toEqual(['.bashrc', '.ssh', 'outside-home.txt'])
+    })
+
+    it('shows the start-up files in write_file’s own deniedPaths, where taking one off lets the write through', async () => {
+      const fx = setup()
+      const home = join(fx.root, 'home')
+      writeFileSync(join(home, '.bashrc'), STARTUP_FILE)
+      const deniedOf = (tool: string) =>
+        fx.atelier.tools.settings.get(LOCAL_USER, tool).parameters.deniedPaths
+      expect(deniedOf('write_file')).toContain('~/.bashrc')
+      expect(deniedOf('edit_file')).toContain('~/.bashrc')
+      expect(deniedOf('read_file')).not.toContain('~/.bashrc')
+
+      const scope = { restrict: false, chatId: chat(fx) }
+      const without = (deniedOf('write_file') as string[]).filter((entry) => entry !== '~/.bashrc')
+      fx.atelier.tools.settings.update(LOCAL_USER, 'write_file', { parameters: { deniedPaths: without } })
+      await run(fx, 'read_file', { path: '~/.bashrc' }, scope)
+      expect(
+        await run(fx, 'write_file', { path: '~/.bashrc', content: 'alias ll="ls -l"\n' }, scope),
+      ).toMatchObject({
+        isError: false,
+      })
+      expect(readFileSync(join(home, '.bashrc'), 'utf8')).toBe('alias ll="ls -l"\n')
     })
   })
 

@@ -1,8 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type Atelier, createAtelier, LOCAL_USER } from '../../../src-main/app/create-atelier'
 import { FreshnessRepository } from '../../../src-main/db/freshness-repository'
 import { FatalToolError, ToolArgumentError } from '../../../src-main/tools/errors'
 import { type ToolCallScope, ToolExecutor, toToolOutput } from '../../../src-main/tools/executor'
+import { beginCommit } from '../../../src-main/tools/pipeline/run'
 import { ToolRegistry } from '../../../src-main/tools/registry'
 import type { ToolContext } from '../../../src-main/tools/types'
 import { useTempDirs } from '../../support/temp-dir'
@@ -297,6 +299,56 @@ describe('ToolExecutor', () => {
         content: 'search was cancelled by the user.',
       })
       expect(signal?.aborted).toBe(true)
+    })
+
+    describe('a tool of kind edit', () => {
+      /** An edit tool that passes its commit point after `commitAfterMs`, then takes `finishMs` to report. */
+      function withEditTool(commitAfterMs: number, finishMs: number) {
+        const changes: string[] = []
+        const registry = new ToolRegistry()
+        const recorded = recordingTool('change', async (_args, context) => {
+          await sleep(commitAfterMs)
+          context.signal.throwIfAborted()
+          beginCommit(context.signal)
+          changes.push('made')
+          await sleep(finishMs)
+          return 'changed the thing'
+        })
+        registry.register({ ...recorded.tool, kind: 'edit' })
+        const atelier = createAtelier({ dataDir: tempDir(), registry })
+        opened.push(atelier)
+        return { atelier, changes }
+      }
+      const call = { name: 'change', arguments: { pattern: 'x' } }
+      /** Longer than a stopped edit tool is given to settle when it has not committed. */
+      const LONG_AFTER_COMMIT_MS = 2500
+
+      it('reports the change it made when the stop comes after its commit, never "cancelled"', async () => {
+        const { atelier, changes } = withEditTool(50, LONG_AFTER_COMMIT_MS)
+        const stop = new AbortController()
+        setTimeout(() => stop.abort(), 150)
+        const result = await atelier.tools.executor.execute(call, { ...scope, signal: stop.signal })
+        expect(changes).toEqual(['made'])
+        expect(result).toMatchObject({ isError: false, content: 'changed the thing' })
+      })
+
+      it('reports the change it made when its budget runs out between the commit and its result', async () => {
+        const { atelier, changes } = withEditTool(4800, LONG_AFTER_COMMIT_MS)
+        atelier.tools.settings.update(LOCAL_USER, 'change', { parameters: { timeoutSeconds: 5 } })
+        const result = await atelier.tools.executor.execute(call, scope)
+        expect(changes).toEqual(['made'])
+        expect(result).toMatchObject({ isError: false, content: 'changed the thing' })
+      }, 15_000)
+
+      it('reports a stop before its commit as aborted once it has settled, and it changes nothing', async () => {
+        const { atelier, changes } = withEditTool(300, 0)
+        const stop = new AbortController()
+        setTimeout(() => stop.abort(), 50)
+        const result = await atelier.tools.executor.execute(call, { ...scope, signal: stop.signal })
+        expect(result).toMatchObject({ isError: true, errorType: 'aborted' })
+        await sleep(400)
+        expect(changes).toEqual([])
+      })
     })
 
     it('does not start a tool whose call was already stopped', async () => {

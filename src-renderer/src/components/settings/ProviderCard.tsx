@@ -1,6 +1,6 @@
 import { useId, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
-import type { ProviderInfo } from '../../../../src-shared/providers'
+import { endpointLabel, isOfficialEndpoint, type ProviderInfo } from '../../../../src-shared/providers'
 import { errorMessage } from '../../errors'
 import { ItemActions } from './ItemActions'
 import { kindInfo } from './provider-kinds'
@@ -18,14 +18,18 @@ type Test =
   | { kind: 'ok'; models: string[] }
   | { kind: 'failed'; message: string }
 
+/** Which key the provider's requests carry, and to where. */
 function keySourceText(provider: ProviderInfo): string {
+  const where = endpointLabel(provider.kind, provider.baseUrl)
   switch (provider.keySource) {
     case 'stored':
-      return 'Stored key (encrypted)'
+      return `Stored key (encrypted), sent to ${where}`
     case 'environment':
-      return `Environment variable ${provider.keyVariable}`
+      return `${provider.keyVariable} from the environment, sent to ${where}`
     case 'none':
-      return 'None'
+      return isOfficialEndpoint(provider.kind, provider.baseUrl)
+        ? `None: ${where} needs one (${provider.keyVariable}, or a stored key)`
+        : `None sent to ${where}`
   }
 }
 

@@ -1,7 +1,15 @@
 import { type FormEvent, useId, useState } from 'react'
+import type { ProviderKind } from '../../../../src-shared/agent'
 import type { AtelierApi } from '../../../../src-shared/api'
 import { isAtelierErrorPayload } from '../../../../src-shared/errors'
-import type { KeyStorage, ProviderInfo } from '../../../../src-shared/providers'
+import {
+  endpointLabel,
+  isOfficialEndpoint,
+  type KeyStorage,
+  OFFICIAL_HOSTS,
+  type ProviderInfo,
+  sameServer,
+} from '../../../../src-shared/providers'
 import { FormFooter } from './FormFooter'
 import { fieldErrors } from './field-errors'
 import { Notice } from './Notice'
@@ -22,6 +30,42 @@ interface ProviderFormProps {
 type Field = 'name' | 'baseUrl' | 'defaultModel' | 'apiKey'
 const FIELDS: readonly Field[] = ['name', 'baseUrl', 'defaultModel', 'apiKey']
 const URL_PATTERN = /^https?:\/\/\S+$/
+
+interface KeyPlan {
+  kind: ProviderKind
+  baseUrl: string
+  typedKey: string
+  forgetKey: boolean
+  keyStorage: KeyStorage
+  provider?: ProviderInfo
+}
+
+/**
+ * Which key the provider's requests will carry, and where they go, for the form as it stands — the
+ * rule the main process applies: a key from the environment goes only to the kind's official
+ * endpoint, a stored key only to the server it was stored for.
+ */
+function keyDestination({ kind, baseUrl, typedKey, forgetKey, keyStorage, provider }: KeyPlan): string {
+  const where = endpointLabel(kind, baseUrl)
+  const environment = kindInfo(kind).keyVariables.find((v) => keyStorage.environmentKeys.includes(v))
+  if (typedKey) return `The key you typed is stored encrypted and sent to ${where}.`
+  if (provider?.keySource === 'stored' && !forgetKey) {
+    if (sameServer(kind, baseUrl || null, provider.baseUrl)) {
+      return `The stored key (encrypted) is sent to ${where}. Type a new one to replace it.`
+    }
+    return `The stored key was given for ${endpointLabel(kind, provider.baseUrl)}: saving this address forgets it. Type a key for ${where}, or leave it empty if that server needs none.`
+  }
+  if (isOfficialEndpoint(kind, baseUrl)) {
+    if (environment) return `${environment} from the environment is sent to ${where}.`
+    const variables = kindInfo(kind).keyVariables.join(' or ')
+    return `No key: ${where} needs one. Set ${variables} in the environment${keyStorage.available ? ', or type one here' : ''}.`
+  }
+  const store = keyStorage.available ? ' — store one for it if it needs one' : ''
+  const onlyOfficial = environment
+    ? ` ${environment} from the environment goes only to ${OFFICIAL_HOSTS[kind]}.`
+    : ''
+  return `No key is sent to ${where}${store}.${onlyOfficial}`
+}
 
 /**
  * Adds or edits a provider. The API key is write-only: typed here, stored encrypted by the desktop
@@ -94,13 +138,14 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
   const fields = fieldErrors<Field>(id, errors)
   const { described, errorOf } = fields
 
-  const keyStatus = provider
-    ? provider.keySource === 'stored'
-      ? 'A key is stored for this provider (encrypted). Type a new one to replace it.'
-      : provider.keySource === 'environment'
-        ? `Using ${provider.keyVariable} from the environment.`
-        : `No key: ${variables} is not set${kind === 'openai-chat' ? ' (a local server needs none)' : ''}.`
-    : `Leave empty to use ${variables} from the environment, or no key for a local server.`
+  const keyStatus = keyDestination({
+    kind,
+    baseUrl: baseUrl.trim(),
+    typedKey: keyDisabled ? '' : apiKey.trim(),
+    forgetKey,
+    keyStorage,
+    provider,
+  })
 
   return (
     <form className="editor" aria-labelledby={`${id}-title`} noValidate onSubmit={submit}>
@@ -196,16 +241,16 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
               <p>{keyStatus}</p>
             ) : (
               <p>
-                Keys can be stored only by the desktop app, which encrypts them with the system keychain.
-                Here, Atelier reads {variables} from the environment it was started in.
-                {provider && ` ${keyStatus}`}
+                Keys can be stored only by the desktop app, which encrypts them with the system keychain.{' '}
+                {keyStatus}
               </p>
             )}
           </div>
           {keyStorage.available && keyStorage.plainText && (
             <Notice tone="warning" title="No system keychain">
               This computer offers no keychain, so a stored key is only obscured: anyone who can read your
-              data folder can recover it. Prefer the environment variable {variables}.
+              data folder can recover it. For {OFFICIAL_HOSTS[kind]}, prefer the environment variable{' '}
+              {variables}.
             </Notice>
           )}
           {provider?.keySource === 'stored' && (
@@ -218,7 +263,7 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
                   if (event.target.checked) setApiKey('')
                 }}
               />
-              Remove the stored key and use {variables} from the environment
+              Remove the stored key
             </label>
           )}
         </div>

@@ -14,7 +14,11 @@ type Editing = { kind: 'create'; preset?: ProviderPreset } | { kind: 'edit'; pro
 /** Where models run: the providers set up, a form to add or edit one, and a test for each. */
 export function ProvidersSection({ api }: { api: AtelierApi }) {
   const [providers, setProviders] = useState<ProviderInfo[]>()
-  const [keyStorage, setKeyStorage] = useState<KeyStorage>({ available: false, plainText: false })
+  const [keyStorage, setKeyStorage] = useState<KeyStorage>({
+    available: false,
+    plainText: false,
+    environmentKeys: [],
+  })
   const [editing, setEditing] = useState<Editing>()
   const [deleting, setDeleting] = useState<ProviderInfo>()
   const [error, setError] = useState<string>()
@@ -78,7 +82,8 @@ export function ProvidersSection({ api }: { api: AtelierApi }) {
       {providers && !keyStorage.available && (
         <Notice tone="info" title="Keys come from the environment here">
           This window cannot store API keys: only the desktop app can, encrypted with the system keychain. Set
-          OPENAI_API_KEY, GEMINI_API_KEY or ANTHROPIC_API_KEY before starting Atelier.
+          OPENAI_API_KEY, GEMINI_API_KEY or ANTHROPIC_API_KEY before starting Atelier; each is sent only to
+          its official API, so a server at another address gets no key from here.
         </Notice>
       )}
       {editing && (
@@ -103,7 +108,7 @@ export function ProvidersSection({ api }: { api: AtelierApi }) {
             <li>
               Set an API key in the environment before starting Atelier — <code>OPENAI_API_KEY</code>,{' '}
               <code>GEMINI_API_KEY</code> or <code>ANTHROPIC_API_KEY</code>. It is used even with no provider
-              listed here.
+              listed here, and sent only to that company’s official API.
             </li>
             <li>
               Or run a model on this computer with an OpenAI-compatible server: Ollama at{' '}

@@ -115,6 +115,7 @@ describe('bash tool', () => {
         parameters: {
           timeoutSeconds: 30,
           maxOutputBytes: 102400,
+          passEnvironment: [],
           passSecretsToShell: false,
           allowedPaths: [],
           deniedPaths: DEFAULT_DENIED_PATHS,
@@ -462,6 +463,13 @@ describe('bash tool', () => {
       MY_SERVICE_TOKEN: 'token-value-1',
       DB_PASSWORD: 'password-value-2',
       GITHUB_TOKEN: 'github-value-3',
+      // Named like nothing secret, and secrets all the same: a denylist of names let these through.
+      DATABASE_URL: 'postgres://app:hunter2-db@db.internal:5432/app',
+      GH_PAT: 'ghp_pat-value-5',
+      NPM_CONFIG__AUTH: 'npm-auth-value-6',
+      OPENAI_KEY: 'sk-openai-value-7',
+      AWS_ACCESS_KEY_ID: 'AKIA-value-8',
+      ATELIER_DATA_DIR: '/home/me/.config/Atelier-value-9',
     }
     const variables = { ...SECRETS, PLAIN: 'plain-value-4' }
 
@@ -479,18 +487,31 @@ describe('bash tool', () => {
       }
     }
 
-    it('hides API keys and secret-looking variables from commands by default', async () => {
+    it('hides API keys, tokens, database URLs and every variable nobody named from commands by default', async () => {
       const { bash } = setup()
       const { data } = await withEnvironment(() => bash({ command: 'env' }))
       const lines = data.stdout.split('\n')
-      expect(lines).toContain('PLAIN=plain-value-4')
-      for (const [name, value] of Object.entries(SECRETS)) {
-        expect(data.stdout, name).not.toContain(name)
+      // What a shell needs still comes through.
+      expect(lines).toContain(`PATH=${process.env.PATH}`)
+      expect(lines).toContain(`HOME=${process.env.HOME}`)
+      for (const [name, value] of Object.entries(variables)) {
+        expect(data.stdout, name).not.toContain(`${name}=`)
         expect(data.stdout, name).not.toContain(value)
       }
     })
 
-    it('passes them when the user allows it', async () => {
+    it('passes a variable the user names in passEnvironment, and still no other', async () => {
+      const { bash } = setup({ passEnvironment: ['PLAIN', 'GH_*'] })
+      const { data } = await withEnvironment(() => bash({ command: 'env' }))
+      const lines = data.stdout.split('\n')
+      expect(lines).toContain('PLAIN=plain-value-4')
+      expect(lines).toContain(`GH_PAT=${SECRETS.GH_PAT}`)
+      for (const [name, value] of Object.entries(SECRETS).filter(([name]) => name !== 'GH_PAT')) {
+        expect(data.stdout, name).not.toContain(value)
+      }
+    })
+
+    it('passes everything when the user allows secrets', async () => {
       const { bash } = setup({ passSecretsToShell: true })
       const { data } = await withEnvironment(() => bash({ command: 'env' }))
       const lines = data.stdout.split('\n')
@@ -501,24 +522,57 @@ describe('bash tool', () => {
       const env = {
         PATH: '/usr/bin',
         HOME: '/home/me',
+        LANG: 'en_GB.UTF-8',
+        LC_TIME: 'de_DE.UTF-8',
+        TERM: 'xterm-256color',
         PLAIN: 'v',
         OPENAI_API_KEY: 'a',
-        GEMINI_API_KEY: 'b',
-        GOOGLE_API_KEY: 'c',
-        ANTHROPIC_API_KEY: 'd',
-        MY_SERVICE_TOKEN: 'e',
-        DB_PASSWORD: 'f',
         GITHUB_TOKEN: 'g',
+        DATABASE_URL: 'postgres://u:pass@host/db',
         aws_secret_access_key: 'h',
-        stripe_api_key: 'i',
       }
+      const none = { passSecrets: false, passEnvironment: [], platform: 'linux' } as const
 
-      it('keeps the ordinary variables and drops the app keys and secret-looking names, in any case', () => {
-        expect(shellEnvironment(env, false)).toEqual({ PATH: '/usr/bin', HOME: '/home/me', PLAIN: 'v' })
+      it('keeps what a shell needs and nothing else', () => {
+        expect(shellEnvironment(env, none)).toEqual({
+          PATH: '/usr/bin',
+          HOME: '/home/me',
+          LANG: 'en_GB.UTF-8',
+          LC_TIME: 'de_DE.UTF-8',
+          TERM: 'xterm-256color',
+        })
+      })
+
+      it('adds the names and prefixes the user lists, matching case exactly outside Windows', () => {
+        expect(shellEnvironment(env, { ...none, passEnvironment: ['PLAIN', 'DATABASE_*', 'path'] })).toEqual({
+          PATH: '/usr/bin',
+          HOME: '/home/me',
+          LANG: 'en_GB.UTF-8',
+          LC_TIME: 'de_DE.UTF-8',
+          TERM: 'xterm-256color',
+          PLAIN: 'v',
+          DATABASE_URL: 'postgres://u:pass@host/db',
+        })
+      })
+
+      it('keeps the system variables Windows programs need, in whatever case they are spelled', () => {
+        const windows = {
+          Path: 'C:\\Windows\\system32',
+          SystemRoot: 'C:\\Windows',
+          COMSPEC: 'C:\\Windows\\system32\\cmd.exe',
+          PATHEXT: '.COM;.EXE;.BAT',
+          USERPROFILE: 'C:\\Users\\me',
+          APPDATA: 'C:\\Users\\me\\AppData\\Roaming',
+          'ProgramFiles(x86)': 'C:\\Program Files (x86)',
+          GITHUB_TOKEN: 'g',
+        }
+        const { GITHUB_TOKEN: _, ...needed } = windows
+        expect(shellEnvironment(windows, { ...none, platform: 'win32' })).toEqual(needed)
+        expect(shellEnvironment({ SystemRoot: 'C:\\Windows' }, none)).toEqual({})
       })
 
       it('passes a copy of everything when secrets are allowed', () => {
-        const passed = shellEnvironment(env, true)
+        const passed = shellEnvironment(env, { ...none, passSecrets: true })
         expect(passed).toEqual(env)
         expect(passed).not.toBe(env)
       })

@@ -1,6 +1,17 @@
-import { chmodSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
+import { LOCAL_USER } from '../../../../src-main/app/create-atelier'
+import { serializedByPath } from '../../../../src-main/tools/files'
 import { useToolHarness } from '../../../support/tool-harness'
 
 describe('write_file', () => {
@@ -111,6 +122,69 @@ describe('write_file', () => {
     const results = await Promise.all(contents.map((content) => ok('write_file', { path: 'a.txt', content })))
     expect(results).toHaveLength(8)
     expect(contents).toContain(readFileSync(join(project, 'a.txt'), 'utf8'))
+  })
+
+  describe('stopped before it lands', () => {
+    /**
+     * Another write of the same file, holding it for `ms`: write_file waits its turn behind it (the
+     * per-path serialization every write of a file goes through), so it overruns its budget for real.
+     */
+    function holdFile(path: string, ms: number): Promise<void> {
+      return serializedByPath(path, new AbortController().signal, () => sleep(ms))
+    }
+
+    it('reports a timeout for a write that overran it, and the file never appears, also after its turn comes', async () => {
+      const { atelier, project, run } = harness()
+      atelier.tools.settings.update(LOCAL_USER, 'write_file', { parameters: { timeoutSeconds: 5 } })
+      const target = join(project, 'late.txt')
+      const started = performance.now()
+      // Longer than the 5 s budget and the moment an edit is given to settle after it.
+      const held = holdFile(target, 8000)
+      const result = await run('write_file', { path: 'late.txt', content: 'should never land' })
+
+      expect(result).toMatchObject({
+        isError: true,
+        errorType: 'timeout',
+        content: 'write_file timed out after 5s and was stopped.',
+      })
+      expect(performance.now() - started).toBeLessThan(7900)
+      expect(existsSync(target)).toBe(false)
+      await held
+      // Its turn has come and gone: the stopped write did not run, now or a moment later.
+      await sleep(300)
+      expect(readdirSync(project)).toEqual([])
+    }, 15_000)
+
+    it('reports a stop as aborted, and leaves neither the new content nor a temporary file', async () => {
+      const { project, run, ok } = harness()
+      const target = join(project, 'notes.txt')
+      writeFileSync(target, 'before\n')
+      await ok('read_file', { path: 'notes.txt' })
+      const held = holdFile(target, 2500)
+      const stop = new AbortController()
+      setTimeout(() => stop.abort(), 100)
+      const result = await run(
+        'write_file',
+        { path: 'notes.txt', content: 'after\n' },
+        { signal: stop.signal },
+      )
+
+      expect(result).toMatchObject({ isError: true, errorType: 'aborted' })
+      await held
+      await sleep(300)
+      expect(readFileSync(target, 'utf8')).toBe('before\n')
+      expect(readdirSync(project)).toEqual(['notes.txt'])
+    })
+
+    it('lets the person set the timeout, 5–600 s, for write_file and edit_file', () => {
+      const { atelier } = harness()
+      for (const tool of ['write_file', 'edit_file']) {
+        expect(atelier.tools.settings.get(LOCAL_USER, tool).parameters.timeoutSeconds).toBe(30)
+        expect(() =>
+          atelier.tools.settings.update(LOCAL_USER, tool, { parameters: { timeoutSeconds: 4 } }),
+        ).toThrow(expect.objectContaining({ code: 'invalid_parameters' }))
+      }
+    })
   })
 
   it('refuses a folder', async () => {
