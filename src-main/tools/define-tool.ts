@@ -40,6 +40,7 @@ export function withHost(call: ToolCallRecord, host: ToolHost): ToolContext {
     signal: host.signal,
     onUpdate: host.onUpdate,
     ledger: host.ledger,
+    beginCommit: host.beginCommit,
     protectedPaths: host.protectedPaths,
     images: host.images,
   }

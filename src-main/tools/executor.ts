@@ -87,8 +87,12 @@ export class ToolExecutor {
         settings,
         deadline: Date.now() + timeoutSeconds * 1000,
       }
+      const commit = { begun: false }
       const host: ToolHost = {
         signal: controller.signal,
+        beginCommit: () => {
+          commit.begun = true
+        },
         onUpdate: scope.onUpdate ?? (() => {}),
         ledger: scope.chatId ? this.services.ledgers.ledgerFor(scope.chatId) : ephemeralLedger(),
         protectedPaths: this.services.protectedPaths,
@@ -99,7 +103,7 @@ export class ToolExecutor {
       const hookCall: ToolHookCall = { call, args, description, context }
       await decide(this.beforeHooks, hookCall)
 
-      const returned = await runWithinBudget(tool, record, host, controller, timeoutSeconds)
+      const returned = await runWithinBudget(tool, record, host, controller, timeoutSeconds, commit)
       let result = shapeResult(toToolOutput(returned), performance.now() - started, maxChars)
       for (const hook of this.afterHooks) {
         result = (await runHook(name, 'afterTool', () => hook(hookCall, result))) ?? result

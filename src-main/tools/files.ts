@@ -7,7 +7,6 @@ import { constants, fstatSync, lstatSync, readlinkSync, realpathSync } from 'nod
 import { type FileHandle, link, lstat, mkdir, open, realpath, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { ToolError, ToolPathError } from './errors'
-import { beginCommit } from './pipeline/run'
 
 /** The most of one file any tool reads whole (read_file's text view, the write guard's hash). */
 export const WHOLE_FILE_CEILING = 10 * 1024 * 1024
@@ -138,12 +137,17 @@ function ignoreExisting(error: NodeJS.ErrnoException): void {
  * new, never a mix: a temporary file in the same folder, fsync, then rename over the target (or,
  * for a new file, a hard link that fails if something appeared meanwhile). The mode is kept.
  * A stop (`signal`) that comes before the rename leaves the target untouched and no temporary file;
- * from the rename on, the write completes and the executor waits for it (`beginCommit`).
+ * from the rename on, the write completes, and `beginCommit` tells the executor to wait for it.
  */
 export async function writeFileAtomically(
   realPath: string,
   bytes: Uint8Array,
-  { mode, exclusive, signal }: { mode?: number; exclusive: boolean; signal: AbortSignal },
+  {
+    mode,
+    exclusive,
+    signal,
+    beginCommit,
+  }: { mode?: number; exclusive: boolean; signal: AbortSignal; beginCommit: () => void },
 ): Promise<void> {
   signal.throwIfAborted()
   await withPinnedFolder(dirname(realPath), async (base, folder) => {
@@ -165,7 +169,7 @@ export async function writeFileAtomically(
       // The commit. A stop that came while the temporary file was written is honoured here and
       // nowhere later; no await stands between this check and the rename being issued.
       signal.throwIfAborted()
-      beginCommit(signal)
+      beginCommit()
       if (exclusive) await link(temporary, target)
       else await rename(temporary, target)
     } finally {

@@ -53,6 +53,12 @@ export interface ToolHost {
   onUpdate(progress: ToolProgress): void
   /** What this chat has read, by real path and sha256: the guard on overwriting files. */
   ledger: FreshnessLedger
+  /**
+   * The call is past its point of no return: called right after a last check of `signal`, just
+   * before the step that makes its change (an atomic write's rename). A stop after it waits for the
+   * call to say what it did, so what follows must be short and finite (an fsync, a ledger row).
+   */
+  beginCommit(): void
   /** Part of every path policy whatever the settings say: the app's own data folder. */
   protectedPaths: readonly string[]
   /** Makes images with the person's providers (generate_image); absent where none is wired. */

@@ -71,7 +71,12 @@ export async function editFile(args: Parameters, context: ToolContext): Promise<
       ? before.split(args.old_string).join(args.new_string)
       : before.replace(args.old_string, () => args.new_string)
     const bytes = Buffer.from(after, 'utf8')
-    await writeFileAtomically(real, bytes, { mode: current.mode, exclusive: false, signal: context.signal })
+    await writeFileAtomically(real, bytes, {
+      mode: current.mode,
+      exclusive: false,
+      signal: context.signal,
+      beginCommit: context.beginCommit,
+    })
     await context.ledger.record(real, sha256(bytes))
     const patch = unifiedDiff(display, current.bytes, bytes)
     const diff = patch ?? `(diff too large to show: ${before.length} → ${after.length} characters)`

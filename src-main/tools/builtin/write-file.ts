@@ -60,6 +60,7 @@ export async function writeFile(args: Parameters, context: ToolContext): Promise
         mode: current?.mode,
         exclusive: !current,
         signal: context.signal,
+        beginCommit: context.beginCommit,
       })
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error

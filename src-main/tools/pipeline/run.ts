@@ -19,17 +19,13 @@ const EDIT_SETTLE_MS = 2000
 /** The reason a call's signal aborts when its budget is spent. */
 export class Timeout extends Error {}
 
-const committing = new WeakSet<AbortSignal>()
-
 /**
- * Marks the call stopped by `signal` as past its point of no return. A tool calls it right after
- * checking the signal, just before the step that makes its change (the rename of an atomic write):
- * a stop arriving later cannot undo the change, so the executor waits for the call to report it
- * instead of calling it stopped. What follows the commit must be short and finite (an fsync, a
- * ledger row, a diff bounded in time), since nothing cuts that wait short.
+ * Whether a call has passed its point of no return: the tool says so through its host's
+ * `beginCommit` (see ToolHost). A stop arriving later cannot undo the change, so the executor waits
+ * for the call to report it instead of calling it stopped.
  */
-export function beginCommit(signal: AbortSignal): void {
-  committing.add(signal)
+export interface CommitState {
+  begun: boolean
 }
 
 /** How long a stopped call is still awaited before the executor reports the stop. */
@@ -44,6 +40,7 @@ export async function runWithinBudget(
   host: ToolHost,
   controller: AbortController,
   timeoutSeconds: number,
+  commit: CommitState,
 ): Promise<unknown> {
   const { signal } = controller
   const grace = tool.managesOwnTimeout ? OWN_TIMEOUT_GRACE_SECONDS * 1000 : 0
@@ -53,7 +50,7 @@ export async function runWithinBudget(
   const stopped = new Promise<never>((_, reject) => {
     const onStop = () => {
       // Past its commit the call's change is made whatever the stop says: its own result tells it.
-      if (committing.has(signal)) return
+      if (commit.begun) return
       giveUp = setTimeout(() => reject(signal.reason), settleAfterStop(tool))
     }
     signal.addEventListener('abort', onStop, { once: true })

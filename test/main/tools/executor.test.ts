@@ -4,7 +4,6 @@ import { type Atelier, createAtelier, LOCAL_USER } from '../../../src-main/app/c
 import { FreshnessRepository } from '../../../src-main/db/freshness-repository'
 import { FatalToolError, ToolArgumentError } from '../../../src-main/tools/errors'
 import { type ToolCallScope, ToolExecutor, toToolOutput } from '../../../src-main/tools/executor'
-import { beginCommit } from '../../../src-main/tools/pipeline/run'
 import { ToolRegistry } from '../../../src-main/tools/registry'
 import type { ToolContext } from '../../../src-main/tools/types'
 import { useTempDirs } from '../../support/temp-dir'
@@ -183,7 +182,14 @@ describe('ToolExecutor', () => {
       })
       expect(record.deadline).toBeGreaterThanOrEqual(before + 30_000)
       expect(record.deadline).toBeLessThan(Date.now() + 31_000)
-      expect(received[0]?.host).toEqual(['images', 'ledger', 'onUpdate', 'protectedPaths', 'signal'])
+      expect(received[0]?.host).toEqual([
+        'beginCommit',
+        'images',
+        'ledger',
+        'onUpdate',
+        'protectedPaths',
+        'signal',
+      ])
     })
 
     it('streams progress through onUpdate', async () => {
@@ -309,7 +315,7 @@ describe('ToolExecutor', () => {
         const recorded = recordingTool('change', async (_args, context) => {
           await sleep(commitAfterMs)
           context.signal.throwIfAborted()
-          beginCommit(context.signal)
+          context.beginCommit()
           changes.push('made')
           await sleep(finishMs)
           return 'changed the thing'

@@ -33,6 +33,7 @@ function contextFor(folder: string, overrides: Partial<ToolContext> = {}): ToolC
     restrict: true,
     signal: new AbortController().signal,
     onUpdate: () => {},
+    beginCommit: () => {},
     settings: { enabled: true, parameters: {} },
     protectedPaths: [],
     ledger: ephemeralLedger(),
