@@ -8,7 +8,7 @@ import type { Chat } from '../../src-shared/contract'
 import { type FakeKind, type FakeProvider, startFakeProvider } from './fake-provider'
 import { useTempDirs } from './temp-dir'
 
-/** Keys for every kind: the SDKs refuse to send a request without one. */
+/** Keys for every kind in the environment: never sent to the fake, which is not an official endpoint. */
 export const FAKE_ENV = {
   OPENAI_API_KEY: 'test-key',
   GEMINI_API_KEY: 'test-key',
