@@ -11,9 +11,10 @@ import { LOCAL_USER } from '../src-main/app/create-atelier'
 import { FreshnessRepository } from '../src-main/db/freshness-repository'
 import { type ToolCallScope, ToolExecutor } from '../src-main/tools/executor'
 import { type Benchmark, type BenchmarkResult, withBenchAtelier } from './measure'
+import { requireSystemTool } from './system-tool'
 
 const ROUNDS = 9
-const RIPGREP = '/usr/bin/rg'
+const RIPGREP = requireSystemTool('rg', 'ripgrep')
 const REPO = fileURLToPath(new URL('..', import.meta.url))
 const FOLDER = 'node_modules'
 const MAX_FILE_SIZE = 1_048_576
@@ -133,13 +134,16 @@ const benchmark: Benchmark = async () => {
       })
     }
 
-    const globArgs = { pattern: '**/*.ts', cwd: FOLDER }
-    const files = (await run('glob', globArgs)).matches as string[]
-    const rgFiles = () => ripgrep(['--files', '--glob', '*.ts']).split('\n').filter(Boolean)
-    assertSameSet('glob **/*.ts', files, rgFiles())
+    // Declaration files: thousands of paths, yet under glob's largest maxResults (5000).
+    const globArgs = { pattern: '**/*.d.ts', cwd: FOLDER }
+    const globbed = await run('glob', globArgs)
+    if (globbed.truncated) throw new Error('glob **/*.d.ts hit maxResults; pick a rarer pattern')
+    const files = globbed.matches as string[]
+    const rgFiles = () => ripgrep(['--files', '--glob', '*.d.ts']).split('\n').filter(Boolean)
+    assertSameSet('glob **/*.d.ts', files, rgFiles())
     const [ourMs, rgMs] = await sideBySide(() => run('glob', globArgs), rgFiles)
     results.push({
-      name: `glob **/*.ts (${files.length} paths)`,
+      name: `glob **/*.d.ts (${files.length} paths)`,
       ours: { label: 'glob tool', msPerOp: ourMs },
       reference: { label: 'rg --files', msPerOp: rgMs },
       target: 'target ≤ 1×',
