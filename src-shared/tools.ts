@@ -149,6 +149,17 @@ export const ShellCommandResult = Type.Object({
 })
 export type ShellCommandResult = Static<typeof ShellCommandResult>
 
+/**
+ * Image types a result may show inline, as pictures; SVG and the rest are only described, since a
+ * picture must not be a document.
+ */
+export const INLINE_IMAGE_TYPES: ReadonlySet<string> = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+])
+
 /** An image to show with a result: a file Atelier saved (by path) or bytes a tool returned inline. */
 export const DisplayImage = Type.Union([
   Type.Object({ path: Type.String(), mimeType: Type.String() }),

@@ -4,6 +4,7 @@
  * now — `truncated`, `display`, the `errorType` of a stop — read once from what it holds, so every
  * view reads one shape. Nothing the model reads changes.
  */
+import { INLINE_IMAGE_TYPES } from '../../src-shared/tools'
 
 type Json = Record<string, unknown>
 
@@ -13,7 +14,6 @@ function isRecord(value: unknown): value is Json {
 
 /** The executor's old notice at the result cap. */
 const CUT_NOTICE = /\n\n\[Output truncated: showing \d+ of \d+ characters\./
-const RASTER_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp'])
 
 /** One stored message part, upgraded when it is a tool result from before schema 7. */
 export function upgradeToolResultPart(part: unknown): unknown {
@@ -44,7 +44,7 @@ export function upgradeToolResultPart(part: unknown): unknown {
     data = undefined
   } else if (isRecord(data) && Array.isArray(data.media)) {
     const shown = data.media.filter(
-      (item) => isRecord(item) && item.type === 'image' && RASTER_TYPES.has(String(item.mimeType)),
+      (item) => isRecord(item) && item.type === 'image' && INLINE_IMAGE_TYPES.has(String(item.mimeType)),
     )
     if (shown.length > 0) {
       display = {

@@ -99,14 +99,17 @@ export class ToolExecutor {
         images: this.services.images,
       }
       const context = withHost(record, host)
-      const description = await describeCall(tool, args, context)
-      const hookCall: ToolHookCall = { call, args, description, context }
-      await decide(this.beforeHooks, hookCall)
+      // Describing resolves real paths (I/O the tool does again): only done for a hook that reads it.
+      let described: ToolHookCall | undefined
+      const hookCall = async () =>
+        (described ??= { call, args, description: await describeCall(tool, args, context), context })
+      if (this.beforeHooks.size > 0) await decide(this.beforeHooks, await hookCall())
 
       const returned = await runWithinBudget(tool, record, host, controller, timeoutSeconds, commit)
       let result = shapeResult(toToolOutput(returned), performance.now() - started, maxChars)
       for (const hook of this.afterHooks) {
-        result = (await runHook(name, 'afterTool', () => hook(hookCall, result))) ?? result
+        const hooked = await hookCall()
+        result = (await runHook(name, 'afterTool', () => hook(hooked, result))) ?? result
       }
       return result
     } catch (error) {

@@ -1,9 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import type { DisplayImage } from '../../../src-shared/tools'
+import { type DisplayImage, INLINE_IMAGE_TYPES } from '../../../src-shared/tools'
 import type { ToolOutput } from '../types'
-
-/** Raster types shown inline; SVG and the rest are only described, since a picture must not be a document. */
-const INLINE_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp'])
 
 /**
  * An MCP result as the model reads it: text as text, images and audio described (raster images go
