@@ -4,6 +4,7 @@
  * every provider, transport and view speaks the same language.
  */
 import { type Static, Type } from '@sinclair/typebox'
+import { ApprovalOutcome, ApprovalRequest } from './approvals'
 import { ToolDisplay, ToolErrorType, ToolProgress } from './tools'
 
 /** `agent`: tools work in the bound folder; `chat`: the folder is not injected. */
@@ -155,6 +156,14 @@ export const TurnEvent = Type.Union([
   Type.Object({
     type: Type.Literal('servers_unavailable'),
     servers: Type.Array(Type.Object({ name: Type.String(), error: Type.String() })),
+  }),
+  /** A call waits for the person: the card shows `request` until `approvals.answer` or a stop. */
+  Type.Object({ type: Type.Literal('approval_requested'), request: ApprovalRequest }),
+  Type.Object({
+    type: Type.Literal('approval_resolved'),
+    id: Type.String(),
+    callId: Type.String(),
+    outcome: ApprovalOutcome,
   }),
   /** A message was committed to the database. */
   Type.Object({ type: Type.Literal('message'), message: ChatMessage }),

@@ -5,6 +5,15 @@
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import { ChatMessage, ChatMode, ProviderKind, Turn, TurnEvent } from './agent'
+import {
+  ApprovalAnswer,
+  ApprovalMode,
+  ApprovalRequest,
+  PermissionRule,
+  RuleAction,
+  RuleScope,
+  RuleText,
+} from './approvals'
 import { McpServerInfo, McpServerInput, McpServerStatus } from './mcp'
 import {
   AgentProfile,
@@ -41,6 +50,8 @@ export const Chat = Type.Object({
   model: Type.Union([Type.String(), Type.Null()]),
   /** Agent profile id; null: the built-in default. */
   agent: Type.Union([Type.String(), Type.Null()]),
+  /** What runs without asking; null: the agent profile's default. */
+  approvalMode: Type.Union([ApprovalMode, Type.Null()]),
   createdAt: Type.Number({ description: 'Unix epoch milliseconds' }),
   updatedAt: Type.Number({ description: 'Unix epoch milliseconds' }),
 })
@@ -52,7 +63,14 @@ export type Theme = Static<typeof Theme>
 /** How many model responses one turn may take before it stops and says so. */
 export const MaxIterations = Type.Integer({ minimum: 1, maximum: 500 })
 
-export const Preferences = Type.Object({ theme: Theme, maxIterations: MaxIterations })
+/** Folder-relative globs that ask before any edit, in every mode, unless a rule names them. */
+export const ProtectedPaths = Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 200 })
+
+export const Preferences = Type.Object({
+  theme: Theme,
+  maxIterations: MaxIterations,
+  protectedPaths: ProtectedPaths,
+})
 export type Preferences = Static<typeof Preferences>
 
 export const AppInfo = Type.Object({
@@ -128,6 +146,7 @@ export const methods = {
         provider: Type.Optional(Type.Union([Id, Type.Null()])),
         model: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()])),
         agent: Type.Optional(Type.Union([Id, Type.Null()])),
+        approvalMode: Type.Optional(Type.Union([ApprovalMode, Type.Null()])),
       },
       { additionalProperties: false },
     ),
@@ -188,6 +207,43 @@ export const methods = {
   'turns.stop': method(
     Type.Object({ chatId: Id }, { additionalProperties: false }),
     Type.Object({ stopped: Type.Boolean() }),
+  ),
+  /** Answers a waiting approval card; `answered` is false when it no longer waits (stopped, answered). */
+  'approvals.answer': method(
+    Type.Object({ chatId: Id, approvalId: Id, answer: ApprovalAnswer }, { additionalProperties: false }),
+    Type.Object({ answered: Type.Boolean() }),
+  ),
+  /** The cards waiting in a chat, oldest first (a reloaded page shows them again). */
+  'approvals.pending': method(
+    Type.Object({ chatId: Id }, { additionalProperties: false }),
+    Type.Array(ApprovalRequest),
+  ),
+  /** Every saved rule: global, per project folder and per chat. */
+  'permissions.list': method(Empty, Type.Array(PermissionRule)),
+  /** Refused with `invalid_rule`; a `project` rule needs its folder, a `chat` rule its chat. */
+  'permissions.add': method(
+    Type.Object(
+      {
+        rule: RuleText,
+        action: RuleAction,
+        scope: RuleScope,
+        folder: Type.Optional(FolderPath),
+        chatId: Type.Optional(Id),
+      },
+      { additionalProperties: false },
+    ),
+    PermissionRule,
+  ),
+  'permissions.update': method(
+    Type.Object(
+      { id: Id, rule: Type.Optional(RuleText), action: Type.Optional(RuleAction) },
+      { additionalProperties: false },
+    ),
+    PermissionRule,
+  ),
+  'permissions.remove': method(
+    Type.Object({ id: Id }, { additionalProperties: false }),
+    Type.Object({ id: Type.String() }),
   ),
   'providers.list': method(Empty, ProvidersList),
   'providers.create': method(CreateProviderBody, ProviderInfo),
@@ -254,6 +310,7 @@ export const events = {
   'agents.changed': Type.Object({ agents: Type.Array(AgentProfile) }),
   /** After any edit, and whenever a server connects, disconnects or fails (a turn started it, it crashed). */
   'mcp.changed': Type.Object({ servers: Type.Array(McpServerInfo) }),
+  'permissions.changed': Type.Object({ rules: Type.Array(PermissionRule) }),
 }
 
 export type Methods = typeof methods

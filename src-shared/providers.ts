@@ -1,6 +1,7 @@
 /** Providers (where a model runs) and agent profiles (how it behaves), as the settings panel edits them. */
 import { type Static, Type } from '@sinclair/typebox'
 import { ChatMode, ProviderKind } from './agent'
+import { ApprovalMode } from './approvals'
 
 const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' })
 const OptionalUrl = Type.Union([Type.String({ pattern: '^https?://\\S+$', maxLength: 2000 }), Type.Null()])
@@ -106,6 +107,8 @@ export const AgentProfile = Type.Object({
   /** The tools this profile may use, among the enabled ones; null: every enabled tool. */
   tools: Type.Union([Type.Array(Type.String()), Type.Null()]),
   defaultMode: ChatMode,
+  /** The approval mode of a chat that has not chosen its own. */
+  approvalMode: ApprovalMode,
   /** The built-in profile cannot be edited or deleted. */
   builtin: Type.Boolean(),
 })
@@ -119,9 +122,15 @@ const ProfileFields = {
     Type.Null(),
   ]),
   defaultMode: ChatMode,
+  approvalMode: ApprovalMode,
 }
 export const CreateAgentProfileBody = Type.Object(
-  { ...ProfileFields, tools: Type.Optional(ProfileFields.tools), defaultMode: Type.Optional(ChatMode) },
+  {
+    ...ProfileFields,
+    tools: Type.Optional(ProfileFields.tools),
+    defaultMode: Type.Optional(ChatMode),
+    approvalMode: Type.Optional(ApprovalMode),
+  },
   { additionalProperties: false },
 )
 export type CreateAgentProfileBody = Static<typeof CreateAgentProfileBody>

@@ -111,6 +111,8 @@ export const TOOL_ERROR_TYPES = [
   'not_offered',
   'validation_failed',
   'blocked',
+  /** The person (or a deny rule) refused the call. */
+  'denied',
   'timeout',
   'aborted',
   'execution_failed',
@@ -129,6 +131,16 @@ export const ToolCallDescription = Type.Object({
   summary: Type.String(),
   /** The real paths it will touch (symlinks resolved), for path rules and the person. */
   locations: Type.Array(Type.String()),
+  /** A shell call's command line, what the policy parses into sub-commands. */
+  command: Type.Optional(
+    Type.Object({
+      text: Type.String(),
+      /** The real folder it starts in. */
+      cwd: Type.String(),
+      /** `posix`: bash and zsh, parsed as bash; `powershell`: matched as one command. */
+      syntax: Type.Union([Type.Literal('posix'), Type.Literal('powershell')]),
+    }),
+  ),
 })
 export type ToolCallDescription = Static<typeof ToolCallDescription>
 

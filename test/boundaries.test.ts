@@ -58,6 +58,7 @@ const LAYER_RULES: Record<string, string[]> = {
   db: ['core'],
   tools: ['core', 'db'],
   providers: ['core', 'db'],
+  approvals: ['core', 'db', 'tools', 'preferences'],
 }
 
 function layerViolations(file: string, source?: string): string[] {

@@ -1,5 +1,6 @@
 /** Agent profiles: a system prompt, the tools the agent may use and the mode a chat starts in. */
 import { randomUUID } from 'node:crypto'
+import { DEFAULT_APPROVAL_MODE } from '../../src-shared/approvals'
 import { AtelierError } from '../../src-shared/errors'
 import type { AgentProfile, CreateAgentProfileBody, UpdateAgentProfileBody } from '../../src-shared/providers'
 import type { AtelierEvents } from '../core/events'
@@ -16,6 +17,7 @@ export const DEFAULT_PROFILE: AgentProfile = {
   ].join('\n'),
   tools: null,
   defaultMode: 'agent',
+  approvalMode: DEFAULT_APPROVAL_MODE,
   builtin: true,
 }
 
@@ -62,6 +64,7 @@ export class AgentProfileService {
       systemPrompt: body.systemPrompt,
       tools: body.tools ?? null,
       defaultMode: body.defaultMode ?? 'agent',
+      approvalMode: body.approvalMode ?? DEFAULT_APPROVAL_MODE,
       builtin: false,
     }
     this.repository.save(profile, this.now())

@@ -3,10 +3,12 @@
  * bus (IPC, the web host) and the caller's own listener (the CLI).
  */
 import type { ChatMessage, ProviderKind, Turn, TurnEvent } from '../../src-shared/agent'
+import type { ApprovalMode } from '../../src-shared/approvals'
 import type { Capabilities, Chat } from '../../src-shared/contract'
 import { AtelierError } from '../../src-shared/errors'
 import type { McpServerStatus } from '../../src-shared/mcp'
 import type { AgentProfile } from '../../src-shared/providers'
+import type { ApprovalService, Asker } from '../approvals/approval-service'
 import type { ChatService } from '../chats/chat-service'
 import type { AtelierEvents } from '../core/events'
 import type { ConversationRepository } from '../db/conversation-repository'
@@ -34,6 +36,7 @@ export interface AgentServiceDeps {
   preferences: PreferencesService
   /** Connects the enabled MCP servers and brings their tools into the registry. */
   prepareTools: () => Promise<McpServerStatus[]>
+  approvals: ApprovalService
   events: AtelierEvents
   user: string
   retry?: RetryPolicy
@@ -45,6 +48,10 @@ export interface TurnRequest {
   /** The CLI names a wire format directly, with its own base URL and model. */
   provider?: { kind: ProviderKind; baseUrl?: string; model?: string }
   maxIterations?: number
+  /** Overrides the chat's approval mode for this turn (the CLI's `--approval`). */
+  approvalMode?: ApprovalMode
+  /** Who answers approval cards; by default the app's chat view (`approvals.answer`). */
+  asker?: Asker
   /** Stops the turn like the stop button does. */
   signal?: AbortSignal
   onEvent?: (event: TurnEvent) => void
@@ -82,7 +89,8 @@ export class AgentService {
     const profile = this.deps.profiles.forChat(chat.agent)
 
     const adapter = createProviderAdapter(provider.config)
-    const system = buildSystemPrompt(profile, chat)
+    const approvalMode = request.approvalMode ?? effectiveApprovalMode(chat, profile)
+    const system = buildSystemPrompt(profile, chat, approvalMode)
     const maxIterations = request.maxIterations ?? preferences.get().maxIterations
 
     // From here the turn exists: it starts with its prompt, in one transaction.
@@ -99,8 +107,15 @@ export class AgentService {
     emit({ type: 'message', message: prompt })
     chats.nameAfterPrompt(chat.id, request.prompt)
 
+    const gate = this.deps.approvals.gateFor({
+      chatId: chat.id,
+      folder: chat.mode === 'agent' ? chat.workingDir : null,
+      mode: approvalMode,
+      asker: request.asker ?? this.deps.approvals.inApp,
+      emit,
+    })
     // MCP servers connect now, not at start-up: a turn (or the inspector) is what needs their tools.
-    const outcome = this.projection(profile).then((tools) => {
+    const outcome = this.projection(profile, approvalMode).then((tools) => {
       const unavailable = tools.servers.flatMap(({ name, error }) => (error ? [{ name, error }] : []))
       if (unavailable.length > 0) emit({ type: 'servers_unavailable', servers: unavailable })
       return runTurnLoop({
@@ -113,6 +128,7 @@ export class AgentService {
         maxIterations,
         user: this.deps.user,
         executor: this.deps.executor,
+        gate,
         ...(this.deps.retry && { retry: this.deps.retry }),
         signal: controller.signal,
         commit: (role, parts) => {
@@ -161,7 +177,8 @@ export class AgentService {
   async capabilities({ id }: { id: string }): Promise<Capabilities> {
     const chat = this.deps.chats.get(id)
     const provider = this.resolveProvider(chat, {})
-    const { definitions, servers } = await this.projection(this.deps.profiles.forChat(chat.agent))
+    const profile = this.deps.profiles.forChat(chat.agent)
+    const { definitions, servers } = await this.projection(profile, effectiveApprovalMode(chat, profile))
     const tools = wireToolsWithTokens(provider.config.kind, definitions).map((tool) => {
       const source = this.deps.registry.get(tool.name)?.source
       return source?.kind === 'mcp' ? { ...tool, server: source.server } : tool
@@ -177,13 +194,22 @@ export class AgentService {
 
   /**
    * The tools a turn offers: enabled ones (MCP servers' included, connected on the way), narrowed to
-   * the profile's list when it has one. The inspector calls this too, so it shows what a turn sends.
+   * the profile's list when it has one, and to reading tools in Read only mode. The inspector calls
+   * this too, so it shows what a turn sends.
    */
-  async projection(profile: AgentProfile): Promise<ToolProjection> {
+  async projection(
+    profile: AgentProfile,
+    approvalMode: ApprovalMode = profile.approvalMode,
+  ): Promise<ToolProjection> {
+    const { registry } = this.deps
     const servers = await this.deps.prepareTools()
-    const enabled = enabledToolDefinitions(this.deps.registry, this.deps.toolSettings, this.deps.user)
+    const enabled = enabledToolDefinitions(registry, this.deps.toolSettings, this.deps.user)
     const allowed = profile.tools && new Set(profile.tools)
-    const definitions = allowed ? enabled.filter((definition) => allowed.has(definition.name)) : enabled
+    const definitions = enabled.filter(
+      ({ name }) =>
+        (!allowed || allowed.has(name)) &&
+        (approvalMode !== 'read-only' || registry.get(name)?.tool.kind === 'read'),
+    )
     return { definitions, offered: new Set(definitions.map((definition) => definition.name)), servers }
   }
 
@@ -213,6 +239,11 @@ export class AgentService {
     else emit({ type: 'turn_completed', turnId, status: turn.status })
     return turn
   }
+}
+
+/** The chat's own mode, else its profile's. */
+export function effectiveApprovalMode(chat: Chat, profile: AgentProfile): ApprovalMode {
+  return chat.approvalMode ?? profile.approvalMode
 }
 
 function crashed(error: unknown): TurnOutcome {

@@ -20,7 +20,7 @@ import { ProviderError } from '../providers/provider-error'
 import { type RetryPolicy, streamWithRetry } from '../providers/retry'
 import type { ProviderAdapter } from '../providers/types'
 import { FatalToolError } from '../tools/errors'
-import type { ToolExecutor } from '../tools/executor'
+import type { CallGate, ToolExecutor } from '../tools/executor'
 import type { ToolProjection } from '../tools/projection'
 import { toModelMessages } from './history'
 
@@ -39,6 +39,8 @@ export interface TurnLoopSetup {
   maxIterations: number
   user: string
   executor: ToolExecutor
+  /** The turn's approvals, which every call passes before it runs. */
+  gate: CallGate
   retry?: RetryPolicy
   signal: AbortSignal
   /** Commits one message; it is in the database when this returns. */
@@ -204,6 +206,7 @@ async function runToolCalls(
               mode: chat.mode,
               restrict: chat.mode === 'agent',
               offered: setup.tools.offered,
+              gate: setup.gate,
               signal: batch.signal,
               onUpdate: (progress) => emit({ type: 'tool_progress', id: call.id, progress }),
             },

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import packageJson from '../../package.json'
 import { AgentProfileService } from '../agent/agent-profiles'
 import { AgentService } from '../agent/agent-service'
+import { ApprovalService } from '../approvals/approval-service'
 import { ChatService } from '../chats/chat-service'
 import { AtelierEvents } from '../core/events'
 import { LocalSecretStore } from '../core/local-secret-store'
@@ -13,6 +14,7 @@ import { ConversationRepository } from '../db/conversation-repository'
 import { type Database, openDatabase } from '../db/database'
 import { FreshnessRepository } from '../db/freshness-repository'
 import { McpServersRepository } from '../db/mcp-servers-repository'
+import { PermissionRulesRepository } from '../db/permission-rules-repository'
 import { ProvidersRepository } from '../db/providers-repository'
 import { ToolSettingsRepository } from '../db/tool-settings-repository'
 import { createDispatcher, type Dispatch } from '../ipc/dispatcher'
@@ -65,6 +67,7 @@ export interface Atelier {
   providers: ProviderService
   profiles: AgentProfileService
   agent: AgentService
+  approvals: ApprovalService
   /** Validated entry point for contract calls from any transport. */
   dispatch: Dispatch
   /** Closes the database at once; settles when every MCP server (and what it started) has ended. */
@@ -107,6 +110,7 @@ export function createAtelier({
   // Turns left running by a process that is gone died with it.
   conversation.markInterrupted()
   const profiles = new AgentProfileService(new AgentProfilesRepository(db), events)
+  const approvals = new ApprovalService({ rules: new PermissionRulesRepository(db), preferences, events })
   const agent = new AgentService({
     chats,
     conversation,
@@ -117,6 +121,7 @@ export function createAtelier({
     executor: tools.executor,
     preferences,
     prepareTools: () => mcp.prepare(),
+    approvals,
     events,
     user: LOCAL_USER,
     ...(retry && { retry }),
@@ -134,6 +139,7 @@ export function createAtelier({
     providers,
     profiles,
     agent,
+    approvals,
     user: LOCAL_USER,
   })
   return {
@@ -147,6 +153,7 @@ export function createAtelier({
     providers,
     profiles,
     agent,
+    approvals,
     dispatch: createDispatcher(handlers),
     close: () => {
       agent.close()

@@ -37,6 +37,7 @@ export class ChatService {
       provider: null,
       model: null,
       agent: null,
+      approvalMode: null,
       createdAt,
       updatedAt: createdAt,
     }
@@ -56,6 +57,7 @@ export class ChatService {
       provider: null,
       model: null,
       agent: null,
+      approvalMode: null,
       createdAt,
       updatedAt: createdAt,
     }

@@ -5,6 +5,7 @@ import { PRODUCT_NAME } from '../app/data-dir'
 import { registerAgentsCommand } from './commands/agents'
 import { registerInspectCommand } from './commands/inspect'
 import { registerMcpCommand } from './commands/mcp'
+import { registerPermissionsCommand } from './commands/permissions'
 import { registerRunCommand } from './commands/run'
 import { registerSettingsCommand } from './commands/settings'
 import { registerToolCommand } from './commands/tool'
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerInspectCommand(program)
   registerMcpCommand(program)
   registerAgentsCommand(program)
+  registerPermissionsCommand(program)
   registerWebCommand(program)
   return program
 }

@@ -1,4 +1,5 @@
 import type { ChatMode } from '../../src-shared/agent'
+import type { ApprovalMode } from '../../src-shared/approvals'
 import type { AgentProfile } from '../../src-shared/providers'
 import type { Database } from './database'
 
@@ -8,6 +9,7 @@ interface ProfileRow {
   system_prompt: string
   tools: string | null
   default_mode: ChatMode
+  approval_mode: ApprovalMode
 }
 
 /** A tool list that no longer parses means "every enabled tool", the profile's safe default. */
@@ -28,6 +30,7 @@ function toProfile(row: ProfileRow): AgentProfile {
     systemPrompt: row.system_prompt,
     tools: parseTools(row.tools),
     defaultMode: row.default_mode,
+    approvalMode: row.approval_mode,
     builtin: false,
   }
 }
@@ -41,10 +44,12 @@ export class AgentProfilesRepository {
       list: db.prepare<[], ProfileRow>('SELECT * FROM agent_profiles ORDER BY created_at, rowid'),
       get: db.prepare<[string], ProfileRow>('SELECT * FROM agent_profiles WHERE id = ?'),
       upsert: db.prepare(
-        `INSERT INTO agent_profiles (id, name, system_prompt, tools, default_mode, created_at, updated_at)
-         VALUES (@id, @name, @systemPrompt, @tools, @defaultMode, @now, @now)
+        `INSERT INTO agent_profiles (id, name, system_prompt, tools, default_mode, approval_mode, created_at,
+           updated_at)
+         VALUES (@id, @name, @systemPrompt, @tools, @defaultMode, @approvalMode, @now, @now)
          ON CONFLICT (id) DO UPDATE SET name = excluded.name, system_prompt = excluded.system_prompt,
-           tools = excluded.tools, default_mode = excluded.default_mode, updated_at = excluded.updated_at`,
+           tools = excluded.tools, default_mode = excluded.default_mode,
+           approval_mode = excluded.approval_mode, updated_at = excluded.updated_at`,
       ),
       delete: db.prepare('DELETE FROM agent_profiles WHERE id = ?'),
     }

@@ -1,3 +1,4 @@
+import type { ApprovalMode } from '../../src-shared/approvals'
 import type { Chat, ChatMode } from '../../src-shared/contract'
 import type { Database } from './database'
 
@@ -9,6 +10,7 @@ interface ChatRow {
   provider: string | null
   model: string | null
   agent: string | null
+  approval_mode: ApprovalMode | null
   created_at: number
   updated_at: number
 }
@@ -22,6 +24,7 @@ function toChat(row: ChatRow): Chat {
     provider: row.provider,
     model: row.model,
     agent: row.agent,
+    approvalMode: row.approval_mode,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   }
@@ -35,18 +38,22 @@ export class ChatsRepository {
       list: db.prepare<[], ChatRow>('SELECT * FROM chats ORDER BY created_at DESC, rowid DESC'),
       get: db.prepare<[string], ChatRow>('SELECT * FROM chats WHERE id = ?'),
       insert: db.prepare(
-        `INSERT INTO chats (id, title, mode, working_dir, provider, model, agent, created_at, updated_at)
-         VALUES (@id, @title, @mode, @workingDir, @provider, @model, @agent, @createdAt, @updatedAt)`,
+        `INSERT INTO chats (id, title, mode, working_dir, provider, model, agent, approval_mode, created_at,
+           updated_at)
+         VALUES (@id, @title, @mode, @workingDir, @provider, @model, @agent, @approvalMode, @createdAt,
+           @updatedAt)`,
       ),
       insertIfAbsent: db.prepare(
-        `INSERT INTO chats (id, title, mode, working_dir, provider, model, agent, created_at, updated_at)
-         VALUES (@id, @title, @mode, @workingDir, @provider, @model, @agent, @createdAt, @updatedAt)
+        `INSERT INTO chats (id, title, mode, working_dir, provider, model, agent, approval_mode, created_at,
+           updated_at)
+         VALUES (@id, @title, @mode, @workingDir, @provider, @model, @agent, @approvalMode, @createdAt,
+           @updatedAt)
          ON CONFLICT (id) DO NOTHING`,
       ),
       rename: db.prepare('UPDATE chats SET title = ?, updated_at = ? WHERE id = ?'),
       configure: db.prepare(
         `UPDATE chats SET mode = @mode, working_dir = @workingDir, provider = @provider, model = @model,
-         agent = @agent, updated_at = @updatedAt WHERE id = @id`,
+         agent = @agent, approval_mode = @approvalMode, updated_at = @updatedAt WHERE id = @id`,
       ),
       delete: db.prepare('DELETE FROM chats WHERE id = ?'),
     }
@@ -75,7 +82,7 @@ export class ChatsRepository {
     return this.statements.rename.run(title, now, id).changes > 0
   }
 
-  /** Writes the chat's folder, mode, provider, model and agent; false when no chat has that id. */
+  /** Writes the chat's folder, mode, provider, model, agent and approval mode; false when no chat has that id. */
   configure(chat: Chat): boolean {
     return this.statements.configure.run(chat).changes > 0
   }

@@ -199,4 +199,29 @@ export const migrations: readonly Migration[] = [
         AND json_extract(parameters, '$.deniedPaths') = '["~/.ssh","~/.gnupg","~/.aws"]';
     `,
   },
+  {
+    version: 10,
+    name: 'approval modes and permission rules',
+    sql: `
+      -- NULL: the agent profile's mode.
+      ALTER TABLE chats ADD COLUMN approval_mode TEXT
+        CHECK (approval_mode IN ('ask', 'accept-edits', 'read-only', 'full-auto'));
+      ALTER TABLE agent_profiles ADD COLUMN approval_mode TEXT NOT NULL DEFAULT 'ask'
+        CHECK (approval_mode IN ('ask', 'accept-edits', 'read-only', 'full-auto'));
+
+      CREATE TABLE permission_rules (
+        id TEXT PRIMARY KEY,
+        rule TEXT NOT NULL,
+        action TEXT NOT NULL CHECK (action IN ('allow', 'ask', 'deny')),
+        scope TEXT NOT NULL CHECK (scope IN ('chat', 'project', 'global')),
+        chat_id TEXT REFERENCES chats (id) ON DELETE CASCADE,
+        folder TEXT,
+        source TEXT NOT NULL CHECK (source IN ('approval', 'settings', 'cli')),
+        created_at INTEGER NOT NULL,
+        last_used_at INTEGER,
+        CHECK ((scope = 'chat') = (chat_id IS NOT NULL)),
+        CHECK ((scope = 'project') = (folder IS NOT NULL))
+      );
+    `,
+  },
 ]

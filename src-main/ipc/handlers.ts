@@ -2,6 +2,7 @@ import type { AppInfo } from '../../src-shared/contract'
 import { AtelierError } from '../../src-shared/errors'
 import type { AgentProfileService } from '../agent/agent-profiles'
 import type { AgentService } from '../agent/agent-service'
+import type { ApprovalService } from '../approvals/approval-service'
 import type { ChatService } from '../chats/chat-service'
 import { listFolders, recentFolders } from '../chats/folders'
 import type { PreferencesService } from '../preferences/preferences-service'
@@ -20,6 +21,7 @@ export interface HandlerServices {
   providers: ProviderService
   profiles: AgentProfileService
   agent: AgentService
+  approvals: ApprovalService
   images: ProviderImageGenerator
   playground: ToolPlayground
   mcp: McpServerService
@@ -38,6 +40,7 @@ export function createHandlers({
   providers,
   profiles,
   agent,
+  approvals,
   images,
   playground,
   mcp,
@@ -71,6 +74,12 @@ export function createHandlers({
     'images.read': (request) => images.read(request.path),
     'turns.start': (request) => agent.start(request),
     'turns.stop': (request) => agent.stop(request),
+    'approvals.answer': (request) => approvals.answer(request),
+    'approvals.pending': (request) => approvals.pending(request),
+    'permissions.list': () => approvals.list(),
+    'permissions.add': (request) => approvals.add(request),
+    'permissions.update': (request) => approvals.update(request),
+    'permissions.remove': (request) => approvals.remove(request),
     'providers.list': () => ({ providers: providers.list(), keyStorage: providers.keyStorage() }),
     'providers.create': (request) => providers.create(request),
     'providers.update': (request) => providers.update(request),

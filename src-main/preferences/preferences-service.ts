@@ -1,4 +1,5 @@
 import { Value } from '@sinclair/typebox/value'
+import { DEFAULT_PROTECTED_PATHS } from '../../src-shared/approvals'
 import { type MethodRequest, Preferences } from '../../src-shared/contract'
 import type { AtelierEvents } from '../core/events'
 import type { AppSettingsRepository } from '../db/app-settings-repository'
@@ -9,7 +10,11 @@ const KEY = 'preferences'
  * 50 model responses per turn: enough for a real task (read, search, edit, test, fix) in a project,
  * and a firm stop for a model that circles without converging.
  */
-export const DEFAULT_PREFERENCES: Preferences = { theme: 'system', maxIterations: 50 }
+export const DEFAULT_PREFERENCES: Preferences = {
+  theme: 'system',
+  maxIterations: 50,
+  protectedPaths: DEFAULT_PROTECTED_PATHS,
+}
 
 /** App-wide preferences. Stored values that no longer parse fall back to the defaults, field by field. */
 export class PreferencesService {

@@ -8,8 +8,8 @@ import { ephemeralLedger, type FreshnessLedger } from '../core/freshness-ledger'
 import type { ImageGenerator } from '../core/images'
 import { withHost } from './define-tool'
 import { FatalToolError } from './errors'
-import { decide } from './pipeline/decide'
-import { describeCall } from './pipeline/describe'
+import { type CallGate, decide } from './pipeline/decide'
+import { describeCall, previewCall } from './pipeline/describe'
 import { type AfterToolHook, type BeforeToolHook, runHook, type ToolHookCall } from './pipeline/hooks'
 import { resolveTool } from './pipeline/resolve'
 import { runWithinBudget } from './pipeline/run'
@@ -21,7 +21,15 @@ import { clampIntegerSetting, TIMEOUT_SECONDS } from './settings-policy'
 import type { ToolSettingsService } from './tool-settings-service'
 import type { ToolCallRecord, ToolHost } from './types'
 
-export type { AfterToolHook, BeforeToolHook, ToolCall, ToolCallScope, ToolExecutionResult, ToolHookCall }
+export type {
+  AfterToolHook,
+  BeforeToolHook,
+  CallGate,
+  ToolCall,
+  ToolCallScope,
+  ToolExecutionResult,
+  ToolHookCall,
+}
 export { toToolOutput }
 
 /** Larger results are cut, with a notice, so one call cannot flood the model's context. */
@@ -99,11 +107,18 @@ export class ToolExecutor {
         images: this.services.images,
       }
       const context = withHost(record, host)
-      // Describing resolves real paths (I/O the tool does again): only done for a hook that reads it.
+      // Describing resolves real paths (I/O the tool does again): only done for a reader of it.
       let described: ToolHookCall | undefined
       const hookCall = async () =>
-        (described ??= { call, args, description: await describeCall(tool, args, context), context })
-      if (this.beforeHooks.size > 0) await decide(this.beforeHooks, await hookCall())
+        (described ??= {
+          call,
+          args,
+          description: await describeCall(tool, args, context),
+          context,
+          preview: () => previewCall(tool, args, context),
+        })
+      if (this.beforeHooks.size > 0 || scope.gate)
+        await decide(this.beforeHooks, scope.gate, await hookCall())
 
       const returned = await runWithinBudget(tool, record, host, controller, timeoutSeconds, commit)
       let result = shapeResult(toToolOutput(returned), performance.now() - started, maxChars)

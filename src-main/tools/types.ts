@@ -101,6 +101,8 @@ export interface RegisteredTool {
   kind: ToolKind
   /** A call in words and paths, before it runs; by default the kind and the tool's name. */
   describe?: (args: unknown, context: ToolContext) => Promise<Omit<ToolCallDescription, 'kind'>>
+  /** What the call would change, shown to a person deciding on it; nothing is written. */
+  preview?: (args: unknown, context: ToolContext) => Promise<ToolDisplay | undefined>
   /**
    * Results longer than this are cut with a notice (default: the executor's cap). A tool whose
    * whole output must reach the model, like read_file's byte views, sets its own.
@@ -121,7 +123,7 @@ export interface RegisteredTool {
 
 /** A tool written in this process, its arguments typed by its TypeBox schema. */
 export interface ToolSpec<Parameters extends TSchema>
-  extends Omit<RegisteredTool, 'definition' | 'describe' | 'runner'> {
+  extends Omit<RegisteredTool, 'definition' | 'describe' | 'preview' | 'runner'> {
   name: string
   description: string
   parameters: Parameters
@@ -129,6 +131,7 @@ export interface ToolSpec<Parameters extends TSchema>
     args: Static<Parameters>,
     context: ToolContext,
   ) => Promise<Omit<ToolCallDescription, 'kind'>> | Omit<ToolCallDescription, 'kind'>
+  preview?: (args: Static<Parameters>, context: ToolContext) => Promise<ToolDisplay | undefined>
   /** Receives arguments that already passed the schema. */
   execute: (args: Static<Parameters>, context: ToolContext) => Promise<unknown>
 }

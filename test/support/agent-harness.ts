@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs'
 import { afterEach } from 'vitest'
 import { type Atelier, createAtelier } from '../../src-main/app/create-atelier'
+import type { Asker } from '../../src-main/approvals/approval-service'
 import { builtinTools } from '../../src-main/tools/builtin'
 import type { RegisteredTool } from '../../src-main/tools/types'
 import type { ChatMessage, Turn, TurnEvent } from '../../src-shared/agent'
@@ -25,7 +26,7 @@ export interface AgentFixture {
   /** Runs one turn to its end; the events it streamed and the conversation after it. */
   run(
     prompt: string,
-    options?: { maxIterations?: number; onEvent?: (event: TurnEvent) => void },
+    options?: { maxIterations?: number; onEvent?: (event: TurnEvent) => void; asker?: Asker },
   ): Promise<TurnRun>
 }
 
@@ -65,6 +66,8 @@ export function useAgentFixture() {
       workingDir: project,
       mode: 'agent',
       provider: provider.id,
+      // These turns are about the loop, not approvals (they have tests of their own): nothing asks.
+      approvalMode: 'full-auto',
     })
     const run: AgentFixture['run'] = async (prompt, options = {}) => {
       const events: TurnEvent[] = []
@@ -72,6 +75,7 @@ export function useAgentFixture() {
         chatId: chat.id,
         prompt,
         ...(options.maxIterations && { maxIterations: options.maxIterations }),
+        ...(options.asker && { asker: options.asker }),
         onEvent: (event) => {
           events.push(event)
           options.onEvent?.(event)

@@ -1,5 +1,6 @@
 import { Value } from '@sinclair/typebox/value'
 import { type Command, Option } from 'commander'
+import { APPROVAL_MODES, type ApprovalMode, DEFAULT_APPROVAL_MODE } from '../../../src-shared/approvals'
 import type { ChatMode } from '../../../src-shared/contract'
 import { AtelierError } from '../../../src-shared/errors'
 import { type AgentProfile, CreateAgentProfileBody } from '../../../src-shared/providers'
@@ -10,6 +11,7 @@ import { printJson, withAtelier } from '../open-atelier'
 interface AddOptions {
   tools?: string[]
   mode: ChatMode
+  approval: ApprovalMode
   prompt?: string
 }
 
@@ -36,6 +38,11 @@ export function registerAgentsCommand(program: Command): void {
     .addOption(
       new Option('--mode <mode>', 'the mode its chats start in').choices(['agent', 'chat']).default('agent'),
     )
+    .addOption(
+      new Option('--approval <mode>', 'the approval mode its chats run in')
+        .choices(APPROVAL_MODES)
+        .default(DEFAULT_APPROVAL_MODE),
+    )
     .option('--prompt <text>', "its system prompt (default: the Default profile's)")
     .action((name: string, options: AddOptions, command: Command) =>
       withAtelier(command, ({ profiles, tools, mcp }) => {
@@ -45,13 +52,16 @@ export function registerAgentsCommand(program: Command): void {
           systemPrompt: options.prompt ?? DEFAULT_PROFILE.systemPrompt,
           tools: options.tools ?? null,
           defaultMode: options.mode,
+          approvalMode: options.approval,
         }
         const invalid = Value.Errors(CreateAgentProfileBody, body).First()
         if (invalid) {
           throw new AtelierError('validation_failed', `Invalid profile: ${invalid.path} ${invalid.message}.`)
         }
         const profile = profiles.create(body)
-        process.stdout.write(`added ${profile.name}: ${profile.defaultMode} mode, ${toolsOf(profile)}\n`)
+        process.stdout.write(
+          `added ${profile.name}: ${profile.defaultMode} mode, ${profile.approvalMode} approvals, ${toolsOf(profile)}\n`,
+        )
       }),
     )
 
@@ -67,7 +77,7 @@ export function registerAgentsCommand(program: Command): void {
         for (const profile of list) {
           const origin = profile.builtin ? '  (built-in)' : ''
           process.stdout.write(
-            `${profile.name.padEnd(width)}  ${profile.defaultMode.padEnd('agent'.length)}  ${toolsOf(profile)}${origin}\n`,
+            `${profile.name.padEnd(width)}  ${profile.defaultMode.padEnd('agent'.length)}  ${profile.approvalMode.padEnd('accept-edits'.length)}  ${toolsOf(profile)}${origin}\n`,
           )
         }
       }),

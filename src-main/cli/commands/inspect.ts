@@ -1,6 +1,8 @@
 import { type Command, Option } from 'commander'
+import type { ApprovalMode } from '../../../src-shared/approvals'
 import { PROVIDER_KINDS, type ProviderKind, toolDefsForProvider } from '../../providers/tool-mapper'
 import { printJson, withAtelier } from '../open-atelier'
+import { approvalOption } from './run'
 import { modeOption } from './tool'
 
 export function registerInspectCommand(program: Command): void {
@@ -14,12 +16,15 @@ export function registerInspectCommand(program: Command): void {
     .option('--cwd <dir>', 'the working folder the turn would use')
     .addOption(modeOption())
     .option('--agent <name>', 'the agent profile the turn would use (default: Default)')
-    .action((options: { provider: ProviderKind; agent?: string }, command: Command) =>
-      withAtelier(command, async ({ agent, profiles }) => {
-        const profile = options.agent === undefined ? profiles.forChat(null) : profiles.byName(options.agent)
-        // The same projection a turn makes, MCP servers' tools included.
-        const { definitions } = await agent.projection(profile)
-        printJson(toolDefsForProvider(options.provider, definitions))
-      }),
+    .addOption(approvalOption())
+    .action(
+      (options: { provider: ProviderKind; agent?: string; approval?: ApprovalMode }, command: Command) =>
+        withAtelier(command, async ({ agent, profiles }) => {
+          const profile =
+            options.agent === undefined ? profiles.forChat(null) : profiles.byName(options.agent)
+          // The same projection a turn makes, MCP servers' tools included.
+          const { definitions } = await agent.projection(profile, options.approval ?? profile.approvalMode)
+          printJson(toolDefsForProvider(options.provider, definitions))
+        }),
     )
 }

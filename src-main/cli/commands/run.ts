@@ -2,10 +2,12 @@ import { resolve } from 'node:path'
 import { Value } from '@sinclair/typebox/value'
 import { type Command, InvalidArgumentError, Option } from 'commander'
 import { PROVIDER_KIND_NAMES, type ProviderKind, type TurnEvent } from '../../../src-shared/agent'
+import { APPROVAL_MODES, type ApprovalMode } from '../../../src-shared/approvals'
 import type { ChatMode } from '../../../src-shared/contract'
 import { MaxIterations } from '../../../src-shared/contract'
 import { countedProgressText } from '../../../src-shared/progress'
 import { DEFAULT_PROFILE } from '../../agent/agent-profiles'
+import { terminalAsker } from '../approval-prompt'
 import { abortOnSignals, withAtelier } from '../open-atelier'
 import { profileModeOption } from './tool'
 
@@ -19,6 +21,7 @@ interface RunOptions {
   maxIterations?: number
   json?: boolean
   chat?: string
+  approval?: ApprovalMode
 }
 
 /** Exit code of a turn the person stopped, as shells report an interrupted command. */
@@ -50,6 +53,7 @@ export function registerRunCommand(program: Command): void {
       'model responses allowed in this turn (default: the setting, 50)',
       iterations,
     )
+    .addOption(approvalOption())
     .option('--json', 'print the neutral stream events as NDJSON on stdout')
     .option('--chat <id>', 'continue that chat (created if absent) instead of starting a new one')
     .action((prompt: string, options: RunOptions, command: Command) =>
@@ -76,6 +80,8 @@ export function registerRunCommand(program: Command): void {
             prompt,
             provider,
             ...(options.maxIterations && { maxIterations: options.maxIterations }),
+            ...(options.approval && { approvalMode: options.approval }),
+            asker: terminalAsker(),
             signal: stop.signal,
             onEvent: options.json ? printJsonLine : printForPerson,
           })
@@ -88,6 +94,13 @@ export function registerRunCommand(program: Command): void {
       }),
     )
 }
+
+/** `--approval` left unset when absent, so the chat's or its profile's mode (by default `ask`) applies. */
+export const approvalOption = () =>
+  new Option(
+    '--approval <mode>',
+    "what runs without asking: ask (reads), accept-edits (and edits in the folder), read-only, full-auto (default: the chat's or agent profile's mode, ask)",
+  ).choices(APPROVAL_MODES)
 
 function printJsonLine(event: TurnEvent): void {
   process.stdout.write(`${JSON.stringify(event)}\n`)
@@ -113,6 +126,13 @@ function printForPerson(event: TurnEvent): void {
       process.stderr.write(`${mark} (${Math.round(event.durationMs)} ms)\n`)
       break
     }
+    case 'approval_requested':
+      // On a terminal the prompt shows the card; elsewhere nobody can answer it.
+      if (!process.stdin.isTTY || !process.stderr.isTTY) {
+        const why = event.request.reasons.join(' ')
+        process.stderr.write(`  ✗ needs approval, and this run cannot ask (see --approval): ${why}\n`)
+      }
+      break
     case 'servers_unavailable':
       for (const { name, error } of event.servers) {
         process.stderr.write(`MCP server “${name}” is unavailable, so its tools are not offered: ${error}.\n`)

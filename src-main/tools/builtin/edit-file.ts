@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
+import type { ToolDisplay } from '../../../src-shared/tools'
 import { defineTool } from '../define-tool'
 import { fileChangeOutput, isText, unifiedDiff } from '../diff'
 import { ToolArgumentError, ToolError } from '../errors'
@@ -36,40 +37,11 @@ function occurrences(text: string, search: string): number {
 }
 
 export async function editFile(args: Parameters, context: ToolContext): Promise<ToolOutput> {
-  if (args.old_string === args.new_string) {
-    throw new ToolArgumentError('old_string and new_string are the same; there is nothing to change')
-  }
-  const policy = await loadPathPolicy(context)
-  const { real } = await resolveAndValidatePath(args.path, context, policy)
-  const display = policy.display(real)
+  const { real, display } = await target(args, context)
   return serializedByPath(real, context.signal, async () => {
-    const current = await readCurrent(real, display, context.signal)
-    if (!current) throw new ToolError('not_found', `No file at "${display}". Use write_file to create it.`)
-    // Decoding anything but UTF-8 and writing it back would replace every other byte with U+FFFD.
-    if (!isText(current.bytes)) {
-      throw new ToolError(
-        'validation_failed',
-        `"${display}" is not UTF-8 text; edit_file changes UTF-8 text only.`,
-      )
-    }
+    const current = await readText(real, display, context)
     await assertReadFirst(current, real, display, context)
-    const before = current.bytes.toString('utf8')
-    const found = occurrences(before, args.old_string)
-    if (found === 0) {
-      throw new ToolError(
-        'validation_failed',
-        `old_string was not found in "${display}". Read the file again and copy the text exactly, whitespace included.`,
-      )
-    }
-    if (found > 1 && !args.replace_all) {
-      throw new ToolError(
-        'validation_failed',
-        `old_string occurs ${found} times in "${display}". Include more surrounding lines to make it unique, or set replace_all.`,
-      )
-    }
-    const after = args.replace_all
-      ? before.split(args.old_string).join(args.new_string)
-      : before.replace(args.old_string, () => args.new_string)
+    const { after, replacements } = replace(current.bytes.toString('utf8'), args, display)
     const bytes = Buffer.from(after, 'utf8')
     await writeFileAtomically(real, bytes, {
       mode: current.mode,
@@ -79,10 +51,60 @@ export async function editFile(args: Parameters, context: ToolContext): Promise<
     })
     await context.ledger.record(real, sha256(bytes))
     const patch = unifiedDiff(display, current.bytes, bytes)
-    const diff = patch ?? `(diff too large to show: ${before.length} → ${after.length} characters)`
-    const result = { path: display, replacements: args.replace_all ? found : 1, diff }
-    return fileChangeOutput(result, display, patch)
+    const diff = patch ?? `(diff too large to show: ${current.bytes.length} → ${bytes.length} bytes)`
+    return fileChangeOutput({ path: display, replacements, diff }, display, patch)
   })
+}
+
+/** The diff the edit would make, for a person deciding on it; nothing is written. */
+async function previewEdit(args: Parameters, context: ToolContext): Promise<ToolDisplay | undefined> {
+  const { real, display } = await target(args, context)
+  const current = await readText(real, display, context)
+  const { after } = replace(current.bytes.toString('utf8'), args, display)
+  const patch = unifiedDiff(display, current.bytes, Buffer.from(after, 'utf8'))
+  return patch === undefined ? undefined : { kind: 'diff', path: display, patch }
+}
+
+async function target(args: Parameters, context: ToolContext): Promise<{ real: string; display: string }> {
+  if (args.old_string === args.new_string) {
+    throw new ToolArgumentError('old_string and new_string are the same; there is nothing to change')
+  }
+  const policy = await loadPathPolicy(context)
+  const { real } = await resolveAndValidatePath(args.path, context, policy)
+  return { real, display: policy.display(real) }
+}
+
+async function readText(real: string, display: string, context: ToolContext) {
+  const current = await readCurrent(real, display, context.signal)
+  if (!current) throw new ToolError('not_found', `No file at "${display}". Use write_file to create it.`)
+  // Decoding anything but UTF-8 and writing it back would replace every other byte with U+FFFD.
+  if (!isText(current.bytes)) {
+    throw new ToolError(
+      'validation_failed',
+      `"${display}" is not UTF-8 text; edit_file changes UTF-8 text only.`,
+    )
+  }
+  return current
+}
+
+function replace(before: string, args: Parameters, display: string): { after: string; replacements: number } {
+  const found = occurrences(before, args.old_string)
+  if (found === 0) {
+    throw new ToolError(
+      'validation_failed',
+      `old_string was not found in "${display}". Read the file again and copy the text exactly, whitespace included.`,
+    )
+  }
+  if (found > 1 && !args.replace_all) {
+    throw new ToolError(
+      'validation_failed',
+      `old_string occurs ${found} times in "${display}". Include more surrounding lines to make it unique, or set replace_all.`,
+    )
+  }
+  const after = args.replace_all
+    ? before.split(args.old_string).join(args.new_string)
+    : before.replace(args.old_string, () => args.new_string)
+  return { after, replacements: args.replace_all ? found : 1 }
 }
 
 export const editFileTool = defineTool({
@@ -98,6 +120,7 @@ export const editFileTool = defineTool({
   ),
   kind: 'edit',
   describe: (args, context) => describePath(args.path, context),
+  preview: previewEdit,
   execute: editFile,
 })
 

@@ -263,7 +263,12 @@ export function buildShellTool(name: ShellName, interpreter: Interpreter): Regis
     // Both streams at their largest cap reach the model whole, with the status line around them.
     maxResultChars: 2 * MAX_OUTPUT.max + 4096,
     kind: 'execute',
-    describe: (args, context) => describePath(args.cwd ?? baseDirectory(context), context, args.command),
+    describe: async (args, context) => {
+      const described = await describePath(args.cwd ?? baseDirectory(context), context, args.command)
+      const syntax = name === 'powershell' ? 'powershell' : 'posix'
+      const cwd = described.locations[0] as string
+      return { ...described, command: { text: args.command, cwd, syntax } }
+    },
     execute: (args, context) => runIn(interpreter, args, context),
   })
 }

@@ -1,5 +1,6 @@
 import { dirname } from 'node:path'
 import { type Static, Type } from '@sinclair/typebox'
+import type { ToolDisplay } from '../../../src-shared/tools'
 import { defineTool } from '../define-tool'
 import { fileChangeOutput, unifiedDiff } from '../diff'
 import { ToolArgumentError, ToolError } from '../errors'
@@ -77,6 +78,17 @@ export async function writeFile(args: Parameters, context: ToolContext): Promise
   })
 }
 
+/** The diff a write would make, for a person deciding on it; nothing is written. */
+async function previewWrite(args: Parameters, context: ToolContext): Promise<ToolDisplay | undefined> {
+  const bytes = decode(args.content, args.encoding ?? 'utf8')
+  const policy = await loadPathPolicy(context)
+  const { real } = await resolveAndValidatePath(args.path, context, policy)
+  const display = policy.display(real)
+  const current = await readCurrent(real, display, context.signal)
+  const patch = unifiedDiff(display, current?.bytes ?? Buffer.alloc(0), bytes, SHOWN_DIFF_BYTES)
+  return patch === undefined ? undefined : { kind: 'diff', path: display, patch }
+}
+
 export const writeFileTool = defineTool({
   name: 'write_file',
   description:
@@ -87,6 +99,7 @@ export const writeFileTool = defineTool({
   settings: writeToolSettings('Write files', 'Lets the model create files, and overwrite files it has read.'),
   kind: 'edit',
   describe: (args, context) => describePath(args.path, context),
+  preview: previewWrite,
   execute: writeFile,
 })
 

@@ -2,7 +2,7 @@
  * Stage 3, describe: what the call will do, in words and paths, before anything decides on it —
  * what a policy matches and a person reads instead of raw JSON.
  */
-import type { ToolCallDescription } from '../../../src-shared/tools'
+import type { ToolCallDescription, ToolDisplay } from '../../../src-shared/tools'
 import type { RegisteredTool, ToolContext } from '../types'
 
 export async function describeCall(
@@ -12,4 +12,20 @@ export async function describeCall(
 ): Promise<ToolCallDescription> {
   if (!tool.describe) return { kind: tool.kind, summary: tool.definition.name, locations: [] }
   return { kind: tool.kind, ...(await tool.describe(args, context)) }
+}
+
+/**
+ * What the call would change, for a person deciding on it. A preview that fails (the file is gone,
+ * the edit would not apply) shows nothing: the call itself will say why when it runs.
+ */
+export async function previewCall(
+  tool: RegisteredTool,
+  args: unknown,
+  context: ToolContext,
+): Promise<ToolDisplay | undefined> {
+  try {
+    return await tool.preview?.(args, context)
+  } catch {
+    return undefined
+  }
 }

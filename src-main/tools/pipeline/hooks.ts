@@ -1,5 +1,5 @@
 /** The hooks around a call: before it runs (may block it) and after (may rewrite its result). */
-import type { ToolCallDescription } from '../../../src-shared/tools'
+import type { ToolCallDescription, ToolDisplay } from '../../../src-shared/tools'
 import { FatalToolError, ToolError } from '../errors'
 import type { ToolContext } from '../types'
 import type { ToolCall, ToolExecutionResult } from './types'
@@ -10,6 +10,8 @@ export interface ToolHookCall {
   args: unknown
   description: ToolCallDescription
   context: ToolContext
+  /** What the call would change (an edit's diff), made on demand; nothing is written. */
+  preview(): Promise<ToolDisplay | undefined>
 }
 
 /** May block a call, with the reason the model reads; may take its time (a person deciding). */

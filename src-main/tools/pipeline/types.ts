@@ -1,5 +1,6 @@
 import type { ChatMode } from '../../../src-shared/contract'
 import type { ToolDisplay, ToolErrorType, ToolProgress } from '../../../src-shared/tools'
+import type { CallGate } from './decide'
 
 /** One call as a model made it. `arguments` may be the raw JSON text or already parsed. */
 export interface ToolCall {
@@ -20,6 +21,8 @@ export interface ToolCallScope {
    * there is no turn (`atelier tool`, the playground): every enabled tool may run.
    */
   offered?: ReadonlySet<string>
+  /** The turn's approvals; absent where the person makes the call themselves (`atelier tool`, the playground). */
+  gate?: CallGate
   /** The person's stop. */
   signal?: AbortSignal
   onUpdate?: (progress: ToolProgress) => void

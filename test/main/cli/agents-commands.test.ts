@@ -11,8 +11,22 @@ describe('atelier agents (built CLI)', { timeout: 60_000 }, () => {
   it('adds a profile, lists it after the built-in Default, and removes it', async () => {
     const dataDir = tempDir()
     const added = await atelier(dataDir, 'agents', 'add', 'reviewer', '--tools', 'read_file,grep')
-    expect(added).toMatchObject({ code: 0, stdout: 'added reviewer: agent mode, read_file, grep\n' })
-    const talker = await atelier(dataDir, 'agents', 'add', 'talker', '--mode', 'chat', '--prompt', 'Talk.')
+    expect(added).toMatchObject({
+      code: 0,
+      stdout: 'added reviewer: agent mode, ask approvals, read_file, grep\n',
+    })
+    const talker = await atelier(
+      dataDir,
+      'agents',
+      'add',
+      'talker',
+      '--mode',
+      'chat',
+      '--approval',
+      'read-only',
+      '--prompt',
+      'Talk.',
+    )
     expect(talker.code).toBe(0)
 
     const listed = await atelier(dataDir, 'agents', 'list', '--json')
@@ -30,9 +44,9 @@ describe('atelier agents (built CLI)', { timeout: 60_000 }, () => {
     expect(profiles[2]?.systemPrompt).toBe('Talk.')
     expect((await atelier(dataDir, 'agents', 'list')).stdout).toBe(
       [
-        'Default   agent  every enabled tool  (built-in)',
-        'reviewer  agent  read_file, grep',
-        'talker    chat   every enabled tool',
+        'Default   agent  ask           every enabled tool  (built-in)',
+        'reviewer  agent  ask           read_file, grep',
+        'talker    chat   read-only     every enabled tool',
         '',
       ].join('\n'),
     )

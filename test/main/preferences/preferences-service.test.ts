@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createAtelier } from '../../../src-main/app/create-atelier'
+import { DEFAULT_PROTECTED_PATHS } from '../../../src-shared/approvals'
 import { useTempDirs } from '../../support/temp-dir'
 
 describe('PreferencesService', () => {
@@ -8,12 +9,20 @@ describe('PreferencesService', () => {
   it('starts from the system theme and keeps a choice across a reopen', () => {
     const dataDir = tempDir()
     const first = createAtelier({ dataDir })
-    expect(first.preferences.get()).toEqual({ theme: 'system', maxIterations: 50 })
+    expect(first.preferences.get()).toEqual({
+      theme: 'system',
+      maxIterations: 50,
+      protectedPaths: DEFAULT_PROTECTED_PATHS,
+    })
     first.preferences.update({ theme: 'dark', maxIterations: 12 })
     first.close()
     const second = createAtelier({ dataDir })
     try {
-      expect(second.preferences.get()).toEqual({ theme: 'dark', maxIterations: 12 })
+      expect(second.preferences.get()).toEqual({
+        theme: 'dark',
+        maxIterations: 12,
+        protectedPaths: DEFAULT_PROTECTED_PATHS,
+      })
     } finally {
       second.close()
     }
@@ -26,15 +35,28 @@ describe('PreferencesService', () => {
     ['an iteration limit out of range', '{"theme":"neon","maxIterations":0}'],
     ['an iteration limit that is not whole', '{"maxIterations":2.5}'],
     ['JSON that is not an object', '"dark"'],
+    ['protected paths that are not a list of globs', '{"protectedPaths":[".git/**",""]}'],
   ])('falls back to the defaults when the stored preferences hold %s', (_case, stored) => {
     const atelier = createAtelier({ dataDir: tempDir() })
     try {
       atelier.db
         .prepare("INSERT INTO app_settings (key, value, updated_at) VALUES ('preferences', ?, 0)")
         .run(stored)
-      expect(atelier.preferences.get()).toEqual({ theme: 'system', maxIterations: 50 })
-      expect(atelier.preferences.update({ theme: 'light' })).toEqual({ theme: 'light', maxIterations: 50 })
-      expect(atelier.preferences.get()).toEqual({ theme: 'light', maxIterations: 50 })
+      expect(atelier.preferences.get()).toEqual({
+        theme: 'system',
+        maxIterations: 50,
+        protectedPaths: DEFAULT_PROTECTED_PATHS,
+      })
+      expect(atelier.preferences.update({ theme: 'light' })).toEqual({
+        theme: 'light',
+        maxIterations: 50,
+        protectedPaths: DEFAULT_PROTECTED_PATHS,
+      })
+      expect(atelier.preferences.get()).toEqual({
+        theme: 'light',
+        maxIterations: 50,
+        protectedPaths: DEFAULT_PROTECTED_PATHS,
+      })
     } finally {
       atelier.close()
     }

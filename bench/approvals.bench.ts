@@ -1,0 +1,117 @@
+/**
+ * What approvals add to a call: the policy judging it (a path rule; a shell command parsed into its
+ * sub-commands), and a whole card round trip — asked, answered through the contract, run — against
+ * the same call with no gate.
+ */
+import { realpathSync } from 'node:fs'
+import { type Static, Type } from '@sinclair/typebox'
+import { LOCAL_USER } from '../src-main/app/create-atelier'
+import type { ApprovalService } from '../src-main/approvals/approval-service'
+import { defineTool } from '../src-main/tools/define-tool'
+import type { CallGate, ToolCallScope } from '../src-main/tools/executor'
+import { ToolRegistry } from '../src-main/tools/registry'
+import type { ApprovalMode } from '../src-shared/approvals'
+import { type Benchmark, measure, withBenchAtelier } from './measure'
+
+const CALLS = 2_000
+const ROUNDS = 5
+
+const Parameters = Type.Object({ text: Type.String() }, { additionalProperties: false })
+const settings = {
+  title: 'Bench',
+  description: 'A tool for the benchmark.',
+  category: 'system' as const,
+  enabledByDefault: true,
+  canDisable: true,
+  defaultParameters: {},
+  parameterDescriptors: [],
+}
+
+const benchmark: Benchmark = async () => {
+  const folder = realpathSync(process.cwd())
+  const registry = new ToolRegistry()
+  registry.register(
+    defineTool({
+      name: 'touch',
+      description: 'Pretends to edit a file.',
+      parameters: Parameters,
+      kind: 'edit',
+      settings,
+      describe: (args: Static<typeof Parameters>) => ({
+        summary: args.text,
+        locations: [`${folder}/src/${args.text}`],
+      }),
+      execute: async (args) => args.text,
+    }),
+  )
+  registry.register(
+    defineTool({
+      name: 'sh',
+      description: 'Pretends to run a command.',
+      parameters: Parameters,
+      kind: 'execute',
+      settings,
+      describe: (args: Static<typeof Parameters>) => ({
+        summary: args.text,
+        locations: [folder],
+        command: { text: args.text, cwd: folder, syntax: 'posix' as const },
+      }),
+      execute: async (args) => args.text,
+    }),
+  )
+  return withBenchAtelier(
+    async (atelier) => {
+      const chat = atelier.chats.create({ mode: 'agent', workingDir: folder })
+      const base: ToolCallScope = {
+        chatId: chat.id,
+        user: LOCAL_USER,
+        workingDirectory: folder,
+        mode: 'agent',
+        restrict: true,
+      }
+      const gate = (mode: ApprovalMode, approvals: ApprovalService): CallGate =>
+        approvals.gateFor({ chatId: chat.id, folder, mode, asker: approvals.inApp, emit: answerAtOnce })
+      const answerAtOnce = (event: { type: string; request?: { id: string } }) => {
+        if (event.type !== 'approval_requested' || !event.request) return
+        const answer = { chatId: chat.id, approvalId: event.request.id, answer: { decision: 'allow-once' } }
+        queueMicrotask(() => void atelier.dispatch('approvals.answer', answer))
+      }
+      const run = (name: string, text: string, scope: ToolCallScope) => () =>
+        atelier.tools.executor.execute({ name, arguments: { text } }, scope)
+
+      atelier.approvals.add({ rule: 'touch(src/**)', action: 'allow', scope: 'global' })
+      atelier.approvals.add({ rule: 'sh(git status*)', action: 'allow', scope: 'global' })
+      atelier.approvals.add({ rule: 'sh(npm test *)', action: 'allow', scope: 'global' })
+      const byRule = { ...base, gate: gate('ask', atelier.approvals) }
+      const command = 'git status --short && npm test -- --run | tail -n 5'
+
+      const ungated = await measure(CALLS, ROUNDS, run('touch', 'a.ts', base))
+      const ruled = await measure(CALLS, ROUNDS, run('touch', 'a.ts', byRule))
+      const shellUngated = await measure(CALLS, ROUNDS, run('sh', command, base))
+      const shellRuled = await measure(CALLS, ROUNDS, run('sh', command, { ...byRule }))
+      const asked = await measure(CALLS, ROUNDS, run('touch', 'other/a.ts', byRule))
+      const untouched = await measure(CALLS, ROUNDS, run('touch', 'other/a.ts', base))
+      return [
+        {
+          name: 'edit allowed by a rule',
+          ours: { label: 'policy + rule', msPerOp: ruled },
+          reference: { label: 'no approvals', msPerOp: ungated },
+        },
+        {
+          name: 'shell command of 3 sub-commands',
+          ours: { label: 'parsed + 3 rules', msPerOp: shellRuled },
+          reference: { label: 'no approvals', msPerOp: shellUngated },
+        },
+        {
+          name: 'approval card round trip',
+          ours: { label: 'ask → answer → run', msPerOp: asked },
+          reference: { label: 'no approvals', msPerOp: untouched },
+          note: 'answered through approvals.answer as the app does',
+        },
+      ]
+    },
+    { registry },
+  )
+}
+
+export default benchmark

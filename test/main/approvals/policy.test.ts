@@ -1,0 +1,307 @@
+import { chmodSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { type CallFacts, evaluateCall } from '../../../src-main/approvals/policy'
+import {
+  type ApprovalMode,
+  DEFAULT_PROTECTED_PATHS,
+  type PermissionRule,
+  type RuleAction,
+} from '../../../src-shared/approvals'
+import type { ToolCallDescription } from '../../../src-shared/tools'
+import { useTempDirs } from '../../support/temp-dir'
+
+function rule(text: string, action: RuleAction = 'allow'): PermissionRule {
+  return {
+    id: `${action}:${text}`,
+    rule: text,
+    action,
+    scope: 'global',
+    chatId: null,
+    folder: null,
+    source: 'settings',
+    createdAt: 0,
+    lastUsedAt: null,
+  }
+}
+
+describe('the approval policy', () => {
+  const tempDir = useTempDirs()
+
+  function project() {
+    const folder = realpathSync(tempDir())
+    const facts = (
+      tool: string,
+      description: ToolCallDescription,
+      mode: ApprovalMode = 'ask',
+      rules: PermissionRule[] = [],
+    ): CallFacts => ({ tool, description, mode, folder, rules, protectedPaths: DEFAULT_PROTECTED_PATHS })
+    const file = (kind: 'read' | 'edit', path: string): ToolCallDescription => ({
+      kind,
+      summary: path,
+      locations: [join(folder, path)],
+    })
+    const shell = (text: string): ToolCallDescription => ({
+      kind: 'execute',
+      summary: text,
+      locations: [folder],
+      command: { text, cwd: folder, syntax: 'posix' },
+    })
+    return { folder, facts, file, shell }
+  }
+
+  it('lets reads run, and asks for edits and commands, in ask mode', async () => {
+    const { facts, file, shell } = project()
+    expect((await evaluateCall(facts('read_file', file('read', 'a.txt')))).action).toBe('allow')
+    const edit = await evaluateCall(facts('write_file', file('edit', 'a.txt')))
+    expect(edit).toMatchObject({ action: 'ask', suggestedRules: ['write_file(a.txt)'] })
+    expect(edit.reasons).toEqual(['Edits ask in Ask mode.'])
+    expect((await evaluateCall(facts('bash', shell('ls')))).action).toBe('ask')
+    const other = { kind: 'other' as const, summary: 'everything__echo', locations: [] }
+    expect(await evaluateCall(facts('everything__echo', other))).toMatchObject({
+      action: 'ask',
+      suggestedRules: ['everything__echo'],
+    })
+  })
+
+  it('runs edits inside the folder in accept-edits mode, but not outside it, and not commands', async () => {
+    const { facts, file, shell } = project()
+    expect((await evaluateCall(facts('write_file', file('edit', 'src/a.ts'), 'accept-edits'))).action).toBe(
+      'allow',
+    )
+    const outside = { kind: 'edit' as const, summary: '/tmp/x', locations: ['/elsewhere/x'] }
+    expect((await evaluateCall(facts('write_file', outside, 'accept-edits'))).action).toBe('ask')
+    expect((await evaluateCall(facts('bash', shell('ls'), 'accept-edits'))).action).toBe('ask')
+  })
+
+  it('refuses everything but reads in read-only mode, and asks for nothing in full-auto', async () => {
+    const { facts, file, shell } = project()
+    expect((await evaluateCall(facts('read_file', file('read', 'a'), 'read-only'))).action).toBe('allow')
+    expect((await evaluateCall(facts('write_file', file('edit', 'a'), 'read-only'))).action).toBe('deny')
+    expect((await evaluateCall(facts('write_file', file('edit', 'a'), 'full-auto'))).action).toBe('allow')
+    expect((await evaluateCall(facts('bash', shell('rm -rf build'), 'full-auto'))).action).toBe('allow')
+  })
+
+  it('asks for every file and shell call when no folder confines the chat, reads included', async () => {
+    const { facts, file, shell } = project()
+    const read = { ...facts('read_file', file('read', 'a')), folder: null }
+    expect(await evaluateCall(read)).toMatchObject({ action: 'ask' })
+    expect((await evaluateCall({ ...read, mode: 'accept-edits' })).action).toBe('ask')
+    expect((await evaluateCall({ ...read, mode: 'full-auto' })).action).toBe('allow')
+    expect((await evaluateCall({ ...facts('bash', shell('ls')), folder: null })).action).toBe('ask')
+    const clock = { kind: 'read' as const, summary: 'get_current_datetime', locations: [] }
+    expect((await evaluateCall({ ...facts('get_current_datetime', clock), folder: null })).action).toBe(
+      'allow',
+    )
+  })
+
+  it('asks before an edit of a protected path in every mode, unless a rule naming it allows', async () => {
+    const { facts, file } = project()
+    for (const path of ['.git/hooks/pre-commit', '.git/config', '.envrc', '.env.local', 'package.json']) {
+      const verdict = await evaluateCall(facts('write_file', file('edit', path), 'full-auto'))
+      expect(verdict.action, path).toBe('ask')
+      expect(verdict.reasons.join(' '), path).toContain('protected path')
+    }
+    const hook = file('edit', '.git/hooks/pre-commit')
+    // A rule for the whole tool (what "Allow for this chat" saves) does not open protected paths…
+    expect((await evaluateCall(facts('write_file', hook, 'accept-edits', [rule('write_file')]))).action).toBe(
+      'ask',
+    )
+    // …one that names them does.
+    const named = await evaluateCall(
+      facts('write_file', hook, 'accept-edits', [rule('write_file(.git/hooks/*)')]),
+    )
+    expect(named).toMatchObject({ action: 'allow', rulesUsed: ['allow:write_file(.git/hooks/*)'] })
+    // Reads of them run: protection is about what changes.
+    expect((await evaluateCall(facts('read_file', file('read', '.git/config')))).action).toBe('allow')
+  })
+
+  it('protects any file with an executable bit', async () => {
+    const { folder, facts, file } = project()
+    mkdirSync(join(folder, 'scripts'))
+    writeFileSync(join(folder, 'scripts', 'deploy.sh'), '#!/bin/sh\n')
+    chmodSync(join(folder, 'scripts', 'deploy.sh'), 0o755)
+    const verdict = await evaluateCall(facts('edit_file', file('edit', 'scripts/deploy.sh'), 'accept-edits'))
+    expect(verdict.action).toBe('ask')
+    expect(verdict.reasons.join(' ')).toContain('executable')
+  })
+
+  it('takes the strictest matching rule: deny beats ask beats allow', async () => {
+    const { facts, file } = project()
+    const edit = file('edit', 'src/a.ts')
+    const rules = [rule('edit_file(src/**)'), rule('edit_file(src/*.ts)', 'ask')]
+    expect((await evaluateCall(facts('edit_file', edit, 'ask', rules))).action).toBe('ask')
+    const denied = await evaluateCall(
+      facts('edit_file', edit, 'full-auto', [...rules, rule('edit_*', 'deny')]),
+    )
+    expect(denied).toMatchObject({ action: 'deny', rulesUsed: ['deny:edit_*'] })
+    expect((await evaluateCall(facts('edit_file', edit, 'ask', [rule('edit_file(src/**)')]))).action).toBe(
+      'allow',
+    )
+    expect((await evaluateCall(facts('edit_file', file('edit', 'lib/a.ts'), 'ask', rules))).action).toBe(
+      'ask',
+    )
+    expect(
+      (await evaluateCall(facts('write_file', file('edit', 'a.md'), 'ask', [rule('write_file(**/*.md)')])))
+        .action,
+    ).toBe('allow')
+  })
+
+  it('matches MCP tools by name pattern', async () => {
+    const { facts } = project()
+    const call = { kind: 'other' as const, summary: 'everything__echo', locations: [] }
+    expect((await evaluateCall(facts('everything__echo', call, 'ask', [rule('everything__*')]))).action).toBe(
+      'allow',
+    )
+    expect((await evaluateCall(facts('other__echo', call, 'ask', [rule('everything__*')]))).action).toBe(
+      'ask',
+    )
+  })
+
+  describe('shell commands, sub-command by sub-command', () => {
+    const gitStatus = [rule('bash(git status*)')]
+
+    it('allows what the rules allow and asks for the rest, strictest sub-command first', async () => {
+      const { facts, shell } = project()
+      expect((await evaluateCall(facts('bash', shell('git status'), 'ask', gitStatus))).action).toBe('allow')
+      expect((await evaluateCall(facts('bash', shell('git status --short'), 'ask', gitStatus))).action).toBe(
+        'allow',
+      )
+      for (const command of [
+        'git status && rm -rf x',
+        'git status; rm x',
+        'echo $(rm x)',
+        'bash -c "rm x"',
+        'sudo rm x',
+        'cd .. && rm x',
+        'git status > out.txt',
+        'git status | tee log',
+        'git-lfs status',
+      ]) {
+        expect((await evaluateCall(facts('bash', shell(command), 'ask', gitStatus))).action, command).toBe(
+          'ask',
+        )
+      }
+    })
+
+    it('lists each sub-command with its verdict and the rule that decided it', async () => {
+      const { facts, shell } = project()
+      const verdict = await evaluateCall(facts('bash', shell('git status && rm -rf x'), 'ask', gitStatus))
+      expect(verdict.commands).toEqual([
+        { text: 'git status', verdict: 'allow', rule: 'bash(git status*)', reasons: [] },
+        { text: 'rm -rf x', verdict: 'ask', reasons: ['Commands ask in Ask mode.'] },
+      ])
+      expect(verdict.suggestedRules).toEqual(['bash(rm -rf x)'])
+    })
+
+    it('asks for a redirect to a file even where a rule allows the command, unless the rule is exact', async () => {
+      const { facts, shell } = project()
+      const redirected = await evaluateCall(facts('bash', shell('git status > out.txt'), 'ask', gitStatus))
+      expect(redirected.reasons.join(' ')).toContain('redirect')
+      expect(redirected.suggestedRules).toEqual(['bash(git status > out.txt)'])
+      const exact = [rule('bash(git status > out.txt)')]
+      expect((await evaluateCall(facts('bash', shell('git status > out.txt'), 'ask', exact))).action).toBe(
+        'allow',
+      )
+      expect((await evaluateCall(facts('bash', shell('git status > other.txt'), 'ask', exact))).action).toBe(
+        'ask',
+      )
+      expect((await evaluateCall(facts('bash', shell('git status 2>&1'), 'ask', gitStatus))).action).toBe(
+        'allow',
+      )
+      expect(
+        (await evaluateCall(facts('bash', shell('git status > /dev/null'), 'ask', gitStatus))).action,
+      ).toBe('allow')
+    })
+
+    it('asks for a path outside the folder, tracking cd through the chain', async () => {
+      const { facts, shell } = project()
+      const cats = [rule('bash(cat *)'), rule('bash(cd *)')]
+      expect((await evaluateCall(facts('bash', shell('cat src/a.ts'), 'ask', cats))).action).toBe('allow')
+      expect((await evaluateCall(facts('bash', shell('cat /etc/passwd'), 'ask', cats))).action).toBe('ask')
+      expect((await evaluateCall(facts('bash', shell('cd src && cat ../a.ts'), 'ask', cats))).action).toBe(
+        'allow',
+      )
+      const escaped = await evaluateCall(facts('bash', shell('cd .. && cat a.ts'), 'ask', cats))
+      expect(escaped.action).toBe('ask')
+      expect(escaped.reasons.join(' ')).toContain('outside the project folder')
+    })
+
+    it('strips wrappers, so a deny rule cannot be stepped around', async () => {
+      const { facts, shell } = project()
+      const rules = [rule('bash(rm *)', 'deny')]
+      for (const command of [
+        'sudo rm x',
+        'env A=1 rm x',
+        'timeout 5 rm x',
+        'nice -n 5 rm x',
+        'bash -c "rm x"',
+      ]) {
+        expect((await evaluateCall(facts('bash', shell(command), 'full-auto', rules))).action, command).toBe(
+          'deny',
+        )
+      }
+      const timed = [rule('bash(npm test *)')]
+      expect((await evaluateCall(facts('bash', shell('timeout 60 npm test'), 'ask', timed))).action).toBe(
+        'allow',
+      )
+    })
+
+    it('matches words, not characters, and lets * cross /', async () => {
+      const { facts, shell } = project()
+      expect((await evaluateCall(facts('bash', shell('git'), 'ask', [rule('bash(git *)')]))).action).toBe(
+        'allow',
+      )
+      expect(
+        (await evaluateCall(facts('bash', shell('git-lfs pull'), 'ask', [rule('bash(git *)')]))).action,
+      ).toBe('ask')
+      expect(
+        (await evaluateCall(facts('bash', shell('cat src/deep/a.ts'), 'ask', [rule('bash(cat src/*)')])))
+          .action,
+      ).toBe('allow')
+      // Quotes group words: the message is one argument, the && inside it is not an operator.
+      const commit = shell('git commit -m "fix: a && b"')
+      expect(
+        (await evaluateCall(facts('bash', commit, 'ask', [rule("bash(git commit -m 'fix: a && b')")])))
+          .action,
+      ).toBe('allow')
+    })
+
+    it('offers a rule per sub-command, prefix rules for known programs, exact ones otherwise', async () => {
+      const { facts, shell } = project()
+      expect((await evaluateCall(facts('bash', shell('npm run test'), 'ask'))).suggestedRules).toEqual([
+        'bash(npm run test *)',
+      ])
+      expect(
+        (await evaluateCall(facts('bash', shell('git diff src/a.ts && ./build.sh --fast'), 'ask')))
+          .suggestedRules,
+      ).toEqual(['bash(git diff *)', 'bash(./build.sh --fast)'])
+      expect((await evaluateCall(facts('bash', shell('echo $(date)'), 'ask'))).suggestedRules).toEqual([
+        "bash(echo '$(date)')",
+        'bash(date)',
+      ])
+    })
+
+    it('does not let a rule saved for npm run test allow npm run build', async () => {
+      const { facts, shell } = project()
+      const [saved = ''] = (await evaluateCall(facts('bash', shell('npm run test'), 'ask'))).suggestedRules
+      const rules = [rule(saved)]
+      expect((await evaluateCall(facts('bash', shell('npm run test'), 'ask', rules))).action).toBe('allow')
+      expect((await evaluateCall(facts('bash', shell('npm run test -- --watch'), 'ask', rules))).action).toBe(
+        'allow',
+      )
+      expect((await evaluateCall(facts('bash', shell('npm run build'), 'ask', rules))).action).toBe('ask')
+      expect((await evaluateCall(facts('bash', shell('npm run test-e2e'), 'ask', rules))).action).toBe('ask')
+    })
+
+    it('asks when the command does not parse, even in full-auto where a deny rule might have applied', async () => {
+      const { facts, shell } = project()
+      const broken = shell('echo "unterminated')
+      expect((await evaluateCall(facts('bash', broken, 'ask', [rule('bash(echo *)')]))).action).toBe('ask')
+      expect((await evaluateCall(facts('bash', broken, 'full-auto'))).action).toBe('allow')
+      expect(
+        (await evaluateCall(facts('bash', broken, 'full-auto', [rule('bash(rm *)', 'deny')]))).action,
+      ).toBe('ask')
+    })
+  })
+})

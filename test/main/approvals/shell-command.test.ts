@@ -1,0 +1,451 @@
+import { homedir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { describe, expect, it, vi } from 'vitest'
+import { Language, Parser } from 'web-tree-sitter'
+import {
+  type ParsedShellCommand,
+  parseShellCommand,
+  type ShellSubCommand,
+} from '../../../src-main/approvals/shell-command'
+
+// Installed before any parse in this file, so the counts below are all the loading there is.
+const parserInit = vi.spyOn(Parser, 'init')
+const languageLoad = vi.spyOn(Language, 'load')
+
+const CWD = resolve('/base/proj')
+const HOME = homedir()
+const inCwd = (...parts: string[]) => join(CWD, ...parts)
+
+interface Row {
+  source: string
+  /** The argv of every sub-command, in order. */
+  argv: string[][]
+  /** Other fields to check, by sub-command index. */
+  fields?: Record<number, Partial<ShellSubCommand>>
+  error?: true
+}
+
+const rows: Row[] = [
+  // Chains, pipes and their separators
+  { source: 'git status', argv: [['git', 'status']], fields: { 0: { wrappers: [], paths: [], cwd: CWD } } },
+  {
+    source: 'git status && rm -rf x',
+    argv: [
+      ['git', 'status'],
+      ['rm', '-rf', 'x'],
+    ],
+    fields: { 1: { text: 'rm -rf x', paths: [inCwd('x')] } },
+  },
+  {
+    source: 'git status; rm x',
+    argv: [
+      ['git', 'status'],
+      ['rm', 'x'],
+    ],
+  },
+  {
+    source: 'git status || rm x',
+    argv: [
+      ['git', 'status'],
+      ['rm', 'x'],
+    ],
+  },
+  {
+    source: 'git status\nrm x',
+    argv: [
+      ['git', 'status'],
+      ['rm', 'x'],
+    ],
+  },
+  { source: 'ls | grep foo', argv: [['ls'], ['grep', 'foo']], fields: { 1: { paths: [] } } },
+  { source: 'cat f | sh', argv: [['cat', 'f'], ['sh']] },
+
+  // Substitutions: the inner command is listed after the outer, which is marked
+  {
+    source: 'echo $(rm x)',
+    argv: [
+      ['echo', '$(rm x)'],
+      ['rm', 'x'],
+    ],
+    fields: { 0: { substitution: true }, 1: { substitution: false, paths: [inCwd('x')] } },
+  },
+  {
+    source: 'echo `rm x`',
+    argv: [
+      ['echo', '`rm x`'],
+      ['rm', 'x'],
+    ],
+    fields: { 0: { substitution: true } },
+  },
+  {
+    source: 'diff <(ls a) <(ls b)',
+    argv: [
+      ['diff', '<(ls a)', '<(ls b)'],
+      ['ls', 'a'],
+      ['ls', 'b'],
+    ],
+    fields: { 0: { substitution: true, paths: [] }, 2: { paths: [inCwd('b')] } },
+  },
+  {
+    source: '$(echo rm) x',
+    argv: [
+      ['$(echo rm)', 'x'],
+      ['echo', 'rm'],
+    ],
+    fields: { 0: { substitution: true } },
+  },
+  { source: 'X=$(rm x)', argv: [['rm', 'x']] },
+  {
+    source: 'export A=$(rm q) B',
+    argv: [
+      ['export', 'A=$(rm q)', 'B'],
+      ['rm', 'q'],
+    ],
+  },
+
+  // Strings run by a shell or eval are parsed in their turn
+  { source: 'bash -c "rm x"', argv: [['rm', 'x']], fields: { 0: { text: 'rm x', paths: [inCwd('x')] } } },
+  {
+    source: "sh -c 'git status && rm y'",
+    argv: [
+      ['git', 'status'],
+      ['rm', 'y'],
+    ],
+  },
+  { source: 'bash -lc "rm x"', argv: [['rm', 'x']] },
+  { source: "sh -ec 'rm x'", argv: [['rm', 'x']] },
+  { source: 'bash -o pipefail -c "rm x | cat"', argv: [['rm', 'x'], ['cat']] },
+  { source: 'bash -c "$CMD"', argv: [['bash', '-c', '"$CMD"']], error: true },
+  { source: 'eval "rm x"', argv: [['rm', 'x']] },
+  { source: 'eval rm "$X"', argv: [['eval', 'rm', '"$X"']], error: true },
+  {
+    source: 'sudo bash -c "rm x" > out',
+    argv: [['rm', 'x']],
+    fields: { 0: { wrappers: ['sudo'], redirects: ['> out'], paths: [inCwd('x'), inCwd('out')] } },
+  },
+  { source: 'bash script.sh', argv: [['bash', 'script.sh']] },
+
+  // Wrappers are stripped, and named
+  { source: 'sudo rm x', argv: [['rm', 'x']], fields: { 0: { wrappers: ['sudo'], text: 'sudo rm x' } } },
+  { source: 'sudo -u root rm x', argv: [['rm', 'x']], fields: { 0: { wrappers: ['sudo'] } } },
+  { source: 'sudo -E -u root -- rm x', argv: [['rm', 'x']], fields: { 0: { wrappers: ['sudo'] } } },
+  {
+    source: 'sudo env X=1 timeout 5 rm x',
+    argv: [['rm', 'x']],
+    fields: { 0: { wrappers: ['sudo', 'env', 'timeout'] } },
+  },
+  { source: 'env FOO=1 BAR=2 rm x', argv: [['rm', 'x']], fields: { 0: { wrappers: ['env'] } } },
+  { source: 'env -i -u HOME rm x', argv: [['rm', 'x']], fields: { 0: { wrappers: ['env'] } } },
+  { source: 'timeout 5 rm x', argv: [['rm', 'x']], fields: { 0: { wrappers: ['timeout'] } } },
+  { source: 'timeout -s KILL 5 rm x', argv: [['rm', 'x']], fields: { 0: { wrappers: ['timeout'] } } },
+  { source: 'nice -n 10 rm x', argv: [['rm', 'x']], fields: { 0: { wrappers: ['nice'] } } },
+  { source: 'nohup rm x &', argv: [['rm', 'x']], fields: { 0: { wrappers: ['nohup'] } } },
+  {
+    source: "find . -name '*.tmp' | xargs rm",
+    argv: [['find', '.', '-name', '*.tmp'], ['rm']],
+    fields: { 0: { paths: [CWD] }, 1: { wrappers: ['xargs'] } },
+  },
+  { source: 'xargs -I{} rm {}', argv: [['rm', '{}']], fields: { 0: { wrappers: ['xargs'], paths: [null] } } },
+  { source: 'time npm test', argv: [['npm', 'test']], fields: { 0: { wrappers: ['time'] } } },
+  { source: 'command rm x', argv: [['rm', 'x']], fields: { 0: { wrappers: ['command'] } } },
+  { source: 'command -v git', argv: [['command', '-v', 'git']], fields: { 0: { wrappers: [] } } },
+  {
+    source: 'exec stdbuf -oL ionice -c 3 rm x',
+    argv: [['rm', 'x']],
+    fields: { 0: { wrappers: ['exec', 'stdbuf', 'ionice'] } },
+  },
+  { source: '/usr/bin/sudo rm x', argv: [['rm', 'x']], fields: { 0: { wrappers: ['sudo'] } } },
+  { source: 'sudo', argv: [['sudo']], fields: { 0: { wrappers: [] } } },
+  { source: 'sudo -u', argv: [['sudo', '-u']], fields: { 0: { wrappers: [] } } },
+
+  // cd is followed along a sequence, but not out of a subshell, a pipe or a substitution
+  {
+    source: 'cd .. && rm x',
+    argv: [
+      ['cd', '..'],
+      ['rm', 'x'],
+    ],
+    fields: { 0: { cwd: CWD, paths: ['/base'] }, 1: { cwd: '/base', paths: ['/base/x'] } },
+  },
+  {
+    source: '(cd sub && rm x); rm y',
+    argv: [
+      ['cd', 'sub'],
+      ['rm', 'x'],
+      ['rm', 'y'],
+    ],
+    fields: { 1: { cwd: inCwd('sub'), paths: [inCwd('sub', 'x')] }, 2: { cwd: CWD, paths: [inCwd('y')] } },
+  },
+  {
+    source: 'cd sub; cd ..; cat ./f',
+    argv: [
+      ['cd', 'sub'],
+      ['cd', '..'],
+      ['cat', './f'],
+    ],
+    fields: { 1: { cwd: inCwd('sub') }, 2: { cwd: CWD, paths: [inCwd('f')] } },
+  },
+  {
+    source: 'cd $HOME && rm x',
+    argv: [
+      ['cd', '$HOME'],
+      ['rm', 'x'],
+    ],
+    fields: { 0: { paths: [null] }, 1: { cwd: null, paths: [null] } },
+  },
+  { source: 'cd x | cat; rm y', argv: [['cd', 'x'], ['cat'], ['rm', 'y']], fields: { 2: { cwd: CWD } } },
+  {
+    source: 'echo $(cd /tmp) && rm x',
+    argv: [
+      ['echo', '$(cd /tmp)'],
+      ['cd', '/tmp'],
+      ['rm', 'x'],
+    ],
+    fields: { 2: { cwd: CWD } },
+  },
+  {
+    source: 'bash -c "cd /tmp"; rm x',
+    argv: [
+      ['cd', '/tmp'],
+      ['rm', 'x'],
+    ],
+    fields: { 1: { cwd: CWD } },
+  },
+  {
+    source: 'eval "cd /tmp"; rm x',
+    argv: [
+      ['cd', '/tmp'],
+      ['rm', 'x'],
+    ],
+    fields: { 1: { cwd: '/tmp', paths: ['/tmp/x'] } },
+  },
+  { source: 'cd; ls', argv: [['cd'], ['ls']], fields: { 1: { cwd: HOME } } },
+  { source: 'cd -; ls', argv: [['cd', '-'], ['ls']], fields: { 0: { paths: [] }, 1: { cwd: null } } },
+  {
+    source: 'pushd sub && popd && ls',
+    argv: [['pushd', 'sub'], ['popd'], ['ls']],
+    fields: { 1: { cwd: inCwd('sub') }, 2: { cwd: null } },
+  },
+
+  // Redirects
+  {
+    source: 'git status > out.txt',
+    argv: [['git', 'status']],
+    fields: { 0: { redirects: ['> out.txt'], paths: [inCwd('out.txt')], text: 'git status > out.txt' } },
+  },
+  {
+    source: 'git status >> out.txt',
+    argv: [['git', 'status']],
+    fields: { 0: { redirects: ['>> out.txt'] } },
+  },
+  { source: 'git status 2>&1', argv: [['git', 'status']], fields: { 0: { redirects: [], paths: [] } } },
+  { source: 'git status >&2 2>&-', argv: [['git', 'status']], fields: { 0: { redirects: [], paths: [] } } },
+  {
+    source: 'git status > /dev/null',
+    argv: [['git', 'status']],
+    fields: { 0: { redirects: [], paths: [] } },
+  },
+  { source: 'make &> build.log', argv: [['make']], fields: { 0: { redirects: ['&> build.log'] } } },
+  { source: 'cat < in.txt', argv: [['cat']], fields: { 0: { redirects: [], paths: [inCwd('in.txt')] } } },
+  {
+    source: 'ls | grep x > out',
+    argv: [['ls'], ['grep', 'x']],
+    fields: { 0: { redirects: [] }, 1: { redirects: ['> out'], text: 'grep x > out' } },
+  },
+  {
+    source: 'cd sub && ls > out',
+    argv: [['cd', 'sub'], ['ls']],
+    fields: { 1: { paths: [inCwd('sub', 'out')] } },
+  },
+  { source: 'echo > out hi', argv: [['echo', 'hi']], fields: { 0: { redirects: ['> out'] } } },
+  { source: '> out.txt', argv: [[]], fields: { 0: { redirects: ['> out.txt'], paths: [inCwd('out.txt')] } } },
+
+  // Heredocs and here-strings: the body is data, but an unquoted body's $(…) does run
+  {
+    source: 'cat <<EOF\nhello $(rm x)\nEOF',
+    argv: [['cat'], ['rm', 'x']],
+    fields: { 0: { substitution: true } },
+  },
+  { source: "cat <<'EOF'\nhello $(rm x)\nEOF", argv: [['cat']], fields: { 0: { substitution: false } } },
+  { source: 'cat <<EOF | grep x\nrm y\nEOF\nrm z', argv: [['cat'], ['grep', 'x'], ['rm', 'z']] },
+  { source: 'cat <<< "hi there"', argv: [['cat']], fields: { 0: { paths: [], redirects: [] } } },
+
+  // Words: quotes removed, escapes resolved, assignments dropped
+  { source: 'FOO=1 npm test', argv: [['npm', 'test']], fields: { 0: { text: 'FOO=1 npm test' } } },
+  { source: 'X=1', argv: [] },
+  { source: 'git commit -m "fix: a && b"', argv: [['git', 'commit', '-m', 'fix: a && b']] },
+  { source: "echo 'a;b'", argv: [['echo', 'a;b']] },
+  { source: 'echo "it\'s"', argv: [['echo', "it's"]] },
+  { source: 'echo "say \\"hi\\" \\$x"', argv: [['echo', 'say "hi" $x']] },
+  { source: "echo $'a\\tb' a\\ b", argv: [['echo', 'a\tb', 'a b']] },
+  {
+    source: "\\rm x; r''m y",
+    argv: [
+      ['rm', 'x'],
+      ['rm', 'y'],
+    ],
+  },
+  { source: 'git-lfs pull', argv: [['git-lfs', 'pull']] },
+  { source: 'npm run test', argv: [['npm', 'run', 'test']] },
+  { source: 'npm test -- --watch', argv: [['npm', 'test', '--', '--watch']] },
+
+  // Compound commands and functions
+  { source: 'for f in *.ts; do rm "$f"; done', argv: [['rm', '"$f"']], fields: { 0: { paths: [null] } } },
+  { source: 'if true; then rm x; fi', argv: [['true'], ['rm', 'x']] },
+  {
+    source: 'while read l; do rm "$l"; done < list',
+    argv: [
+      ['read', 'l'],
+      ['rm', '"$l"'],
+    ],
+  },
+  {
+    source: 'case $x in a) rm a;; *) rm b;; esac',
+    argv: [
+      ['rm', 'a'],
+      ['rm', 'b'],
+    ],
+  },
+  { source: 'f() { rm x; }; f', argv: [['rm', 'x'], ['f']] },
+  { source: '{ rm x; }', argv: [['rm', 'x']] },
+  {
+    source: '{ rm x; echo y; } > out',
+    argv: [
+      ['rm', 'x'],
+      ['echo', 'y'],
+    ],
+    fields: { 1: { redirects: ['> out'] } },
+  },
+
+  // find's actions are commands too
+  {
+    source: 'find . -exec rm {} \\;',
+    argv: [
+      ['find', '.', '-exec', 'rm', '{}', ';'],
+      ['rm', '{}'],
+    ],
+    fields: { 0: { paths: [CWD] }, 1: { text: 'rm {}', paths: [null], cwd: CWD } },
+  },
+  {
+    source: 'find . -execdir sh -c \'rm "$1"\' _ {} +',
+    argv: [
+      ['find', '.', '-execdir', 'sh', '-c', 'rm "$1"', '_', '{}', '+'],
+      ['rm', '"$1"'],
+    ],
+    fields: { 1: { cwd: null } },
+  },
+
+  // Paths
+  { source: 'rm ~/x', argv: [['rm', '~/x']], fields: { 0: { paths: [join(HOME, 'x')] } } },
+  { source: "rm '~/x'", argv: [['rm', '~/x']], fields: { 0: { paths: [inCwd('~', 'x')] } } },
+  { source: 'cp a /etc/b', argv: [['cp', 'a', '/etc/b']], fields: { 0: { paths: [inCwd('a'), '/etc/b'] } } },
+  { source: 'rm src/*.ts', argv: [['rm', 'src/*.ts']], fields: { 0: { paths: [inCwd('src', '*.ts')] } } },
+  { source: 'rm -- -f', argv: [['rm', '--', '-f']], fields: { 0: { paths: [inCwd('-f')] } } },
+  {
+    source: 'grep -r foo ../other',
+    argv: [['grep', '-r', 'foo', '../other']],
+    fields: { 0: { paths: ['/base/other'] } },
+  },
+  { source: 'chmod 755 x', argv: [['chmod', '755', 'x']], fields: { 0: { paths: [inCwd('x')] } } },
+  {
+    source: 'git -C ../other status',
+    argv: [['git', '-C', '../other', 'status']],
+    fields: { 0: { paths: ['/base/other'] } },
+  },
+  { source: 'git push origin main', argv: [['git', 'push', 'origin', 'main']], fields: { 0: { paths: [] } } },
+  {
+    source: 'curl https://example.com/a -o /tmp/z --config=./c',
+    argv: [['curl', 'https://example.com/a', '-o', '/tmp/z', '--config=./c']],
+    fields: { 0: { paths: ['/tmp/z', inCwd('c')] } },
+  },
+  {
+    source: 'dd if=in.img of=/dev/sda bs=1M',
+    argv: [['dd', 'if=in.img', 'of=/dev/sda', 'bs=1M']],
+    fields: { 0: { paths: [inCwd('in.img'), '/dev/sda'] } },
+  },
+  {
+    source: 'scp host:/etc/x ./y',
+    argv: [['scp', 'host:/etc/x', './y']],
+    fields: { 0: { paths: [inCwd('y')] } },
+  },
+
+  // Not valid shell: an error, with whatever could be found
+  { source: 'echo "unterminated', argv: [['echo']], error: true },
+  { source: 'ls &&', argv: [['ls']], error: true },
+  { source: '&& rm x', argv: [['rm', 'x']], error: true },
+  { source: 'rm x; )', argv: [['rm', 'x']], error: true },
+]
+
+describe('parseShellCommand', () => {
+  describe('loading', () => {
+    it('initialises the parser once, however many parses ask for it at the same time', async () => {
+      const [first, second] = await Promise.all([parseShellCommand('ls', CWD), parseShellCommand('pwd', CWD)])
+      await parseShellCommand('git status', CWD)
+      expect(first.commands[0]?.argv).toEqual(['ls'])
+      expect(second.commands[0]?.argv).toEqual(['pwd'])
+      expect(parserInit).toHaveBeenCalledTimes(1)
+      expect(languageLoad).toHaveBeenCalledTimes(1)
+    })
+  })
+
+  describe('commands', () => {
+    it.each(rows)('reads $source', async ({ source, argv, fields, error }) => {
+      const parsed = await parseShellCommand(source, CWD)
+      expect(parsed.commands.map((command) => command.argv)).toEqual(argv)
+      for (const [index, expected] of Object.entries(fields ?? {})) {
+        expect(parsed.commands[Number(index)]).toMatchObject(expected)
+      }
+      if (error) expect(parsed.error).toEqual(expect.any(String))
+      else expect(parsed.error).toBeUndefined()
+    })
+  })
+
+  describe('nesting', () => {
+    const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`
+    const nested = (depth: number): string => (depth === 0 ? 'rm x' : `eval ${quote(nested(depth - 1))}`)
+
+    it('reads eval strings five deep', async () => {
+      const parsed = await parseShellCommand(nested(5), CWD)
+      expect(parsed.commands.map((command) => command.argv)).toEqual([['rm', 'x']])
+      expect(parsed.error).toBeUndefined()
+    })
+
+    it('asks past five levels rather than hiding the command', async () => {
+      const parsed = await parseShellCommand(nested(6), CWD)
+      expect(parsed.error).toMatch(/levels deep/)
+      expect(parsed.commands.map((command) => command.argv)).toEqual([['eval', 'rm x']])
+    })
+  })
+
+  describe('bad input', () => {
+    const inputs = ['', '   ', ')))', '$(', '`', '<<EOF', 'a\u0000b', "'", 'if then fi', '((', '${', '\\']
+    it.each(inputs)('resolves for %j', async (source) => {
+      const parsed = await parseShellCommand(source, CWD)
+      expect(Array.isArray(parsed.commands)).toBe(true)
+    })
+
+    it('resolves for a 100,000-character line', async () => {
+      const parsed = await parseShellCommand(`echo ${'x'.repeat(100_000)} && rm y`, CWD)
+      expect(parsed.commands.map((command) => command.argv[0])).toEqual(['echo', 'rm'])
+    })
+  })
+
+  describe('repeated parses', () => {
+    it('gives the same answer 1,000 times over', async () => {
+      const source = 'cd packages/app && npm run build -- --mode=production 2>&1 | tee ../build.log'
+      const started = performance.now()
+      const results: ParsedShellCommand[] = []
+      for (let run = 0; run < 1000; run++) results.push(await parseShellCommand(source, CWD))
+      if (process.env.SHELL_PARSE_TIMING) {
+        console.log(`1,000 parses: ${((performance.now() - started) / 1000).toFixed(3)} ms each`)
+      }
+      expect(results.every((result) => JSON.stringify(result) === JSON.stringify(results[0]))).toBe(true)
+      expect(results[0]?.commands.map((command) => command.argv)).toEqual([
+        ['cd', 'packages/app'],
+        ['npm', 'run', 'build', '--', '--mode=production'],
+        ['tee', '../build.log'],
+      ])
+      expect(results[0]?.commands[2]?.paths).toEqual([inCwd('packages', 'build.log')])
+    })
+  })
+})
