@@ -24,6 +24,8 @@ const config = {
     nativeBindingFile(electronVersion),
     // better-sqlite3's own build is for Node's ABI, and its sources are only for building it.
     '!node_modules/better-sqlite3/{build,deps,src}/**',
+    // The shell parser uses the grammar's WebAssembly build only, never its native addon.
+    '!node_modules/tree-sitter-bash/{prebuilds,src,bindings}/**',
   ],
   asar: true,
   // Native code cannot be loaded from inside an archive: Electron loads these from app.asar.unpacked.

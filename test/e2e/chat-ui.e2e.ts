@@ -133,7 +133,7 @@ describe('the chat screen', () => {
   })
 
   it('shows generated images inline, read through images.read', async () => {
-    const { page, fake, app } = await open()
+    const { page, fake, app } = await open({ approvalMode: 'full-auto' })
     app.atelier.providers.create({
       kind: 'openai-responses',
       name: 'Images',
@@ -166,7 +166,7 @@ describe('the chat screen', () => {
 
   it('stops a long shell command: the card says Aborted and Stop goes away', async () => {
     const folder = tempDir()
-    const { page, fake, app, chat } = await open({ folder })
+    const { page, fake, app, chat } = await open({ folder, approvalMode: 'full-auto' })
     app.atelier.tools.settings.update('local', 'bash', { enabled: true })
     fake.enqueue({
       toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo started; sleep 30' }) }],
@@ -237,7 +237,7 @@ describe('the chat screen', () => {
   })
 
   it('marks a result Truncated when it was cut, not when its text only reads like a cut one', async () => {
-    const { page, fake, app } = await open()
+    const { page, fake, app } = await open({ approvalMode: 'full-auto' })
     app.atelier.tools.registry.register(
       testTool({
         name: 'repeat_text',
@@ -476,7 +476,7 @@ describe('the chat screen', () => {
   it('looks right in both themes (screenshots)', async () => {
     const folder = tempDir()
     writeFileSync(join(folder, 'notes.txt'), 'Plant the tomatoes in May.\nWater them daily.\n')
-    const { page, fake, app } = await open({ folder })
+    const { page, fake, app } = await open({ folder, approvalMode: 'full-auto' })
     fake.enqueue(
       { toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: 'notes.txt' }) }] },
       {

@@ -85,10 +85,12 @@ describe('the renderer in Chromium, served by the web host', () => {
     expect(shape).toEqual({
       agents: ['create', 'delete', 'list', 'onChanged', 'update'],
       app: ['info'],
+      approvals: ['answer', 'pending'],
       chats: ['capabilities', 'configure', 'create', 'delete', 'list', 'messages', 'onChanged', 'rename'],
       folders: ['list', 'pick', 'recent'],
       images: ['read'],
       mcp: ['add', 'approve', 'import', 'list', 'onChanged', 'remove', 'setEnabled', 'stderr', 'update'],
+      permissions: ['add', 'list', 'onChanged', 'remove', 'update'],
       preferences: ['get', 'onChanged', 'update'],
       providers: ['create', 'delete', 'list', 'models', 'onChanged', 'update'],
       tools: ['list', 'run', 'stop', 'update'],

@@ -67,7 +67,7 @@ describe('MCP servers in the app', () => {
   }
 
   it('adds a stdio server, runs it only once approved and needed, and shows its progress', async () => {
-    const { page, fake } = await open()
+    const { page, fake } = await open({ approvalMode: 'full-auto' })
     expect(everythingProcesses()).toEqual([])
 
     const panel = await settingsSection(page, 'MCP')

@@ -8,6 +8,7 @@ import { type Atelier, createAtelier } from '../../src-main/app/create-atelier'
 import { defineTool } from '../../src-main/tools/define-tool'
 import type { RegisteredTool, ToolSpec } from '../../src-main/tools/types'
 import { startWebHost, type WebHost } from '../../src-main/web/web-host'
+import type { ApprovalMode } from '../../src-shared/approvals'
 import type { Chat } from '../../src-shared/contract'
 import { type FakeProvider, startFakeProvider } from '../support/fake-provider'
 import { useTempDirs } from '../support/temp-dir'
@@ -161,8 +162,13 @@ export function useChatApp() {
     return { page, context }
   }
 
-  /** A fresh app with one chat on screen; `folder` binds the chat in agent mode. */
-  async function open(options: { folder?: string; colorScheme?: Theme } = {}): Promise<OpenedChat> {
+  /**
+   * A fresh app with one chat on screen; `folder` binds the chat in agent mode. `approvalMode` sets
+   * the chat's (tests of what a tool shows, not of approvals, pass `full-auto`).
+   */
+  async function open(
+    options: { folder?: string; colorScheme?: Theme; approvalMode?: ApprovalMode } = {},
+  ): Promise<OpenedChat> {
     const fake = await startFakeProvider()
     const app = await startApp(tempDir())
     cleanups.push(
@@ -178,6 +184,9 @@ export function useChatApp() {
     let chat = app.atelier.chats.create({})
     if (options.folder) {
       chat = app.atelier.chats.configure({ id: chat.id, workingDir: options.folder, mode: 'agent' })
+    }
+    if (options.approvalMode) {
+      chat = app.atelier.chats.configure({ id: chat.id, approvalMode: options.approvalMode })
     }
     const { page, context } = await openPage(app, options.colorScheme)
     await page.getByRole('heading', { level: 1, name: chat.title }).waitFor()

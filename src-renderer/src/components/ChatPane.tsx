@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import type { AtelierApi } from '../../../src-shared/api'
+import { type ApprovalMode, DEFAULT_APPROVAL_MODE } from '../../../src-shared/approvals'
 import type { Chat } from '../../../src-shared/contract'
 import type { AgentProfile, ProviderInfo } from '../../../src-shared/providers'
 import { ApiContext } from './chat/api-context'
@@ -8,8 +9,14 @@ import { ChatHeader } from './chat/ChatHeader'
 import { ChatIcon } from './chat/ChatIcon'
 import '../chat.css'
 
+/** The chat's own mode, else its profile's (null: the built-in default profile). */
+function effectiveApprovalMode(chat: Chat, agents: AgentProfile[] | undefined): ApprovalMode {
+  const profile = agents?.find((agent) => agent.id === (chat.agent ?? 'default'))
+  return chat.approvalMode ?? profile?.approvalMode ?? DEFAULT_APPROVAL_MODE
+}
+
 /**
- * A chat: its header (folder, mode, provider, model, profile, capabilities), the conversation as it
+ * A chat: its header (folder, mode, approval mode, provider, model, profile, capabilities), the conversation as it
  * streams, and the composer. The conversation is keyed by chat, so switching chats starts clean.
  */
 export function ChatPane({ api, chat }: { api: AtelierApi; chat: Chat }) {
@@ -31,10 +38,19 @@ export function ChatPane({ api, chat }: { api: AtelierApi; chat: Chat }) {
     }
   }, [api])
 
+  const approvalMode = effectiveApprovalMode(chat, agents)
+
   return (
     <ApiContext.Provider value={api}>
       <section className="chat-view" aria-labelledby="chat-title">
-        <ChatHeader api={api} chat={chat} providers={providers} agents={agents} onError={setNotice} />
+        <ChatHeader
+          api={api}
+          chat={chat}
+          providers={providers}
+          agents={agents}
+          approvalMode={approvalMode}
+          onError={setNotice}
+        />
         {notice && (
           <div className="pane-notice" role="alert">
             <ChatIcon name="alert" size={16} />
@@ -49,7 +65,13 @@ export function ChatPane({ api, chat }: { api: AtelierApi; chat: Chat }) {
             </button>
           </div>
         )}
-        <ChatBody key={chat.id} api={api} chat={chat} noProvider={providers?.length === 0} />
+        <ChatBody
+          key={chat.id}
+          api={api}
+          chat={chat}
+          approvalMode={approvalMode}
+          noProvider={providers?.length === 0}
+        />
       </section>
     </ApiContext.Provider>
   )

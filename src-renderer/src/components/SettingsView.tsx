@@ -4,16 +4,18 @@ import type { AppInfo, Preferences } from '../../../src-shared/contract'
 import { AgentProfilesSection } from './settings/AgentProfilesSection'
 import { AppearanceSection } from './settings/AppearanceSection'
 import { McpSection } from './settings/McpSection'
+import { PermissionsSection } from './settings/PermissionsSection'
 import { ProvidersSection } from './settings/ProvidersSection'
 import { type SectionTab, SectionTabs } from './settings/SectionTabs'
 import { ToolsSection } from './settings/ToolsSection'
 import '../settings.css'
 
-type SectionId = 'appearance' | 'tools' | 'mcp' | 'providers' | 'agents'
+type SectionId = 'appearance' | 'tools' | 'permissions' | 'mcp' | 'providers' | 'agents'
 
 const SECTIONS: SectionTab<SectionId>[] = [
   { id: 'appearance', label: 'Appearance', description: 'Theme, turns, about' },
   { id: 'tools', label: 'Tools', description: 'Switches, parameters, playground' },
+  { id: 'permissions', label: 'Permissions', description: 'Rules, protected paths' },
   { id: 'mcp', label: 'MCP', description: 'Servers that bring tools' },
   { id: 'providers', label: 'Providers', description: 'Models and API keys' },
   { id: 'agents', label: 'Agent profiles', description: 'Prompts, tools, modes' },
@@ -47,6 +49,7 @@ export function SettingsView({ api, info, preferences, onChange, onClose }: Sett
   const content: Record<SectionId, () => ReactNode> = {
     appearance: () => <AppearanceSection info={info} preferences={preferences} onChange={onChange} />,
     tools: () => <ToolsSection api={api} />,
+    permissions: () => <PermissionsSection api={api} preferences={preferences} onChange={onChange} />,
     mcp: () => <McpSection api={api} />,
     providers: () => <ProvidersSection api={api} />,
     agents: () => <AgentProfilesSection api={api} />,

@@ -1,4 +1,6 @@
-import { memo, useDeferredValue } from 'react'
+import { Fragment, memo, useDeferredValue } from 'react'
+import { ApprovalCard } from './ApprovalCard'
+import { useApprovals } from './approvals-context'
 import type { AssistantPart, ToolCallProgress, ToolResultView } from './conversation'
 import { MarkdownText } from './MarkdownText'
 import { ToolCallCard } from './ToolCallCard'
@@ -18,7 +20,10 @@ function StreamingText({ text }: { text: string }) {
   return <MarkdownText text={deferred} />
 }
 
-/** One model response: its text as Markdown and a card per tool call, in the order they came. */
+/**
+ * One model response: its text as Markdown and a card per tool call, in the order they came, each
+ * followed by the approval it waits (or waited) for.
+ */
 export const AssistantMessage = memo(function AssistantMessage({
   parts,
   results,
@@ -26,6 +31,7 @@ export const AssistantMessage = memo(function AssistantMessage({
   active,
   live,
 }: AssistantMessageProps) {
+  const { byCall } = useApprovals()
   const lastText = parts.findLastIndex((part) => part.kind === 'text')
   return (
     <div className={`assistant-message${live ? ' assistant-message--live' : ''}`}>
@@ -39,13 +45,18 @@ export const AssistantMessage = memo(function AssistantMessage({
             <MarkdownText key={index} text={part.text} />
           )
         ) : (
-          <ToolCallCard
-            key={part.id}
-            call={part}
-            result={results.get(part.id)}
-            progress={progress[part.id]}
-            active={active}
-          />
+          <Fragment key={part.id}>
+            <ToolCallCard
+              call={part}
+              result={results.get(part.id)}
+              progress={progress[part.id]}
+              active={active}
+              waiting={byCall.get(part.id)?.some((card) => card.outcome === undefined) ?? false}
+            />
+            {byCall.get(part.id)?.map((card) => (
+              <ApprovalCard key={card.request.id} card={card} />
+            ))}
+          </Fragment>
         ),
       )}
     </div>

@@ -1,6 +1,8 @@
-import { type KeyboardEvent, useRef, useState } from 'react'
+import { type KeyboardEvent, useCallback, useMemo, useRef, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
+import type { ApprovalMode } from '../../../../src-shared/approvals'
 import type { Chat } from '../../../../src-shared/contract'
+import { ApprovalsContext, type ApprovalsContextValue } from './approvals-context'
 import { Composer } from './Composer'
 import { runningTurn } from './conversation'
 import { EmptyConversation } from './EmptyConversation'
@@ -11,15 +13,27 @@ import { useConversation } from './useConversation'
 interface ChatBodyProps {
   api: AtelierApi
   chat: Chat
+  /** The mode the chat's next turn runs in (its own, or its profile's). */
+  approvalMode: ApprovalMode
   /** The providers list came back empty: the empty state explains how to add one. */
   noProvider: boolean
 }
 
 /** One chat's conversation and composer; mounted per chat, so nothing leaks from one to the next. */
-export function ChatBody({ api, chat, noProvider }: ChatBodyProps) {
-  const { state, rows, results, running, send, stop, retryPrompt } = useConversation(api, chat.id)
+export function ChatBody({ api, chat, approvalMode, noProvider }: ChatBodyProps) {
+  const { state, rows, results, running, send, stop, retryPrompt, approvals, activeApprovalId, answer } =
+    useConversation(api, chat.id)
   const [draft, setDraft] = useState('')
   const textarea = useRef<HTMLTextAreaElement>(null)
+
+  // Only when focus went nowhere: the next waiting card may already have taken it.
+  const returnFocus = useCallback(() => {
+    if (!document.activeElement || document.activeElement === document.body) textarea.current?.focus()
+  }, [])
+  const approvalsContext = useMemo<ApprovalsContextValue>(
+    () => ({ byCall: approvals, activeId: activeApprovalId, answer, returnFocus }),
+    [approvals, activeApprovalId, answer, returnFocus],
+  )
 
   const submit = async (prompt: string, fromComposer: boolean) => {
     if (fromComposer) setDraft('')
@@ -48,18 +62,25 @@ export function ChatBody({ api, chat, noProvider }: ChatBodyProps) {
           The conversation could not be loaded: {state.loadError}
         </p>
       )}
-      <MessageList
-        rows={rows}
-        results={results}
-        progress={state.progress}
-        activeTurnId={runningTurn(state)?.id}
-        onRetry={!running && retryPrompt ? () => void submit(retryPrompt, false) : undefined}
-        empty={
-          state.loaded ? (
-            <EmptyConversation noProvider={noProvider} workingDir={chat.workingDir} mode={chat.mode} />
-          ) : null
-        }
-      />
+      <ApprovalsContext.Provider value={approvalsContext}>
+        <MessageList
+          rows={rows}
+          results={results}
+          progress={state.progress}
+          activeTurnId={runningTurn(state)?.id}
+          onRetry={!running && retryPrompt ? () => void submit(retryPrompt, false) : undefined}
+          empty={
+            state.loaded ? (
+              <EmptyConversation
+                noProvider={noProvider}
+                workingDir={chat.workingDir}
+                mode={chat.mode}
+                approvalMode={approvalMode}
+              />
+            ) : null
+          }
+        />
+      </ApprovalsContext.Provider>
       <div className="composer-dock">
         <TurnBanners retry={state.retry} unavailableServers={state.unavailableServers} />
         <Composer

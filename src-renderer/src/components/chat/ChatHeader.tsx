@@ -1,9 +1,11 @@
 import { useId, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
+import { APPROVAL_MODES, type ApprovalMode } from '../../../../src-shared/approvals'
 import type { Chat, ChatMode, MethodRequest } from '../../../../src-shared/contract'
 import { isAtelierErrorPayload } from '../../../../src-shared/errors'
 import type { AgentProfile, ProviderInfo } from '../../../../src-shared/providers'
 import { errorMessage } from '../../errors'
+import { APPROVAL_MODE_HINTS, APPROVAL_MODE_LABELS } from '../approval-words'
 import { CapabilitiesDialog } from './CapabilitiesDialog'
 import { ChatIcon } from './ChatIcon'
 import { FolderBrowserDialog } from './FolderBrowserDialog'
@@ -17,6 +19,8 @@ interface ChatHeaderProps {
   chat: Chat
   providers: ProviderInfo[] | undefined
   agents: AgentProfile[] | undefined
+  /** The mode the next turn runs in: the chat's own, or its profile's. */
+  approvalMode: ApprovalMode
   onError(message: string): void
 }
 
@@ -31,10 +35,14 @@ function folderName(path: string): string {
   return path.split(/[\\/]/).filter(Boolean).at(-1) ?? path
 }
 
-/** The chat's title and everything that shapes its next turn: folder, mode, provider, model, profile. */
-export function ChatHeader({ api, chat, providers, agents, onError }: ChatHeaderProps) {
+/**
+ * The chat's title and everything that shapes its next turn: folder, mode, approval mode, provider,
+ * model, profile.
+ */
+export function ChatHeader({ api, chat, providers, agents, approvalMode, onError }: ChatHeaderProps) {
   const [browsing, setBrowsing] = useState(false)
   const [inspecting, setInspecting] = useState(false)
+  const approvalId = useId()
   const providerId = useId()
   const agentId = useId()
 
@@ -116,6 +124,29 @@ export function ChatHeader({ api, chat, providers, agents, onError }: ChatHeader
           hasFolder={chat.workingDir !== null}
           onChange={(mode: ChatMode) => void configure({ mode })}
         />
+
+        <div className="header-field" title={APPROVAL_MODE_HINTS[approvalMode]}>
+          <label htmlFor={approvalId} className="header-field-label">
+            Approval mode
+          </label>
+          <select
+            id={approvalId}
+            className="header-input"
+            value={approvalMode}
+            aria-describedby={`${approvalId}-hint`}
+            onChange={(event) => void configure({ approvalMode: event.target.value as ApprovalMode })}
+          >
+            {APPROVAL_MODES.map((mode) => (
+              <option key={mode} value={mode}>
+                {APPROVAL_MODE_LABELS[mode]}
+              </option>
+            ))}
+          </select>
+          <span id={`${approvalId}-hint`} className="visually-hidden">
+            {APPROVAL_MODE_HINTS[approvalMode]}
+            {chat.approvalMode === null && ' (the agent profile’s default)'}
+          </span>
+        </div>
 
         <div className="chat-head-model">
           <div className="header-field">

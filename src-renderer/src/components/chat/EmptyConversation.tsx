@@ -1,3 +1,4 @@
+import type { ApprovalMode } from '../../../../src-shared/approvals'
 import type { ChatMode } from '../../../../src-shared/contract'
 import { ChatIcon } from './ChatIcon'
 
@@ -6,10 +7,27 @@ interface EmptyConversationProps {
   noProvider: boolean
   workingDir: string | null
   mode: ChatMode
+  approvalMode: ApprovalMode
 }
 
-/** A new chat teaches what it needs: a model to talk to, and a folder to work in. */
-export function EmptyConversation({ noProvider, workingDir, mode }: EmptyConversationProps) {
+/** What asks first in a chat with a folder, by approval mode. */
+const AGENT_MODE_APPROVALS: Record<ApprovalMode, string> = {
+  ask: 'Reads run on their own; edits and commands ask you first.',
+  'accept-edits': 'Reads and edits inside the folder run on their own; commands ask you first.',
+  'read-only': 'Only reading tools are offered: nothing is changed.',
+  'full-auto': 'Edits and commands run without asking; deny rules still hold.',
+}
+
+/** Protected files ask in every mode that can change anything. */
+const PROTECTED_NOTE =
+  ' Changes to protected files (.git, .env files, package.json, CI and editor settings, …) always ask.'
+
+/**
+ * A new chat teaches what it needs: a model to talk to, and a folder to work in. It says plainly
+ * what the agent may do unasked, which differs between agent mode in a folder and chat mode.
+ */
+export function EmptyConversation({ noProvider, workingDir, mode, approvalMode }: EmptyConversationProps) {
+  const inFolder = workingDir !== null && mode === 'agent'
   return (
     <div className="empty-conversation">
       <div className="empty-hero">
@@ -17,11 +35,22 @@ export function EmptyConversation({ noProvider, workingDir, mode }: EmptyConvers
           <ChatIcon name="sparkle" size={22} />
         </span>
         <h2>What shall we work on?</h2>
-        <p>
-          {workingDir && mode === 'agent'
-            ? 'Ask about the project, or ask for a change: the agent reads, searches and edits in the bound folder, and every tool call shows up here.'
-            : 'Ask anything. Every tool the agent uses shows up here as it runs.'}
-        </p>
+        {inFolder ? (
+          <p>
+            Ask about the project, or ask for a change: the agent reads, searches and edits in the bound
+            folder, and every tool call shows up here. {AGENT_MODE_APPROVALS[approvalMode]}
+            {approvalMode !== 'read-only' && PROTECTED_NOTE}
+          </p>
+        ) : (
+          <p>
+            Ask anything. The agent can still use tools on this computer, but there is no folder to confine
+            them,{' '}
+            {approvalMode === 'full-auto'
+              ? 'and the approval mode is Full auto: its file and shell calls run without asking.'
+              : 'so every file and shell call asks you first, reads included.'}{' '}
+            Every tool call shows up here.
+          </p>
+        )}
       </div>
 
       {noProvider && (
@@ -56,7 +85,8 @@ export function EmptyConversation({ noProvider, workingDir, mode }: EmptyConvers
             <strong>Choose folder</strong> above binds this chat to a folder and turns on agent mode. The
             agent then works in that folder: it lists, reads, searches and edits its files (relative paths
             start there, and tools stay inside it), and runs shell commands there if you turned a shell on in{' '}
-            <strong>Settings → Tools</strong>. Without a folder, this chat is a plain conversation.
+            <strong>Settings → Tools</strong>. What runs without asking then follows the{' '}
+            <strong>Approval mode</strong> above.
           </p>
         </section>
       )}

@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { type ReactNode, useCallback, useLayoutEffect, useRef, useState } from 'react'
+import { ApprovalCard } from './ApprovalCard'
 import { AssistantMessage } from './AssistantMessage'
 import { ChatIcon } from './ChatIcon'
 import type { Row, ToolCallProgress, ToolResultView } from './conversation'
@@ -28,6 +29,7 @@ const ESTIMATES: Record<Row['kind'], number> = {
   turn_end: 88,
   start_failure: 88,
   working: 44,
+  approval: 320,
 }
 
 /**
@@ -115,6 +117,8 @@ export function MessageList({ rows, results, progress, activeTurnId, onRetry, em
         )
       case 'working':
         return <WorkingIndicator label={row.label} />
+      case 'approval':
+        return <ApprovalCard card={row.card} />
     }
   }
 

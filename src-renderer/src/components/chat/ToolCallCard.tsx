@@ -12,13 +12,25 @@ import { formatDuration, headline, parseJson, prettyArguments } from './tool-dis
 const SHORT_ARGUMENTS = { lines: 10, chars: 800 }
 const SHORT_RESULT = { lines: 3, chars: 240 }
 
-type CardState = 'writing' | 'running' | 'done' | 'error' | 'aborted' | 'timeout' | 'not-offered' | 'not-run'
+type CardState =
+  | 'writing'
+  | 'waiting'
+  | 'running'
+  | 'done'
+  | 'error'
+  | 'denied'
+  | 'aborted'
+  | 'timeout'
+  | 'not-offered'
+  | 'not-run'
 
 const STATE_LABEL: Record<CardState, string> = {
   writing: 'Preparing…',
+  waiting: 'Waiting for approval',
   running: 'Running…',
   done: 'Done',
   error: 'Error',
+  denied: 'Denied',
   aborted: 'Aborted',
   timeout: 'Timed out',
   'not-offered': 'Not offered',
@@ -30,6 +42,7 @@ const ERROR_STATES: Partial<Record<ToolErrorType, CardState>> = {
   aborted: 'aborted',
   timeout: 'timeout',
   not_offered: 'not-offered',
+  denied: 'denied',
 }
 
 interface ToolCallCardProps {
@@ -38,14 +51,22 @@ interface ToolCallCardProps {
   progress: ToolCallProgress | undefined
   /** Whether the turn that made the call is still running (else a call without a result never ran). */
   active: boolean
+  /** An approval card for it waits for the person. */
+  waiting: boolean
 }
 
-function stateOf(call: ToolCallView, result: ToolResultView | undefined, active: boolean): CardState {
+function stateOf(
+  call: ToolCallView,
+  result: ToolResultView | undefined,
+  active: boolean,
+  waiting: boolean,
+): CardState {
   if (result) {
     if (!result.isError) return 'done'
     return (result.errorType && ERROR_STATES[result.errorType]) ?? 'error'
   }
   if (!active) return 'not-run'
+  if (waiting) return 'waiting'
   return call.complete ? 'running' : 'writing'
 }
 
@@ -88,8 +109,9 @@ export const ToolCallCard = memo(function ToolCallCard({
   result,
   progress,
   active,
+  waiting,
 }: ToolCallCardProps) {
-  const state = stateOf(call, result, active)
+  const state = stateOf(call, result, active, waiting)
   const args = useMemo(() => prettyArguments(call.arguments), [call.arguments])
   const summary = useMemo(() => headline(call.arguments), [call.arguments])
   const display = result?.display

@@ -5,6 +5,7 @@
  * the rows the virtualized list shows.
  */
 import type { ChatMessage, ToolResultPart, Turn, TurnEvent } from '../../../../src-shared/agent'
+import type { ApprovalOutcome, ApprovalRequest } from '../../../../src-shared/approvals'
 import type { CountedProgress } from '../../../../src-shared/progress'
 import type { ToolProgress } from '../../../../src-shared/tools'
 
@@ -38,6 +39,12 @@ export interface ToolCallView {
 
 export type AssistantPart = { kind: 'text'; text: string } | ({ kind: 'tool_call' } & ToolCallView)
 
+/** An approval card: waiting while `outcome` is absent, then a one-line outcome for the session. */
+export interface ApprovalView {
+  request: ApprovalRequest
+  outcome?: ApprovalOutcome
+}
+
 export interface RetryNotice {
   attempt: number
   delayMs: number
@@ -69,6 +76,13 @@ export interface ConversationState {
   startFailure: StartFailure | null
   /** Between Send and the turn's first event (or its refusal). */
   starting: boolean
+  /** The approval cards of this session, oldest first. */
+  approvals: ApprovalView[]
+  /**
+   * Ids of cards known to be over, so a list of waiting cards fetched before they ended does not
+   * bring them back.
+   */
+  settledApprovals: ReadonlySet<string>
 }
 
 export const initialConversation: ConversationState = {
@@ -84,6 +98,8 @@ export const initialConversation: ConversationState = {
   unavailableServers: [],
   startFailure: null,
   starting: false,
+  approvals: [],
+  settledApprovals: new Set(),
 }
 
 export type ConversationAction =
@@ -94,6 +110,10 @@ export type ConversationAction =
   | { type: 'started' }
   | { type: 'start_failed'; failure: StartFailure }
   | { type: 'dismiss_retry' }
+  /** `approvals.pending` answered: the cards still waiting (after a reload, say). */
+  | { type: 'approvals_loaded'; requests: ApprovalRequest[] }
+  /** This window's answer was taken (or came too late): the card ends without waiting for the event. */
+  | { type: 'approval_settled'; id: string; outcome: ApprovalOutcome }
 
 export function conversationReducer(state: ConversationState, action: ConversationAction): ConversationState {
   switch (action.type) {
@@ -109,6 +129,17 @@ export function conversationReducer(state: ConversationState, action: Conversati
       return { ...state, starting: false, startFailure: action.failure }
     case 'dismiss_retry':
       return { ...state, retry: null }
+    case 'approvals_loaded': {
+      const known = new Set(state.approvals.map((card) => card.request.id))
+      const fresh = action.requests.filter(
+        (request) => !known.has(request.id) && !state.settledApprovals.has(request.id),
+      )
+      return fresh.length === 0
+        ? state
+        : { ...state, approvals: [...state.approvals, ...fresh.map((request) => ({ request }))] }
+    }
+    case 'approval_settled':
+      return settleApprovals(state, (card) => card.request.id === action.id, action.outcome)
     case 'event':
       return applyEvent(state, action.turnId, action.event)
   }
@@ -131,6 +162,28 @@ function merge(state: ConversationState, messages: ChatMessage[], turns: Turn[])
   const turnIds = new Set(turns.map((turn) => turn.id))
   mergedTurns.push(...state.turns.filter((turn) => !turnIds.has(turn.id)))
   return { messages: mergedMessages, turns: mergedTurns }
+}
+
+/** Ends the waiting cards that `which` picks with `outcome`; cards already over keep theirs. */
+function settleApprovals(
+  state: ConversationState,
+  which: (card: ApprovalView) => boolean,
+  outcome: ApprovalOutcome,
+): ConversationState {
+  const ending = state.approvals.filter((card) => card.outcome === undefined && which(card))
+  if (ending.length === 0) return state
+  const settledApprovals = new Set(state.settledApprovals)
+  for (const card of ending) settledApprovals.add(card.request.id)
+  return {
+    ...state,
+    approvals: state.approvals.map((card) => (ending.includes(card) ? { ...card, outcome } : card)),
+    settledApprovals,
+  }
+}
+
+/** A turn that ended took its waiting cards with it. */
+function cancelWaiting(state: ConversationState): ConversationState {
+  return settleApprovals(state, () => true, 'cancelled')
 }
 
 function setTurn(turns: Turn[], id: string, change: Partial<Turn>): Turn[] {
@@ -234,6 +287,24 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
     }
     case 'retry':
       return { ...state, retry: { attempt: event.attempt, delayMs: event.delayMs, message: event.message } }
+    case 'approval_requested': {
+      const { request } = event
+      if (state.settledApprovals.has(request.id) || state.approvals.some((c) => c.request.id === request.id))
+        return state
+      return { ...state, approvals: [...state.approvals, { request }] }
+    }
+    case 'approval_resolved': {
+      const known = state.approvals.some((card) => card.request.id === event.id)
+      if (!known) return { ...state, settledApprovals: new Set(state.settledApprovals).add(event.id) }
+      // The event has the last word: another window may have answered first.
+      return {
+        ...state,
+        approvals: state.approvals.map((card) =>
+          card.request.id === event.id ? { ...card, outcome: event.outcome } : card,
+        ),
+        settledApprovals: new Set(state.settledApprovals).add(event.id),
+      }
+    }
     case 'message': {
       const { message } = event
       const known = state.messages.some((m) => m.id === message.id)
@@ -245,7 +316,7 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
     }
     case 'turn_completed':
       return {
-        ...state,
+        ...cancelWaiting(state),
         turns: setTurn(state.turns, turnId, { status: event.status, endedAt: Date.now() }),
         draft: null,
         retry: null,
@@ -253,7 +324,7 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
       }
     case 'turn_error':
       return {
-        ...state,
+        ...cancelWaiting(state),
         turns: setTurn(state.turns, turnId, {
           status: event.status,
           error: event.message,
@@ -298,6 +369,8 @@ export type Row =
   | { kind: 'turn_end'; key: string; turn: Turn; code: string | undefined; latest: boolean }
   | { kind: 'start_failure'; key: string; failure: StartFailure }
   | { kind: 'working'; key: string; label: string }
+  /** A card whose tool call is not on screen (yet): it still shows, at the end. */
+  | { kind: 'approval'; key: string; card: ApprovalView }
 
 /** Parts by message, so a committed row keeps the same props (and skips rendering) while others stream. */
 const partsCache = new WeakMap<ChatMessage, AssistantPart[]>()
@@ -392,8 +465,20 @@ export function buildRows(state: ConversationState, results: Map<string, ToolRes
       live: true,
     })
   }
+  const shownCalls = new Set(
+    rows.flatMap((row) =>
+      row.kind === 'assistant'
+        ? row.parts.flatMap((part) => (part.kind === 'tool_call' ? [part.id] : []))
+        : [],
+    ),
+  )
+  for (const card of state.approvals) {
+    if (!shownCalls.has(card.request.callId))
+      rows.push({ kind: 'approval', key: `approval:${card.request.id}`, card })
+  }
   const running = runningTurn(state)
-  if (state.starting || running) {
+  const waitingOnPerson = state.approvals.some((card) => card.outcome === undefined)
+  if ((state.starting || running) && !waitingOnPerson) {
     const waitingOnTools = state.messages.some(
       (message) =>
         message.turnId === running?.id &&
@@ -405,6 +490,19 @@ export function buildRows(state: ConversationState, results: Map<string, ToolRes
   if (state.startFailure)
     rows.push({ kind: 'start_failure', key: 'start-failure', failure: state.startFailure })
   return rows
+}
+
+/** The cards by the call they belong to, shown with that call's card. */
+export function approvalsByCall(approvals: ApprovalView[]): Map<string, ApprovalView[]> {
+  const byCall = new Map<string, ApprovalView[]>()
+  for (const card of approvals)
+    byCall.set(card.request.callId, [...(byCall.get(card.request.callId) ?? []), card])
+  return byCall
+}
+
+/** The card that may be answered now: the oldest one waiting; the rest queue behind it. */
+export function activeApproval(approvals: ApprovalView[]): string | undefined {
+  return approvals.find((card) => card.outcome === undefined)?.request.id
 }
 
 /** The prompt of the latest turn, for Retry. */

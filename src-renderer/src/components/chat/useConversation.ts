@@ -1,8 +1,11 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
+import type { ApprovalAnswer, ApprovalRequest } from '../../../../src-shared/approvals'
 import { isAtelierErrorPayload } from '../../../../src-shared/errors'
 import { errorMessage } from '../../errors'
 import {
+  activeApproval,
+  approvalsByCall,
   buildRows,
   collectResults,
   conversationReducer,
@@ -35,6 +38,11 @@ export function useConversation(api: AtelierApi, chatId: string) {
       if (event.type === 'turn_completed' || event.type === 'turn_error') void reload()
     })
     void reload()
+    // Cards still waiting (a reload, another window's turn) show again.
+    api.approvals.pending({ chatId }).then(
+      (requests) => dispatch({ type: 'approvals_loaded', requests }),
+      () => undefined,
+    )
     return unsubscribe
   }, [api, chatId, reload])
 
@@ -76,6 +84,24 @@ export function useConversation(api: AtelierApi, chatId: string) {
     }
   }, [api, chatId])
 
+  /** Rejects with the error payload, for the card to show; the card stays open then. */
+  const answer = useCallback(
+    async (request: ApprovalRequest, reply: ApprovalAnswer) => {
+      const { answered } = await api.approvals.answer({ chatId, approvalId: request.id, answer: reply })
+      // Not answered: the card no longer waits (the turn stopped, another window answered); its
+      // event says how it ended, if it has not already.
+      dispatch({
+        type: 'approval_settled',
+        id: request.id,
+        outcome: answered ? reply.decision : 'cancelled',
+      })
+    },
+    [api, chatId],
+  )
+
+  const approvals = useMemo(() => approvalsByCall(state.approvals), [state.approvals])
+  const activeApprovalId = activeApproval(state.approvals)
+
   const results = useMemo(
     () => collectResults(state.messages, state.liveResults),
     [state.messages, state.liveResults],
@@ -84,5 +110,5 @@ export function useConversation(api: AtelierApi, chatId: string) {
   const running = state.starting || runningTurn(state) !== undefined
   const retryPrompt = lastPrompt(state)
 
-  return { state, rows, results, running, send, stop, retryPrompt }
+  return { state, rows, results, running, send, stop, retryPrompt, approvals, activeApprovalId, answer }
 }

@@ -1,6 +1,7 @@
 import { useId } from 'react'
 import type { AgentProfile } from '../../../../src-shared/providers'
 import type { ToolSettingsDescriptor } from '../../../../src-shared/tools'
+import { APPROVAL_MODE_LABELS } from '../approval-words'
 import { ItemActions } from './ItemActions'
 
 interface AgentProfileCardProps {
@@ -51,6 +52,10 @@ export function AgentProfileCard({ profile, tools, onEdit, onDuplicate, onDelete
         <div>
           <dt>Default mode</dt>
           <dd>{profile.defaultMode === 'agent' ? 'Agent' : 'Chat'}</dd>
+        </div>
+        <div>
+          <dt>Approval mode</dt>
+          <dd>{APPROVAL_MODE_LABELS[profile.approvalMode]}</dd>
         </div>
       </dl>
       <details className="prompt-preview">

@@ -1,8 +1,10 @@
 import { type FormEvent, useId, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
+import { APPROVAL_MODES, type ApprovalMode, DEFAULT_APPROVAL_MODE } from '../../../../src-shared/approvals'
 import type { ChatMode } from '../../../../src-shared/contract'
 import type { AgentProfile } from '../../../../src-shared/providers'
 import type { ToolSettingsDescriptor } from '../../../../src-shared/tools'
+import { APPROVAL_MODE_HINTS, APPROVAL_MODE_LABELS } from '../approval-words'
 import { FormFooter } from './FormFooter'
 import { fieldErrors } from './field-errors'
 import { splitRequestError } from './request-errors'
@@ -21,7 +23,10 @@ interface AgentProfileFormProps {
 
 type Field = 'name' | 'systemPrompt' | 'tools'
 
-/** Creates or edits an agent profile: its name, system prompt, tools and the mode its chats start in. */
+/**
+ * Creates or edits an agent profile: its name, system prompt, tools, and the modes its chats start
+ * in (agent or chat, and what runs without asking).
+ */
 export function AgentProfileForm({ api, tools, profile, template, onDone, onCancel }: AgentProfileFormProps) {
   const id = useId()
   const start = profile ?? template
@@ -30,6 +35,7 @@ export function AgentProfileForm({ api, tools, profile, template, onDone, onCanc
   const [restricted, setRestricted] = useState(start ? start.tools !== null : false)
   const [chosen, setChosen] = useState<Set<string>>(() => new Set(start?.tools ?? []))
   const [defaultMode, setDefaultMode] = useState<ChatMode>(start?.defaultMode ?? 'agent')
+  const [approvalMode, setApprovalMode] = useState<ApprovalMode>(start?.approvalMode ?? DEFAULT_APPROVAL_MODE)
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({})
   const [formError, setFormError] = useState<string>()
   const [saving, setSaving] = useState(false)
@@ -51,6 +57,7 @@ export function AgentProfileForm({ api, tools, profile, template, onDone, onCanc
       systemPrompt,
       tools: restricted ? [...chosen] : null,
       defaultMode,
+      approvalMode,
     }
     setSaving(true)
     try {
@@ -174,6 +181,27 @@ export function AgentProfileForm({ api, tools, profile, template, onDone, onCanc
             : 'Chats with this profile start in chat mode: the folder is not given to tools.'}
         </p>
       </fieldset>
+      <div className="field">
+        <label className="field-label" htmlFor={`${id}-approval`}>
+          Approval mode
+        </label>
+        <select
+          id={`${id}-approval`}
+          value={approvalMode}
+          aria-describedby={`${id}-approval-hint`}
+          onChange={(event) => setApprovalMode(event.target.value as ApprovalMode)}
+        >
+          {APPROVAL_MODES.map((mode) => (
+            <option key={mode} value={mode}>
+              {APPROVAL_MODE_LABELS[mode]}
+            </option>
+          ))}
+        </select>
+        <p className="field-hint" id={`${id}-approval-hint`}>
+          {APPROVAL_MODE_HINTS[approvalMode]} Chats with this profile start in it; a chat’s header can switch
+          it.
+        </p>
+      </div>
       <FormFooter
         error={formError}
         saving={saving}

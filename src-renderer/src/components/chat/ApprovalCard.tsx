@@ -1,0 +1,305 @@
+import { type FormEvent, type KeyboardEvent, type RefObject, useEffect, useId, useRef, useState } from 'react'
+import type { ApprovalAnswer, ApprovalRequest, CommandVerdict } from '../../../../src-shared/approvals'
+import { errorMessage } from '../../errors'
+import { OUTCOME_LABELS } from '../approval-words'
+import { AlwaysAllowEditor } from './AlwaysAllowEditor'
+import { useApprovals } from './approvals-context'
+import { ChatIcon } from './ChatIcon'
+import type { ApprovalView } from './conversation'
+import { DiffView } from './DiffView'
+
+const VERDICT_LABELS: Record<CommandVerdict['verdict'], string> = {
+  allow: 'Runs',
+  ask: 'Asks',
+  deny: 'Refused',
+}
+
+/** Cards that have taken focus once; a card the list renders again (scrolled back) leaves focus be. */
+const focusTaken = new Set<string>()
+
+/**
+ * A waiting card takes focus so Enter and Esc answer it, unless the person is writing somewhere:
+ * any text field, select or editable element keeps focus, except the empty message box, where
+ * focus sits right after Send.
+ */
+function mayTakeFocus(): boolean {
+  const focused = document.activeElement
+  if (!(focused instanceof HTMLElement) || focused === document.body) return true
+  if (focused instanceof HTMLTextAreaElement && focused.classList.contains('composer-input'))
+    return focused.value === ''
+  return !(
+    focused instanceof HTMLInputElement ||
+    focused instanceof HTMLTextAreaElement ||
+    focused instanceof HTMLSelectElement ||
+    focused.isContentEditable
+  )
+}
+
+/**
+ * A call that waits for the person: what it is and would do, why it asks, and the answers. Once
+ * answered (or cancelled by a stop) it folds to one line that stays for the session.
+ */
+export function ApprovalCard({ card }: { card: ApprovalView }) {
+  const { activeId, answer, returnFocus } = useApprovals()
+  const { request, outcome } = card
+  const active = outcome === undefined && activeId === request.id
+  const group = useRef<HTMLDivElement>(null)
+
+  useEffect(() => {
+    if (!active || focusTaken.has(request.id)) return
+    focusTaken.add(request.id)
+    if (mayTakeFocus()) group.current?.focus({ preventScroll: true })
+  }, [active, request.id])
+
+  if (outcome !== undefined) {
+    return (
+      // biome-ignore lint/a11y/useSemanticElements: a fieldset groups form controls; this is one call's card
+      <div
+        role="group"
+        aria-label={`Approval for ${request.tool}`}
+        className={`approval approval--settled approval--${outcome}`}
+      >
+        <ChatIcon name="shield" size={14} />
+        <span className="approval-outcome">{OUTCOME_LABELS[outcome]}</span>
+        <code className="approval-outcome-summary" title={request.description.summary}>
+          {request.tool} · {request.description.summary}
+        </code>
+      </div>
+    )
+  }
+  return (
+    <WaitingApproval
+      request={request}
+      active={active}
+      group={group}
+      answer={answer}
+      returnFocus={returnFocus}
+    />
+  )
+}
+
+interface WaitingApprovalProps {
+  request: ApprovalRequest
+  active: boolean
+  group: RefObject<HTMLDivElement | null>
+  answer(request: ApprovalRequest, answer: ApprovalAnswer): Promise<void>
+  returnFocus(): void
+}
+
+function WaitingApproval({ request, active, group, answer, returnFocus }: WaitingApprovalProps) {
+  const id = useId()
+  const [editing, setEditing] = useState(false)
+  const [message, setMessage] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string>()
+  const diff = request.preview?.kind === 'diff' ? request.preview : undefined
+  const args = JSON.stringify(request.arguments, null, 2) ?? 'undefined'
+  const disabled = !active || busy
+
+  async function reply(decision: ApprovalAnswer) {
+    if (disabled) return
+    const hadFocus = group.current?.contains(document.activeElement) ?? false
+    setBusy(true)
+    setError(undefined)
+    try {
+      await answer(request, decision)
+      // The card folds and the focused button goes with it: hand focus on rather than drop it.
+      if (hadFocus) requestAnimationFrame(returnFocus)
+    } catch (failure) {
+      setError(errorMessage(failure))
+      setBusy(false)
+    }
+  }
+
+  const deny = () => {
+    const text = message.trim()
+    void reply(text ? { decision: 'deny', message: text } : { decision: 'deny' })
+  }
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.defaultPrevented || event.nativeEvent.isComposing) return
+    if (event.key === 'Escape') {
+      // Handled here, so the chat's own Esc (stop the turn) does not also fire.
+      event.preventDefault()
+      if (editing) {
+        setEditing(false)
+        group.current?.focus()
+      } else {
+        deny()
+      }
+    } else if (event.key === 'Enter' && event.target === event.currentTarget) {
+      // Only on the card itself: Enter on a button presses that button, in a field it submits that field.
+      event.preventDefault()
+      void reply({ decision: 'allow-once' })
+    }
+  }
+
+  const onDeny = (event: FormEvent) => {
+    event.preventDefault()
+    deny()
+  }
+
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a fieldset groups form controls; this is one call's card
+    <div
+      ref={group}
+      role="group"
+      aria-label={`Approval for ${request.tool}`}
+      aria-describedby={`${id}-summary ${id}-keys`}
+      className={`approval approval--waiting${active ? ' approval--active' : ''}`}
+      tabIndex={-1}
+      onKeyDown={onKeyDown}
+    >
+      <header className="approval-head">
+        <span className="approval-icon">
+          <ChatIcon name="shield" size={16} />
+        </span>
+        <span className="approval-title">
+          Allow <code className="approval-code">{request.tool}</code>?
+        </span>
+        <span className="badge badge--approval">{active ? 'Waiting for you' : 'Queued'}</span>
+      </header>
+
+      <div className="approval-body">
+        <p className="approval-summary" id={`${id}-summary`}>
+          <span className="approval-kind">{request.description.kind}</span>
+          <code className="approval-code">{request.description.summary}</code>
+        </p>
+        {request.reasons.length > 0 && (
+          <section aria-labelledby={`${id}-reasons`}>
+            <h4 id={`${id}-reasons`} className="approval-label">
+              Why it asks
+            </h4>
+            <ul className="approval-reasons">
+              {request.reasons.map((reason) => (
+                <li key={reason}>{reason}</li>
+              ))}
+            </ul>
+          </section>
+        )}
+        {request.description.locations.length > 0 && (
+          <section aria-labelledby={`${id}-locations`}>
+            <h4 id={`${id}-locations`} className="approval-label">
+              Touches
+            </h4>
+            <ul className="approval-locations">
+              {request.description.locations.map((location) => (
+                <li key={location}>
+                  <code className="approval-code">{location}</code>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+        {request.commands && request.commands.length > 0 && (
+          <table className="approval-commands">
+            <caption className="approval-label">Commands in this call</caption>
+            <thead>
+              <tr>
+                <th scope="col">Command</th>
+                <th scope="col">Verdict</th>
+                <th scope="col">Why</th>
+              </tr>
+            </thead>
+            <tbody>
+              {request.commands.map((command, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the same sub-command may appear twice
+                <tr key={index}>
+                  <td>
+                    <code className="approval-code">{command.text}</code>
+                  </td>
+                  <td>
+                    <span className={`verdict verdict--${command.verdict}`}>
+                      {VERDICT_LABELS[command.verdict]}
+                    </span>
+                  </td>
+                  <td>
+                    {command.rule ? (
+                      <>
+                        Rule <code className="approval-code">{command.rule}</code>
+                      </>
+                    ) : (
+                      'No saved rule'
+                    )}
+                    {command.reasons.length > 0 && <> · {command.reasons.join('; ')}</>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+
+      {diff && <DiffView path={diff.path} patch={diff.patch} />}
+      <details className="tool-section" open={!diff}>
+        <summary>Arguments</summary>
+        <pre className="tool-args">{args}</pre>
+      </details>
+
+      {editing ? (
+        <AlwaysAllowEditor
+          request={request}
+          disabled={disabled}
+          onCancel={() => {
+            setEditing(false)
+            group.current?.focus()
+          }}
+          onSave={(rules, scope) => void reply({ decision: 'always', rules, scope })}
+        />
+      ) : (
+        <div className="approval-actions">
+          <div className="approval-allow">
+            <button
+              type="button"
+              className="approval-primary"
+              disabled={disabled}
+              onClick={() => void reply({ decision: 'allow-once' })}
+            >
+              Allow once
+            </button>
+            <button type="button" disabled={disabled} onClick={() => void reply({ decision: 'allow-chat' })}>
+              Allow for this chat
+            </button>
+            <button
+              type="button"
+              disabled={disabled || request.suggestedRules.length === 0}
+              title={request.suggestedRules.length === 0 ? 'No rule can be saved for this call' : undefined}
+              onClick={() => setEditing(true)}
+            >
+              Always allow…
+            </button>
+          </div>
+          <form className="approval-deny" onSubmit={onDeny}>
+            <input
+              type="text"
+              className="approval-message"
+              aria-label="Message to the model (optional)"
+              placeholder="Message to the model (optional)"
+              value={message}
+              disabled={disabled}
+              maxLength={10_000}
+              onChange={(event) => setMessage(event.target.value)}
+            />
+            <button type="submit" className="approval-deny-button" disabled={disabled}>
+              Deny
+            </button>
+          </form>
+        </div>
+      )}
+      {error && (
+        <p className="inline-error approval-error" role="alert">
+          The answer was not taken: {error}
+        </p>
+      )}
+      <p className="approval-keys" id={`${id}-keys`}>
+        {active ? (
+          <>
+            <kbd>Enter</kbd> allows once · <kbd>Esc</kbd> denies
+          </>
+        ) : (
+          'Answer the card above first: calls are asked about one at a time.'
+        )}
+      </p>
+    </div>
+  )
+}
