@@ -285,6 +285,11 @@ function commandSubject(facts: CallFacts, sub: ShellSubCommand): Subject {
     if (sub.cwd === null)
       escalations.push({ reason: 'Its working folder is not known (a cd into a variable).' })
   }
+  const variables = sub.assignments.filter((name) => !HARMLESS_VARIABLES.test(name))
+  if (variables.length > 0) {
+    // PATH=. runs ./git for `git status`; LD_PRELOAD, GIT_SSH_COMMAND, NODE_OPTIONS… run code too.
+    escalations.push({ reason: `It sets ${variables.join(', ')}, which can change what the command runs.` })
+  }
   const exactOnly = sub.substitution || sub.redirects.length > 0
   return {
     text: sub.text,
@@ -306,6 +311,10 @@ function prefixPattern(argv: readonly string[]): string {
   if (arity === undefined || argv.length < arity) return joinWords(argv)
   return `${joinWords(argv.slice(0, arity))} *`
 }
+
+/** Variables that change how a program reports, never which code it runs. */
+const HARMLESS_VARIABLES =
+  /^(NODE_ENV|CI|DEBUG|FORCE_COLOR|NO_COLOR|TERM|COLUMNS|LINES|TZ|LANG|LANGUAGE|LC_\w+|RUST_LOG|RUST_BACKTRACE|LOG_LEVEL|VERBOSE|PYTHONUNBUFFERED|PYTHONDONTWRITEBYTECODE|NODE_NO_WARNINGS|GOOS|GOARCH|CGO_ENABLED)$/
 
 const RUNNERS = new Set(['npm', 'pnpm', 'yarn', 'bun'])
 const ARITY: Record<string, number> = {

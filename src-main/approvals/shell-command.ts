@@ -17,6 +17,11 @@ export interface ShellSubCommand {
   substitution: boolean
   /** The directory it runs in, tracked through `cd` in the chain; null when unknown (cd $X, cd -, cd with no argument goes to home: use os.homedir()). */
   cwd: string | null
+  /**
+   * Environment variables set for it: by `X=1 cmd`, `env X=1 cmd`, or earlier in the same shell
+   * (`X=1; cmd`, `export X=1`). They can change what a command runs (PATH, LD_PRELOAD, GIT_…).
+   */
+  assignments: string[]
   /** Path arguments resolved against `cwd` (absolute, normalized, `~` expanded; not realpath'd); null for a path argument that cannot be resolved (it holds an expansion, or cwd is unknown). Input redirect targets (< file) and output redirect targets count as paths. */
   paths: (string | null)[]
 }
@@ -37,7 +42,7 @@ export interface ParsedShellCommand {
 export async function parseShellCommand(source: string, cwd: string): Promise<ParsedShellCommand> {
   const walk: Walk = { parser: await bashParser(), source, depth: 0, commands: [], errors: [] }
   try {
-    parseInto(source, { cwd: resolve(cwd) }, walk)
+    parseInto(source, { cwd: resolve(cwd), assigned: [] }, walk)
   } catch (error) {
     walk.errors.push(`The command could not be analysed: ${error instanceof Error ? error.message : error}`)
   }
@@ -79,6 +84,8 @@ interface Walk {
 /** The shell state a command sees; copied wherever bash forks, so a `cd` there does not leak out. */
 interface Scope {
   cwd: string | null
+  /** Variables this shell has set so far; replaced, never mutated, so a forked copy keeps its own. */
+  assigned: readonly string[]
 }
 /** A word of the command line: `value` is what bash would pass, or null when it depends on an expansion. */
 interface Word {
@@ -218,10 +225,16 @@ function visit(node: Node, scope: Scope, walk: Walk): void {
     case 'unset_command': {
       // `export A=1`, `local x`, `unset X`: builtins that take names, not files.
       const words = [node.child(0), ...node.namedChildren].filter((n) => n !== null).map(toWord)
-      walk.commands.push(subCommand(node.text, words, hasSubstitution(node), scope.cwd, []))
+      walk.commands.push(subCommand(node.text, words, hasSubstitution(node), scope, []))
+      if (node.type === 'declaration_command') scope.assigned = [...scope.assigned, ...assignedNames(node)]
       visitChildren(node, { ...scope }, walk)
       break
     }
+    case 'variable_assignment':
+      // `X=1` alone sets X for the rest of this shell (and its children, when X is exported, like PATH).
+      scope.assigned = [...scope.assigned, ...assignedNames({ namedChildren: [node] } as Node)]
+      visitChildren(node, scope, walk)
+      break
     case 'pipeline':
       for (const child of node.namedChildren) {
         // tree-sitter-bash reads `a && b 2>&1 | c` as `(a && b 2>&1) | c`; bash runs a in this shell.
@@ -287,7 +300,7 @@ function visitRedirectTarget(node: Node, scope: Scope, walk: Walk): void {
   } else {
     const start = walk.commands.length
     visit(node, scope, inner)
-    if (walk.commands.length > start) attach(walk.commands.slice(start), [], redirects)
+    if (walk.commands.length > start) attach(walk.commands.slice(start), [], redirects, [])
     else pushBare(text, substitution, redirects, scope, walk)
   }
 }
@@ -313,7 +326,7 @@ function visitCommand(node: Node, statement: Statement | undefined, scope: Scope
   const text = statement?.text ?? node.text
   const substitution = statement?.substitution ?? hasSubstitution(node)
   const before = { ...scope }
-  if (words.length > 0) emit(words, text, redirects, substitution, scope, walk)
+  if (words.length > 0) emit(words, text, redirects, substitution, scope, walk, assignedNames(node))
   else pushBare(text, substitution, redirects, scope, walk)
   visitChildren(node, before, walk)
 }
@@ -327,8 +340,8 @@ function pushBare(
   walk: Walk,
 ): void {
   if (!redirects.some((redirect) => redirect.paths.length > 0)) return
-  walk.commands.push(subCommand(text, [], substitution, scope.cwd, []))
-  attach(walk.commands.slice(-1), [], redirects)
+  walk.commands.push(subCommand(text, [], substitution, scope, []))
+  attach(walk.commands.slice(-1), [], redirects, [])
 }
 
 /** Lists one simple command: unwraps it, reads `bash -c`/`eval` strings and `find -exec`, follows `cd`. */
@@ -339,14 +352,17 @@ function emit(
   subst: boolean,
   scope: Scope,
   walk: Walk,
+  prefixed: string[] = [],
 ): void {
-  const { argv, wrappers } = stripWrappers(words)
+  const stripped = stripWrappers(words)
+  const { argv, wrappers } = stripped
+  const assignments = [...prefixed, ...stripped.assignments]
   const script = scriptOf(argv)
   if (script?.source != null && walk.depth < MAX_DEPTH) {
     const start = walk.commands.length
     // eval runs in the current shell, so its `cd` carries on; `bash -c` is a new process.
     parseInto(script.source, script.inCurrentShell ? scope : { ...scope }, { ...walk, depth: walk.depth + 1 })
-    attach(walk.commands.slice(start), wrappers, redirects)
+    attach(walk.commands.slice(start), wrappers, redirects, assignments)
     return
   }
   if (script) {
@@ -356,15 +372,16 @@ function emit(
         : `Commands nest more than ${MAX_DEPTH} levels deep in bash -c or eval strings.`,
     )
   }
-  walk.commands.push(subCommand(text, argv, subst, scope.cwd, pathArguments(argv, scope.cwd)))
-  attach(walk.commands.slice(-1), wrappers, redirects)
+  walk.commands.push(subCommand(text, argv, subst, scope, pathArguments(argv, scope.cwd)))
+  attach(walk.commands.slice(-1), wrappers, redirects, assignments)
   for (const action of findActions(argv)) {
     const first = action.words[0] as Word
     const last = action.words[action.words.length - 1] as Word
     const actionText = walk.source.slice(first.node.startIndex, last.node.endIndex)
     const actionSubstitution = action.words.some((word) => hasSubstitution(word.node))
     // -execdir runs in the directory of each match, which is not known here.
-    emit(action.words, actionText, [], actionSubstitution, { cwd: action.inDir ? null : scope.cwd }, walk)
+    const actionScope = { ...scope, cwd: action.inDir ? null : scope.cwd }
+    emit(action.words, actionText, [], actionSubstitution, actionScope, walk, assignments)
   }
   const name = commandName(argv[0])
   if (name === 'cd' || name === 'pushd') scope.cwd = cdTarget(name, argv.slice(1), scope.cwd)
@@ -376,16 +393,32 @@ function subCommand(
   text: string,
   argv: Word[],
   substitution: boolean,
-  cwd: string | null,
+  { cwd, assigned }: Scope,
   paths: (string | null)[],
 ): ShellSubCommand {
-  return { text, argv: argv.map(display), wrappers: [], redirects: [], substitution, cwd, paths }
+  const argvText = argv.map(display)
+  return {
+    text,
+    argv: argvText,
+    wrappers: [],
+    redirects: [],
+    substitution,
+    cwd,
+    assignments: [...assigned],
+    paths,
+  }
 }
 
 /** Gives commands found inside a wrapper, a `bash -c` string or a redirected group what applies to all of them. */
-function attach(commands: ShellSubCommand[], wrappers: string[], redirects: Redirect[]): void {
+function attach(
+  commands: ShellSubCommand[],
+  wrappers: string[],
+  redirects: Redirect[],
+  assignments: string[],
+): void {
   for (const command of commands) {
     command.wrappers.unshift(...wrappers)
+    command.assignments.push(...assignments.filter((name) => !command.assignments.includes(name)))
     for (const redirect of redirects) {
       if (redirect.written !== undefined) command.redirects.push(redirect.written)
       command.paths.push(...redirect.paths)
@@ -407,18 +440,32 @@ function readRedirect(node: Node, cwd: string | null): Redirect {
   return { written, paths: [resolvePath(word, cwd)], extra }
 }
 
-function stripWrappers(words: Word[]): { argv: Word[]; wrappers: string[] } {
+function stripWrappers(words: Word[]): { argv: Word[]; wrappers: string[]; assignments: string[] } {
   const wrappers: string[] = []
+  const assignments: string[] = []
   let argv = words
   for (;;) {
     const name = commandName(argv[0])
     const spec = WRAPPERS[name]
     const next = spec && skipWrapper(argv, spec)
     // A wrapper with nothing after it (`sudo`, `xargs`) is itself the command.
-    if (next === undefined || next >= argv.length) return { argv, wrappers }
+    if (next === undefined || next >= argv.length) return { argv, wrappers, assignments }
     wrappers.push(name)
+    if (spec.assignments) {
+      for (const word of argv.slice(1, next)) {
+        const assigned = /^([A-Za-z_]\w*)=/.exec(display(word))?.[1]
+        if (assigned) assignments.push(assigned)
+      }
+    }
     argv = argv.slice(next)
   }
+}
+
+/** The names a node's own `X=…` children assign. */
+function assignedNames(node: Node): string[] {
+  return node.namedChildren.flatMap((child) =>
+    child?.type === 'variable_assignment' ? [child.childForFieldName('name')?.text ?? ''] : [],
+  )
 }
 
 /** The index of the wrapped command's first word, or undefined when no command is wrapped. */

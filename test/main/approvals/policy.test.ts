@@ -267,6 +267,24 @@ describe('the approval policy', () => {
       ).toBe('allow')
     })
 
+    it('asks when the command line sets a variable that can change what an allowed command runs', async () => {
+      const { facts, shell } = project()
+      for (const command of [
+        'PATH=.:$PATH; git status',
+        'export GIT_DIR=/tmp/x && git status',
+        'LD_PRELOAD=./x.so git status',
+      ]) {
+        const verdict = await evaluateCall(facts('bash', shell(command), 'ask', gitStatus))
+        expect(verdict.action, command).toBe('ask')
+        expect(verdict.reasons.join(' '), command).toMatch(
+          /It sets (PATH|GIT_DIR|LD_PRELOAD), which can change/,
+        )
+      }
+      expect(
+        (await evaluateCall(facts('bash', shell('NO_COLOR=1 git status'), 'ask', gitStatus))).action,
+      ).toBe('allow')
+    })
+
     it('offers a rule per sub-command, prefix rules for known programs, exact ones otherwise', async () => {
       const { facts, shell } = project()
       expect((await evaluateCall(facts('bash', shell('npm run test'), 'ask'))).suggestedRules).toEqual([

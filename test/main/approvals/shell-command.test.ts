@@ -134,7 +134,11 @@ const rows: Row[] = [
     argv: [['rm', 'x']],
     fields: { 0: { wrappers: ['sudo', 'env', 'timeout'] } },
   },
-  { source: 'env FOO=1 BAR=2 rm x', argv: [['rm', 'x']], fields: { 0: { wrappers: ['env'] } } },
+  {
+    source: 'env FOO=1 BAR=2 rm x',
+    argv: [['rm', 'x']],
+    fields: { 0: { wrappers: ['env'], assignments: ['FOO', 'BAR'] } },
+  },
   { source: 'env -i -u HOME rm x', argv: [['rm', 'x']], fields: { 0: { wrappers: ['env'] } } },
   { source: 'timeout 5 rm x', argv: [['rm', 'x']], fields: { 0: { wrappers: ['timeout'] } } },
   { source: 'timeout -s KILL 5 rm x', argv: [['rm', 'x']], fields: { 0: { wrappers: ['timeout'] } } },
@@ -271,8 +275,34 @@ const rows: Row[] = [
   { source: 'cat <<< "hi there"', argv: [['cat']], fields: { 0: { paths: [], redirects: [] } } },
 
   // Words: quotes removed, escapes resolved, assignments dropped
-  { source: 'FOO=1 npm test', argv: [['npm', 'test']], fields: { 0: { text: 'FOO=1 npm test' } } },
+  {
+    source: 'FOO=1 npm test',
+    argv: [['npm', 'test']],
+    fields: { 0: { text: 'FOO=1 npm test', assignments: ['FOO'] } },
+  },
   { source: 'X=1', argv: [] },
+  // An assignment on its own line holds for the rest of the shell, not for a subshell's outside.
+  {
+    source: 'PATH=.:$PATH; git status',
+    argv: [['git', 'status']],
+    fields: { 0: { assignments: ['PATH'] } },
+  },
+  {
+    source: 'export LD_PRELOAD=./x.so && ls; (A=1; ls); ls',
+    argv: [['export', 'LD_PRELOAD=./x.so'], ['ls'], ['ls'], ['ls']],
+    fields: {
+      0: { assignments: [] },
+      1: { assignments: ['LD_PRELOAD'] },
+      2: { assignments: ['LD_PRELOAD', 'A'] },
+      3: { assignments: ['LD_PRELOAD'] },
+    },
+  },
+  { source: 'git status', argv: [['git', 'status']], fields: { 0: { assignments: [] } } },
+  {
+    source: 'GIT_DIR=x bash -c "git status"',
+    argv: [['git', 'status']],
+    fields: { 0: { assignments: ['GIT_DIR'] } },
+  },
   { source: 'git commit -m "fix: a && b"', argv: [['git', 'commit', '-m', 'fix: a && b']] },
   { source: "echo 'a;b'", argv: [['echo', 'a;b']] },
   { source: 'echo "it\'s"', argv: [['echo', "it's"]] },

@@ -1,17 +1,13 @@
 import { type FormEvent, useId, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
-import {
-  type PermissionRule,
-  parseRule,
-  RULE_ACTIONS,
-  type RuleAction,
-} from '../../../../src-shared/approvals'
+import { type PermissionRule, parseRule, type RuleAction } from '../../../../src-shared/approvals'
 import { isAtelierErrorPayload } from '../../../../src-shared/errors'
 import { errorMessage } from '../../errors'
 import { ACTION_LABELS, RULE_HINT, SOURCE_LABELS, scopeText } from '../approval-words'
 import { PencilIcon } from '../icons'
 import { fieldErrors } from './field-errors'
 import { Notice } from './Notice'
+import { RuleActionField } from './PermissionRuleForm'
 import { TextField } from './TextField'
 
 const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
@@ -141,22 +137,7 @@ function RuleEditor({
         autoFocus
         hint={RULE_HINT}
       />
-      <div className="field">
-        <label className="field-label" htmlFor={`${id}-action`}>
-          Action
-        </label>
-        <select
-          id={`${id}-action`}
-          value={action}
-          onChange={(event) => setAction(event.target.value as RuleAction)}
-        >
-          {RULE_ACTIONS.map((value) => (
-            <option key={value} value={value}>
-              {ACTION_LABELS[value]}
-            </option>
-          ))}
-        </select>
-      </div>
+      <RuleActionField id={`${id}-action`} value={action} onChange={setAction} />
       {formError && (
         <Notice tone="danger" role="alert">
           {formError}

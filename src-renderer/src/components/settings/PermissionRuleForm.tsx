@@ -82,25 +82,7 @@ export function PermissionRuleForm({
         autoFocus
         hint={RULE_HINT}
       />
-      <div className="field">
-        <label className="field-label" htmlFor={`${id}-action`}>
-          Action
-        </label>
-        <select
-          id={`${id}-action`}
-          value={action}
-          onChange={(event) => setAction(event.target.value as RuleAction)}
-        >
-          {RULE_ACTIONS.map((value) => (
-            <option key={value} value={value}>
-              {ACTION_LABELS[value]}
-            </option>
-          ))}
-        </select>
-        <p className="field-hint">
-          Allow runs a matching call without asking, Ask always asks (even in Full auto), Deny refuses it.
-        </p>
-      </div>
+      <RuleActionField id={`${id}-action`} value={action} onChange={setAction} />
       <fieldset className="field">
         <legend className="field-label">Where it holds</legend>
         <div className="choice-list">
@@ -138,5 +120,34 @@ export function PermissionRuleForm({
       )}
       <FormFooter error={formError} saving={saving} submitLabel="Add rule" onCancel={onCancel} />
     </form>
+  )
+}
+
+/** The action of a rule, with what each does. */
+export function RuleActionField({
+  id,
+  value,
+  onChange,
+}: {
+  id: string
+  value: RuleAction
+  onChange(action: RuleAction): void
+}) {
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={id}>
+        Action
+      </label>
+      <select id={id} value={value} onChange={(event) => onChange(event.target.value as RuleAction)}>
+        {RULE_ACTIONS.map((action) => (
+          <option key={action} value={action}>
+            {ACTION_LABELS[action]}
+          </option>
+        ))}
+      </select>
+      <p className="field-hint">
+        Allow runs a matching call without asking, Ask always asks (even in Full auto), Deny refuses it.
+      </p>
+    </div>
   )
 }
