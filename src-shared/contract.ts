@@ -24,6 +24,7 @@ import {
   UpdateAgentProfileBody,
   UpdateProviderBody,
 } from './providers'
+import { BrokerInfo, BrokerInput, ToolServiceInfo } from './tool-services'
 import {
   ToolDisplay,
   ToolErrorType,
@@ -117,6 +118,8 @@ export const Capabilities = Type.Object({
       wire: Type.Unknown(),
       /** The MCP server a tool comes from; absent for built-ins. */
       server: Type.Optional(Type.String()),
+      /** The tool service a tool comes from. */
+      service: Type.Optional(Type.String()),
     }),
   ),
   /** Estimated at four characters a token, as the wire JSON goes out. */
@@ -291,6 +294,28 @@ export const methods = {
     Type.Object({ name: Id }, { additionalProperties: false }),
     Type.Object({ text: Type.String() }),
   ),
+  /** Tool services, configured and announced; asking connects the broker when one is set. */
+  'services.list': method(Empty, Type.Array(ToolServiceInfo)),
+  /** A descriptor file's content: a service, a tool, or an array of them. Refused with `invalid_descriptor`. */
+  'services.add': method(
+    Type.Object(
+      { json: Type.String({ minLength: 1, maxLength: 1_000_000 }) },
+      { additionalProperties: false },
+    ),
+    Type.Object({ added: Type.Array(Type.String()) }),
+  ),
+  /** A configured service (its tools with it) or one tool; a stdio service's process tree ends. */
+  'services.remove': method(
+    Type.Object({ id: Id }, { additionalProperties: false }),
+    Type.Object({ id: Type.String() }),
+  ),
+  'services.setEnabled': method(
+    Type.Object({ id: Id, enabled: Type.Boolean() }, { additionalProperties: false }),
+    ToolServiceInfo,
+  ),
+  'services.broker': method(Empty, BrokerInfo),
+  /** The broker's URL, auth and CA file; the secret goes to the secret store and never comes back. */
+  'services.setBroker': method(BrokerInput, BrokerInfo),
   'preferences.get': method(Empty, Preferences),
   'preferences.update': method(Type.Partial(Preferences, { additionalProperties: false }), Preferences),
   'tools.list': method(Empty, ToolSettingsListResponse),
@@ -311,6 +336,8 @@ export const events = {
   /** After any edit, and whenever a server connects, disconnects or fails (a turn started it, it crashed). */
   'mcp.changed': Type.Object({ servers: Type.Array(McpServerInfo) }),
   'permissions.changed': Type.Object({ rules: Type.Array(PermissionRule) }),
+  /** After any edit, a broker connecting or dropping, a service announcing itself or lapsing. */
+  'services.changed': Type.Object({ services: Type.Array(ToolServiceInfo), broker: BrokerInfo }),
 }
 
 export type Methods = typeof methods

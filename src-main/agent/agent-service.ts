@@ -181,7 +181,8 @@ export class AgentService {
     const { definitions, servers } = await this.projection(profile, effectiveApprovalMode(chat, profile))
     const tools = wireToolsWithTokens(provider.config.kind, definitions).map((tool) => {
       const source = this.deps.registry.get(tool.name)?.source
-      return source?.kind === 'mcp' ? { ...tool, server: source.server } : tool
+      if (source?.kind === 'mcp') return { ...tool, server: source.server }
+      return source?.kind === 'service' ? { ...tool, service: source.service } : tool
     })
     return {
       provider: { kind: provider.config.kind, name: provider.name },

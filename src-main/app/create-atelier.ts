@@ -16,6 +16,7 @@ import { FreshnessRepository } from '../db/freshness-repository'
 import { McpServersRepository } from '../db/mcp-servers-repository'
 import { PermissionRulesRepository } from '../db/permission-rules-repository'
 import { ProvidersRepository } from '../db/providers-repository'
+import { ToolServicesRepository } from '../db/tool-services-repository'
 import { ToolSettingsRepository } from '../db/tool-settings-repository'
 import { createDispatcher, type Dispatch } from '../ipc/dispatcher'
 import { createHandlers } from '../ipc/handlers'
@@ -28,6 +29,7 @@ import { ToolExecutor } from '../tools/executor'
 import { McpServerService } from '../tools/mcp/mcp-server-service'
 import { ToolPlayground } from '../tools/playground'
 import type { ToolRegistry } from '../tools/registry'
+import { ToolServiceService } from '../tools/services/tool-service-service'
 import { ToolSettingsService } from '../tools/tool-settings-service'
 import { PRODUCT_NAME } from './data-dir'
 
@@ -64,6 +66,7 @@ export interface Atelier {
   preferences: PreferencesService
   tools: { registry: ToolRegistry; settings: ToolSettingsService; executor: ToolExecutor }
   mcp: McpServerService
+  services: ToolServiceService
   providers: ProviderService
   profiles: AgentProfileService
   agent: AgentService
@@ -90,7 +93,7 @@ export function createAtelier({
   const preferences = new PreferencesService(new AppSettingsRepository(db), events)
   const toolSettings = new ToolSettingsService(registry, new ToolSettingsRepository(db))
   const providers = new ProviderService(new ProvidersRepository(db), events, secrets, env)
-  const services = {
+  const executorServices = {
     protectedPaths: [dataDir],
     ledgers: new FreshnessRepository(db),
     images: new ProviderImageGenerator(providers, join(dataDir, IMAGES_FOLDER)),
@@ -98,7 +101,7 @@ export function createAtelier({
   const tools = {
     registry,
     settings: toolSettings,
-    executor: new ToolExecutor(registry, toolSettings, services),
+    executor: new ToolExecutor(registry, toolSettings, executorServices),
   }
   const mcp = new McpServerService(
     new McpServersRepository(db),
@@ -106,6 +109,16 @@ export function createAtelier({
     registry,
     events,
   )
+  const services = new ToolServiceService({
+    repository: new ToolServicesRepository(db),
+    settings: new AppSettingsRepository(db),
+    secrets: new LocalSecretStore(dataDir),
+    registry,
+    toolSettings,
+    user: LOCAL_USER,
+    events,
+    baseDir: process.cwd(),
+  })
   const conversation = new ConversationRepository(db)
   // Turns left running by a process that is gone died with it.
   conversation.markInterrupted()
@@ -120,7 +133,8 @@ export function createAtelier({
     toolSettings,
     executor: tools.executor,
     preferences,
-    prepareTools: () => mcp.prepare(),
+    // Each turn (and the inspector) connects what it needs: MCP servers, the broker, stdio services.
+    prepareTools: async () => [...(await mcp.prepare()), ...(await services.prepare())],
     approvals,
     events,
     user: LOCAL_USER,
@@ -128,9 +142,10 @@ export function createAtelier({
   })
   const info = { name: PRODUCT_NAME, version: APP_VERSION, dataDir }
   const handlers = createHandlers({
-    images: services.images,
+    images: executorServices.images,
     playground: new ToolPlayground(tools.executor, LOCAL_USER),
     mcp,
+    services,
     ...(pickFolder && { pickFolder }),
     info,
     chats,
@@ -150,6 +165,7 @@ export function createAtelier({
     preferences,
     tools,
     mcp,
+    services,
     providers,
     profiles,
     agent,
@@ -157,7 +173,7 @@ export function createAtelier({
     dispatch: createDispatcher(handlers),
     close: () => {
       agent.close()
-      const serversEnded = mcp.close()
+      const serversEnded = Promise.all([mcp.close(), services.close()]).then(() => {})
       db.close()
       return serversEnded
     },

@@ -7,6 +7,7 @@ import { registerInspectCommand } from './commands/inspect'
 import { registerMcpCommand } from './commands/mcp'
 import { registerPermissionsCommand } from './commands/permissions'
 import { registerRunCommand } from './commands/run'
+import { registerServicesCommand } from './commands/services'
 import { registerSettingsCommand } from './commands/settings'
 import { registerToolCommand } from './commands/tool'
 import { registerToolsCommand } from './commands/tools'
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerMcpCommand(program)
   registerAgentsCommand(program)
   registerPermissionsCommand(program)
+  registerServicesCommand(program)
   registerWebCommand(program)
   return program
 }

@@ -224,4 +224,25 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 11,
+    name: 'tool services and their tools',
+    sql: `
+      CREATE TABLE tool_services (
+        id TEXT PRIMARY KEY,
+        -- The descriptor as the seed writes it (JSON): NATS subjects, or a stdio command.
+        descriptor TEXT NOT NULL,
+        enabled INTEGER NOT NULL DEFAULT 1,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE TABLE tools (
+        name TEXT PRIMARY KEY,
+        service TEXT NOT NULL REFERENCES tool_services (id) ON DELETE CASCADE,
+        descriptor TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+    `,
+  },
 ]

@@ -10,6 +10,7 @@ import type { ProviderImageGenerator } from '../providers/image-generation'
 import type { ProviderService } from '../providers/provider-service'
 import type { McpServerService } from '../tools/mcp/mcp-server-service'
 import type { ToolPlayground } from '../tools/playground'
+import type { ToolServiceService } from '../tools/services/tool-service-service'
 import type { ToolSettingsService } from '../tools/tool-settings-service'
 import type { ContractHandlers } from './dispatcher'
 
@@ -25,6 +26,7 @@ export interface HandlerServices {
   images: ProviderImageGenerator
   playground: ToolPlayground
   mcp: McpServerService
+  services: ToolServiceService
   /** The OS folder dialog; only the desktop app has one. */
   pickFolder?: () => Promise<string | null>
   /** Whose settings the calls read and write. */
@@ -44,6 +46,7 @@ export function createHandlers({
   images,
   playground,
   mcp,
+  services,
   pickFolder,
   user,
 }: HandlerServices): ContractHandlers {
@@ -100,9 +103,26 @@ export function createHandlers({
     },
     'mcp.import': ({ json }) => mcp.import(json),
     'mcp.stderr': ({ name }) => ({ text: mcp.stderr(name) }),
+    'services.list': () => services.list(),
+    'services.add': ({ json }) => services.add(parseJson(json)),
+    'services.remove': ({ id }) => services.remove(id),
+    'services.setEnabled': ({ id, enabled }) => services.setEnabled(id, enabled),
+    'services.broker': () => services.brokerInfo(),
+    'services.setBroker': (request) => services.setBroker(request),
     'preferences.get': () => preferences.get(),
     'preferences.update': (request) => preferences.update(request),
     'tools.list': () => toolSettings.list(user),
     'tools.update': ({ name, ...body }) => toolSettings.update(user, name, body),
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw new AtelierError(
+      'invalid_descriptor',
+      `Not JSON: ${error instanceof Error ? error.message : error}`,
+    )
   }
 }

@@ -114,34 +114,38 @@ function firstCharStart(bytes: Buffer): number {
   return start
 }
 
-/** Kills the command's whole process group (on Windows, its process tree). */
-function killGroup(child: ChildProcess): void {
+/**
+ * Signals a child's whole process group; on Windows, where there are none, SIGKILL ends its
+ * process tree and other signals go to the process.
+ */
+export function killProcessGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): void {
   if (child.pid === undefined) return
-  if (process.platform === 'win32') {
-    execFile('taskkill', ['/pid', String(child.pid), '/T', '/F'], () => {})
-    return
-  }
   try {
-    process.kill(-child.pid, 'SIGKILL')
+    if (process.platform !== 'win32') process.kill(-child.pid, signal)
+    else if (signal === 'SIGKILL') execFile('taskkill', ['/pid', String(child.pid), '/T', '/F'], () => {})
+    else child.kill(signal)
   } catch {
     // The group is already gone.
   }
 }
 
 /**
- * Commands still running. Their own process groups do not die with Atelier, so whatever is left
- * is killed when the process exits (the desktop app quitting, the web host or CLI stopping).
+ * Children in process groups of their own (shell commands, stdio tool services). Those groups do
+ * not die with Atelier, so whatever is left is killed when the process exits (the desktop app
+ * quitting, the web host or CLI stopping). Returns the call that forgets the child once it is gone.
  */
 const running = new Set<ChildProcess>()
 let killOnExit = false
 
-function track(child: ChildProcess): void {
+export function killWithAtelier(child: ChildProcess): () => void {
   running.add(child)
-  if (killOnExit) return
-  killOnExit = true
-  process.once('exit', () => {
-    for (const each of running) killGroup(each)
-  })
+  if (!killOnExit) {
+    killOnExit = true
+    process.once('exit', () => {
+      for (const each of running) killProcessGroup(each)
+    })
+  }
+  return () => running.delete(child)
 }
 
 export function runShellCommand(options: ShellCommandOptions): Promise<ShellCommandResult> {
@@ -160,10 +164,10 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellComm
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
     })
-    track(child)
+    const forget = killWithAtelier(child)
     const stop = (reason: Termination) => {
       termination ??= reason
-      killGroup(child)
+      killProcessGroup(child)
     }
     const timer = setTimeout(() => stop('timed_out'), options.timeoutMs)
     const onAbort = () => stop('aborted')
@@ -185,7 +189,7 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellComm
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null, error?: Error) => {
       if (settled) return
       settled = true
-      running.delete(child)
+      forget()
       clearTimeout(timer)
       options.signal.removeEventListener('abort', onAbort)
       // Our ends of the pipes are closed; a grandchild still writing gets EPIPE, not our memory.

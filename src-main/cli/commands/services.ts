@@ -1,0 +1,123 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { Command } from 'commander'
+import { AtelierError } from '../../../src-shared/errors'
+import type { BrokerInput, ToolServiceInfo } from '../../../src-shared/tool-services'
+import { printJson, withAtelier } from '../open-atelier'
+
+interface BrokerOptions {
+  token?: string
+  user?: string
+  password?: string
+  nkey?: string
+  creds?: string
+  ca?: string
+}
+
+export function registerServicesCommand(program: Command): void {
+  const services = program
+    .command('services')
+    .description('tool services: tools other processes serve, over a NATS broker or a local stdio pipe')
+
+  services
+    .command('broker [url]')
+    .description(
+      'set the NATS broker (no URL: show it); the token, password or nkey seed goes to the secret store',
+    )
+    .option('--token <token>', 'authenticate with a token')
+    .option('--user <user>', 'authenticate as this user (with --password)')
+    .option('--password <password>', "the user's password")
+    .option('--nkey <seed>', 'authenticate with an nkey seed')
+    .option('--creds <file>', 'authenticate with a .creds file')
+    .option('--ca <file>', 'trust this CA for TLS')
+    .action((url: string | undefined, options: BrokerOptions, command: Command) =>
+      withAtelier(command, async ({ services: service }) => {
+        if (url === undefined) return printJson(service.brokerInfo())
+        const input: BrokerInput = {
+          url,
+          auth: { kind: 'none' },
+          ...(options.ca && { caFile: resolve(options.ca) }),
+        }
+        if (options.token) Object.assign(input, { auth: { kind: 'token' }, secret: options.token })
+        else if (options.user) {
+          Object.assign(input, { auth: { kind: 'user', user: options.user } })
+          if (options.password) input.secret = options.password
+        } else if (options.nkey) Object.assign(input, { auth: { kind: 'nkey' }, secret: options.nkey })
+        else if (options.creds) input.auth = { kind: 'creds', file: resolve(options.creds) }
+        const info = await service.setBroker(input)
+        process.stdout.write(
+          `broker ${info.url} (${info.auth.kind}${info.hasSecret ? ', secret stored' : ''})\n`,
+        )
+      }),
+    )
+
+  services
+    .command('add <file>')
+    .description('add the service or tool descriptor(s) a JSON file holds (an array adds several)')
+    .action((file: string, _options: unknown, command: Command) =>
+      withAtelier(command, ({ services: service }) => {
+        let json: unknown
+        try {
+          json = JSON.parse(readFileSync(resolve(file), 'utf8'))
+        } catch (error) {
+          throw new AtelierError(
+            'invalid_descriptor',
+            `${file}: ${error instanceof Error ? error.message : error}`,
+          )
+        }
+        const { added } = service.add(json)
+        process.stdout.write(`added ${added.join(', ')}\n`)
+      }),
+    )
+
+  services
+    .command('list')
+    .description('every service with its tools: configured ones, and those live on the broker')
+    .option('--json', 'as JSON')
+    .action((options: { json?: boolean }, command: Command) =>
+      withAtelier(command, async ({ services: service }) => {
+        // Announcements arrive right after connecting (Atelier asks every live service to announce).
+        await service.discover()
+        const list = service.list()
+        if (options.json) return printJson(list)
+        if (list.length === 0) return void process.stdout.write('no tool services\n')
+        for (const info of list) process.stdout.write(`${describe(info)}\n`)
+      }),
+    )
+
+  services
+    .command('remove <id>')
+    .description('forget a configured service (and its tools), or one tool')
+    .action((id: string, _options: unknown, command: Command) =>
+      withAtelier(command, async ({ services: service }) => {
+        await service.remove(id)
+        process.stdout.write(`removed ${id}\n`)
+      }),
+    )
+
+  for (const [name, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    services
+      .command(`${name} <id>`)
+      .description(`${name} a configured service${enabled ? '' : ' (a stdio service’s process tree ends)'}`)
+      .action((id: string, _options: unknown, command: Command) =>
+        withAtelier(command, async ({ services: service }) => {
+          await service.discover()
+          await service.setEnabled(id, enabled)
+          process.stdout.write(`${name}d ${id}\n`)
+        }),
+      )
+  }
+}
+
+function describe(info: ToolServiceInfo): string {
+  const where =
+    'command' in info.descriptor
+      ? `stdio: ${info.descriptor.command.join(' ')}`
+      : `nats: ${info.descriptor['request-queue']} → ${info.descriptor['response-queue']}`
+  const state = info.enabled ? 'on' : 'off'
+  const tools = info.tools.map((tool) => tool.name).join(', ') || 'no tools'
+  return `${info.id}  ${state}  ${info.origin}  ${where}  tools: ${tools}`
+}

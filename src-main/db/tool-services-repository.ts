@@ -1,0 +1,76 @@
+import type { ServiceDescriptor, ToolDescriptor } from '../../src-shared/tool-services'
+import type { Database } from './database'
+
+export interface StoredService {
+  descriptor: ServiceDescriptor
+  enabled: boolean
+}
+
+/**
+ * The services and tools the person configured (announced ones live only while announced). A row
+ * whose descriptor no longer parses is skipped: what is left still works.
+ */
+export class ToolServicesRepository {
+  private readonly statements
+
+  constructor(private readonly db: Database) {
+    this.statements = {
+      services: db.prepare<[], { descriptor: string; enabled: number }>(
+        'SELECT descriptor, enabled FROM tool_services ORDER BY created_at, rowid',
+      ),
+      tools: db.prepare<[], { descriptor: string }>(
+        'SELECT descriptor FROM tools ORDER BY created_at, rowid',
+      ),
+      saveService: db.prepare(
+        `INSERT INTO tool_services (id, descriptor, enabled, created_at, updated_at) VALUES (?, ?, 1, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET descriptor = excluded.descriptor, updated_at = excluded.updated_at`,
+      ),
+      saveTool: db.prepare(
+        `INSERT INTO tools (name, service, descriptor, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET service = excluded.service, descriptor = excluded.descriptor,
+           updated_at = excluded.updated_at`,
+      ),
+      setEnabled: db.prepare('UPDATE tool_services SET enabled = ?, updated_at = ? WHERE id = ?'),
+      deleteService: db.prepare('DELETE FROM tool_services WHERE id = ?'),
+      deleteTool: db.prepare('DELETE FROM tools WHERE name = ?'),
+    }
+  }
+
+  services(): StoredService[] {
+    return this.statements.services.all().flatMap(({ descriptor, enabled }) => {
+      const parsed = parse<ServiceDescriptor>(descriptor)
+      return parsed ? [{ descriptor: parsed, enabled: enabled === 1 }] : []
+    })
+  }
+
+  tools(): ToolDescriptor[] {
+    return this.statements.tools.all().flatMap(({ descriptor }) => parse<ToolDescriptor>(descriptor) ?? [])
+  }
+
+  /** Saves services, then tools, in one transaction: a file adds all it holds or nothing. */
+  save(services: ServiceDescriptor[], tools: ToolDescriptor[], now: number): void {
+    this.db.transaction(() => {
+      for (const service of services)
+        this.statements.saveService.run(service.id, JSON.stringify(service), now, now)
+      for (const tool of tools)
+        this.statements.saveTool.run(tool.name, tool.service, JSON.stringify(tool), now, now)
+    })()
+  }
+
+  setEnabled(id: string, enabled: boolean, now: number): boolean {
+    return this.statements.setEnabled.run(enabled ? 1 : 0, now, id).changes > 0
+  }
+
+  /** Removes a service (with its tools) or a tool; false when neither has that id. */
+  remove(id: string): boolean {
+    return this.statements.deleteService.run(id).changes + this.statements.deleteTool.run(id).changes > 0
+  }
+}
+
+function parse<T>(text: string): T | undefined {
+  try {
+    return JSON.parse(text) as T
+  } catch {
+    return undefined
+  }
+}

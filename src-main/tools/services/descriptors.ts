@@ -1,0 +1,100 @@
+/**
+ * Tool-service descriptors as the seed writes them, checked: a service (where requests go, the
+ * config it takes) and its tools (what the model sees, the config values). A tool that names an
+ * unknown service, leaves out a required config param or gives one the service does not take is
+ * refused with a message naming it.
+ */
+import { Value } from '@sinclair/typebox/value'
+import { AtelierError } from '../../../src-shared/errors'
+import {
+  ServiceDescriptor,
+  type ServiceDescriptor as ServiceDescriptorType,
+  TOOL_DESCRIPTOR_KEYS,
+  ToolDescriptor,
+  type ToolDescriptor as ToolDescriptorType,
+} from '../../../src-shared/tool-services'
+import type { JsonSchema } from '../../../src-shared/tools'
+
+/** The JSON Schema types an argument may declare. */
+const ARGUMENT_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array'])
+
+export interface Descriptors {
+  services: ServiceDescriptorType[]
+  tools: ToolDescriptorType[]
+}
+
+/** Sorts what a file holds — one descriptor or an array of them — into services and tools. */
+export function readDescriptors(json: unknown): Descriptors {
+  const items = Array.isArray(json) ? json : [json]
+  const found: Descriptors = { services: [], tools: [] }
+  for (const [index, item] of items.entries()) {
+    const where = Array.isArray(json) ? ` (item ${index + 1})` : ''
+    if (typeof item === 'object' && item !== null && (item as { type?: unknown }).type === 'tool-service') {
+      found.tools.push(checked(ToolDescriptor, item, `tool descriptor${where}`))
+    } else {
+      found.services.push(checked(ServiceDescriptor, item, `service descriptor${where}`))
+    }
+  }
+  return found
+}
+
+function checked<T>(schema: Parameters<typeof Value.Check>[0], value: unknown, what: string): T {
+  if (Value.Check(schema, value)) return value as T
+  const first = Value.Errors(schema, value).First()
+  const at = first?.path ? ` at ${first.path}` : ''
+  throw invalid(`Not a valid ${what}${at}: ${first?.message ?? 'unexpected shape'}.`)
+}
+
+/** The config values a tool gives its service, checked against what the service takes. */
+export function toolConfig(
+  tool: ToolDescriptorType,
+  service: ServiceDescriptorType | undefined,
+): Record<string, unknown> {
+  if (!service) {
+    throw invalid(`The tool "${tool.name}" names the service "${tool.service}", which is not configured.`)
+  }
+  const params = service['config-params'] ?? []
+  const config = Object.fromEntries(
+    Object.entries(tool).filter(([key]) => !(TOOL_DESCRIPTOR_KEYS as readonly string[]).includes(key)),
+  )
+  for (const key of Object.keys(config)) {
+    if (!params.some((param) => param.name === key)) {
+      const takes = params.map((param) => param.name).join(', ') || 'none'
+      throw invalid(
+        `The tool "${tool.name}" gives "${key}", which the service "${service.id}" does not take (it takes: ${takes}).`,
+      )
+    }
+  }
+  for (const param of params) {
+    if (param.required && !(param.name in config)) {
+      throw invalid(
+        `The tool "${tool.name}" does not give "${param.name}", which the service "${service.id}" requires.`,
+      )
+    }
+  }
+  for (const argument of tool.arguments ?? []) {
+    if (!ARGUMENT_TYPES.has(argument.type)) {
+      throw invalid(
+        `The argument "${argument.name}" of the tool "${tool.name}" has the type "${argument.type}"; use one of ${[...ARGUMENT_TYPES].join(', ')}.`,
+      )
+    }
+  }
+  return config
+}
+
+/** What the model sees: every declared argument, each required, nothing else. */
+export function argumentsSchema(tool: ToolDescriptorType): JsonSchema {
+  const args = tool.arguments ?? []
+  return {
+    type: 'object',
+    properties: Object.fromEntries(
+      args.map((argument) => [argument.name, { type: argument.type, description: argument.description }]),
+    ),
+    required: args.map((argument) => argument.name),
+    additionalProperties: false,
+  }
+}
+
+function invalid(message: string): AtelierError {
+  return new AtelierError('invalid_descriptor', message)
+}

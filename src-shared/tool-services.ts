@@ -1,0 +1,184 @@
+/**
+ * Tool services (seed 002): tools served by another process, over a NATS broker or a local stdio
+ * pipe. Two tiers, as the seed: a service descriptor (where requests go, which config it takes) and
+ * tool descriptors (what the model sees, and the config values for the service). The wire envelope
+ * is here too, so Atelier and the service SDK speak it from one definition.
+ */
+import { type Static, Type } from '@sinclair/typebox'
+
+export const ConfigParam = Type.Object({
+  name: Type.String({ minLength: 1 }),
+  required: Type.Optional(Type.Boolean()),
+})
+
+/** A service over NATS: the queues are subjects. */
+export const NatsServiceDescriptor = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.-]+$' }),
+  // Subjects, not patterns: a wildcard or a space would break the subscription and the cancel subject.
+  'request-queue': Type.String({ minLength: 1, maxLength: 500, pattern: '^[^\\s*>]+$' }),
+  'response-queue': Type.String({ minLength: 1, maxLength: 500, pattern: '^[^\\s*>]+$' }),
+  'config-params': Type.Optional(Type.Array(ConfigParam)),
+})
+export type NatsServiceDescriptor = Static<typeof NatsServiceDescriptor>
+
+/** A service Atelier starts itself and speaks to over its stdin and stdout (no broker needed). */
+export const StdioServiceDescriptor = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.-]+$' }),
+  command: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
+  cwd: Type.Optional(Type.String({ minLength: 1 })),
+  env: Type.Optional(Type.Record(Type.String(), Type.String())),
+  'config-params': Type.Optional(Type.Array(ConfigParam)),
+})
+export type StdioServiceDescriptor = Static<typeof StdioServiceDescriptor>
+
+export const ServiceDescriptor = Type.Union([NatsServiceDescriptor, StdioServiceDescriptor])
+export type ServiceDescriptor = Static<typeof ServiceDescriptor>
+
+export const ToolArgument = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
+  type: Type.String({ minLength: 1 }),
+  description: Type.String(),
+})
+export type ToolArgument = Static<typeof ToolArgument>
+
+/** A tool of a service; any other key is a config value for the service. */
+export const ToolDescriptor = Type.Object(
+  {
+    type: Type.Literal('tool-service'),
+    name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
+    description: Type.String({ minLength: 1 }),
+    service: Type.String({ minLength: 1 }),
+    arguments: Type.Optional(Type.Array(ToolArgument)),
+  },
+  { additionalProperties: true },
+)
+export type ToolDescriptor = Static<typeof ToolDescriptor>
+
+/** The keys of a tool descriptor that are not config values. */
+export const TOOL_DESCRIPTOR_KEYS = ['type', 'name', 'description', 'service', 'arguments'] as const
+
+export function isStdioService(service: ServiceDescriptor): service is StdioServiceDescriptor {
+  return 'command' in service
+}
+
+// ── The wire: what goes to a service and comes back (NATS message bodies, stdio lines) ──
+
+/** A request's body; `config` and `arguments` are JSON text, as the seed has them. */
+export interface ServiceRequest {
+  user: string
+  config: string
+  arguments: string
+}
+
+/** One response; a call streams one or more, the last with `end_of_stream: true`. */
+export interface ServiceResponse {
+  error: { type: string; message: string } | null
+  response: string
+  end_of_stream: boolean
+}
+
+/** Over stdio, each line carries its id in the body (NATS puts it in the `id` header). */
+export type StdioRequestLine = ServiceRequest & { id: string }
+export type StdioResponseLine = ServiceResponse & { id: string }
+export interface StdioCancelLine {
+  id: string
+  cancel: true
+}
+
+/** Where a service says it is alive, with its tools, and where Atelier asks every service to say so. */
+export const ANNOUNCE_SUBJECT = 'tool-services.announce'
+export const DISCOVER_SUBJECT = 'tool-services.discover'
+/** The queue group services join by default, so N instances share the requests. */
+export const DEFAULT_QUEUE_GROUP = 'tool-service'
+
+export interface ServiceAnnouncement {
+  service: NatsServiceDescriptor
+  tools: ToolDescriptor[]
+  ttlSeconds: number
+}
+
+/** The subject a cancel for a call on `requestQueue` goes to. */
+export function cancelSubject(requestQueue: string): string {
+  return `${requestQueue}.cancel`
+}
+
+/**
+ * A response as received, or undefined when it is not one: not JSON, or missing a field, or a field
+ * of the wrong type. Such messages are ignored (and logged), never trusted.
+ */
+export function parseServiceResponse(text: string): ServiceResponse | undefined {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  if (typeof value !== 'object' || value === null || !('error' in value)) return undefined
+  const { error, response, end_of_stream } = value as Record<string, unknown>
+  if (typeof response !== 'string' || typeof end_of_stream !== 'boolean') return undefined
+  if (error === null) return { error: null, response, end_of_stream }
+  if (typeof error !== 'object') return undefined
+  const { type, message } = error as Record<string, unknown>
+  if (typeof type !== 'string' || typeof message !== 'string') return undefined
+  return { error: { type, message }, response, end_of_stream }
+}
+
+// ── What the settings panel and the CLI see ──
+
+export const ServiceTransportKind = Type.Union([Type.Literal('nats'), Type.Literal('stdio')])
+
+export const ToolServiceInfo = Type.Object({
+  id: Type.String(),
+  transport: ServiceTransportKind,
+  descriptor: ServiceDescriptor,
+  /** `configured`: added by the person (stored); `announced`: a live service announced it. */
+  origin: Type.Union([Type.Literal('configured'), Type.Literal('announced')]),
+  enabled: Type.Boolean(),
+  tools: Type.Array(ToolDescriptor),
+  /** An announced service's announcement lapses at this time (epoch ms) unless renewed. */
+  expiresAt: Type.Optional(Type.Number()),
+  /** A stdio service's process is running. */
+  running: Type.Optional(Type.Boolean()),
+  /** The latest failures (bad responses, a process that died), newest last. */
+  errors: Type.Array(Type.String()),
+})
+export type ToolServiceInfo = Static<typeof ToolServiceInfo>
+
+export const BrokerAuth = Type.Union([
+  Type.Object({ kind: Type.Literal('none') }),
+  Type.Object({ kind: Type.Literal('token') }),
+  Type.Object({ kind: Type.Literal('user'), user: Type.String({ minLength: 1 }) }),
+  Type.Object({ kind: Type.Literal('nkey') }),
+  Type.Object({ kind: Type.Literal('creds'), file: Type.String({ minLength: 1 }) }),
+])
+export type BrokerAuth = Static<typeof BrokerAuth>
+
+/** The broker as the panel shows it; the secret (token, password, nkey seed) never crosses. */
+export const BrokerInfo = Type.Object({
+  url: Type.Union([Type.String(), Type.Null()]),
+  auth: BrokerAuth,
+  /** A CA file for TLS with a private CA. */
+  caFile: Type.Union([Type.String(), Type.Null()]),
+  hasSecret: Type.Boolean(),
+  status: Type.Union([
+    Type.Literal('off'),
+    Type.Literal('connecting'),
+    Type.Literal('connected'),
+    Type.Literal('reconnecting'),
+    Type.Literal('failed'),
+  ]),
+  error: Type.Union([Type.String(), Type.Null()]),
+})
+export type BrokerInfo = Static<typeof BrokerInfo>
+
+export const BrokerInput = Type.Object(
+  {
+    url: Type.Union([Type.String({ minLength: 1, maxLength: 2000 }), Type.Null()]),
+    auth: BrokerAuth,
+    caFile: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
+    /** The token, password or nkey seed; absent keeps the stored one. */
+    secret: Type.Optional(Type.String({ minLength: 1, maxLength: 10_000 })),
+  },
+  { additionalProperties: false },
+)
+export type BrokerInput = Static<typeof BrokerInput>

@@ -1,0 +1,113 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ToolServiceInfo } from '../../../src-shared/tool-services'
+import { killHard } from '../../support/fixture-process'
+import { useNatsServers } from '../../support/nats-server'
+import { useTempDirs } from '../../support/temp-dir'
+import { atelier } from './built-cli'
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+const EXAMPLE = join(ROOT, 'examples', 'joke-service')
+
+describe('atelier services (built CLI)', { timeout: 120_000 }, () => {
+  const tempDir = useTempDirs()
+  const nats = useNatsServers()
+  const children: ChildProcess[] = []
+  afterEach(async () => {
+    await Promise.all(children.splice(0).map(killHard))
+  })
+
+  it('adds descriptors from files, lists, disables, enables and removes them, refusing a bad one', async () => {
+    const dataDir = tempDir()
+    const file = join(tempDir(), 'jokes.json')
+    const read = (name: string) => JSON.parse(readFileSync(join(EXAMPLE, name), 'utf8'))
+    writeFileSync(
+      file,
+      JSON.stringify([read('joke-service.json'), read('tell-joke.json'), read('tell-dad-joke.json')]),
+    )
+
+    expect(await atelier(dataDir, 'services', 'add', file)).toMatchObject({
+      code: 0,
+      stdout: 'added joke-service, tell-joke, tell-dad-joke\n',
+    })
+    const listed = JSON.parse(
+      (await atelier(dataDir, 'services', 'list', '--json')).stdout,
+    ) as ToolServiceInfo[]
+    expect(listed).toEqual([
+      expect.objectContaining({
+        id: 'joke-service',
+        transport: 'nats',
+        origin: 'configured',
+        enabled: true,
+        tools: [
+          expect.objectContaining({ name: 'tell-joke', style: 'pun' }),
+          expect.objectContaining({ name: 'tell-dad-joke' }),
+        ],
+      }),
+    ])
+    expect((await atelier(dataDir, 'services', 'disable', 'joke-service')).code).toBe(0)
+    expect((await atelier(dataDir, 'services', 'list')).stdout).toMatch(
+      /^joke-service {2}off {2}configured {2}nats: /,
+    )
+    expect((await atelier(dataDir, 'services', 'enable', 'joke-service')).code).toBe(0)
+
+    const stray = join(tempDir(), 'stray.json')
+    writeFileSync(stray, JSON.stringify({ ...read('tell-joke.json'), name: 'stray', service: 'elsewhere' }))
+    const refused = await atelier(dataDir, 'services', 'add', stray)
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(
+      /names the service "elsewhere", which is not configured.*\(invalid_descriptor\)/,
+    )
+
+    expect((await atelier(dataDir, 'services', 'remove', 'tell-dad-joke')).code).toBe(0)
+    expect((await atelier(dataDir, 'services', 'remove', 'joke-service')).code).toBe(0)
+    expect((await atelier(dataDir, 'services', 'list')).stdout).toBe('no tool services\n')
+  })
+
+  it('keeps the broker token in the secret store, finds the announced joke service, and runs its tool once enabled', async () => {
+    const server = await nats(['--auth', 'sesame'])
+    const dataDir = tempDir()
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(EXAMPLE, 'main.ts'), '--nats', server.url],
+      {
+        cwd: ROOT,
+        env: { ...process.env, NATS_TOKEN: 'sesame' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    )
+    children.push(child)
+    let stderr = ''
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk
+    })
+    while (!stderr.includes('serving')) {
+      if (child.exitCode !== null) throw new Error(`the joke service exited: ${stderr}`)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+
+    const set = await atelier(dataDir, 'services', 'broker', server.url, '--token', 'sesame')
+    expect(set).toMatchObject({ code: 0, stdout: `broker ${server.url} (token, secret stored)\n` })
+    expect(readFileSync(join(dataDir, 'atelier.db')).includes('sesame')).toBe(false)
+    const broker = JSON.parse((await atelier(dataDir, 'services', 'broker')).stdout)
+    expect(broker).toMatchObject({ url: server.url, auth: { kind: 'token' }, hasSecret: true })
+    expect(JSON.stringify(broker)).not.toContain('sesame')
+
+    const listed = JSON.parse(
+      (await atelier(dataDir, 'services', 'list', '--json')).stdout,
+    ) as ToolServiceInfo[]
+    expect(listed).toEqual([expect.objectContaining({ id: 'joke-service', origin: 'announced' })])
+    // Announced tools come from the network: off until enabled once.
+    const off = await atelier(dataDir, 'tool', 'tell-joke', '{"topic":"food"}')
+    expect(off).toMatchObject({ code: 1, stdout: expect.stringContaining('"type":"not_enabled"') })
+    expect((await atelier(dataDir, 'services', 'enable', 'joke-service')).code).toBe(0)
+    const joke = await atelier(dataDir, 'tool', 'tell-joke', '{"topic":"food"}')
+    expect(joke).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("but I couldn't make enough dough."),
+    })
+  })
+})

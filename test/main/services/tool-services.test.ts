@@ -1,0 +1,386 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { connect } from '@nats-io/transport-node'
+import { afterEach, describe, expect, it } from 'vitest'
+import { LOCAL_USER } from '../../../src-main/app/create-atelier'
+import type { ToolCallScope } from '../../../src-main/tools/executor'
+import type { TurnEvent } from '../../../src-shared/agent'
+import { useAgentFixture } from '../../support/agent-harness'
+import { type FixtureProcess, isAlive, killHard, startFixture } from '../../support/fixture-process'
+import { useNatsServers } from '../../support/nats-server'
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+const JOKES = join(ROOT, 'examples', 'joke-service', 'main.ts')
+const PID_SERVICE = join(ROOT, 'test', 'fixtures', 'services', 'pid-service.ts')
+
+const JOKE_SERVICE = {
+  id: 'joke-service',
+  'request-queue': 'tool-services.joke.request',
+  'response-queue': 'tool-services.joke.response',
+  'config-params': [{ name: 'style', required: false }, { name: 'stream' }, { name: 'pauseMs' }],
+}
+const jokeTool = (name: string, config: Record<string, unknown>) => ({
+  type: 'tool-service',
+  name,
+  description: `Tell a joke (${name})`,
+  service: 'joke-service',
+  ...config,
+  arguments: [{ name: 'topic', type: 'string', description: 'The topic' }],
+})
+
+async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+describe('tool services', { timeout: 90_000 }, () => {
+  const fixture = useAgentFixture()
+  const nats = useNatsServers()
+  const children: ChildProcess[] = []
+  afterEach(async () => {
+    await Promise.all(children.splice(0).map(killHard))
+  })
+
+  /** The example joke service over NATS, as `npm run example:joke -- --nats URL` runs it. */
+  async function jokeService(url: string) {
+    const child = spawn(process.execPath, ['--import', 'tsx', JOKES, '--nats', url], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    children.push(child)
+    let stderr = ''
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk
+    })
+    await waitFor(() => stderr.includes('serving'), `the joke service (${stderr})`)
+    return child
+  }
+
+  function pidService(url: string, subject: string, ttl?: number): FixtureProcess {
+    const service = startFixture(PID_SERVICE, [
+      url,
+      `${subject}.request`,
+      `${subject}.response`,
+      ...(ttl ? [String(ttl)] : []),
+    ])
+    children.push(service.child)
+    return service
+  }
+
+  async function appWithBroker() {
+    const server = await nats()
+    const setup = await fixture()
+    await setup.atelier.services.setBroker({ url: server.url, auth: { kind: 'none' } })
+    return { server, ...setup }
+  }
+
+  it('runs the joke service through a real turn: user, config and arguments reach it, each tool with its own config', async () => {
+    const { server, atelier, fake, run } = await appWithBroker()
+    await jokeService(server.url)
+    atelier.services.add([
+      JOKE_SERVICE,
+      jokeTool('tell-joke', { style: 'pun' }),
+      jokeTool('tell-dad-joke', { style: 'dad' }),
+    ])
+    // What the service receives, seen from a second subscriber on its request subject.
+    const spy = await connect({ servers: server.url })
+    const seen: { id: string | undefined; body: unknown }[] = []
+    spy.subscribe(JOKE_SERVICE['request-queue'], {
+      callback: (_error, message) => {
+        seen.push({ id: message.headers?.get('id'), body: message.json() })
+      },
+    })
+    await spy.flush()
+
+    fake.enqueue(
+      {
+        toolCalls: [
+          { id: 'pun', name: 'tell-joke', arguments: '{"topic":"programming"}' },
+          { id: 'dad', name: 'tell-dad-joke', arguments: '{"topic":"programming"}' },
+        ],
+      },
+      { text: 'Two jokes.' },
+    )
+    const { turn, events } = await run('Tell me jokes')
+    await spy.close()
+
+    expect(turn.status).toBe('completed')
+    const results = Object.fromEntries(
+      events.flatMap((event) => (event.type === 'tool_result' ? [[event.id, event]] : [])),
+    ) as Record<string, Extract<TurnEvent, { type: 'tool_result' }>>
+    expect(results.pun).toMatchObject({
+      isError: false,
+      content: `Hey ${LOCAL_USER}! Here's a pun about programming for you:\n\nWhy do programmers prefer dark mode? Because light attracts bugs.`,
+    })
+    expect(results.dad?.content).toContain('Because he used up all his cache.')
+    expect(seen.map(({ body }) => body)).toEqual(
+      expect.arrayContaining([
+        { user: LOCAL_USER, config: '{"style":"pun"}', arguments: '{"topic":"programming"}' },
+        { user: LOCAL_USER, config: '{"style":"dad"}', arguments: '{"topic":"programming"}' },
+      ]),
+    )
+    expect(seen.every(({ id }) => typeof id === 'string' && id.length > 0)).toBe(true)
+    // The model read the observation, and was offered the tools with a schema made from `arguments`.
+    const [first, second] = fake.requestsOf('openai-chat').map((request) => request.body)
+    const offered = first.tools.find(
+      (tool: { function: { name: string } }) => tool.function.name === 'tell-joke',
+    )
+    expect(offered.function.parameters).toMatchObject({
+      type: 'object',
+      properties: { topic: { type: 'string', description: 'The topic' } },
+      required: ['topic'],
+    })
+    const observation = second.messages.find(
+      (message: { tool_call_id?: string }) => message.tool_call_id === 'pun',
+    )
+    expect(observation.content).toContain('Because light attracts bugs.')
+  })
+
+  it('streams responses to the card as progress and gives the model their concatenation; passes the error convention on', async () => {
+    const { server, atelier, fake, run } = await appWithBroker()
+    await jokeService(server.url)
+    atelier.services.add([
+      JOKE_SERVICE,
+      jokeTool('tell-joke-slowly', { style: 'pun', stream: true, pauseMs: 50 }),
+      jokeTool('tell-joke', { style: 'pun' }),
+    ])
+    fake.enqueue(
+      { toolCalls: [{ id: 'slow', name: 'tell-joke-slowly', arguments: '{"topic":"space"}' }] },
+      { toolCalls: [{ id: 'missing', name: 'tell-joke', arguments: '{"topic":"missing"}' }] },
+      { text: 'Done.' },
+    )
+    const { events } = await run('Stream one')
+
+    const progress = events.flatMap((event) =>
+      event.type === 'tool_progress' && event.id === 'slow' && event.progress.kind === 'output'
+        ? [event.progress.text]
+        : [],
+    )
+    expect(progress.length).toBeGreaterThanOrEqual(2)
+    const result = events.find((event) => event.type === 'tool_result' && event.id === 'slow')
+    expect(result).toMatchObject({
+      isError: false,
+      content: `Hey ${LOCAL_USER}! Here's a pun about space for you:\n\nHow do you throw a party in space? You planet.`,
+    })
+    expect(progress.join('')).toBe((result as { content: string }).content.slice(0, progress.join('').length))
+    const failed = events.find((event) => event.type === 'tool_result' && event.id === 'missing')
+    expect(failed).toMatchObject({ isError: true, errorType: 'execution_failed' })
+    expect((failed as { content: string }).content).toMatch(/\(not-found\): No joke about missing/)
+  })
+
+  it('times out a service that never answers and publishes the cancel; a stop ends a call as aborted', async () => {
+    const { server, atelier } = await appWithBroker()
+    atelier.services.add([
+      { id: 'silent', 'request-queue': 'silent.request', 'response-queue': 'silent.response' },
+      { type: 'tool-service', name: 'never', description: 'Never answers.', service: 'silent' },
+    ])
+    await atelier.services.prepare()
+    atelier.tools.settings.update(LOCAL_USER, 'never', {
+      parameters: { timeoutSeconds: 5, inactivitySeconds: 1 },
+    })
+    const watcher = await connect({ servers: server.url })
+    const cancels: unknown[] = []
+    watcher.subscribe('silent.request.cancel', {
+      callback: (_error, message) => {
+        cancels.push(message.json())
+      },
+    })
+    await watcher.flush()
+    const scope: ToolCallScope = { user: LOCAL_USER, workingDirectory: null, mode: 'chat', restrict: false }
+
+    const timedOut = await atelier.tools.executor.execute({ name: 'never', arguments: {} }, scope)
+    expect(timedOut).toMatchObject({ isError: true, errorType: 'timeout' })
+    await waitFor(() => cancels.length === 1, 'the cancel')
+    expect(cancels[0]).toEqual({ id: expect.any(String) })
+
+    const stop = new AbortController()
+    const stopped = atelier.tools.executor.execute(
+      { name: 'never', arguments: {} },
+      { ...scope, signal: stop.signal },
+    )
+    setTimeout(() => stop.abort(new Error('Stopped by the user.')), 200)
+    expect(await stopped).toMatchObject({ isError: true, errorType: 'aborted' })
+    await waitFor(() => cancels.length === 2, 'the second cancel')
+    await watcher.close()
+  })
+
+  it('spreads calls over a queue group; a killed instance loses only its own call, and the survivor serves the rest', async () => {
+    const { server, atelier } = await appWithBroker()
+    const first = pidService(server.url, 'pids')
+    const second = pidService(server.url, 'pids')
+    await Promise.all([first.ready, second.ready])
+    atelier.services.add([
+      { id: 'pids', 'request-queue': 'pids.request', 'response-queue': 'pids.response' },
+      {
+        type: 'tool-service',
+        name: 'whoami',
+        description: 'Which process served it.',
+        service: 'pids',
+        arguments: [{ name: 'ms', type: 'integer', description: 'Work time.' }],
+      },
+    ])
+    await atelier.services.prepare()
+    atelier.tools.settings.update(LOCAL_USER, 'whoami', { parameters: { inactivitySeconds: 3 } })
+    const scope: ToolCallScope = { user: LOCAL_USER, workingDirectory: null, mode: 'chat', restrict: false }
+    const call = (ms: number) => atelier.tools.executor.execute({ name: 'whoami', arguments: { ms } }, scope)
+
+    // Slow calls until each instance holds one.
+    const inFlight: ReturnType<typeof call>[] = []
+    const busy = () => first.lines().length > 0 && second.lines().length > 0
+    for (let i = 0; i < 20 && !busy(); i++) {
+      inFlight.push(call(1500))
+      await waitFor(() => first.lines().length + second.lines().length > i, 'a request to arrive')
+    }
+    expect(busy()).toBe(true)
+    const doomed = first.child.pid as number
+    const survivor = second.child.pid as number
+    await killHard(first.child)
+
+    const results = await Promise.all(inFlight)
+    const lost = results.filter((result) => result.isError)
+    expect(lost.length).toBe(first.lines().length)
+    for (const result of lost) expect(result.content).toMatch(/sent nothing for 3 s/)
+    for (const result of results.filter((r) => !r.isError))
+      expect(result.content).toBe(`served by ${survivor}`)
+    expect(isAlive(doomed)).toBe(false)
+
+    const later = await Promise.all([call(0), call(0), call(0)])
+    expect(later.map((result) => result.content)).toEqual([1, 2, 3].map(() => `served by ${survivor}`))
+  })
+
+  it('works again after the broker restarts, without restarting Atelier', async () => {
+    const { server, atelier } = await appWithBroker()
+    const service = pidService(server.url, 'restart')
+    await service.ready
+    atelier.services.add([
+      { id: 'restart', 'request-queue': 'restart.request', 'response-queue': 'restart.response' },
+      {
+        type: 'tool-service',
+        name: 'whoami',
+        description: 'Which process.',
+        service: 'restart',
+        arguments: [{ name: 'ms', type: 'integer', description: 'Work time.' }],
+      },
+    ])
+    await atelier.services.prepare()
+    const scope: ToolCallScope = { user: LOCAL_USER, workingDirectory: null, mode: 'chat', restrict: false }
+    const call = () => atelier.tools.executor.execute({ name: 'whoami', arguments: { ms: 0 } }, scope)
+    expect((await call()).content).toBe(`served by ${service.child.pid}`)
+
+    await server.stop()
+    await waitFor(() => atelier.services.brokerInfo().status !== 'connected', 'the broker to be seen gone')
+    await server.start()
+    await waitFor(() => atelier.services.brokerInfo().status === 'connected', 'the reconnect', 30_000)
+    // The service reconnects on its own schedule: retry briefly until it is back too.
+    let answer = await call()
+    for (let i = 0; i < 50 && answer.isError; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      answer = await call()
+    }
+    expect(answer).toMatchObject({ isError: false, content: `served by ${service.child.pid}` })
+  })
+
+  it('shows a service announced after Atelier started, off until enabled, and drops it when its ttl lapses', async () => {
+    const { server, atelier } = await appWithBroker()
+    await atelier.services.prepare()
+    expect(atelier.services.list()).toEqual([])
+    const service = pidService(server.url, 'announced', 2)
+    await service.ready
+    const tool = 'whoami_announced_request'
+    await waitFor(
+      () => atelier.services.list().some((info) => info.origin === 'announced'),
+      'the announcement',
+    )
+    expect(atelier.services.list()).toEqual([
+      expect.objectContaining({
+        id: 'pid-announced.request',
+        origin: 'announced',
+        tools: [expect.objectContaining({ name: tool })],
+      }),
+    ])
+    expect(atelier.tools.settings.list(LOCAL_USER).tools.find((entry) => entry.name === tool)).toMatchObject({
+      enabled: false,
+      source: { kind: 'service', service: 'pid-announced.request' },
+    })
+    await atelier.services.setEnabled('pid-announced.request', true)
+    const scope: ToolCallScope = { user: LOCAL_USER, workingDirectory: null, mode: 'chat', restrict: false }
+    expect((await atelier.tools.executor.execute({ name: tool, arguments: { ms: 0 } }, scope)).content).toBe(
+      `served by ${service.child.pid}`,
+    )
+
+    await killHard(service.child)
+    await waitFor(() => atelier.services.list().length === 0, 'the ttl to lapse', 10_000)
+    expect(atelier.tools.registry.get(tool)).toBeUndefined()
+  })
+
+  it('says which services a turn goes without when the broker is down', async () => {
+    const { server, atelier, fake, run } = await appWithBroker()
+    atelier.services.add([JOKE_SERVICE, jokeTool('tell-joke', { style: 'pun' })])
+    await server.stop()
+    await atelier.services.setBroker({ url: server.url, auth: { kind: 'none' } })
+    fake.enqueue({ text: 'No jokes today.' })
+    const { turn, events } = await run('Tell a joke')
+    expect(turn.status).toBe('completed')
+    expect(events.find((event) => event.type === 'servers_unavailable')).toMatchObject({
+      servers: [{ name: 'joke-service', error: expect.stringContaining('not reachable') }],
+    })
+    const [request] = fake.requestsOf('openai-chat')
+    expect(request?.body.tools.map((t: { function: { name: string } }) => t.function.name)).not.toContain(
+      'tell-joke',
+    )
+  })
+
+  it('serves the same joke service over stdio, and ends its process tree when disabled', async () => {
+    const { atelier, fake, run } = await fixture()
+    atelier.services.add([
+      {
+        id: 'joke-stdio',
+        command: [process.execPath, '--import', 'tsx', JOKES, '--stdio'],
+        cwd: ROOT,
+        'config-params': [{ name: 'style' }],
+      },
+      { ...jokeTool('tell-joke', { style: 'dad' }), service: 'joke-stdio' },
+    ])
+    fake.enqueue(
+      { toolCalls: [{ id: 'j', name: 'tell-joke', arguments: '{"topic":"animals"}' }] },
+      { text: 'Done.' },
+    )
+    const { events } = await run('A joke over stdio')
+    expect(events.find((event) => event.type === 'tool_result')).toMatchObject({
+      isError: false,
+      content: expect.stringContaining('A fsh.'),
+    })
+    const [info] = atelier.services.list()
+    expect(info).toMatchObject({ id: 'joke-stdio', transport: 'stdio', running: true })
+    const pid = (atelier.services as unknown as { stdio: Map<string, { pid?: number }> }).stdio.get(
+      'joke-stdio',
+    )?.pid
+    expect(pid).toEqual(expect.any(Number))
+    await atelier.services.setEnabled('joke-stdio', false)
+    expect(isAlive(pid as number)).toBe(false)
+    expect(atelier.services.list()[0]).toMatchObject({ enabled: false, running: false })
+    expect(atelier.tools.registry.get('tell-joke')).toBeUndefined()
+  })
+
+  it('refuses descriptors that do not fit, naming what is wrong', () => {
+    return fixture().then(({ atelier }) => {
+      const add = (json: unknown) => () => atelier.services.add(json)
+      expect(add({ ...jokeTool('t', {}), service: 'nowhere' })).toThrow(
+        /names the service "nowhere", which is not configured/,
+      )
+      atelier.services.add({ ...JOKE_SERVICE, 'config-params': [{ name: 'collection', required: true }] })
+      expect(add(jokeTool('t', {}))).toThrow(
+        /does not give "collection", which the service "joke-service" requires/,
+      )
+      expect(add(jokeTool('t', { collection: 'x', colour: 'red' }))).toThrow(
+        /gives "colour", which the service "joke-service" does not take/,
+      )
+      expect(add({ id: 'x' })).toThrow(/Not a valid service descriptor/)
+      expect(add(jokeTool('read_file', { collection: 'x' }))).toThrow(/"read_file" exists already/)
+    })
+  })
+})
