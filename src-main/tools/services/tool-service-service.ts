@@ -128,6 +128,7 @@ export class ToolServiceService {
       }
     }
     this.deps.repository.save(services, tools, this.now())
+    this.sync()
     this.changed()
     return { added: [...services.map((service) => service.id), ...tools.map((tool) => tool.name)] }
   }
@@ -331,13 +332,19 @@ export class ToolServiceService {
             call.settings.parameters.inactivitySeconds,
             INACTIVITY_SECONDS,
           )
-          return this.transport(service).call({
+          const answer = this.transport(service).call({
             id: randomUUID(),
             request: { user: call.user, config: configText, arguments: JSON.stringify(call.args) },
             signal: host.signal,
             inactivityMs: inactivitySeconds * 1000,
             onPartial: (text) => host.onUpdate({ kind: 'output', stream: 'stdout', text }),
           })
+          // A stdio service's process may have started, or ended, with the call: the panel follows.
+          if (isStdioService(service)) {
+            this.changed()
+            void answer.finally(() => this.changed()).catch(() => {})
+          }
+          return answer
         },
       },
     }
@@ -494,6 +501,7 @@ export class ToolServiceService {
   private recordError(id: string, message: string): void {
     const kept = [...(this.errors.get(id) ?? []), `${new Date(this.now()).toISOString()} ${message}`]
     this.errors.set(id, kept.slice(-KEPT_ERRORS))
+    this.changed()
   }
 
   private changed(): void {

@@ -7,16 +7,18 @@ import { McpSection } from './settings/McpSection'
 import { PermissionsSection } from './settings/PermissionsSection'
 import { ProvidersSection } from './settings/ProvidersSection'
 import { type SectionTab, SectionTabs } from './settings/SectionTabs'
+import { ServicesSection } from './settings/ServicesSection'
 import { ToolsSection } from './settings/ToolsSection'
 import '../settings.css'
 
-type SectionId = 'appearance' | 'tools' | 'permissions' | 'mcp' | 'providers' | 'agents'
+type SectionId = 'appearance' | 'tools' | 'permissions' | 'mcp' | 'services' | 'providers' | 'agents'
 
 const SECTIONS: SectionTab<SectionId>[] = [
   { id: 'appearance', label: 'Appearance', description: 'Theme, turns, about' },
   { id: 'tools', label: 'Tools', description: 'Switches, parameters, playground' },
   { id: 'permissions', label: 'Permissions', description: 'Rules, protected paths' },
   { id: 'mcp', label: 'MCP', description: 'Servers that bring tools' },
+  { id: 'services', label: 'Tool services', description: 'Broker, services, descriptors' },
   { id: 'providers', label: 'Providers', description: 'Models and API keys' },
   { id: 'agents', label: 'Agent profiles', description: 'Prompts, tools, modes' },
 ]
@@ -46,11 +48,18 @@ export function SettingsView({ api, info, preferences, onChange, onClose }: Sett
     setVisited((current) => (current.has(next) ? current : new Set([...current, next])))
   }
 
+  /** From a card that points at Settings → Tools: the keyboard lands on that tab, as if chosen there. */
+  function showTools() {
+    select('tools')
+    requestAnimationFrame(() => document.getElementById(tabId('tools'))?.focus())
+  }
+
   const content: Record<SectionId, () => ReactNode> = {
     appearance: () => <AppearanceSection info={info} preferences={preferences} onChange={onChange} />,
     tools: () => <ToolsSection api={api} />,
     permissions: () => <PermissionsSection api={api} preferences={preferences} onChange={onChange} />,
     mcp: () => <McpSection api={api} />,
+    services: () => <ServicesSection api={api} onShowTools={showTools} />,
     providers: () => <ProvidersSection api={api} />,
     agents: () => <AgentProfilesSection api={api} />,
   }

@@ -267,6 +267,8 @@ describe('tool services', { timeout: 90_000 }, () => {
       },
     ])
     await atelier.services.prepare()
+    // A request sent before the service has resubscribed is lost (NATS is at-most-once): fail it fast.
+    atelier.tools.settings.update(LOCAL_USER, 'whoami', { parameters: { inactivitySeconds: 1 } })
     const scope: ToolCallScope = { user: LOCAL_USER, workingDirectory: null, mode: 'chat', restrict: false }
     const call = () => atelier.tools.executor.execute({ name: 'whoami', arguments: { ms: 0 } }, scope)
     expect((await call()).content).toBe(`served by ${service.child.pid}`)

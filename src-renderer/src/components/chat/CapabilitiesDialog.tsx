@@ -38,6 +38,8 @@ export function CapabilitiesDialog({
   }, [api, chatId])
 
   const fromMcp = capabilities?.tools.some((tool) => tool.server) ?? false
+  const fromServices = capabilities?.tools.some((tool) => tool.service) ?? false
+  const sourced = fromMcp || fromServices
   // Enabled servers whose tools are missing, and why: the reason a tool is not in the list below.
   const left = capabilities?.servers.filter((server) => server.error) ?? []
 
@@ -116,7 +118,15 @@ export function CapabilitiesDialog({
               <thead>
                 <tr>
                   <th scope="col">Tool</th>
-                  {fromMcp && <th scope="col">MCP server</th>}
+                  {sourced && (
+                    <th scope="col">
+                      {fromMcp && fromServices
+                        ? 'MCP server or tool service'
+                        : fromMcp
+                          ? 'MCP server'
+                          : 'Tool service'}
+                    </th>
+                  )}
                   <th scope="col">Tokens (≈ 4 characters each)</th>
                 </tr>
               </thead>
@@ -126,9 +136,14 @@ export function CapabilitiesDialog({
                     <th scope="row">
                       <code>{tool.name}</code>
                     </th>
-                    {fromMcp && (
+                    {sourced && (
                       <td className="capabilities-source">
                         {tool.server && <span className="capabilities-server">{tool.server}</span>}
+                        {tool.service && (
+                          <span className="capabilities-server" title="Tool service">
+                            {tool.service}
+                          </span>
+                        )}
                       </td>
                     )}
                     <td>{tool.tokens.toLocaleString()}</td>
@@ -137,7 +152,7 @@ export function CapabilitiesDialog({
               </tbody>
               <tfoot>
                 <tr>
-                  <th scope="row" colSpan={fromMcp ? 2 : 1}>
+                  <th scope="row" colSpan={sourced ? 2 : 1}>
                     Total
                   </th>
                   <td>{capabilities.totalTokens.toLocaleString()}</td>
