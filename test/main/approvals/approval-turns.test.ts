@@ -103,8 +103,10 @@ describe('approvals in a turn', { timeout: 60_000 }, () => {
     const { asker, asked } = person(() => ({ decision: 'allow-chat' }))
     await run('write three files', { asker })
 
-    // Two parallel calls queue their cards: answering the first settles the second.
-    expect(asked.map((request) => request.callId)).toEqual(['call_1'])
+    // Two parallel calls queue their cards (in the order they reach the gate): answering the first
+    // settles the second.
+    expect(asked).toHaveLength(1)
+    expect(['call_1', 'call_2']).toContain(asked[0]?.callId)
     for (const name of ['a.txt', 'b.txt', 'c.txt']) expect(existsSync(join(project, name))).toBe(true)
     expect(atelier.approvals.list()).toEqual([
       expect.objectContaining({
