@@ -168,6 +168,8 @@ export const BrokerInfo = Type.Object({
     Type.Literal('failed'),
   ]),
   error: Type.Union([Type.String(), Type.Null()]),
+  /** What came over the broker and was ignored (garbage on a response subject, a bad announcement), newest last. */
+  errors: Type.Array(Type.String()),
 })
 export type BrokerInfo = Static<typeof BrokerInfo>
 

@@ -33,6 +33,8 @@ import type { ServiceTransport } from './transport'
 
 const BROKER_KEY = 'toolServices.broker'
 const BROKER_SECRET_KEY = 'toolServices.brokerSecret'
+/** Where what the broker connection ignored is kept, beside each service's own failures. */
+const BROKER_LOG = 'broker'
 /** How many failures each service keeps for the panel. */
 const KEPT_ERRORS = 10
 /** A broker that could not be reached is tried again by the panel no sooner than this. */
@@ -175,6 +177,7 @@ export class ToolServiceService {
       hasSecret: this.deps.settings.getRaw(BROKER_SECRET_KEY) !== undefined,
       status: stored.url ? this.brokerStatus : 'off',
       error: this.brokerError,
+      errors: this.errors.get(BROKER_LOG) ?? [],
     }
   }
 
@@ -390,7 +393,7 @@ export class ToolServiceService {
         this.changed()
       },
       onAnnouncement: (announcement) => this.announce(announcement),
-      log: (message) => this.recordError('broker', message),
+      log: (message) => this.recordError(BROKER_LOG, message),
     })
     this.broker = broker
     this.brokerStatus = 'connecting'
@@ -432,7 +435,7 @@ export class ToolServiceService {
   private announce(announcement: ServiceAnnouncement): void {
     const problem = announcementProblem(announcement)
     if (problem) {
-      this.recordError('broker', `An announcement was ignored: ${problem}`)
+      this.recordError(BROKER_LOG, `An announcement was ignored: ${problem}`)
       return
     }
     const id = announcement.service.id

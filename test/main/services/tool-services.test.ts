@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { connect } from '@nats-io/transport-node'
+import { connect, headers } from '@nats-io/transport-node'
 import { afterEach, describe, expect, it } from 'vitest'
 import { LOCAL_USER } from '../../../src-main/app/create-atelier'
 import type { ToolCallScope } from '../../../src-main/tools/executor'
@@ -206,6 +206,35 @@ describe('tool services', { timeout: 90_000 }, () => {
     expect(await stopped).toMatchObject({ isError: true, errorType: 'aborted' })
     await waitFor(() => cancels.length === 2, 'the second cancel')
     await watcher.close()
+  })
+
+  it('ignores garbage on a response subject: the call still gets its answer, the broker keeps what it ignored', async () => {
+    const { server, atelier } = await appWithBroker()
+    await jokeService(server.url)
+    atelier.services.add([JOKE_SERVICE, jokeTool('tell-joke', { style: 'pun', stream: true, pauseMs: 300 })])
+    await atelier.services.prepare()
+    const scope: ToolCallScope = { user: LOCAL_USER, workingDirectory: null, mode: 'chat', restrict: false }
+    const answer = atelier.tools.executor.execute({ name: 'tell-joke', arguments: { topic: 'music' } }, scope)
+    const vandal = await connect({ servers: server.url })
+    const subject = JOKE_SERVICE['response-queue']
+    const withId = (id: string) => {
+      const h = headers()
+      h.set('id', id)
+      return { headers: h }
+    }
+    vandal.publish(subject, 'not json at all')
+    vandal.publish(
+      subject,
+      JSON.stringify({ error: null, response: 'forged', end_of_stream: true }),
+      withId('no-such-call'),
+    )
+    vandal.publish(subject, JSON.stringify({ response: 'no error field', end_of_stream: true }), withId('x'))
+    vandal.publish(subject, JSON.stringify({ error: null, response: 'no header', end_of_stream: true }))
+    await vandal.flush()
+    await vandal.close()
+
+    expect(await answer).toMatchObject({ isError: false, content: expect.stringContaining('The trom-bone.') })
+    await waitFor(() => atelier.services.brokerInfo().errors.length >= 3, 'the ignored messages to be kept')
   })
 
   it('spreads calls over a queue group; a killed instance loses only its own call, and the survivor serves the rest', async () => {

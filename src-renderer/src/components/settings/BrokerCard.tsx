@@ -2,6 +2,7 @@ import { type FormEvent, useId, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
 import type { BrokerAuth, BrokerInfo, BrokerInput } from '../../../../src-shared/tool-services'
 import { fieldErrors } from './field-errors'
+import { LastErrors } from './LastErrors'
 import { Notice } from './Notice'
 import { splitRequestError } from './request-errors'
 import { TextField } from './TextField'
@@ -145,6 +146,7 @@ export function BrokerCard({
           {broker.error}
         </p>
       )}
+      <LastErrors errors={broker.errors} />
       <div className="editor-grid">
         <TextField
           fields={fields}

@@ -10,6 +10,7 @@ import {
 import { errorMessage } from '../../errors'
 import { TrashIcon } from '../icons'
 import { ItemActions } from './ItemActions'
+import { LastErrors } from './LastErrors'
 import { Notice } from './Notice'
 import { Switch } from './Switch'
 
@@ -223,22 +224,7 @@ export function ToolServiceCard({
           </ul>
         )}
       </div>
-      {service.errors.length > 0 && (
-        <details className="service-errors">
-          <summary>
-            Last errors <span className="count">{service.errors.length}</span>
-          </summary>
-          <ol>
-            {service.errors.map((line, index) => (
-              // The same message may recur; its place in the list is what tells it apart.
-              // biome-ignore lint/suspicious/noArrayIndexKey: the list only grows at its end and is replaced whole
-              <li key={index}>
-                <code>{line}</code>
-              </li>
-            ))}
-          </ol>
-        </details>
-      )}
+      <LastErrors errors={service.errors} />
       {error && (
         <Notice tone="danger" role="alert">
           {error}
