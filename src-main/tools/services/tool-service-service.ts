@@ -39,6 +39,8 @@ const BROKER_LOG = 'broker'
 const KEPT_ERRORS = 10
 /** A broker that could not be reached is tried again by the panel no sooner than this. */
 const RETRY_AFTER_MS = 5000
+/** The longest a turn waits for the broker to connect before it goes on without its tools. */
+const PREPARE_WAIT_MS = 3000
 /** How long live services get to answer a discover, when a caller waits for them. */
 const ANNOUNCE_WAIT_MS = 300
 
@@ -201,7 +203,15 @@ export class ToolServiceService {
    * which enabled services cannot be reached (the turn goes on without their tools).
    */
   async prepare(): Promise<McpServerStatus[]> {
-    await this.connectBroker().catch(() => {})
+    // A broker that drops packets holds a connect for seconds: the turn waits a little, not that long.
+    let waited: NodeJS.Timeout | undefined
+    await Promise.race([
+      this.connectBroker().catch(() => {}),
+      new Promise((done) => {
+        waited = setTimeout(done, PREPARE_WAIT_MS)
+      }),
+    ])
+    clearTimeout(waited)
     this.sync()
     const connected = this.brokerStatus === 'connected'
     return this.deps.repository
