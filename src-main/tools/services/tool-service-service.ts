@@ -132,6 +132,12 @@ export class ToolServiceService {
       }
     }
     this.deps.repository.save(services, tools, this.now())
+    // A stdio service edited runs its new command from the next call on.
+    for (const service of services) {
+      const running = this.stdio.get(service.id)
+      if (running && JSON.stringify(running.descriptor) !== JSON.stringify(service))
+        void this.stopStdio(service.id)
+    }
     this.sync()
     this.changed()
     return { added: [...services.map((service) => service.id), ...tools.map((tool) => tool.name)] }

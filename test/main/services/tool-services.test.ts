@@ -365,17 +365,21 @@ describe('tool services', { timeout: 90_000 }, () => {
     )
   })
 
-  it('serves the same joke service over stdio, and ends its process tree when disabled', async () => {
+  it('serves the same joke service over stdio, restarts it when edited, and ends its process tree when disabled', async () => {
     const { atelier, fake, run } = await fixture()
+    const stdioService = {
+      id: 'joke-stdio',
+      command: [process.execPath, '--import', 'tsx', JOKES, '--stdio'],
+      cwd: ROOT,
+      'config-params': [{ name: 'style' }],
+    }
     atelier.services.add([
-      {
-        id: 'joke-stdio',
-        command: [process.execPath, '--import', 'tsx', JOKES, '--stdio'],
-        cwd: ROOT,
-        'config-params': [{ name: 'style' }],
-      },
+      stdioService,
       { ...jokeTool('tell-joke', { style: 'dad' }), service: 'joke-stdio' },
     ])
+    const pidOf = () =>
+      (atelier.services as unknown as { stdio: Map<string, { pid: number | null }> }).stdio.get('joke-stdio')
+        ?.pid
     fake.enqueue(
       { toolCalls: [{ id: 'j', name: 'tell-joke', arguments: '{"topic":"animals"}' }] },
       { text: 'Done.' },
@@ -387,10 +391,21 @@ describe('tool services', { timeout: 90_000 }, () => {
     })
     const [info] = atelier.services.list()
     expect(info).toMatchObject({ id: 'joke-stdio', transport: 'stdio', running: true })
-    const pid = (atelier.services as unknown as { stdio: Map<string, { pid?: number }> }).stdio.get(
-      'joke-stdio',
-    )?.pid
-    expect(pid).toEqual(expect.any(Number))
+    const first = pidOf()
+    expect(first).toEqual(expect.any(Number))
+
+    // Edited (a new environment), it runs the new descriptor from the next call on.
+    atelier.services.add({ ...stdioService, env: { JOKES_EDITED: '1' } })
+    const scope: ToolCallScope = { user: LOCAL_USER, workingDirectory: null, mode: 'chat', restrict: false }
+    const again = await atelier.tools.executor.execute(
+      { name: 'tell-joke', arguments: { topic: 'food' } },
+      scope,
+    )
+    expect(again).toMatchObject({ isError: false, content: expect.stringContaining('felt crummy') })
+    const pid = pidOf()
+    expect(pid).not.toBe(first)
+    await waitFor(() => !isAlive(first as number), 'the old process to end')
+
     await atelier.services.setEnabled('joke-stdio', false)
     expect(isAlive(pid as number)).toBe(false)
     expect(atelier.services.list()[0]).toMatchObject({ enabled: false, running: false })
