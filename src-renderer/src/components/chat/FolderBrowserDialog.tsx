@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useState } from 'react'
+import { useCallback, useEffect, useId, useRef, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
 import type { FolderListing } from '../../../../src-shared/contract'
 import { errorMessage } from '../../errors'
@@ -32,16 +32,21 @@ export function FolderBrowserDialog({
   const [recent, setRecent] = useState<string[]>([])
   const [showHidden, setShowHidden] = useState(false)
   const pathId = useId()
+  // Only the latest listing asked for lands: the first one (home) answering late must not replace
+  // a folder the person has since typed or opened.
+  const latest = useRef(0)
 
   const open = useCallback(
     async (path: string | undefined) => {
+      const ticket = ++latest.current
       try {
         const next = await api.folders.list(path === undefined ? {} : { path })
+        if (ticket !== latest.current) return
         setListing(next)
         setTyped(next.path)
         setError(undefined)
       } catch (failure) {
-        setError(errorMessage(failure))
+        if (ticket === latest.current) setError(errorMessage(failure))
       }
     },
     [api],
@@ -106,7 +111,10 @@ export function FolderBrowserDialog({
             className="input"
             value={typed}
             spellCheck={false}
-            onChange={(event) => setTyped(event.target.value)}
+            onChange={(event) => {
+              latest.current++
+              setTyped(event.target.value)
+            }}
           />
           <button type="submit">Go</button>
         </form>
