@@ -42,7 +42,7 @@ const RETRY_AFTER_MS = 5000
 /** The longest a turn waits for the broker to connect before it goes on without its tools. */
 const PREPARE_WAIT_MS = 3000
 /** How long live services get to answer a discover, when a caller waits for them. */
-const ANNOUNCE_WAIT_MS = 300
+const ANNOUNCE_WAIT_MS = 1000
 
 /** The longest silence between two responses of a call, in seconds. */
 export const INACTIVITY_SECONDS = { min: 1, max: 600, fallback: 20 }
