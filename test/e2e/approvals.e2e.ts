@@ -1,16 +1,20 @@
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { ScriptedResponse } from '../support/fake-provider'
-import { ROOT, settingsSection, useChatApp } from './support'
-
-const screenshots = join(ROOT, 'test-results', 'screenshots')
-async function screenshot(page: Page, name: string) {
-  mkdirSync(screenshots, { recursive: true })
-  await page.mouse.move(0, 0)
-  await page.screenshot({ path: join(screenshots, `${name}.png`) })
-}
+import {
+  conversation,
+  conversationText,
+  messageBox,
+  screenshot,
+  send,
+  settingsSection,
+  stopButton,
+  toolCard,
+  turnOver,
+  useChatApp,
+} from './support'
 
 /**
  * Approvals in Chromium, against the web host and the real services: the fake provider scripts the
@@ -20,40 +24,12 @@ async function screenshot(page: Page, name: string) {
 describe('approvals in the chat', () => {
   const { open, tempDir } = useChatApp()
 
-  const conversation = (page: Page) => page.getByRole('log', { name: 'Conversation' })
-  const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' })
-  const sendButton = (page: Page) => page.getByRole('button', { name: 'Send', exact: true })
-  const stopButton = (page: Page) => page.getByRole('button', { name: 'Stop', exact: true })
   const approvalCards = (page: Page, tool: string) =>
     conversation(page).getByRole('group', { name: `Approval for ${tool}`, exact: true })
-  const toolCard = (page: Page, name: string) =>
-    conversation(page).getByRole('article', { name: `Tool call ${name}` })
 
   const writeCall = (path: string, content: string): ScriptedResponse => ({
     toolCalls: [{ name: 'write_file', arguments: JSON.stringify({ path, content }) }],
   })
-
-  async function send(page: Page, prompt: string) {
-    await messageBox(page).fill(prompt)
-    await sendButton(page).click()
-  }
-
-  /** Waits until the conversation's text passes `test`, and returns that text. */
-  async function conversationText(page: Page, test: (text: string) => boolean, timeout = 15_000) {
-    const started = Date.now()
-    for (;;) {
-      const text = (await conversation(page).textContent()) ?? ''
-      if (test(text)) return text
-      if (Date.now() - started > timeout)
-        throw new Error(`The conversation never matched; it reads:\n${text}`)
-      await new Promise((resolve) => setTimeout(resolve, 15))
-    }
-  }
-
-  async function turnOver(page: Page) {
-    await stopButton(page).waitFor({ state: 'detached' })
-    await sendButton(page).waitFor()
-  }
 
   /** The card of the latest call of `tool`, once its answers are on screen. */
   async function waitingCard(page: Page, tool: string) {

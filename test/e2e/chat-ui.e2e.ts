@@ -1,10 +1,22 @@
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { Type } from '@sinclair/typebox'
-import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { ConversationRepository } from '../../src-main/db/conversation-repository'
-import { ROOT, startApp, testTool, useChatApp } from './support'
+import {
+  conversation,
+  conversationText,
+  messageBox,
+  screenshot,
+  send,
+  sendButton,
+  startApp,
+  stopButton,
+  testTool,
+  toolCard,
+  turnOver,
+  useChatApp,
+} from './support'
 
 /**
  * The chat screen in Chromium, against the web host and the real services, with the fake provider
@@ -13,43 +25,6 @@ import { ROOT, startApp, testTool, useChatApp } from './support'
  */
 describe('the chat screen', () => {
   const { open, openPage, tempDir, cleanups } = useChatApp()
-
-  const screenshots = join(ROOT, 'test-results', 'screenshots')
-  async function screenshot(page: Page, name: string) {
-    mkdirSync(screenshots, { recursive: true })
-    await page.mouse.move(0, 0)
-    await page.screenshot({ path: join(screenshots, `${name}.png`) })
-  }
-
-  const conversation = (page: Page) => page.getByRole('log', { name: 'Conversation' })
-  const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' })
-  const sendButton = (page: Page) => page.getByRole('button', { name: 'Send', exact: true })
-  const stopButton = (page: Page) => page.getByRole('button', { name: 'Stop', exact: true })
-  const toolCard = (page: Page, name: string) =>
-    conversation(page).getByRole('article', { name: `Tool call ${name}` })
-
-  async function send(page: Page, prompt: string) {
-    await messageBox(page).fill(prompt)
-    await sendButton(page).click()
-  }
-
-  /** Waits until the conversation's text passes `test`, and returns that text. */
-  async function conversationText(page: Page, test: (text: string) => boolean, timeout = 15_000) {
-    const started = Date.now()
-    for (;;) {
-      const text = (await conversation(page).textContent()) ?? ''
-      if (test(text)) return text
-      if (Date.now() - started > timeout)
-        throw new Error(`The conversation never matched; it reads:\n${text}`)
-      await new Promise((resolve) => setTimeout(resolve, 15))
-    }
-  }
-
-  /** The turn is over once Send is back. */
-  async function turnOver(page: Page) {
-    await stopButton(page).waitFor({ state: 'detached' })
-    await sendButton(page).waitFor()
-  }
 
   it('streams the answer as it arrives and renders it as safe Markdown', async () => {
     const { page, context, fake } = await open()

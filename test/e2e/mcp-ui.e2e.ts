@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Locator, Page } from 'playwright-core'
@@ -6,36 +5,13 @@ import { describe, expect, it } from 'vitest'
 import { MASKED_VALUE, type McpServerInfo } from '../../src-shared/mcp'
 import { environmentOf } from '../main/tools/mcp/secret-probes'
 import { EVERYTHING_SERVER } from '../support/mcp-servers'
-import { ROOT, settingsSection, useChatApp } from './support'
+import { descendantProcesses, ROOT, settingsSection, useChatApp } from './support'
 
 const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots')
 const LONG_TOOL = 'everything__trigger-long-running-operation'
 
-/**
- * The command lines of the processes this test process started (at any depth) that run the
- * everything server: only what this test spawned counts, whatever else runs on the machine.
- */
-function everythingProcesses(): string[] {
-  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' })
-    .split('\n')
-    .flatMap((line) => {
-      const match = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line)
-      return match ? [{ pid: Number(match[1]), ppid: Number(match[2]), args: match[3] ?? '' }] : []
-    })
-  const ours = new Set([process.pid])
-  for (let grew = true; grew; ) {
-    grew = false
-    for (const row of rows) {
-      if (!ours.has(row.pid) && ours.has(row.ppid)) {
-        ours.add(row.pid)
-        grew = true
-      }
-    }
-  }
-  return rows
-    .filter((row) => ours.has(row.pid) && row.args.includes(EVERYTHING_SERVER))
-    .map((row) => row.args)
-}
+/** The everything servers this test started, at any depth. */
+const everythingProcesses = () => descendantProcesses((args) => args.includes(EVERYTHING_SERVER))
 
 /**
  * Settings → MCP and the MCP parts of the chat screen, in Chromium against the web host, with the

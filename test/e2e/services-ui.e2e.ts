@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Locator, Page } from 'playwright-core'
@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import type { BrokerInfo, ToolServiceInfo } from '../../src-shared/tool-services'
 import type { ToolSettingsDescriptor } from '../../src-shared/tools'
 import { useNatsServers } from '../support/nats-server'
-import { ROOT, settingsSection, useChatApp } from './support'
+import { descendantProcesses, ROOT, settingsSection, useChatApp } from './support'
 
 const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots')
 const JOKE_MAIN = join(ROOT, 'examples', 'joke-service', 'main.ts')
@@ -29,31 +29,9 @@ const STDIO_DESCRIPTORS = [
   },
 ]
 
-/**
- * The command lines of the processes this test process started (at any depth) that run the joke
- * service: only what this test spawned counts, whatever else runs on the machine.
- */
-function jokeProcesses(): string[] {
-  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' })
-    .split('\n')
-    .flatMap((line) => {
-      const match = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line)
-      return match ? [{ pid: Number(match[1]), ppid: Number(match[2]), args: match[3] ?? '' }] : []
-    })
-  const ours = new Set([process.pid])
-  for (let grew = true; grew; ) {
-    grew = false
-    for (const row of rows) {
-      if (!ours.has(row.pid) && ours.has(row.ppid)) {
-        ours.add(row.pid)
-        grew = true
-      }
-    }
-  }
-  return rows
-    .filter((row) => ours.has(row.pid) && row.args.includes(JOKE_MAIN) && row.args.includes('--stdio'))
-    .map((row) => row.args)
-}
+/** The stdio joke services this test started, at any depth. */
+const jokeProcesses = () =>
+  descendantProcesses((args) => args.includes(JOKE_MAIN) && args.includes('--stdio'))
 
 /**
  * Settings → Tool services, in Chromium against the web host: the example joke service over stdio

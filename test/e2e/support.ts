@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { TSchema } from '@sinclair/typebox'
@@ -194,4 +195,68 @@ export function useChatApp() {
   }
 
   return { open, openPage, tempDir, cleanups }
+}
+
+// ── The chat screen, found the way a person (or a screen reader) finds it: by role and name ──
+
+export const conversation = (page: Page) => page.getByRole('log', { name: 'Conversation' })
+export const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' })
+export const sendButton = (page: Page) => page.getByRole('button', { name: 'Send', exact: true })
+export const stopButton = (page: Page) => page.getByRole('button', { name: 'Stop', exact: true })
+export const toolCard = (page: Page, name: string) =>
+  conversation(page).getByRole('article', { name: `Tool call ${name}` })
+
+export async function send(page: Page, prompt: string) {
+  await messageBox(page).fill(prompt)
+  await sendButton(page).click()
+}
+
+/** Waits until the conversation's text passes `test`, and returns that text. */
+export async function conversationText(page: Page, test: (text: string) => boolean, timeout = 15_000) {
+  const started = Date.now()
+  for (;;) {
+    const text = (await conversation(page).textContent()) ?? ''
+    if (test(text)) return text
+    if (Date.now() - started > timeout) throw new Error(`The conversation never matched; it reads:\n${text}`)
+    await new Promise((resolve) => setTimeout(resolve, 15))
+  }
+}
+
+/** The turn is over once Send is back. */
+export async function turnOver(page: Page) {
+  await stopButton(page).waitFor({ state: 'detached' })
+  await sendButton(page).waitFor()
+}
+
+const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots')
+
+/** A screenshot under test-results/screenshots, the pointer out of the way. */
+export async function screenshot(page: Page, name: string) {
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  await page.mouse.move(0, 0)
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
+}
+
+/**
+ * The command lines of this test process's descendants that `matches` picks: only what the test
+ * spawned counts, whatever else runs on the machine.
+ */
+export function descendantProcesses(matches: (args: string) => boolean): string[] {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .flatMap((line) => {
+      const match = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line)
+      return match ? [{ pid: Number(match[1]), ppid: Number(match[2]), args: match[3] ?? '' }] : []
+    })
+  const ours = new Set([process.pid])
+  for (let grew = true; grew; ) {
+    grew = false
+    for (const row of rows) {
+      if (!ours.has(row.pid) && ours.has(row.ppid)) {
+        ours.add(row.pid)
+        grew = true
+      }
+    }
+  }
+  return rows.filter((row) => ours.has(row.pid) && matches(row.args)).map((row) => row.args)
 }

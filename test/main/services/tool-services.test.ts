@@ -14,6 +14,9 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const JOKES = join(ROOT, 'examples', 'joke-service', 'main.ts')
 const PID_SERVICE = join(ROOT, 'test', 'fixtures', 'services', 'pid-service.ts')
 
+/** Calls made straight through the executor, as `atelier tool` makes them: no turn, no approvals. */
+const scope: ToolCallScope = { user: LOCAL_USER, workingDirectory: null, mode: 'chat', restrict: false }
+
 const JOKE_SERVICE = {
   id: 'joke-service',
   'request-queue': 'tool-services.joke.request',
@@ -190,7 +193,6 @@ describe('tool services', { timeout: 90_000 }, () => {
       },
     })
     await watcher.flush()
-    const scope: ToolCallScope = { user: LOCAL_USER, workingDirectory: null, mode: 'chat', restrict: false }
 
     const timedOut = await atelier.tools.executor.execute({ name: 'never', arguments: {} }, scope)
     expect(timedOut).toMatchObject({ isError: true, errorType: 'timeout' })
@@ -213,7 +215,6 @@ describe('tool services', { timeout: 90_000 }, () => {
     await jokeService(server.url)
     atelier.services.add([JOKE_SERVICE, jokeTool('tell-joke', { style: 'pun', stream: true, pauseMs: 300 })])
     await atelier.services.prepare()
-    const scope: ToolCallScope = { user: LOCAL_USER, workingDirectory: null, mode: 'chat', restrict: false }
     const answer = atelier.tools.executor.execute({ name: 'tell-joke', arguments: { topic: 'music' } }, scope)
     const vandal = await connect({ servers: server.url })
     const subject = JOKE_SERVICE['response-queue']
@@ -254,7 +255,6 @@ describe('tool services', { timeout: 90_000 }, () => {
     ])
     await atelier.services.prepare()
     atelier.tools.settings.update(LOCAL_USER, 'whoami', { parameters: { inactivitySeconds: 3 } })
-    const scope: ToolCallScope = { user: LOCAL_USER, workingDirectory: null, mode: 'chat', restrict: false }
     const call = (ms: number) => atelier.tools.executor.execute({ name: 'whoami', arguments: { ms } }, scope)
 
     // Slow calls until each instance holds one.
@@ -298,7 +298,6 @@ describe('tool services', { timeout: 90_000 }, () => {
     await atelier.services.prepare()
     // A request sent before the service has resubscribed is lost (NATS is at-most-once): fail it fast.
     atelier.tools.settings.update(LOCAL_USER, 'whoami', { parameters: { inactivitySeconds: 1 } })
-    const scope: ToolCallScope = { user: LOCAL_USER, workingDirectory: null, mode: 'chat', restrict: false }
     const call = () => atelier.tools.executor.execute({ name: 'whoami', arguments: { ms: 0 } }, scope)
     expect((await call()).content).toBe(`served by ${service.child.pid}`)
 
@@ -338,7 +337,6 @@ describe('tool services', { timeout: 90_000 }, () => {
       source: { kind: 'service', service: 'pid-announced.request' },
     })
     await atelier.services.setEnabled('pid-announced.request', true)
-    const scope: ToolCallScope = { user: LOCAL_USER, workingDirectory: null, mode: 'chat', restrict: false }
     expect((await atelier.tools.executor.execute({ name: tool, arguments: { ms: 0 } }, scope)).content).toBe(
       `served by ${service.child.pid}`,
     )
@@ -396,7 +394,6 @@ describe('tool services', { timeout: 90_000 }, () => {
 
     // Edited (a new environment), it runs the new descriptor from the next call on.
     atelier.services.add({ ...stdioService, env: { JOKES_EDITED: '1' } })
-    const scope: ToolCallScope = { user: LOCAL_USER, workingDirectory: null, mode: 'chat', restrict: false }
     const again = await atelier.tools.executor.execute(
       { name: 'tell-joke', arguments: { topic: 'food' } },
       scope,

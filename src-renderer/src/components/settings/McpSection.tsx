@@ -8,7 +8,7 @@ import { McpImportDialog } from './McpImportDialog'
 import { McpServerCard } from './McpServerCard'
 import { McpServerForm } from './McpServerForm'
 import { McpStderrDialog } from './McpStderrDialog'
-import { Notice } from './Notice'
+import { SectionNotices } from './Notice'
 import { upsertById } from './upsert'
 
 type Editing = { kind: 'create' } | { kind: 'edit'; server: McpServerInfo }
@@ -116,21 +116,7 @@ export function McpSection({ api }: { api: AtelierApi }) {
           </div>
         )}
       </header>
-      {loadError && (
-        <Notice tone="danger" role="alert">
-          {loadError}
-        </Notice>
-      )}
-      {error && (
-        <Notice tone="danger" role="alert">
-          {error}
-        </Notice>
-      )}
-      {news && (
-        <Notice tone="success" role="status">
-          {news}
-        </Notice>
-      )}
+      <SectionNotices loadError={loadError} error={error} news={news} />
       {!servers && !loadError && <p className="muted">Loading MCP servers…</p>}
       {editing && (
         <McpServerForm

@@ -25,3 +25,34 @@ export function Notice({ tone, children, role, id, title }: NoticeProps) {
     </div>
   )
 }
+
+/** A settings section's messages: the list that failed to load, the last action that failed, news. */
+export function SectionNotices({
+  loadError,
+  error,
+  news,
+}: {
+  loadError?: string
+  error?: string
+  news?: string
+}) {
+  return (
+    <>
+      {loadError && (
+        <Notice tone="danger" role="alert">
+          {loadError}
+        </Notice>
+      )}
+      {error && (
+        <Notice tone="danger" role="alert">
+          {error}
+        </Notice>
+      )}
+      {news && (
+        <Notice tone="success" role="status">
+          {news}
+        </Notice>
+      )}
+    </>
+  )
+}

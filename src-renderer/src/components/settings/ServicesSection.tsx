@@ -4,7 +4,7 @@ import type { BrokerInfo, ToolServiceInfo } from '../../../../src-shared/tool-se
 import { errorMessage } from '../../errors'
 import { ConfirmDialog } from '../ConfirmDialog'
 import { BrokerCard } from './BrokerCard'
-import { Notice } from './Notice'
+import { SectionNotices } from './Notice'
 import { ServiceDescriptorDialog } from './ServiceDescriptorDialog'
 import { ToolServiceCard } from './ToolServiceCard'
 import { upsertById } from './upsert'
@@ -111,21 +111,7 @@ export function ServicesSection({ api, onShowTools }: { api: AtelierApi; onShowT
           </div>
         )}
       </header>
-      {loadError && (
-        <Notice tone="danger" role="alert">
-          {loadError}
-        </Notice>
-      )}
-      {error && (
-        <Notice tone="danger" role="alert">
-          {error}
-        </Notice>
-      )}
-      {news && (
-        <Notice tone="success" role="status">
-          {news}
-        </Notice>
-      )}
+      <SectionNotices loadError={loadError} error={error} news={news} />
       {!loaded && !loadError && <p className="muted">Loading tool services…</p>}
       {broker && <BrokerCard api={api} broker={broker} onSaved={setBroker} />}
       {services?.length === 0 && (
