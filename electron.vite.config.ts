@@ -6,8 +6,14 @@ export default defineConfig({
   main: {
     build: {
       rollupOptions: {
-        // The CLI shares the main bundle's services but never imports `electron`.
-        input: { index: resolve('src-main/index.ts'), cli: resolve('src-main/cli/main.ts') },
+        // The CLI shares the main bundle's services but never imports `electron`. A custom tool
+        // host runs as a process of its own; `atelier` is what tool modules import by that name.
+        input: {
+          index: resolve('src-main/index.ts'),
+          cli: resolve('src-main/cli/main.ts'),
+          'custom-tool-host': resolve('src-main/tools/custom/host.ts'),
+          atelier: resolve('src-custom-tool/index.ts'),
+        },
       },
     },
   },

@@ -63,6 +63,14 @@ export const CommandVerdict = Type.Object({
 export type CommandVerdict = Static<typeof CommandVerdict>
 
 /** What an approval card shows: the call, what it would do, and why it asks. */
+/** A change a custom tool proposes (`api.pushPendingAction`): the card offers Apply and Discard only. */
+export const PendingActionView = Type.Object({
+  label: Type.String(),
+  detail: Type.Optional(Type.String()),
+  preview: Type.Optional(Type.String()),
+})
+export type PendingActionView = Static<typeof PendingActionView>
+
 export const ApprovalRequest = Type.Object({
   id: Type.String(),
   chatId: Type.String(),
@@ -80,6 +88,8 @@ export const ApprovalRequest = Type.Object({
   suggestedRules: Type.Array(Type.String()),
   /** Whether the chat has a project folder, so "Always allow" can be kept to it. */
   folder: Type.Union([Type.String(), Type.Null()]),
+  /** Set when the card is a tool's pending action: Apply is `allow-once`, Discard is `deny`. */
+  action: Type.Optional(PendingActionView),
 })
 export type ApprovalRequest = Static<typeof ApprovalRequest>
 

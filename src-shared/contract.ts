@@ -14,6 +14,7 @@ import {
   RuleScope,
   RuleText,
 } from './approvals'
+import { CustomToolLog, CustomToolsInfo } from './custom-tools'
 import { McpServerInfo, McpServerInput, McpServerStatus } from './mcp'
 import {
   AgentProfile,
@@ -71,6 +72,8 @@ export const Preferences = Type.Object({
   theme: Theme,
   maxIterations: MaxIterations,
   protectedPaths: ProtectedPaths,
+  /** Custom tool files or folders beyond the usual ones; `~` expanded, relative ones against the project. */
+  customToolPaths: Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), { maxItems: 100 }),
 })
 export type Preferences = Static<typeof Preferences>
 
@@ -120,6 +123,8 @@ export const Capabilities = Type.Object({
       server: Type.Optional(Type.String()),
       /** The tool service a tool comes from. */
       service: Type.Optional(Type.String()),
+      /** The custom tool module a tool comes from. */
+      module: Type.Optional(Type.String()),
     }),
   ),
   /** Estimated at four characters a token, as the wire JSON goes out. */
@@ -316,6 +321,30 @@ export const methods = {
   'services.broker': method(Empty, BrokerInfo),
   /** The broker's URL, auth and CA file; the secret goes to the secret store and never comes back. */
   'services.setBroker': method(BrokerInput, BrokerInfo),
+  /** Every custom tool file found for the project (or none): loads what may run, so errors show. */
+  'customTools.list': method(
+    Type.Object({ folder: Type.Optional(FolderPath) }, { additionalProperties: false }),
+    CustomToolsInfo,
+  ),
+  /** Ends the tool hosts (after their `onSession(shutdown)`) and loads the folders again. */
+  'customTools.reload': method(
+    Type.Object({ folder: Type.Optional(FolderPath) }, { additionalProperties: false }),
+    CustomToolsInfo,
+  ),
+  /** The end of a module's log file. */
+  'customTools.log': method(
+    Type.Object({ file: FolderPath }, { additionalProperties: false }),
+    CustomToolLog,
+  ),
+  /** Lets a project's own tool folders (`.atelier/tools`, …) run code. */
+  'folders.trust': method(
+    Type.Object({ folder: FolderPath }, { additionalProperties: false }),
+    Type.Object({ folder: Type.String(), trusted: Type.Array(Type.String()) }),
+  ),
+  'folders.untrust': method(
+    Type.Object({ folder: FolderPath }, { additionalProperties: false }),
+    Type.Object({ folder: Type.String(), trusted: Type.Array(Type.String()) }),
+  ),
   'preferences.get': method(Empty, Preferences),
   'preferences.update': method(Type.Partial(Preferences, { additionalProperties: false }), Preferences),
   'tools.list': method(Empty, ToolSettingsListResponse),
@@ -338,6 +367,8 @@ export const events = {
   'permissions.changed': Type.Object({ rules: Type.Array(PermissionRule) }),
   /** After any edit, a broker connecting or dropping, a service announcing itself or lapsing. */
   'services.changed': Type.Object({ services: Type.Array(ToolServiceInfo), broker: BrokerInfo }),
+  /** A tool folder changed on disk, loaded, or its host started or stopped: ask `customTools.list` again. */
+  'customTools.changed': Type.Object({}),
 }
 
 export type Methods = typeof methods

@@ -61,7 +61,12 @@ export const ToolSource = Type.Union([
   Type.Object({ kind: Type.Literal('builtin') }),
   Type.Object({ kind: Type.Literal('mcp'), server: Type.String() }),
   Type.Object({ kind: Type.Literal('service'), service: Type.String() }),
-  Type.Object({ kind: Type.Literal('custom'), module: Type.String() }),
+  Type.Object({
+    kind: Type.Literal('custom'),
+    module: Type.String(),
+    /** The project folder whose tool folder holds it: offered only in chats bound to that folder. */
+    project: Type.Optional(Type.String()),
+  }),
 ])
 export type ToolSource = Static<typeof ToolSource>
 
@@ -187,6 +192,17 @@ export const ToolDisplay = Type.Union([
   Type.Object({ kind: Type.Literal('diff'), path: Type.String(), patch: Type.String() }),
   Type.Composite([Type.Object({ kind: Type.Literal('shell') }), ShellCommandResult]),
   Type.Object({ kind: Type.Literal('images'), images: Type.Array(DisplayImage) }),
+  /**
+   * What a custom tool's render hooks made of the call and its result, as Markdown (raw HTML stays
+   * off): `call` for the card's head, `collapsed` and `expanded` for its two states. A hook that
+   * failed or returned nothing leaves its part out, and the card shows the default there.
+   */
+  Type.Object({
+    kind: Type.Literal('rendered'),
+    call: Type.Optional(Type.String()),
+    collapsed: Type.Optional(Type.String()),
+    expanded: Type.Optional(Type.String()),
+  }),
 ])
 export type ToolDisplay = Static<typeof ToolDisplay>
 
@@ -211,6 +227,16 @@ export const ToolProgress = Type.Union([
     path: Type.Optional(Type.String()),
     mimeType: Type.Optional(Type.String()),
     error: Type.Optional(Type.String()),
+  }),
+  /**
+   * A partial result that replaces the one before (a custom tool's `onUpdate`): its text, and what
+   * the tool's render hooks made of the call and of it, as Markdown.
+   */
+  Type.Object({
+    kind: Type.Literal('partial'),
+    text: Type.String(),
+    call: Type.Optional(Type.String()),
+    rendered: Type.Optional(Type.String()),
   }),
 ])
 export type ToolProgress = Static<typeof ToolProgress>

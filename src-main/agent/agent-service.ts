@@ -34,8 +34,11 @@ export interface AgentServiceDeps {
   toolSettings: ToolSettingsService
   executor: ToolExecutor
   preferences: PreferencesService
-  /** Connects the enabled MCP servers and brings their tools into the registry. */
-  prepareTools: () => Promise<McpServerStatus[]>
+  /**
+   * Brings into the registry what a turn in this project folder may use: custom tool folders,
+   * the enabled MCP servers (connected now), tool services.
+   */
+  prepareTools: (folder: string | null) => Promise<McpServerStatus[]>
   approvals: ApprovalService
   events: AtelierEvents
   user: string
@@ -107,15 +110,11 @@ export class AgentService {
     emit({ type: 'message', message: prompt })
     chats.nameAfterPrompt(chat.id, request.prompt)
 
-    const gate = this.deps.approvals.gateFor({
-      chatId: chat.id,
-      folder: chat.mode === 'agent' ? chat.workingDir : null,
-      mode: approvalMode,
-      asker: request.asker ?? this.deps.approvals.inApp,
-      emit,
-    })
+    const folder = projectFolder(chat)
+    const asking = { chatId: chat.id, folder, asker: request.asker ?? this.deps.approvals.inApp, emit }
+    const gate = this.deps.approvals.gateFor({ ...asking, mode: approvalMode })
     // MCP servers connect now, not at start-up: a turn (or the inspector) is what needs their tools.
-    const outcome = this.projection(profile, approvalMode).then((tools) => {
+    const outcome = this.projection(profile, approvalMode, folder).then((tools) => {
       const unavailable = tools.servers.flatMap(({ name, error }) => (error ? [{ name, error }] : []))
       if (unavailable.length > 0) emit({ type: 'servers_unavailable', servers: unavailable })
       return runTurnLoop({
@@ -129,6 +128,8 @@ export class AgentService {
         user: this.deps.user,
         executor: this.deps.executor,
         gate,
+        abortTurn: (reason) => controller.abort(new Error(reason)),
+        confirmAction: this.deps.approvals.confirmerFor(asking),
         ...(this.deps.retry && { retry: this.deps.retry }),
         signal: controller.signal,
         commit: (role, parts) => {
@@ -178,10 +179,15 @@ export class AgentService {
     const chat = this.deps.chats.get(id)
     const provider = this.resolveProvider(chat, {})
     const profile = this.deps.profiles.forChat(chat.agent)
-    const { definitions, servers } = await this.projection(profile, effectiveApprovalMode(chat, profile))
+    const { definitions, servers } = await this.projection(
+      profile,
+      effectiveApprovalMode(chat, profile),
+      projectFolder(chat),
+    )
     const tools = wireToolsWithTokens(provider.config.kind, definitions).map((tool) => {
       const source = this.deps.registry.get(tool.name)?.source
       if (source?.kind === 'mcp') return { ...tool, server: source.server }
+      if (source?.kind === 'custom') return { ...tool, module: source.module }
       return source?.kind === 'service' ? { ...tool, service: source.service } : tool
     })
     return {
@@ -195,22 +201,28 @@ export class AgentService {
 
   /**
    * The tools a turn offers: enabled ones (MCP servers' included, connected on the way), narrowed to
-   * the profile's list when it has one, and to reading tools in Read only mode. The inspector calls
-   * this too, so it shows what a turn sends.
+   * the profile's list when it has one, to reading tools in Read only mode, and to the custom tools
+   * of this project folder (with the person's own). The inspector calls this too, so it shows what
+   * a turn sends.
    */
   async projection(
     profile: AgentProfile,
     approvalMode: ApprovalMode = profile.approvalMode,
+    folder: string | null = null,
   ): Promise<ToolProjection> {
     const { registry } = this.deps
-    const servers = await this.deps.prepareTools()
+    const servers = await this.deps.prepareTools(folder)
     const enabled = enabledToolDefinitions(registry, this.deps.toolSettings, this.deps.user)
     const allowed = profile.tools && new Set(profile.tools)
-    const definitions = enabled.filter(
-      ({ name }) =>
+    const definitions = enabled.filter(({ name }) => {
+      const entry = registry.get(name)
+      const project = entry?.source.kind === 'custom' ? entry.source.project : undefined
+      return (
         (!allowed || allowed.has(name)) &&
-        (approvalMode !== 'read-only' || registry.get(name)?.tool.kind === 'read'),
-    )
+        (approvalMode !== 'read-only' || entry?.tool.kind === 'read') &&
+        (project === undefined || project === folder)
+      )
+    })
     return { definitions, offered: new Set(definitions.map((definition) => definition.name)), servers }
   }
 
@@ -240,6 +252,11 @@ export class AgentService {
     else emit({ type: 'turn_completed', turnId, status: turn.status })
     return turn
   }
+}
+
+/** The folder a chat works in: its bound folder in agent mode, none in chat mode. */
+export function projectFolder(chat: Chat): string | null {
+  return chat.mode === 'agent' ? chat.workingDir : null
 }
 
 /** The chat's own mode, else its profile's. */

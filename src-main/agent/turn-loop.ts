@@ -20,7 +20,7 @@ import { ProviderError } from '../providers/provider-error'
 import { type RetryPolicy, streamWithRetry } from '../providers/retry'
 import type { ProviderAdapter } from '../providers/types'
 import { FatalToolError } from '../tools/errors'
-import type { CallGate, ToolExecutor } from '../tools/executor'
+import type { CallGate, ToolCallScope, ToolExecutor } from '../tools/executor'
 import type { ToolProjection } from '../tools/projection'
 import { toModelMessages } from './history'
 
@@ -41,6 +41,10 @@ export interface TurnLoopSetup {
   executor: ToolExecutor
   /** The turn's approvals, which every call passes before it runs. */
   gate: CallGate
+  /** Stops the turn from inside a call (a custom tool's `ctx.abort()`). */
+  abortTurn?: ToolCallScope['abortTurn']
+  /** Asks the person about a change a call proposes. */
+  confirmAction?: ToolCallScope['confirmAction']
   retry?: RetryPolicy
   signal: AbortSignal
   /** Commits one message; it is in the database when this returns. */
@@ -208,6 +212,8 @@ async function runToolCalls(
               offered: setup.tools.offered,
               gate: setup.gate,
               signal: batch.signal,
+              ...(setup.abortTurn && { abortTurn: setup.abortTurn }),
+              ...(setup.confirmAction && { confirmAction: setup.confirmAction }),
               onUpdate: (progress) => emit({ type: 'tool_progress', id: call.id, progress }),
             },
           )

@@ -25,6 +25,8 @@ import { ProviderImageGenerator } from '../providers/image-generation'
 import { ProviderService, type SecretStore } from '../providers/provider-service'
 import type { RetryPolicy } from '../providers/retry'
 import { builtinTools } from '../tools/builtin'
+import { CustomToolService } from '../tools/custom/custom-tool-service'
+import type { SpawnHost } from '../tools/custom/tool-host-process'
 import { ToolExecutor } from '../tools/executor'
 import { McpServerService } from '../tools/mcp/mcp-server-service'
 import { ToolPlayground } from '../tools/playground'
@@ -55,6 +57,15 @@ export interface AtelierOptions {
   pickFolder?: () => Promise<string | null>
   /** How provider failures are retried (tests shorten the waits). */
   retry?: RetryPolicy
+  /**
+   * Whether a person watches: the desktop app and the web host. Custom tools see it as `hasUI`,
+   * and only then may they ask the person to confirm a pending action.
+   */
+  hasUI?: boolean
+  /** Starts a custom tool host; by default Node's fork (the desktop app uses a utility process). */
+  spawnToolHost?: SpawnHost
+  /** Where the person's own tool folders are looked for (`~/.atelier/tools`, …); the OS home by default. */
+  home?: string
 }
 
 /** Every service of the app, wired once; used alike by Electron main, the CLI, the web host and tests. */
@@ -67,6 +78,7 @@ export interface Atelier {
   tools: { registry: ToolRegistry; settings: ToolSettingsService; executor: ToolExecutor }
   mcp: McpServerService
   services: ToolServiceService
+  customTools: CustomToolService
   providers: ProviderService
   profiles: AgentProfileService
   agent: AgentService
@@ -85,6 +97,9 @@ export function createAtelier({
   env,
   pickFolder,
   retry,
+  hasUI = false,
+  spawnToolHost,
+  home,
 }: AtelierOptions): Atelier {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const db = openDatabase(join(dataDir, DATABASE_FILE), { nativeBinding })
@@ -119,6 +134,16 @@ export function createAtelier({
     events,
     baseDir: process.cwd(),
   })
+  const customTools = new CustomToolService({
+    registry,
+    settings: new AppSettingsRepository(db),
+    configuredPaths: () => preferences.get().customToolPaths,
+    events,
+    dataDir,
+    hasUI,
+    ...(home && { home }),
+    ...(spawnToolHost && { spawn: spawnToolHost }),
+  })
   const conversation = new ConversationRepository(db)
   // Turns left running by a process that is gone died with it.
   conversation.markInterrupted()
@@ -134,7 +159,10 @@ export function createAtelier({
     executor: tools.executor,
     preferences,
     // Each turn (and the inspector) connects what it needs: MCP servers, the broker, stdio services.
-    prepareTools: async () => [...(await mcp.prepare()), ...(await services.prepare())],
+    prepareTools: async (folder) => {
+      await customTools.prepare(folder)
+      return [...(await mcp.prepare()), ...(await services.prepare())]
+    },
     approvals,
     events,
     user: LOCAL_USER,
@@ -146,6 +174,7 @@ export function createAtelier({
     playground: new ToolPlayground(tools.executor, LOCAL_USER),
     mcp,
     services,
+    customTools,
     ...(pickFolder && { pickFolder }),
     info,
     chats,
@@ -166,6 +195,7 @@ export function createAtelier({
     tools,
     mcp,
     services,
+    customTools,
     providers,
     profiles,
     agent,
@@ -173,7 +203,7 @@ export function createAtelier({
     dispatch: createDispatcher(handlers),
     close: () => {
       agent.close()
-      const serversEnded = Promise.all([mcp.close(), services.close()]).then(() => {})
+      const serversEnded = Promise.all([mcp.close(), services.close(), customTools.close()]).then(() => {})
       db.close()
       return serversEnded
     },

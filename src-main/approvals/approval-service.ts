@@ -19,7 +19,7 @@ import { AtelierError } from '../../src-shared/errors'
 import type { AtelierEvents } from '../core/events'
 import type { PermissionRulesRepository } from '../db/permission-rules-repository'
 import type { PreferencesService } from '../preferences/preferences-service'
-import type { CallGate, ToolHookCall } from '../tools/executor'
+import type { CallGate, ToolCallScope, ToolHookCall } from '../tools/executor'
 import { evaluateCall, type Verdict } from './policy'
 import { assertRule } from './rules'
 
@@ -95,6 +95,31 @@ export class ApprovalService {
       } finally {
         release()
       }
+    }
+  }
+
+  /**
+   * How a turn asks its person about a change a custom tool proposes: a card with Apply (allow-once)
+   * and Discard (deny). Resolves whether to apply; rejects when nobody can answer.
+   */
+  confirmerFor(setup: Omit<GateSetup, 'mode'>): NonNullable<ToolCallScope['confirmAction']> {
+    const folder = setup.folder === null ? null : realFolder(setup.folder)
+    return async (action, call, signal) => {
+      const request: ApprovalRequest = {
+        id: randomUUID(),
+        chatId: setup.chatId,
+        callId: call.callId,
+        tool: call.tool,
+        arguments: call.args,
+        description: { kind: 'other', summary: action.label, locations: [] },
+        reasons: [`${call.tool} proposes a change: apply it or discard it.`],
+        suggestedRules: [],
+        folder,
+        action,
+      }
+      const outcome = await this.ask(request, setup, signal)
+      if (outcome.decision === 'unanswered') throw new Error(outcome.reason)
+      return outcome.decision !== 'deny'
     }
   }
 
@@ -211,21 +236,7 @@ export class ApprovalService {
       suggestedRules: verdict.suggestedRules,
       folder,
     }
-    // Asked before it is announced, so an answer to the announcement finds the card waiting.
-    const answered = setup.asker.ask(request, context.signal)
-    setup.emit({ type: 'approval_requested', request })
-    let outcome: AskResult | undefined
-    try {
-      outcome = await answered
-    } finally {
-      const decision = outcome?.decision
-      setup.emit({
-        type: 'approval_resolved',
-        id: request.id,
-        callId: request.callId,
-        outcome: decision === undefined ? 'cancelled' : decision === 'unanswered' ? 'deny' : decision,
-      })
-    }
+    const outcome = await this.ask(request, setup, context.signal)
     this.deps.rules.markUsed(verdict.rulesUsed, this.now())
     switch (outcome.decision) {
       case 'allow-once':
@@ -246,6 +257,30 @@ export class ApprovalService {
         }
       case 'unanswered':
         return { denied: outcome.reason }
+    }
+  }
+
+  /** Shows the card and waits for its answer; the card ends (`cancelled`) when the call stops. */
+  private async ask(
+    request: ApprovalRequest,
+    setup: Pick<GateSetup, 'asker' | 'emit'>,
+    signal: AbortSignal,
+  ): Promise<AskResult> {
+    // Asked before it is announced, so an answer to the announcement finds the card waiting.
+    const answered = setup.asker.ask(request, signal)
+    setup.emit({ type: 'approval_requested', request })
+    let outcome: AskResult | undefined
+    try {
+      outcome = await answered
+      return outcome
+    } finally {
+      const decision = outcome?.decision
+      setup.emit({
+        type: 'approval_resolved',
+        id: request.id,
+        callId: request.callId,
+        outcome: decision === undefined ? 'cancelled' : decision === 'unanswered' ? 'deny' : decision,
+      })
     }
   }
 

@@ -8,6 +8,7 @@ import { listFolders, recentFolders } from '../chats/folders'
 import type { PreferencesService } from '../preferences/preferences-service'
 import type { ProviderImageGenerator } from '../providers/image-generation'
 import type { ProviderService } from '../providers/provider-service'
+import type { CustomToolService } from '../tools/custom/custom-tool-service'
 import type { McpServerService } from '../tools/mcp/mcp-server-service'
 import type { ToolPlayground } from '../tools/playground'
 import type { ToolServiceService } from '../tools/services/tool-service-service'
@@ -27,6 +28,7 @@ export interface HandlerServices {
   playground: ToolPlayground
   mcp: McpServerService
   services: ToolServiceService
+  customTools: CustomToolService
   /** The OS folder dialog; only the desktop app has one. */
   pickFolder?: () => Promise<string | null>
   /** Whose settings the calls read and write. */
@@ -47,6 +49,7 @@ export function createHandlers({
   playground,
   mcp,
   services,
+  customTools,
   pickFolder,
   user,
 }: HandlerServices): ContractHandlers {
@@ -109,9 +112,18 @@ export function createHandlers({
     'services.setEnabled': ({ id, enabled }) => services.setEnabled(id, enabled),
     'services.broker': () => services.brokerInfo(),
     'services.setBroker': (request) => services.setBroker(request),
+    'customTools.list': ({ folder }) => customTools.list(folder ?? null),
+    'customTools.reload': ({ folder }) => customTools.reload(folder ?? null),
+    'customTools.log': ({ file }) => customTools.log(file),
+    'folders.trust': ({ folder }) => customTools.trust(folder),
+    'folders.untrust': ({ folder }) => customTools.untrust(folder),
     'preferences.get': () => preferences.get(),
     'preferences.update': (request) => preferences.update(request),
-    'tools.list': () => toolSettings.list(user),
+    // The person's own tool folders load first, so their tools are listed with the others.
+    'tools.list': async () => {
+      await customTools.prepare(null)
+      return toolSettings.list(user)
+    },
     'tools.update': ({ name, ...body }) => toolSettings.update(user, name, body),
   }
 }

@@ -14,6 +14,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   theme: 'system',
   maxIterations: 50,
   protectedPaths: DEFAULT_PROTECTED_PATHS,
+  customToolPaths: [],
 }
 
 /** App-wide preferences. Stored values that no longer parse fall back to the defaults, field by field. */

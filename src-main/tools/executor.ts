@@ -105,6 +105,12 @@ export class ToolExecutor {
         ledger: scope.chatId ? this.services.ledgers.ledgerFor(scope.chatId) : ephemeralLedger(),
         protectedPaths: this.services.protectedPaths,
         images: this.services.images,
+        ...(scope.abortTurn && { abortTurn: scope.abortTurn }),
+        ...(scope.confirmAction && {
+          confirm: (action, signal) =>
+            scope.confirmAction?.(action, { callId: record.callId, tool: name, args }, signal) ??
+            Promise.resolve(false),
+        }),
       }
       const context = withHost(record, host)
       // Describing resolves real paths (I/O the tool does again): only done for a reader of it.

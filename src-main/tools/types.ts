@@ -1,4 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox'
+import type { PendingActionView } from '../../src-shared/approvals'
 import type { ChatMode } from '../../src-shared/contract'
 import type {
   ToolCallDescription,
@@ -63,6 +64,13 @@ export interface ToolHost {
   protectedPaths: readonly string[]
   /** Makes images with the person's providers (generate_image); absent where none is wired. */
   images?: ImageGenerator
+  /** Stops the whole turn (a custom tool's `ctx.abort()`); absent outside a turn. */
+  abortTurn?: (reason: string) => void
+  /**
+   * Asks the person, on a card in the chat, whether to apply a change the tool proposes; absent
+   * where nobody can answer (the CLI, the playground).
+   */
+  confirm?: (action: PendingActionView, signal: AbortSignal) => Promise<boolean>
 }
 
 /** Everything an in-process tool may know about the call it is serving: the record and its host. */

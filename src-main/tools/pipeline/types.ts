@@ -1,5 +1,7 @@
+import type { PendingActionView } from '../../../src-shared/approvals'
 import type { ChatMode } from '../../../src-shared/contract'
 import type { ToolDisplay, ToolErrorType, ToolProgress } from '../../../src-shared/tools'
+import type { ToolHost } from '../types'
 import type { CallGate } from './decide'
 
 /** One call as a model made it. `arguments` may be the raw JSON text or already parsed. */
@@ -26,6 +28,14 @@ export interface ToolCallScope {
   /** The person's stop. */
   signal?: AbortSignal
   onUpdate?: (progress: ToolProgress) => void
+  /** Stops the whole turn (see ToolHost). */
+  abortTurn?: ToolHost['abortTurn']
+  /** Asks the turn's person about a change a call proposes (see ToolHost's `confirm`). */
+  confirmAction?: (
+    action: PendingActionView,
+    call: { callId: string; tool: string; args: unknown },
+    signal: AbortSignal,
+  ) => Promise<boolean>
 }
 
 /** What the model receives (`content`) and what only hooks and the UI see (the rest). */

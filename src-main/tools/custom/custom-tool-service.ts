@@ -1,0 +1,408 @@
+/**
+ * Custom tools as the app sees them: the tool folders found for a project, a host process per
+ * folder, their tools in the registry (source `custom`), the project folders the person trusts, and
+ * a watcher that reloads a folder after an edit — at the next turn, never in the middle of a call.
+ */
+import { createHash } from 'node:crypto'
+import {
+  appendFileSync,
+  existsSync,
+  type FSWatcher,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  truncateSync,
+  watch,
+} from 'node:fs'
+import { homedir } from 'node:os'
+import { basename, join } from 'node:path'
+import type {
+  CustomToolFileInfo,
+  CustomToolFolderInfo,
+  CustomToolLog,
+  CustomToolsInfo,
+} from '../../../src-shared/custom-tools'
+import { AtelierError } from '../../../src-shared/errors'
+import type { ToolDisplay } from '../../../src-shared/tools'
+import type { AtelierEvents } from '../../core/events'
+import type { AppSettingsRepository } from '../../db/app-settings-repository'
+import type { ToolRegistry } from '../registry'
+import { integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
+import type { RegisteredTool, ToolOutput } from '../types'
+import { discoverToolFolders, type FoundFolder } from './discovery'
+import type { HostedResult, HostedToolInfo } from './host-protocol'
+import { type LoadOutcome, nodeHost, type SpawnHost, ToolHostProcess } from './tool-host-process'
+
+const TRUSTED_KEY = 'customTools.trustedFolders'
+/** A change is acted on once the folder has been quiet this long (an editor writes in bursts). */
+const DEBOUNCE_MS = 150
+/** A log grows to this, then keeps its newer half. */
+const MAX_LOG_BYTES = 1024 * 1024
+/** What the panel shows of a log. */
+const LOG_TAIL_BYTES = 64 * 1024
+
+export interface CustomToolDeps {
+  registry: ToolRegistry
+  settings: AppSettingsRepository
+  /** The configured paths (Settings → Custom tools), read at each discovery. */
+  configuredPaths: () => readonly string[]
+  events: AtelierEvents
+  /** Where the modules' logs are kept. */
+  dataDir: string
+  /** Whether a person watches (the app, the web host); false for `atelier run` and `atelier tool`. */
+  hasUI: boolean
+  home?: string
+  spawn?: SpawnHost
+  now?: () => number
+}
+
+interface HostedFolder {
+  found: FoundFolder
+  /** The modules it was loaded with; another list means another host. */
+  files: string
+  host: ToolHostProcess
+  outcome?: LoadOutcome
+  /** A file changed since it loaded: reload when no call runs. */
+  dirty: boolean
+  watcher?: FSWatcher
+  debounce?: NodeJS.Timeout
+  registered: boolean
+  unregister: (() => void)[]
+  /** Per module: how registering its tools went. */
+  conflicts: Map<string, { name: string; heldBy: string }[]>
+  hostLog: string[]
+}
+
+export class CustomToolService {
+  private readonly hosted = new Map<string, HostedFolder>()
+  private readonly home: string
+  private readonly spawn: SpawnHost
+  private closed = false
+  /** Settles when the preparing under way is done: preparations run one at a time. */
+  private preparing: Promise<unknown> = Promise.resolve()
+
+  constructor(private readonly deps: CustomToolDeps) {
+    this.home = deps.home ?? homedir()
+    this.spawn = deps.spawn ?? nodeHost
+  }
+
+  /**
+   * Loads the tool folders a turn in this project uses — the person's, the configured ones, and the
+   * project's own once it is trusted — and makes the registry hold their tools. Folders changed
+   * since they loaded are reloaded here, unless a call of theirs is running.
+   */
+  prepare(project: string | null): Promise<void> {
+    const next = this.preparing.then(() => this.load(project))
+    this.preparing = next.catch(() => {})
+    return next
+  }
+
+  /** Every file found for this project (loading what may run), for the panel and the CLI. */
+  async list(project: string | null = null): Promise<CustomToolsInfo> {
+    await this.prepare(project)
+    const found = this.discover(project)
+    const trusted = this.trustedFolders()
+    const folders = found.map((folder) => this.folderInfo(folder, this.isTrusted(folder, trusted)))
+    const waiting = found
+      .filter((folder) => folder.project !== undefined && !this.isTrusted(folder, trusted))
+      .flatMap((folder) => folder.files.filter((file) => file.kind === 'module').map((file) => file.path))
+    return {
+      folders,
+      configuredPaths: [...this.deps.configuredPaths()],
+      trustedFolders: trusted,
+      trustNeeded: project && waiting.length > 0 ? { folder: project, files: waiting } : null,
+    }
+  }
+
+  /** Ends every host of these folders (their `onSession(shutdown)` first) and loads them again. */
+  async reload(project: string | null = null): Promise<CustomToolsInfo> {
+    await this.preparing
+    await Promise.all([...this.hosted.values()].map((folder) => this.unload(folder)))
+    this.changed()
+    return this.list(project)
+  }
+
+  /** From now on the project's tool folders load; a cloned repository never runs code unasked. */
+  trust(folder: string): { folder: string; trusted: string[] } {
+    const real = realFolder(folder)
+    const trusted = this.trustedFolders()
+    if (!trusted.includes(real)) trusted.push(real)
+    this.deps.settings.set(TRUSTED_KEY, trusted, (this.deps.now ?? Date.now)())
+    this.changed()
+    return { folder: real, trusted }
+  }
+
+  async untrust(folder: string): Promise<{ folder: string; trusted: string[] }> {
+    const real = realFolder(folder)
+    const trusted = this.trustedFolders().filter((each) => each !== real)
+    this.deps.settings.set(TRUSTED_KEY, trusted, (this.deps.now ?? Date.now)())
+    const affected = [...this.hosted.values()].filter(
+      (hosted) => hosted.found.project !== undefined && realFolder(hosted.found.project) === real,
+    )
+    await Promise.all(affected.map((hosted) => this.unload(hosted)))
+    this.changed()
+    return { folder: real, trusted }
+  }
+
+  trustedFolders(): string[] {
+    try {
+      const stored = JSON.parse(this.deps.settings.getRaw(TRUSTED_KEY) ?? '[]') as unknown
+      return Array.isArray(stored) ? stored.filter((each): each is string => typeof each === 'string') : []
+    } catch {
+      // A corrupt list trusts nothing.
+      return []
+    }
+  }
+
+  /** The end of a module's log; only files a tool folder holds have one. */
+  log(file: string): CustomToolLog {
+    const known = [...this.hosted.values()].some((hosted) =>
+      hosted.found.files.some((each) => each.path === file),
+    )
+    if (!known) throw new AtelierError('not_found', `No custom tool module "${file}" is loaded.`, { file })
+    const path = this.logFile(file)
+    if (!existsSync(path)) return { path, text: '' }
+    const text = readFileSync(path)
+    return { path, text: text.subarray(Math.max(0, text.length - LOG_TAIL_BYTES)).toString('utf8') }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    await Promise.all([...this.hosted.values()].map((folder) => this.unload(folder)))
+  }
+
+  private discover(project: string | null): FoundFolder[] {
+    return discoverToolFolders({ home: this.home, project, configuredPaths: this.deps.configuredPaths() })
+  }
+
+  private isTrusted(folder: FoundFolder, trusted = this.trustedFolders()): boolean {
+    return folder.project === undefined || trusted.includes(realFolder(folder.project))
+  }
+
+  private async load(project: string | null): Promise<void> {
+    if (this.closed) return
+    const trusted = this.trustedFolders()
+    const wanted = this.discover(project).filter(
+      (folder) => this.isTrusted(folder, trusted) && modulesOf(folder).length > 0,
+    )
+    // Folders of this project (and the person's) that are gone or changed make way first.
+    for (const hosted of this.hosted.values()) {
+      const now = wanted.find((folder) => folder.path === hosted.found.path)
+      const ours = hosted.found.project === undefined || hosted.found.project === project
+      const stale = (now && JSON.stringify(modulesOf(now)) !== hosted.files) || hosted.dirty
+      if ((ours && !now) || (stale && !hosted.host.busy)) await this.unload(hosted)
+    }
+    for (const found of wanted) {
+      if (!this.hosted.has(found.path)) this.hosted.set(found.path, this.host(found))
+    }
+    const loading = wanted.map((found) => this.hosted.get(found.path) as HostedFolder)
+    await Promise.all(
+      loading.map(async (hosted) => {
+        if (hosted.outcome) return
+        try {
+          hosted.outcome = await hosted.host.load()
+        } catch (error) {
+          hosted.hostLog.push(error instanceof Error ? error.message : String(error))
+          const message = 'The tool host stopped while loading this folder.'
+          const files: string[] = JSON.parse(hosted.files)
+          hosted.outcome = { tools: [], errors: files.map((file) => ({ file, error: { message } })) }
+        }
+      }),
+    )
+    // In discovery order, so the person's own folders win a name over a project's.
+    for (const hosted of loading) {
+      if (!hosted.registered) this.register(hosted)
+    }
+    this.changed()
+  }
+
+  private host(found: FoundFolder): HostedFolder {
+    const files = modulesOf(found)
+    const hosted: HostedFolder = {
+      found,
+      files: JSON.stringify(files),
+      dirty: false,
+      registered: false,
+      unregister: [],
+      conflicts: new Map(),
+      hostLog: [],
+      host: new ToolHostProcess({
+        files,
+        hasUI: this.deps.hasUI,
+        home: this.home,
+        spawn: this.spawn,
+        log: (file, level, message) => this.writeLog(file, level, message),
+        hostLog: (message) => {
+          hosted.hostLog = [...hosted.hostLog, message].slice(-20)
+          for (const file of files) this.writeLog(file, 'host', message)
+        },
+        onStateChange: () => this.changed(),
+      }),
+    }
+    try {
+      hosted.watcher = watch(found.path, { recursive: true }, () => {
+        clearTimeout(hosted.debounce)
+        hosted.debounce = setTimeout(() => {
+          hosted.dirty = true
+          this.changed()
+        }, DEBOUNCE_MS)
+      })
+      hosted.watcher.on('error', () => {})
+    } catch {
+      // Without a watcher the folder still reloads from the panel's Reload and on a new file list.
+    }
+    return hosted
+  }
+
+  /** Registers the folder's tools in load order; a taken name is refused, naming both places. */
+  private register(hosted: HostedFolder): void {
+    const { registry } = this.deps
+    hosted.registered = true
+    for (const tool of hosted.outcome?.tools ?? []) {
+      const holder = registry.get(tool.name)
+      if (holder) {
+        const heldBy =
+          holder.source.kind === 'custom'
+            ? holder.source.module
+            : holder.source.kind === 'builtin'
+              ? 'a built-in tool'
+              : holder.source.kind === 'mcp'
+                ? `the MCP server ${holder.source.server}`
+                : `the tool service ${holder.source.service}`
+        const list = hosted.conflicts.get(tool.file) ?? []
+        list.push({ name: tool.name, heldBy })
+        hosted.conflicts.set(tool.file, list)
+        this.writeLog(tool.file, 'error', `The tool "${tool.name}" is not loaded: ${heldBy} has that name.`)
+        continue
+      }
+      const source = {
+        kind: 'custom' as const,
+        module: tool.file,
+        ...(hosted.found.project !== undefined && { project: hosted.found.project }),
+      }
+      hosted.unregister.push(registry.register(this.registeredTool(tool, hosted.host), source))
+    }
+  }
+
+  private registeredTool(tool: HostedToolInfo, host: ToolHostProcess): RegisteredTool {
+    return {
+      definition: { name: tool.name, description: tool.description, parameters: tool.parameters },
+      settings: {
+        title: tool.label,
+        description: `${tool.description} (custom tool, ${tool.file})`,
+        category: 'system',
+        enabledByDefault: true,
+        canDisable: true,
+        defaultParameters: { timeoutSeconds: TIMEOUT_SECONDS.fallback },
+        parameterDescriptors: [
+          integerParameter(
+            'timeoutSeconds',
+            'Timeout',
+            'The longest a call may take.',
+            TIMEOUT_SECONDS,
+            'seconds',
+          ),
+        ],
+      },
+      kind: tool.kind,
+      describe: async (args) => ({ summary: `${tool.label} ${JSON.stringify(args)}`, locations: [] }),
+      runner: { run: async (call, callHost) => toolOutput(await host.run(call, callHost)) },
+    }
+  }
+
+  private async unload(hosted: HostedFolder): Promise<void> {
+    this.hosted.delete(hosted.found.path)
+    clearTimeout(hosted.debounce)
+    hosted.watcher?.close()
+    for (const unregister of hosted.unregister) unregister()
+    await hosted.host.stop()
+  }
+
+  private folderInfo(found: FoundFolder, trusted: boolean): CustomToolFolderInfo {
+    const hosted = this.hosted.get(found.path)
+    const files = found.files.map((file): CustomToolFileInfo => {
+      const base = { path: file.path, tools: [] }
+      if (file.kind === 'metadata') return { ...base, status: 'metadata' }
+      if (file.duplicateOf) return { ...base, status: 'duplicate', duplicateOf: file.duplicateOf }
+      if (!trusted) return { ...base, status: 'untrusted' }
+      const logFile = this.logFile(file.path)
+      const outcome = hosted?.outcome
+      if (!outcome) return { ...base, status: 'pending', logFile }
+      const failed = outcome.errors.find((each) => each.file === file.path)
+      if (failed) return { ...base, status: 'failed', error: failed.error, logFile }
+      const conflicts = hosted.conflicts.get(file.path)
+      const tools = outcome.tools
+        .filter((tool) => tool.file === file.path && !conflicts?.some((each) => each.name === tool.name))
+        .map(({ name, label, description }) => ({ name, label, description }))
+      if (conflicts) return { ...base, status: 'conflict', tools, conflicts, logFile }
+      return { ...base, status: 'loaded', tools, logFile }
+    })
+    return {
+      path: found.path,
+      origin: found.origin,
+      ...(found.project !== undefined && { project: found.project }),
+      trusted,
+      running: hosted?.host.running ?? false,
+      files,
+    }
+  }
+
+  private logFile(file: string): string {
+    const id = createHash('sha256').update(file).digest('hex').slice(0, 12)
+    return join(this.deps.dataDir, 'custom-tools', 'logs', `${basename(file)}-${id}.log`)
+  }
+
+  private writeLog(file: string, level: string, message: string): void {
+    const path = this.logFile(file)
+    try {
+      mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 })
+      if (existsSync(path) && statSync(path).size > MAX_LOG_BYTES) {
+        const kept = readFileSync(path).subarray(-MAX_LOG_BYTES / 2)
+        truncateSync(path, 0)
+        appendFileSync(path, kept)
+      }
+      appendFileSync(path, `${new Date().toISOString()} ${level.toUpperCase()} ${message}\n`, { mode: 0o600 })
+    } catch {
+      // A log that cannot be written must not fail the call that wrote it.
+    }
+  }
+
+  private changed(): void {
+    if (this.closed) return
+    this.deps.events.emit('customTools.changed', {})
+  }
+}
+
+function modulesOf(folder: FoundFolder): string[] {
+  return folder.files.filter((file) => file.kind === 'module' && !file.duplicateOf).map((file) => file.path)
+}
+
+function realFolder(folder: string): string {
+  try {
+    return realpathSync(folder)
+  } catch {
+    throw new AtelierError('not_found', `No folder "${folder}".`, { folder })
+  }
+}
+
+/** What the model reads (the text) and what the card shows (the render hooks' Markdown, or the images). */
+function toolOutput(result: HostedResult): ToolOutput {
+  let display: ToolDisplay | undefined
+  if (result.call !== undefined || result.collapsed !== undefined || result.expanded !== undefined) {
+    display = {
+      kind: 'rendered',
+      ...(result.call !== undefined && { call: result.call }),
+      ...(result.collapsed !== undefined && { collapsed: result.collapsed }),
+      ...(result.expanded !== undefined && { expanded: result.expanded }),
+    }
+  } else if (result.images.length > 0) {
+    display = { kind: 'images', images: result.images }
+  }
+  return {
+    content: result.text,
+    ...(result.isError && { isError: true }),
+    ...(display && { display }),
+    ...(result.details !== undefined && { data: result.details }),
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Where custom tool modules are found, in order: the person's folders (`~/.atelier/tools`,
+ * `~/.claude/tools`, `~/.codex/tools`), the bound project's (`.atelier/tools`, `.claude/tools`,
+ * `.codex/tools`), then the paths set in the settings (`~` expanded, relative ones against the
+ * project). A module is `*.ts|*.mts|*.js|*.mjs` or `dir/index.(ts|mts|js|mjs)`; `.md` and `.json`
+ * are metadata, listed and never run. A real file found twice loads once, where it was found first.
+ */
+import { readdirSync, realpathSync, statSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { isAbsolute, join, relative, resolve, sep } from 'node:path'
+import type { ToolFolderOrigin } from '../../../src-shared/custom-tools'
+
+export const TOOL_FOLDERS = ['.atelier/tools', '.claude/tools', '.codex/tools']
+
+const MODULE = /\.(ts|mts|js|mjs)$/
+const METADATA = /\.(md|json)$/
+const INDEX_FILES = ['index.ts', 'index.mts', 'index.js', 'index.mjs']
+
+export interface FoundFile {
+  /** As found, through the folder it was found in. */
+  path: string
+  kind: 'module' | 'metadata'
+  /** For a module found before through another path: that path. */
+  duplicateOf?: string
+}
+
+/** One tool folder: its modules share a host process. */
+export interface FoundFolder {
+  path: string
+  origin: ToolFolderOrigin
+  /** The bound project it lies in; such a folder runs code only once the project is trusted. */
+  project?: string
+  files: FoundFile[]
+}
+
+export interface DiscoveryInput {
+  home?: string
+  /** The bound project folder, or null. */
+  project: string | null
+  configuredPaths: readonly string[]
+}
+
+export function discoverToolFolders({
+  home = homedir(),
+  project,
+  configuredPaths,
+}: DiscoveryInput): FoundFolder[] {
+  const roots: Omit<FoundFolder, 'files'>[] = TOOL_FOLDERS.map((folder) => ({
+    path: join(home, folder),
+    origin: 'user' as const,
+  }))
+  if (project) {
+    roots.push(
+      ...TOOL_FOLDERS.map((folder) => ({ path: join(project, folder), origin: 'project' as const, project })),
+    )
+  }
+  const configuredFiles = new Map<string, string[]>()
+  for (const written of configuredPaths) {
+    const expanded = written === '~' || written.startsWith('~/') ? join(home, written.slice(1)) : written
+    if (!isAbsolute(expanded) && !project) continue
+    const path = resolve(project ?? home, expanded)
+    const inProject = project !== null && isWithin(project, path)
+    const info = statOf(path)
+    if (info?.isFile()) {
+      // A file set on its own belongs to the folder it sits in, alone or with the other files set there.
+      const folder = resolve(path, '..')
+      if (!configuredFiles.has(folder)) {
+        configuredFiles.set(folder, [])
+        roots.push({ path: folder, origin: 'configured', ...(inProject && { project }) })
+      }
+      configuredFiles.get(folder)?.push(path)
+    } else {
+      roots.push({ path, origin: 'configured', ...(inProject && { project }) })
+    }
+  }
+
+  const seen = new Map<string, string>()
+  const folders: FoundFolder[] = []
+  for (const root of roots) {
+    if (folders.some((folder) => folder.path === root.path)) continue
+    const listed = configuredFiles.get(root.path)
+    const candidates = listed ? listed.map(moduleFile) : scan(root.path)
+    const files = candidates.map((file) => {
+      if (file.kind !== 'module') return file
+      const real = realOf(file.path)
+      const first = seen.get(real)
+      if (first !== undefined) return { ...file, duplicateOf: first }
+      seen.set(real, file.path)
+      return file
+    })
+    if (files.length > 0) folders.push({ ...root, files })
+  }
+  return folders
+}
+
+/** The folder's modules and metadata, by name; anything else (and deeper folders without an index) is ignored. */
+function scan(folder: string): FoundFile[] {
+  let entries: { name: string; isDirectory(): boolean; isFile(): boolean; isSymbolicLink(): boolean }[]
+  try {
+    entries = readdirSync(folder, { withFileTypes: true })
+  } catch {
+    return []
+  }
+  const files: FoundFile[] = []
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (entry.name.startsWith('.')) continue
+    const path = join(folder, entry.name)
+    const info = entry.isSymbolicLink() ? statOf(path) : entry
+    if (!info) continue
+    if (info.isDirectory()) {
+      const index = INDEX_FILES.map((name) => join(path, name)).find((file) => statOf(file)?.isFile())
+      if (index) files.push({ path: index, kind: 'module' })
+    } else if (info.isFile()) {
+      if (METADATA.test(entry.name)) files.push({ path, kind: 'metadata' })
+      else if (MODULE.test(entry.name) && !entry.name.endsWith('.d.ts')) files.push({ path, kind: 'module' })
+    }
+  }
+  return files
+}
+
+function moduleFile(path: string): FoundFile {
+  return { path, kind: METADATA.test(path) || !MODULE.test(path) ? 'metadata' : 'module' }
+}
+
+function statOf(path: string): ReturnType<typeof statSync> | undefined {
+  try {
+    return statSync(path)
+  } catch {
+    return undefined
+  }
+}
+
+function realOf(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    return path
+  }
+}
+
+function isWithin(folder: string, path: string): boolean {
+  const rel = relative(realOf(folder), realOf(path))
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel))
+}

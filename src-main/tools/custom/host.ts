@@ -1,0 +1,392 @@
+/**
+ * The host process of one tool folder: loads the person's tool modules with jiti and serves their
+ * calls. It runs as its own process (Node's `fork`, Electron's utility process), so a tool that
+ * loops or crashes takes down only this host, never the app or its turns. Programs a tool starts
+ * (`api.exec`), its log and the person's answers go through the app, which outlives the host.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { randomUUID } from 'node:crypto'
+import { resolve } from 'node:path'
+import { inspect } from 'node:util'
+import * as typebox from '@sinclair/typebox'
+import { createJiti } from 'jiti'
+import type {
+  CustomTool,
+  CustomToolAPI,
+  CustomToolLogger,
+  CustomToolResult,
+  CustomToolUI,
+  ExecResult,
+  PendingAction,
+} from '../../../src-custom-tool/index'
+import * as atelier from '../../../src-custom-tool/index'
+import type { CustomToolLoadError } from '../../../src-shared/custom-tools'
+import type { ToolKind } from '../../../src-shared/tools'
+import type { FromHost, HostedResult, HostedToolInfo, PartialResult, ToHost } from './host-protocol'
+
+/** Electron's utility process has a port; a Node fork has `process.send`. */
+interface ParentPort {
+  on(event: 'message', listener: (message: { data: unknown }) => void): void
+  postMessage(message: unknown): void
+}
+const parentPort = (process as unknown as { parentPort?: ParentPort }).parentPort
+
+function send(message: FromHost): void {
+  if (parentPort) parentPort.postMessage(message)
+  else process.send?.(message)
+}
+
+function onMessage(listener: (message: ToHost) => void): void {
+  if (parentPort) parentPort.on('message', ({ data }) => listener(data as ToHost))
+  else process.on('message', (message) => listener(message as ToHost))
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
+const KINDS: ReadonlySet<string> = new Set(['read', 'edit', 'execute', 'network', 'other'])
+
+interface LoadedTool {
+  tool: CustomTool
+  file: string
+}
+
+/** What the code running now serves: a call (its id and folder) or, while loading, its module. */
+interface Scope {
+  file: string
+  callId?: string
+  cwd: string
+}
+
+const scope = new AsyncLocalStorage<Scope>()
+const tools = new Map<string, LoadedTool>()
+const calls = new Map<string, AbortController>()
+const waiting = new Map<string, (message: ToHost) => void>()
+let home = process.cwd()
+let hasUI = false
+
+const noUI: CustomToolUI = { notify: () => {} }
+let ui: CustomToolUI = noUI
+
+/** The app tells the host once its UI is there (never for `atelier run` and `atelier tool`). */
+function setUIContext(next: CustomToolUI): void {
+  ui = next
+}
+
+function log(file: string, level: 'debug' | 'info' | 'warn' | 'error', parts: unknown[]): void {
+  const message = parts.map((part) => (typeof part === 'string' ? part : inspect(part))).join(' ')
+  send({ type: 'log', file, level, message })
+}
+
+// A module's console output goes to its log, like its logger's.
+for (const [method, level] of [
+  ['log', 'info'],
+  ['info', 'info'],
+  ['debug', 'debug'],
+  ['warn', 'warn'],
+  ['error', 'error'],
+] as const) {
+  const original = console[method].bind(console)
+  console[method] = (...parts: unknown[]) => {
+    const file = scope.getStore()?.file
+    if (file) log(file, level, parts)
+    else original(...parts)
+  }
+}
+
+function loggerFor(file: string): CustomToolLogger {
+  return {
+    debug: (...parts) => log(file, 'debug', parts),
+    info: (...parts) => log(file, 'info', parts),
+    warn: (...parts) => log(file, 'warn', parts),
+    error: (...parts) => log(file, 'error', parts),
+  }
+}
+
+/** Waits for the app's answer to a request of this host. */
+function request<Answer extends ToHost>(key: string, message: FromHost): Promise<Answer> {
+  return new Promise((done) => {
+    waiting.set(key, (answer) => done(answer as Answer))
+    send(message)
+  })
+}
+
+function exec(command: string, args: string[], options: Parameters<CustomToolAPI['exec']>[2] = {}) {
+  if (typeof command !== 'string' || !Array.isArray(args) || args.some((arg) => typeof arg !== 'string')) {
+    return Promise.reject(new TypeError('exec(command, args): command is a string, args an array of strings'))
+  }
+  const current = scope.getStore()
+  const execId = randomUUID()
+  const { signal } = options
+  if (signal?.aborted)
+    return Promise.resolve<ExecResult>({ stdout: '', stderr: '', code: null, killed: true })
+  const cancel = () => send({ type: 'exec-cancel', execId })
+  signal?.addEventListener('abort', cancel, { once: true })
+  const cwd = resolve(current?.cwd ?? home, options.cwd ?? '.')
+  return request<Extract<ToHost, { type: 'exec-done' }>>(execId, {
+    type: 'exec',
+    id: current?.callId ?? null,
+    execId,
+    command,
+    args,
+    cwd,
+    timeoutMs: typeof options.timeoutMs === 'number' ? options.timeoutMs : null,
+  }).then(({ result }) => {
+    signal?.removeEventListener('abort', cancel)
+    return result
+  })
+}
+
+async function pushPendingAction(action: PendingAction): Promise<boolean> {
+  const current = scope.getStore()
+  if (!current?.callId) throw new Error('pushPendingAction works only during a call of the tool.')
+  if (!hasUI) {
+    throw new Error(
+      'Nobody can confirm a pending action here: atelier run and atelier tool have no UI. Run the tool in the Atelier app.',
+    )
+  }
+  if (typeof action?.label !== 'string' || typeof action.apply !== 'function') {
+    throw new TypeError('pushPendingAction(action): action has a label and an apply function')
+  }
+  const confirmId = randomUUID()
+  const answer = await request<Extract<ToHost, { type: 'confirmed' }>>(confirmId, {
+    type: 'confirm',
+    id: current.callId,
+    confirmId,
+    action: {
+      label: action.label,
+      ...(typeof action.detail === 'string' && { detail: action.detail }),
+      ...(typeof action.preview === 'string' && { preview: action.preview }),
+    },
+  })
+  if (answer.error) throw new Error(answer.error)
+  if (!answer.accepted) return false
+  await action.apply()
+  return true
+}
+
+function apiFor(file: string): CustomToolAPI {
+  return {
+    get cwd() {
+      return scope.getStore()?.cwd ?? home
+    },
+    exec,
+    get ui() {
+      return ui
+    },
+    get hasUI() {
+      return hasUI
+    },
+    logger: loggerFor(file),
+    typebox,
+    atelier,
+    pushPendingAction,
+  }
+}
+
+/** A syntax error names its place (`file:line:column`, column from 0); other errors their top frame in the file. */
+function loadError(error: unknown, file: string): CustomToolLoadError {
+  const message = error instanceof Error ? error.message : String(error)
+  const at = /:(\d+):(\d+)\s*$/.exec(message)
+  if (at) return { message: message.trim(), line: Number(at[1]), column: Number(at[2]) + 1 }
+  const frame =
+    error instanceof Error ? error.stack?.split('\n').find((line) => line.includes(file)) : undefined
+  const place = frame && /:(\d+):(\d+)\)?\s*$/.exec(frame)
+  return place ? { message, line: Number(place[1]), column: Number(place[2]) } : { message }
+}
+
+function toolProblem(tool: unknown): string | undefined {
+  if (typeof tool !== 'object' || tool === null) return 'the factory returned something that is not a tool'
+  const { name, label, description, parameters, execute, kind } = tool as Record<string, unknown>
+  if (typeof name !== 'string' || !TOOL_NAME.test(name))
+    return `a tool's name must match ${TOOL_NAME} (got ${JSON.stringify(name)})`
+  if (typeof label !== 'string') return `the tool "${name}" has no label`
+  if (typeof description !== 'string') return `the tool "${name}" has no description`
+  if (
+    typeof parameters !== 'object' ||
+    parameters === null ||
+    (parameters as { type?: unknown }).type !== 'object'
+  )
+    return `the parameters of "${name}" are not an object schema (Type.Object)`
+  if (typeof execute !== 'function') return `the tool "${name}" has no execute function`
+  if (kind !== undefined && !KINDS.has(kind as string))
+    return `the kind of "${name}" is not one of ${[...KINDS].join(', ')}`
+  return undefined
+}
+
+async function load(files: string[], aliases: Record<string, string>): Promise<void> {
+  const jiti = createJiti(import.meta.url, { moduleCache: false, alias: aliases })
+  const loaded: HostedToolInfo[] = []
+  const errors: { file: string; error: CustomToolLoadError }[] = []
+  for (const file of files) {
+    try {
+      const made = await scope.run({ file, cwd: home }, async () => {
+        const module = (await jiti.import(file)) as Record<string, unknown> | ((...args: never[]) => unknown)
+        const factory = typeof module === 'function' ? module : module.default
+        if (typeof factory !== 'function') {
+          throw new Error('The module exports no factory: export default (api) => ({ name, … })')
+        }
+        return (factory as (api: CustomToolAPI) => unknown)(apiFor(file))
+      })
+      const list = Array.isArray(made) ? made : [made]
+      const problem = list.map(toolProblem).find(Boolean)
+      if (problem) throw new Error(`The factory's result is not usable: ${problem}.`)
+      for (const tool of list as CustomTool[]) {
+        // A name twice keeps its first tool; the app reports the clash, naming both files.
+        if (!tools.has(tool.name)) tools.set(tool.name, { tool, file })
+        loaded.push({
+          name: tool.name,
+          label: tool.label,
+          description: tool.description,
+          // TypeBox's symbols fall away: what is left is the JSON Schema.
+          parameters: JSON.parse(JSON.stringify(tool.parameters)),
+          kind: (tool.kind ?? 'other') as ToolKind,
+          file,
+        })
+      }
+    } catch (error) {
+      errors.push({ file, error: loadError(error, file) })
+    }
+  }
+  send({ type: 'loaded', tools: loaded, errors })
+  await session('start')
+}
+
+async function session(reason: 'start' | 'shutdown'): Promise<void> {
+  for (const { tool, file } of tools.values()) {
+    if (!tool.onSession) continue
+    try {
+      await scope.run({ file, cwd: home }, () => tool.onSession?.({ reason }, { cwd: home, hasUI }))
+    } catch (error) {
+      log(file, 'warn', [`onSession(${reason}) of ${tool.name} failed:`, error])
+    }
+  }
+}
+
+/** A hook's Markdown, or undefined when it has none, returns none or fails (logged). */
+function rendered(file: string, name: string, render: () => string | undefined): string | undefined {
+  try {
+    const text = render()
+    return typeof text === 'string' ? text : undefined
+  } catch (error) {
+    log(file, 'warn', [`${name} failed; the card shows the default:`, error])
+    return undefined
+  }
+}
+
+function textOf(result: CustomToolResult): string {
+  return result.content
+    .filter((part) => part.type === 'text')
+    .map((part) => (part as { text: string }).text)
+    .join('\n')
+}
+
+function isResult(value: unknown): value is CustomToolResult {
+  return typeof value === 'object' && value !== null && Array.isArray((value as CustomToolResult).content)
+}
+
+async function call(message: Extract<ToHost, { type: 'call' }>): Promise<void> {
+  const { id, tool: name, args, context } = message
+  const loaded = tools.get(name)
+  if (!loaded) {
+    send({ type: 'failed', id, message: `The tool "${name}" is not loaded in this host.` })
+    return
+  }
+  const { tool, file } = loaded
+  const controller = new AbortController()
+  calls.set(id, controller)
+  const renderCall = tool.renderCall
+  const callText = renderCall && rendered(file, 'renderCall', () => renderCall.call(tool, args as never))
+  const renderResult = tool.renderResult
+  const render = (result: CustomToolResult, expanded: boolean, isPartial: boolean) =>
+    renderResult &&
+    rendered(file, 'renderResult', () => renderResult.call(tool, result, { expanded, isPartial }))
+  const onUpdate = (partial: CustomToolResult) => {
+    if (!calls.has(id) || !isResult(partial)) return
+    const update: PartialResult = { text: textOf(partial) }
+    if (callText) update.call = callText
+    const view = render(partial, true, true)
+    if (view) update.rendered = view
+    send({ type: 'update', id, partial: update })
+  }
+  const ctx = {
+    toolCallId: context.toolCallId,
+    chatId: context.chatId,
+    cwd: context.cwd,
+    mode: context.mode,
+    hasUI,
+    settings: context.settings,
+    abort: (reason?: string) =>
+      send({ type: 'abort-turn', id, reason: reason ?? `The tool ${name} stopped the turn.` }),
+  }
+  try {
+    const value = await scope.run({ file, callId: id, cwd: context.cwd }, () =>
+      tool.execute(context.toolCallId, args as never, onUpdate, ctx, controller.signal),
+    )
+    const result: CustomToolResult = isResult(value)
+      ? value
+      : {
+          content: [
+            { type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value ?? null) },
+          ],
+        }
+    const hosted: HostedResult = {
+      text: textOf(result),
+      isError: result.isError === true,
+      ...(result.details !== undefined && { details: result.details }),
+      images: result.content.flatMap((part) =>
+        part.type === 'image' ? [{ data: part.data, mimeType: part.mimeType }] : [],
+      ),
+    }
+    if (callText) hosted.call = callText
+    const collapsed = render(result, false, false)
+    const expanded = render(result, true, false)
+    if (collapsed) hosted.collapsed = collapsed
+    if (expanded) hosted.expanded = expanded
+    send({ type: 'result', id, result: hosted })
+  } catch (error) {
+    send({ type: 'failed', id, message: error instanceof Error ? error.message : String(error) })
+  } finally {
+    calls.delete(id)
+  }
+}
+
+onMessage((message) => {
+  switch (message.type) {
+    case 'load':
+      home = message.home
+      hasUI = message.hasUI
+      if (hasUI) {
+        setUIContext({
+          notify: (text, level = 'info') =>
+            send({ type: 'notify', id: scope.getStore()?.callId ?? null, level, message: String(text) }),
+        })
+      }
+      void load(message.files, message.aliases)
+      return
+    case 'call':
+      void call(message)
+      return
+    case 'abort':
+      calls.get(message.id)?.abort(new Error(message.reason))
+      return
+    case 'exec-done':
+      waiting.get(message.execId)?.(message)
+      waiting.delete(message.execId)
+      return
+    case 'confirmed':
+      waiting.get(message.confirmId)?.(message)
+      waiting.delete(message.confirmId)
+      return
+    case 'ping':
+      send({ type: 'pong' })
+      return
+    case 'shutdown':
+      void session('shutdown').then(() => send({ type: 'shutdown-done' }))
+      return
+  }
+})
+
+// A tool's stray rejection is its own failure, logged, not the host's end.
+process.on('unhandledRejection', (reason) => {
+  const file = scope.getStore()?.file
+  if (file) log(file, 'error', ['Unhandled rejection:', reason])
+})

@@ -1,0 +1,387 @@
+/**
+ * The app's side of one tool folder's host process: starts it, loads the folder's modules in it,
+ * sends it calls and serves what they ask for (programs to run, log lines, the person's answers).
+ * A host that crashes fails the calls it had ("the tool host stopped") and starts again at the next
+ * call; one that stops answering after a call was stopped is stuck in the person's code, and is killed.
+ */
+import { type ChildProcess, fork } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { CustomToolLoadError } from '../../../src-shared/custom-tools'
+import type { ToolProgress } from '../../../src-shared/tools'
+import { ToolError } from '../errors'
+import { runShellCommand } from '../processes'
+import type { ToolCallRecord, ToolHost } from '../types'
+import type { FromHost, HostedResult, HostedToolInfo, ToHost } from './host-protocol'
+
+/** A started host: a message channel and a way to end it. Node's fork, or Electron's utility process. */
+export interface HostChannel {
+  send(message: ToHost): void
+  onMessage(listener: (message: FromHost) => void): void
+  onExit(listener: (code: number | null) => void): void
+  /** What the host printed outside any module (a crash's stack). */
+  onOutput(listener: (text: string) => void): void
+  kill(): void
+}
+
+export type SpawnHost = (entry: string, execArgv: string[]) => HostChannel
+
+/** How long a host has to answer a ping after a call was stopped before it counts as stuck. */
+const STUCK_AFTER_MS = 1000
+/** How long the modules' `onSession(shutdown)` handlers may take before the host is ended anyway. */
+const SHUTDOWN_WAIT_MS = 2000
+/** Per stream, what `api.exec` keeps of a program's output (head and tail). */
+const EXEC_MAX_OUTPUT_BYTES = 10 * 1024 * 1024
+/** How long a host may take to load its modules. */
+const LOAD_TIMEOUT_MS = 30_000
+
+export function nodeHost(entry: string, execArgv: string[]): HostChannel {
+  const child: ChildProcess = fork(entry, [], {
+    execArgv,
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    serialization: 'json',
+  })
+  return {
+    send: (message) => {
+      if (child.connected) child.send(message)
+    },
+    onMessage: (listener) => child.on('message', (message) => listener(message as FromHost)),
+    onExit: (listener) => child.once('exit', (code) => listener(code)),
+    onOutput: (listener) => {
+      child.stdout?.on('data', (chunk: Buffer) => listener(chunk.toString('utf8')))
+      child.stderr?.on('data', (chunk: Buffer) => listener(chunk.toString('utf8')))
+    },
+    kill: () => child.kill('SIGKILL'),
+  }
+}
+
+/**
+ * The host's entry and how to run it: the built `custom-tool-host.js` beside the bundle, or the
+ * source through tsx (tests, `npm run example:tools`).
+ */
+export function hostEntry(): { entry: string; execArgv: string[] } {
+  for (const candidate of ['./custom-tool-host.js', '../custom-tool-host.js']) {
+    const url = new URL(candidate, import.meta.url)
+    if (existsSync(url)) return { entry: fileURLToPath(url), execArgv: [] }
+  }
+  return { entry: fileURLToPath(new URL('./host.ts', import.meta.url)), execArgv: ['--import', 'tsx'] }
+}
+
+/** What the modules import by name: Atelier's own typebox (its package root) and `atelier` itself. */
+export function moduleAliases(): Record<string, string> {
+  const typebox = packageRoot(
+    '@sinclair/typebox',
+    createRequire(import.meta.url).resolve('@sinclair/typebox'),
+  )
+  const built = ['./atelier.js', '../atelier.js']
+    .map((candidate) => new URL(candidate, import.meta.url))
+    .find((url) => existsSync(url))
+  const atelier = built ?? new URL('../../../src-custom-tool/index.ts', import.meta.url)
+  return { '@sinclair/typebox': typebox, atelier: fileURLToPath(atelier) }
+}
+
+/** The folder of a package, found up from its entry file (its exports hide its package.json). */
+function packageRoot(name: string, entry: string): string {
+  for (let folder = dirname(entry); dirname(folder) !== folder; folder = dirname(folder)) {
+    const manifest = join(folder, 'package.json')
+    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === name) return folder
+  }
+  throw new Error(`The package ${name} was not found above ${entry}.`)
+}
+
+export interface LoadOutcome {
+  tools: HostedToolInfo[]
+  errors: { file: string; error: CustomToolLoadError }[]
+}
+
+export interface ToolHostOptions {
+  files: string[]
+  hasUI: boolean
+  home: string
+  spawn: SpawnHost
+  /** A module's log line (its logger, its console, its failed hooks). */
+  log(file: string, level: string, message: string): void
+  /** What the host printed outside any module, and why it ended. */
+  hostLog(message: string): void
+  /** Said whenever the host starts or ends. */
+  onStateChange(): void
+}
+
+interface RunningCall {
+  record: ToolCallRecord
+  host: ToolHost
+  resolve(result: HostedResult): void
+  reject(error: unknown): void
+}
+
+interface Started {
+  channel: HostChannel
+  loaded: Promise<LoadOutcome>
+  exited: Promise<void>
+}
+
+export class ToolHostProcess {
+  private started: Started | undefined
+  private readonly calls = new Map<string, RunningCall>()
+  private readonly execs = new Map<string, AbortController>()
+  /** Set while a stopped call's host is being checked for being stuck; calls wait for it. */
+  private checking: Promise<void> | undefined
+  private pong: (() => void) | undefined
+  private stopping = false
+
+  constructor(private readonly options: ToolHostOptions) {}
+
+  get running(): boolean {
+    return this.started !== undefined
+  }
+
+  get busy(): boolean {
+    return this.calls.size > 0
+  }
+
+  /** Starts the host (when it is not running) and says what loading the folder's modules gave. */
+  load(): Promise<LoadOutcome> {
+    return this.start().loaded
+  }
+
+  async run(record: ToolCallRecord, host: ToolHost): Promise<HostedResult> {
+    await this.checking
+    const started = this.start()
+    await started.loaded
+    const id = randomUUID()
+    return new Promise<HostedResult>((resolve, reject) => {
+      this.calls.set(id, { record, host, resolve, reject })
+      const onAbort = () => {
+        started.channel.send({ type: 'abort', id, reason: String(host.signal.reason?.message ?? 'stopped') })
+        this.checkStuck(started)
+      }
+      if (host.signal.aborted) onAbort()
+      else host.signal.addEventListener('abort', onAbort, { once: true })
+      const settle = () => {
+        host.signal.removeEventListener('abort', onAbort)
+        this.calls.delete(id)
+      }
+      const call = this.calls.get(id) as RunningCall
+      call.resolve = (result) => {
+        settle()
+        resolve(result)
+      }
+      call.reject = (error) => {
+        settle()
+        reject(error)
+      }
+      started.channel.send({
+        type: 'call',
+        id,
+        tool: record.tool,
+        args: record.args,
+        context: {
+          toolCallId: record.callId,
+          chatId: record.chatId,
+          cwd:
+            record.mode === 'agent' && record.workingDirectory ? record.workingDirectory : this.options.home,
+          mode: record.mode,
+          settings: record.settings.parameters,
+        },
+      })
+    })
+  }
+
+  /** Sends `onSession(shutdown)` to the modules, then ends the host; running calls fail. */
+  async stop(): Promise<void> {
+    const started = this.started
+    if (!started) return
+    this.stopping = true
+    let waited: NodeJS.Timeout | undefined
+    const done = new Promise<void>((resolve) => {
+      waited = setTimeout(resolve, SHUTDOWN_WAIT_MS)
+      started.channel.onMessage((message) => {
+        if (message.type === 'shutdown-done') resolve()
+      })
+    })
+    started.channel.send({ type: 'shutdown' })
+    await Promise.race([done, started.exited])
+    clearTimeout(waited)
+    started.channel.kill()
+    await started.exited
+    this.stopping = false
+  }
+
+  private start(): Started {
+    if (this.started) return this.started
+    const { entry, execArgv } = hostEntry()
+    const aliases = moduleAliases()
+    const channel = this.options.spawn(entry, execArgv)
+    let loadedResolve: (outcome: LoadOutcome) => void = () => {}
+    let loadedReject: (error: unknown) => void = () => {}
+    const loaded = new Promise<LoadOutcome>((resolve, reject) => {
+      loadedResolve = resolve
+      loadedReject = reject
+    })
+    loaded.catch(() => {})
+    const loadTimer = setTimeout(() => {
+      loadedReject(new ToolError('execution_failed', 'The tool host did not finish loading in 30 s.'))
+      channel.kill()
+    }, LOAD_TIMEOUT_MS)
+    const exited = new Promise<void>((resolve) => {
+      channel.onExit((code) => {
+        clearTimeout(loadTimer)
+        if (this.started?.channel === channel) this.started = undefined
+        if (!this.stopping) this.options.hostLog(`The tool host stopped (exit code ${code ?? 'none'}).`)
+        const stopped = new ToolError('execution_failed', 'The tool host stopped.')
+        loadedReject(stopped)
+        for (const call of this.calls.values()) call.reject(stopped)
+        for (const exec of this.execs.values()) exec.abort()
+        this.execs.clear()
+        this.pong?.()
+        this.options.onStateChange()
+        resolve()
+      })
+    })
+    channel.onOutput((text) => this.options.hostLog(text.trimEnd()))
+    channel.onMessage((message) => {
+      if (message.type === 'loaded') {
+        clearTimeout(loadTimer)
+        loadedResolve({ tools: message.tools, errors: message.errors })
+      } else this.handle(channel, message)
+    })
+    channel.send({
+      type: 'load',
+      files: this.options.files,
+      hasUI: this.options.hasUI,
+      home: this.options.home,
+      aliases,
+    })
+    this.started = { channel, loaded, exited }
+    this.options.onStateChange()
+    return this.started
+  }
+
+  private handle(channel: HostChannel, message: FromHost): void {
+    const call = 'id' in message && message.id ? this.calls.get(message.id) : undefined
+    switch (message.type) {
+      case 'update':
+        call?.host.onUpdate({ kind: 'partial', ...message.partial })
+        return
+      case 'notify': {
+        const progress: ToolProgress = {
+          kind: 'output',
+          stream: message.level === 'info' ? 'stdout' : 'stderr',
+          text: `${message.message}\n`,
+        }
+        call?.host.onUpdate(progress)
+        return
+      }
+      case 'result':
+        call?.resolve(message.result)
+        return
+      case 'failed':
+        call?.reject(new Error(message.message))
+        return
+      case 'abort-turn':
+        if (call?.host.abortTurn) call.host.abortTurn(message.reason)
+        else call?.reject(new ToolError('aborted', message.reason))
+        return
+      case 'exec':
+        void this.exec(channel, message, call)
+        return
+      case 'exec-cancel':
+        this.execs.get(message.execId)?.abort()
+        return
+      case 'confirm':
+        void this.confirm(channel, message, call)
+        return
+      case 'log':
+        this.options.log(message.file, message.level, message.message)
+        return
+      case 'pong':
+        this.pong?.()
+        return
+    }
+  }
+
+  /** The program runs in the app, so it ends with its call even when the host is stuck or gone. */
+  private async exec(
+    channel: HostChannel,
+    message: Extract<FromHost, { type: 'exec' }>,
+    call: RunningCall | undefined,
+  ): Promise<void> {
+    const controller = new AbortController()
+    this.execs.set(message.execId, controller)
+    const callSignal = call?.host.signal
+    const onCallStop = () => controller.abort()
+    callSignal?.addEventListener('abort', onCallStop, { once: true })
+    const untilDeadline = call ? Math.max(1, call.record.deadline - Date.now()) : LOAD_TIMEOUT_MS
+    const result = await runShellCommand({
+      file: message.command,
+      args: message.args,
+      cwd: message.cwd,
+      env: process.env,
+      timeoutMs: message.timeoutMs ?? untilDeadline,
+      maxOutputBytes: EXEC_MAX_OUTPUT_BYTES,
+      signal: controller.signal,
+    })
+    callSignal?.removeEventListener('abort', onCallStop)
+    this.execs.delete(message.execId)
+    channel.send({
+      type: 'exec-done',
+      execId: message.execId,
+      result: {
+        stdout: result.stdout,
+        stderr: result.stderr,
+        code: result.exitCode,
+        killed: result.termination !== 'exited',
+      },
+    })
+  }
+
+  private async confirm(
+    channel: HostChannel,
+    message: Extract<FromHost, { type: 'confirm' }>,
+    call: RunningCall | undefined,
+  ): Promise<void> {
+    const ask = call?.host.confirm
+    if (!call || !ask) {
+      channel.send({
+        type: 'confirmed',
+        confirmId: message.confirmId,
+        accepted: false,
+        error: 'Nobody can confirm a pending action here (no chat is watching this call).',
+      })
+      return
+    }
+    try {
+      const accepted = await ask(message.action, call.host.signal)
+      channel.send({ type: 'confirmed', confirmId: message.confirmId, accepted })
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error)
+      channel.send({ type: 'confirmed', confirmId: message.confirmId, accepted: false, error: text })
+    }
+  }
+
+  /**
+   * After a stop, a host that answers a ping is fine (the call may finish late; nobody waits for
+   * it). One that does not is running the person's code without end, and is killed.
+   */
+  private checkStuck(started: Started): void {
+    if (this.checking) return
+    this.checking = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.options.hostLog('The tool host did not answer after a call was stopped; it was ended.')
+        started.channel.kill()
+        void started.exited.then(resolve)
+      }, STUCK_AFTER_MS)
+      this.pong = () => {
+        clearTimeout(timer)
+        resolve()
+      }
+      started.channel.send({ type: 'ping' })
+    }).finally(() => {
+      this.checking = undefined
+      this.pong = undefined
+    })
+  }
+}
