@@ -52,11 +52,14 @@ export function launchChromium(): Promise<Browser> {
 /** The real services and web host on a data folder, as `atelier web` runs them. */
 export async function startApp(
   dataDir: string,
+  /** The home folder custom tools are looked for in (`~/.atelier/tools`, …); a fresh one by default. */
+  home: string = join(dataDir, 'home'),
 ): Promise<{ atelier: Atelier; host: WebHost; stop(): Promise<void> }> {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
     throw new Error('The renderer is not built: run `npm run build` (npm test does it first).')
   }
-  const atelier = createAtelier({ dataDir })
+  mkdirSync(home, { recursive: true })
+  const atelier = createAtelier({ dataDir, home, hasUI: true })
   const host = await startWebHost({ atelier, rendererDir: RENDERER_DIR })
   return {
     atelier,

@@ -14,7 +14,8 @@ export function registerWebCommand(program: Command): void {
     .option('-p, --port <port>', 'port to listen on (default: any free port)', parsePort, 0)
     .action(async (options: { port: number }, command: Command) => {
       const { dataDir } = command.optsWithGlobals<{ dataDir?: string }>()
-      const atelier = createAtelier({ dataDir: resolveDataDir(dataDir) })
+      // A person watches in the browser: custom tools get a UI (hasUI, pending actions).
+      const atelier = createAtelier({ dataDir: resolveDataDir(dataDir), hasUI: true })
       const host = await startWebHost({ atelier, rendererDir: RENDERER_DIR, port: options.port })
       process.stdout.write(
         `Atelier is running at ${host.url}\nData: ${atelier.dataDir}\nPress Ctrl+C to stop.\n`,
