@@ -18,6 +18,7 @@ import {
   safeStorage,
   session,
   shell,
+  utilityProcess,
   type WebContents,
 } from 'electron'
 import type { InvokeResult } from '../src-shared/api'
@@ -26,6 +27,8 @@ import { toErrorPayload } from '../src-shared/errors'
 import { type Atelier, createAtelier } from './app/create-atelier'
 import { PRODUCT_NAME, resolveDataDir } from './app/data-dir'
 import type { SecretStore } from './providers/provider-service'
+import type { FromHost } from './tools/custom/host-protocol'
+import type { HostChannel } from './tools/custom/tool-host-process'
 import { contentSecurityPolicy } from './web/content-security-policy'
 import { readStaticFile, staticFileHeaders } from './web/static-files'
 
@@ -164,6 +167,26 @@ function keychain(): SecretStore | undefined {
   }
 }
 
+/**
+ * A custom tool host as an Electron utility process: Node's fork would need ELECTRON_RUN_AS_NODE,
+ * a fuse the packaged app turns off (scripts/after-pack.ts).
+ */
+function utilityToolHost(entry: string, execArgv: string[]): HostChannel {
+  const child = utilityProcess.fork(entry, [], { execArgv, stdio: 'pipe', serviceName: 'Atelier tool host' })
+  return {
+    send: (message) => child.postMessage(message),
+    onMessage: (listener) => child.on('message', (message) => listener(message as FromHost)),
+    onExit: (listener) => child.once('exit', (code) => listener(code)),
+    onOutput: (listener) => {
+      child.stdout?.on('data', (chunk: Buffer) => listener(chunk.toString('utf8')))
+      child.stderr?.on('data', (chunk: Buffer) => listener(chunk.toString('utf8')))
+    },
+    kill: () => {
+      child.kill()
+    },
+  }
+}
+
 app.on('web-contents-created', (_event, contents) => harden(contents))
 
 app.whenReady().then(() => {
@@ -173,6 +196,8 @@ app.whenReady().then(() => {
       nativeBinding: electronNativeBinding(),
       secrets: keychain(),
       pickFolder: pickFolderWithDialog,
+      hasUI: true,
+      spawnToolHost: utilityToolHost,
     })
   } catch (error) {
     dialog.showErrorBox(`${PRODUCT_NAME} cannot start`, toErrorPayload(error).message)

@@ -56,7 +56,8 @@ function layerOf(file: string, specifier: string): string | undefined {
 const LAYER_RULES: Record<string, string[]> = {
   core: [],
   db: ['core'],
-  tools: ['core', 'db'],
+  // Custom tools speak the module contract authors import (src-custom-tool).
+  tools: ['core', 'db', 'src-custom-tool'],
   providers: ['core', 'db'],
   approvals: ['core', 'db', 'tools', 'preferences'],
 }
@@ -139,6 +140,12 @@ describe('import boundaries', () => {
       layerViolations('src-main/tools/pipeline/run.ts', "import { a } from '../../db/freshness-repository'"),
     ).toHaveLength(1)
     expect(layerViolations('src-main/tools/paths.ts', "import { b } from '../core/images'")).toEqual([])
+  })
+
+  it('keeps the custom tool contract free of Atelier internals: authors import it as `atelier`', () => {
+    expect(
+      violations('src-custom-tool', (specifier) => specifier.startsWith('.') || isNodeBuiltin(specifier)),
+    ).toEqual([])
   })
 
   it('type-checks src-shared without the DOM or Node typings, so neither can creep in', () => {

@@ -3,6 +3,7 @@ import { toErrorPayload } from '../../src-shared/errors'
 import { APP_VERSION } from '../app/create-atelier'
 import { PRODUCT_NAME } from '../app/data-dir'
 import { registerAgentsCommand } from './commands/agents'
+import { registerCustomToolsCommand } from './commands/custom-tools'
 import { registerInspectCommand } from './commands/inspect'
 import { registerMcpCommand } from './commands/mcp'
 import { registerPermissionsCommand } from './commands/permissions'
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   registerAgentsCommand(program)
   registerPermissionsCommand(program)
   registerServicesCommand(program)
+  registerCustomToolsCommand(program)
   registerWebCommand(program)
   return program
 }

@@ -1,9 +1,19 @@
+import { resolve } from 'node:path'
 import { type Command, Option } from 'commander'
 import type { ApprovalMode } from '../../../src-shared/approvals'
+import type { ChatMode } from '../../../src-shared/contract'
 import { PROVIDER_KINDS, type ProviderKind, toolDefsForProvider } from '../../providers/tool-mapper'
 import { printJson, withAtelier } from '../open-atelier'
 import { approvalOption } from './run'
 import { modeOption } from './tool'
+
+interface InspectOptions {
+  provider: ProviderKind
+  agent?: string
+  approval?: ApprovalMode
+  cwd?: string
+  mode: ChatMode
+}
 
 export function registerInspectCommand(program: Command): void {
   program
@@ -17,14 +27,17 @@ export function registerInspectCommand(program: Command): void {
     .addOption(modeOption())
     .option('--agent <name>', 'the agent profile the turn would use (default: Default)')
     .addOption(approvalOption())
-    .action(
-      (options: { provider: ProviderKind; agent?: string; approval?: ApprovalMode }, command: Command) =>
-        withAtelier(command, async ({ agent, profiles }) => {
-          const profile =
-            options.agent === undefined ? profiles.forChat(null) : profiles.byName(options.agent)
-          // The same projection a turn makes, MCP servers' tools included.
-          const { definitions } = await agent.projection(profile, options.approval ?? profile.approvalMode)
-          printJson(toolDefsForProvider(options.provider, definitions))
-        }),
+    .action((options: InspectOptions, command: Command) =>
+      withAtelier(command, async ({ agent, profiles }) => {
+        const profile = options.agent === undefined ? profiles.forChat(null) : profiles.byName(options.agent)
+        const folder = options.mode === 'agent' ? resolve(options.cwd ?? process.cwd()) : null
+        // The same projection a turn makes, MCP servers' and this folder's custom tools included.
+        const { definitions } = await agent.projection(
+          profile,
+          options.approval ?? profile.approvalMode,
+          folder,
+        )
+        printJson(toolDefsForProvider(options.provider, definitions))
+      }),
     )
 }

@@ -57,7 +57,7 @@ export function registerRunCommand(program: Command): void {
     .option('--json', 'print the neutral stream events as NDJSON on stdout')
     .option('--chat <id>', 'continue that chat (created if absent) instead of starting a new one')
     .action((prompt: string, options: RunOptions, command: Command) =>
-      withAtelier(command, async ({ chats, agent, providers, profiles }) => {
+      withAtelier(command, async ({ chats, agent, providers, profiles, customTools }) => {
         // Refused before anything is written, like the provider below.
         const profile = options.agent === undefined ? undefined : profiles.byName(options.agent)
         const mode = options.mode ?? (profile ?? DEFAULT_PROFILE).defaultMode
@@ -72,6 +72,14 @@ export function registerRunCommand(program: Command): void {
         const opened = options.chat ? chats.ensure(options.chat, folder) : chats.create(folder)
         // As choosing a profile in the app does: the chat takes it, and its mode unless --mode says otherwise.
         const chat = profile ? chats.configure({ id: opened.id, agent: profile.id, mode }) : opened
+        if (chat.mode === 'agent' && chat.workingDir) {
+          const { trustNeeded } = await customTools.list(chat.workingDir)
+          if (trustNeeded) {
+            process.stderr.write(
+              `This folder's ${trustNeeded.files.length} custom tool file(s) are not loaded: the folder is not trusted (atelier folders trust ${trustNeeded.folder}).\n`,
+            )
+          }
+        }
         const stop = new AbortController()
         const release = abortOnSignals(stop)
         try {

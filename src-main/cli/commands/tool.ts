@@ -29,15 +29,16 @@ export function registerToolCommand(program: Command): void {
     .option('--no-restrict', 'in agent mode, do not confine paths to the working folder')
     .option('--chat <id>', "run in that chat's context (created if absent), so calls share its state")
     .action((name: string, jsonArgs: string | undefined, options: ToolOptions, command: Command) =>
-      withAtelier(command, async ({ chats, tools, mcp, services }) => {
-        // A tool a server or service brings exists once they are connected, as in a turn.
+      withAtelier(command, async ({ chats, tools, mcp, services, customTools }) => {
+        const requested = { workingDir: resolve(options.cwd ?? process.cwd()), mode: options.mode }
+        const chat = options.chat ? chats.ensure(options.chat, requested) : undefined
+        const { workingDir, mode } = chat ?? requested
+        // A tool a module, server or service brings exists once they are loaded or connected, as in a turn.
+        if (!tools.registry.get(name)) await customTools.prepare(mode === 'agent' ? workingDir : null)
         if (!tools.registry.get(name)) {
           await mcp.prepare()
           await services.discover()
         }
-        const requested = { workingDir: resolve(options.cwd ?? process.cwd()), mode: options.mode }
-        const chat = options.chat ? chats.ensure(options.chat, requested) : undefined
-        const { workingDir, mode } = chat ?? requested
         // A stopped shell takes its whole process group with it.
         const stop = new AbortController()
         const release = abortOnSignals(stop)

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import type { ToolSettingsDescriptor } from '../../../src-shared/tools'
 import { LOCAL_USER } from '../../app/create-atelier'
@@ -8,10 +9,19 @@ export function registerToolsCommand(program: Command): void {
     .command('tools')
     .description('list every registered tool with its effective settings')
     .option('--json', 'print the full list as JSON')
-    .action((options: { json?: boolean }, command: Command) =>
-      withAtelier(command, ({ tools }) => {
+    .option('--cwd <dir>', "with a trusted project's own custom tools")
+    .action((options: { json?: boolean; cwd?: string }, command: Command) =>
+      withAtelier(command, async ({ tools, customTools }) => {
+        await customTools.prepare(options.cwd === undefined ? null : resolve(options.cwd))
         const list = tools.settings.list(LOCAL_USER)
-        if (options.json) return printJson(list)
+        if (options.json) {
+          // A custom tool says where its module is, at the top, as scripts look for it.
+          return printJson({
+            tools: list.tools.map((tool) =>
+              tool.source.kind === 'custom' ? { ...tool, path: tool.source.module } : tool,
+            ),
+          })
+        }
         for (const tool of list.tools) process.stdout.write(`${describe(tool)}\n`)
       }),
     )

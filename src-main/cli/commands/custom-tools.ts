@@ -1,0 +1,104 @@
+import { resolve } from 'node:path'
+import type { Command } from 'commander'
+import type { CustomToolFileInfo, CustomToolsInfo } from '../../../src-shared/custom-tools'
+import { printJson, withAtelier } from '../open-atelier'
+
+export function registerCustomToolsCommand(program: Command): void {
+  const customTools = program
+    .command('custom-tools')
+    .description(
+      'your own tool modules: ~/.atelier/tools, a trusted project’s .atelier/tools, configured paths',
+    )
+
+  customTools
+    .command('list')
+    .description(
+      'every tool file found: loaded tools, load errors, name conflicts, untrusted project folders',
+    )
+    .option('--cwd <dir>', 'the project folder (default: the current directory)')
+    .option('--json', 'as JSON')
+    .action((options: { cwd?: string; json?: boolean }, command: Command) =>
+      withAtelier(command, async ({ customTools }) => {
+        const info = await customTools.list(resolve(options.cwd ?? process.cwd()))
+        if (options.json) return printJson(info)
+        process.stdout.write(describe(info))
+      }),
+    )
+
+  const folders = program
+    .command('folders')
+    .description(
+      'project folders trusted to run their own custom tools (.atelier/tools, .claude/tools, .codex/tools)',
+    )
+
+  folders
+    .command('trust <dir>')
+    .description('let the project’s tool folders load: their code runs with your permissions')
+    .action((dir: string, _options: unknown, command: Command) =>
+      withAtelier(command, ({ customTools }) => {
+        const { folder } = customTools.trust(resolve(dir))
+        process.stdout.write(`trusted ${folder}\n`)
+      }),
+    )
+
+  folders
+    .command('untrust <dir>')
+    .description('stop loading the project’s tool folders')
+    .action((dir: string, _options: unknown, command: Command) =>
+      withAtelier(command, async ({ customTools }) => {
+        const { folder } = await customTools.untrust(resolve(dir))
+        process.stdout.write(`no longer trusted: ${folder}\n`)
+      }),
+    )
+
+  folders
+    .command('list')
+    .description('the trusted project folders')
+    .option('--json', 'as JSON')
+    .action((options: { json?: boolean }, command: Command) =>
+      withAtelier(command, ({ customTools }) => {
+        const trusted = customTools.trustedFolders()
+        if (options.json) return printJson(trusted)
+        process.stdout.write(trusted.length === 0 ? 'no folder is trusted\n' : `${trusted.join('\n')}\n`)
+      }),
+    )
+}
+
+function describe(info: CustomToolsInfo): string {
+  if (info.folders.length === 0) return 'no custom tool files found\n'
+  const lines = info.folders.flatMap((folder) => [
+    `${folder.path}  (${folder.origin}${folder.trusted ? '' : ', not trusted'})`,
+    ...folder.files.map((file) => `  ${describeFile(file)}`),
+  ])
+  if (info.trustNeeded) {
+    lines.push(
+      '',
+      `The project's tool files do not run until you trust the folder: atelier folders trust ${info.trustNeeded.folder}`,
+    )
+  }
+  return `${lines.join('\n')}\n`
+}
+
+function describeFile(file: CustomToolFileInfo): string {
+  const tools = file.tools.map((tool) => tool.name).join(', ')
+  switch (file.status) {
+    case 'loaded':
+      return `loaded     ${file.path}: ${tools || 'no tools'}`
+    case 'failed': {
+      const place = file.error?.line !== undefined ? `:${file.error.line}:${file.error.column ?? 1}` : ''
+      return `failed     ${file.path}${place}: ${file.error?.message ?? 'did not load'}`
+    }
+    case 'conflict': {
+      const taken = (file.conflicts ?? []).map(({ name, heldBy }) => `${name} is taken by ${heldBy}`)
+      return `conflict   ${file.path}: ${taken.join('; ')}${tools ? ` (loaded: ${tools})` : ''}`
+    }
+    case 'duplicate':
+      return `duplicate  ${file.path}: the same file as ${file.duplicateOf}`
+    case 'metadata':
+      return `metadata   ${file.path} (never run)`
+    case 'untrusted':
+      return `untrusted  ${file.path} (the project folder is not trusted)`
+    case 'pending':
+      return `pending    ${file.path}`
+  }
+}
