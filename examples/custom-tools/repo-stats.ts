@@ -13,7 +13,7 @@ const factory: CustomToolFactory = (pi) => ({
     glob: pi.typebox.Type.Optional(pi.typebox.Type.String({ default: '**/*.ts' })),
   }),
 
-  async execute(toolCallId, params, onUpdate, ctx, signal) {
+  async execute(_toolCallId, params, onUpdate, _ctx, signal) {
     onUpdate?.({
       content: [{ type: 'text', text: 'Scanning files...' }],
       details: { phase: 'scan' },
