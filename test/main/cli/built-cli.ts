@@ -15,10 +15,20 @@ export interface CliResult {
 }
 
 /** Runs the built CLI on a data folder; a non-zero exit is a result to check, not a failure. */
-export async function atelier(dataDir: string, ...args: string[]): Promise<CliResult> {
+export function atelier(dataDir: string, ...args: string[]): Promise<CliResult> {
+  return atelierWith({}, dataDir, ...args)
+}
+
+/** The same, with variables added to the environment (a home folder of its own: `HOME`). */
+export async function atelierWith(
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+  ...args: string[]
+): Promise<CliResult> {
   try {
     const { stdout, stderr } = await exec(process.execPath, [BIN, '--data-dir', dataDir, ...args], {
       timeout: 60_000,
+      env: { ...process.env, ...env },
     })
     return { code: 0, stdout, stderr }
   } catch (error) {
