@@ -6,6 +6,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { randomUUID } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { inspect } from 'node:util'
 import * as typebox from '@sinclair/typebox'
@@ -182,15 +183,38 @@ function apiFor(file: string): CustomToolAPI {
   }
 }
 
-/** A syntax error names its place (`file:line:column`, column from 0); other errors their top frame in the file. */
+/**
+ * A syntax error names its place (`file:line:column`, column from 0); an import that does not
+ * resolve, the line that imports it; other errors their top frame in the file.
+ */
 function loadError(error: unknown, file: string): CustomToolLoadError {
   const message = error instanceof Error ? error.message : String(error)
   const at = /:(\d+):(\d+)\s*$/.exec(message)
   if (at) return { message: message.trim(), line: Number(at[1]), column: Number(at[2]) + 1 }
+  const missing = /^Cannot find module '([^']+)'/.exec(message)?.[1]
+  const importLine = missing === undefined ? undefined : lineQuoting(file, missing)
+  if (importLine) return { message, ...importLine }
   const frame =
     error instanceof Error ? error.stack?.split('\n').find((line) => line.includes(file)) : undefined
   const place = frame && /:(\d+):(\d+)\)?\s*$/.exec(frame)
   return place ? { message, line: Number(place[1]), column: Number(place[2]) } : { message }
+}
+
+/** Where the file first writes this specifier in quotes (a resolve error carries no place of its own). */
+function lineQuoting(file: string, specifier: string): { line: number; column: number } | undefined {
+  let lines: string[]
+  try {
+    lines = readFileSync(file, 'utf8').split('\n')
+  } catch {
+    return undefined
+  }
+  for (const [index, text] of lines.entries()) {
+    const column = ["'", '"', '`']
+      .map((quote) => text.indexOf(quote + specifier + quote))
+      .find((at) => at >= 0)
+    if (column !== undefined) return { line: index + 1, column: column + 1 }
+  }
+  return undefined
 }
 
 function toolProblem(tool: unknown): string | undefined {
