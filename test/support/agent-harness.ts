@@ -23,6 +23,8 @@ export interface AgentFixture {
   fake: FakeProvider
   chat: Chat
   project: string
+  /** The app's home: where the person's own tool folders (`~/.atelier/tools`, …) are looked for. */
+  home: string
   /** Runs one turn to its end; the events it streamed and the conversation after it. */
   run(
     prompt: string,
@@ -36,10 +38,18 @@ export interface TurnRun {
   messages: ChatMessage[]
 }
 
+export interface AgentFixtureOptions {
+  /** The home folder the app looks in for the person's tool folders; a fresh temp folder by default. */
+  home?: string
+  /** Whether a person watches (custom tools' `hasUI`); false by default, as in `atelier run`. */
+  hasUI?: boolean
+}
+
 /**
  * A real Atelier (real SQLite, real executor) whose chat talks through the official SDK of `kind`
  * to a local fake provider, in agent mode on a real temp project folder. The extra tools are
- * registered next to the built-ins.
+ * registered next to the built-ins. Its home is a temp folder, so the person's real `~/.atelier`
+ * never lends a test its tools.
  */
 export function useAgentFixture() {
   const tempDir = useTempDirs()
@@ -47,12 +57,24 @@ export function useAgentFixture() {
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
   })
-  return async (kind: FakeKind = 'openai-chat', tools: RegisteredTool[] = []): Promise<AgentFixture> => {
+  return async (
+    kind: FakeKind = 'openai-chat',
+    tools: RegisteredTool[] = [],
+    options: AgentFixtureOptions = {},
+  ): Promise<AgentFixture> => {
     const fake = await startFakeProvider()
     cleanups.push(() => fake.close())
     const registry = builtinTools.clone()
     for (const tool of tools) registry.register(tool)
-    const atelier = createAtelier({ dataDir: tempDir(), registry, env: FAKE_ENV, retry: FAST_RETRY })
+    const home = options.home ?? realpathSync(tempDir())
+    const atelier = createAtelier({
+      dataDir: tempDir(),
+      registry,
+      env: FAKE_ENV,
+      retry: FAST_RETRY,
+      home,
+      ...(options.hasUI !== undefined && { hasUI: options.hasUI }),
+    })
     cleanups.push(() => atelier.close())
     const project = realpathSync(tempDir())
     const provider = atelier.providers.create({
@@ -84,6 +106,6 @@ export function useAgentFixture() {
       const turn = await done
       return { turn, events, messages: atelier.agent.conversation({ id: chat.id }).messages }
     }
-    return { atelier, fake, chat, project, run }
+    return { atelier, fake, chat, project, home, run }
   }
 }
