@@ -55,6 +55,8 @@ export function discoverToolFolders({
     )
   }
   const configuredFiles = new Map<string, string[]>()
+  /** Roots made for files set on their own; every other root is scanned whole. */
+  const fileRoots = new Set<Omit<FoundFolder, 'files'>>()
   for (const written of configuredPaths) {
     const expanded = written === '~' || written.startsWith('~/') ? join(home, written.slice(1)) : written
     if (!isAbsolute(expanded) && !project) continue
@@ -66,7 +68,9 @@ export function discoverToolFolders({
       const folder = resolve(path, '..')
       if (!configuredFiles.has(folder)) {
         configuredFiles.set(folder, [])
-        roots.push({ path: folder, origin: 'configured', ...(inProject && { project }) })
+        const root = { path: folder, origin: 'configured' as const, ...(inProject && { project }) }
+        fileRoots.add(root)
+        roots.push(root)
       }
       configuredFiles.get(folder)?.push(path)
     } else {
@@ -74,11 +78,14 @@ export function discoverToolFolders({
     }
   }
 
+  // A file set on its own inside a folder that is scanned anyway (a tool folder, a configured
+  // folder) must not narrow that folder to itself.
+  const scannedWhole = new Set(roots.filter((root) => !fileRoots.has(root)).map((root) => root.path))
   const seen = new Map<string, string>()
   const folders: FoundFolder[] = []
   for (const root of roots) {
     if (folders.some((folder) => folder.path === root.path)) continue
-    const listed = configuredFiles.get(root.path)
+    const listed = scannedWhole.has(root.path) ? undefined : configuredFiles.get(root.path)
     const candidates = listed ? listed.map(moduleFile) : scan(root.path)
     const files = candidates.map((file) => {
       if (file.kind !== 'module') return file
