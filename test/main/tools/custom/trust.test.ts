@@ -1,0 +1,140 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { useAgentFixture } from '../../../support/agent-harness'
+import {
+  type CustomToolApp,
+  customToolApp,
+  fileOf,
+  filesOf,
+  toolSource,
+  writeFile,
+} from '../../../support/custom-tools'
+import { useTempDirs } from '../../../support/temp-dir'
+
+/** The tool names the model was offered in the fake's last request. */
+function offeredIn(body: { tools?: { function: { name: string } }[] }): string[] {
+  return (body.tools ?? []).map((tool) => tool.function.name)
+}
+
+describe('project tool folders and trust', { timeout: 60_000 }, () => {
+  const fixture = useAgentFixture()
+  const tempDir = useTempDirs()
+
+  it("does not run an untrusted project's tools, says they wait, and offers them once the folder is trusted", async () => {
+    const { atelier, fake, project, chat, run } = await fixture()
+    const marker = join(project, 'project-tool-ran')
+    const module = writeFile(
+      join(project, '.atelier', 'tools', 'project-tool.ts'),
+      toolSource('project_tool', {
+        prelude: `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'loaded')`,
+      }),
+    )
+
+    const before = await atelier.customTools.list(project)
+    expect(before.trustNeeded).toEqual({ folder: project, files: [module] })
+    expect(before.folders).toMatchObject([
+      {
+        path: join(project, '.atelier', 'tools'),
+        origin: 'project',
+        project,
+        trusted: false,
+        running: false,
+      },
+    ])
+    expect(fileOf(before, module)).toMatchObject({ status: 'untrusted', tools: [] })
+    fake.enqueue({ text: 'Nothing to run.' })
+    await run('What can you do?')
+    expect(offeredIn(fake.requestsOf('openai-chat')[0]?.body)).not.toContain('project_tool')
+    expect(atelier.tools.registry.get('project_tool')).toBeUndefined()
+    // Opening the folder ran none of its code.
+    expect(existsSync(marker)).toBe(false)
+
+    expect(atelier.customTools.trust(project).trusted).toEqual([project])
+    const after = await atelier.customTools.list(project)
+    expect(after.trustNeeded).toBeNull()
+    expect(after.trustedFolders).toEqual([project])
+    expect(fileOf(after, module)).toMatchObject({ status: 'loaded', tools: [{ name: 'project_tool' }] })
+    fake.enqueue({ toolCalls: [{ id: 'p', name: 'project_tool', arguments: '{}' }] }, { text: 'Done.' })
+    const { events } = await run('Run the project tool')
+    expect(offeredIn(fake.requestsOf('openai-chat')[1]?.body)).toContain('project_tool')
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'tool_result', id: 'p', isError: false, content: 'project_tool ran' }),
+    )
+    expect(existsSync(marker)).toBe(true)
+
+    // A chat in another folder is not offered this project's tools.
+    const elsewhere = atelier.chats.configure({
+      id: atelier.chats.create({}).id,
+      workingDir: tempDir(),
+      mode: 'agent',
+      provider: chat.provider,
+    })
+    const capabilities = await atelier.agent.capabilities({ id: elsewhere.id })
+    expect(capabilities.tools.map((tool) => tool.name)).not.toContain('project_tool')
+    const own = await atelier.agent.capabilities({ id: chat.id })
+    expect(own.tools.find((tool) => tool.name === 'project_tool')).toMatchObject({ module })
+
+    // Untrusting ends its host and takes its tools away.
+    await atelier.customTools.untrust(project)
+    expect(atelier.tools.registry.get('project_tool')).toBeUndefined()
+    expect(fileOf(await atelier.customTools.list(project), module).status).toBe('untrusted')
+  })
+})
+
+describe('configured tool paths', { timeout: 60_000 }, () => {
+  let app: CustomToolApp | undefined
+  afterEach(async () => {
+    await app?.close()
+    app = undefined
+  })
+
+  it('expands ~, resolves relative paths against the project, and a path inside the project waits for its trust', async () => {
+    app = customToolApp()
+    const { atelier, home, project } = app
+    const mine = writeFile(join(home, 'my-tools', 'mine.ts'), toolSource('mine'))
+    const relative = writeFile(join(project, 'rel-tools', 'rel.ts'), toolSource('relative_tool'))
+    const single = writeFile(join(home, 'loose', 'single.ts'), toolSource('single'))
+    const sibling = writeFile(join(home, 'loose', 'sibling.ts'), toolSource('sibling'))
+    atelier.preferences.update({ customToolPaths: ['~/my-tools', 'rel-tools', single] })
+
+    const info = await app.list(project)
+    expect(info.configuredPaths).toEqual(['~/my-tools', 'rel-tools', single])
+    expect(info.folders).toMatchObject([
+      { path: join(home, 'my-tools'), origin: 'configured', trusted: true },
+      { path: join(project, 'rel-tools'), origin: 'configured', project, trusted: false },
+      { path: join(home, 'loose'), origin: 'configured', trusted: true },
+    ])
+    expect(fileOf(info, mine)).toMatchObject({ status: 'loaded', tools: [{ name: 'mine' }] })
+    expect(fileOf(info, single)).toMatchObject({ status: 'loaded', tools: [{ name: 'single' }] })
+    // A file set on its own loads alone, not the folder it sits in.
+    expect(filesOf(info).has(sibling)).toBe(false)
+    expect(fileOf(info, relative).status).toBe('untrusted')
+    expect(info.trustNeeded).toEqual({ folder: project, files: [relative] })
+    expect((await app.call('mine', {})).content).toBe('mine ran')
+
+    atelier.customTools.trust(project)
+    const trusted = await app.list(project)
+    expect(fileOf(trusted, relative)).toMatchObject({ status: 'loaded', tools: [{ name: 'relative_tool' }] })
+    expect((await app.call('relative_tool', {})).content).toBe('relative_tool ran')
+  })
+
+  it('a file set on its own inside a tool folder leaves the rest of that folder loading', async () => {
+    app = customToolApp()
+    const one = writeFile(join(app.userTools, 'one.ts'), toolSource('one'))
+    const two = writeFile(join(app.userTools, 'two.ts'), toolSource('two'))
+    const folder = writeFile(join(app.home, 'set', 'three.ts'), toolSource('three'))
+    const four = writeFile(join(app.home, 'set', 'four.ts'), toolSource('four'))
+    app.atelier.preferences.update({ customToolPaths: ['~/.atelier/tools/one.ts', four, '~/set'] })
+
+    const info = await app.list(null)
+    for (const [path, name] of [
+      [one, 'one'],
+      [two, 'two'],
+      [folder, 'three'],
+      [four, 'four'],
+    ] as const) {
+      expect(fileOf(info, path)).toMatchObject({ status: 'loaded', tools: [{ name }] })
+    }
+  })
+})
