@@ -61,6 +61,11 @@ interface HostedFolder {
   found: FoundFolder
   /** The modules it was loaded with; another list means another host. */
   files: string
+  /**
+   * The modules' size and times when it was loaded: a turn sent right after a save must not race
+   * the watcher's debounce and run the old code.
+   */
+  signature: string
   host: ToolHostProcess
   outcome?: LoadOutcome
   /** A file changed since it loaded: reload when no call runs. */
@@ -190,7 +195,11 @@ export class CustomToolService {
     for (const hosted of this.hosted.values()) {
       const now = wanted.find((folder) => folder.path === hosted.found.path)
       const ours = hosted.found.project === undefined || hosted.found.project === project
-      const stale = (now && JSON.stringify(modulesOf(now)) !== hosted.files) || hosted.dirty
+      const stale =
+        (now &&
+          (JSON.stringify(modulesOf(now)) !== hosted.files ||
+            signatureOf(modulesOf(now)) !== hosted.signature)) ||
+        hosted.dirty
       if ((ours && !now) || (stale && !hosted.host.busy)) await this.unload(hosted)
     }
     for (const found of wanted) {
@@ -222,6 +231,7 @@ export class CustomToolService {
     const hosted: HostedFolder = {
       found,
       files: JSON.stringify(files),
+      signature: signatureOf(files),
       dirty: false,
       registered: false,
       unregister: [],
@@ -376,6 +386,20 @@ export class CustomToolService {
 
 function modulesOf(folder: FoundFolder): string[] {
   return folder.files.filter((file) => file.kind === 'module' && !file.duplicateOf).map((file) => file.path)
+}
+
+/** What changes when a module is saved (written in place or replaced). */
+function signatureOf(files: string[]): string {
+  return JSON.stringify(
+    files.map((file) => {
+      try {
+        const { size, mtimeMs, ctimeMs, ino } = statSync(file)
+        return [size, mtimeMs, ctimeMs, ino]
+      } catch {
+        return null
+      }
+    }),
+  )
 }
 
 function realFolder(folder: string): string {
