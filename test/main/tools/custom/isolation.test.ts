@@ -1,0 +1,115 @@
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { LOCAL_USER } from '../../../../src-main/app/create-atelier'
+import type { TurnEvent } from '../../../../src-shared/agent'
+import type { ToolProgress } from '../../../../src-shared/tools'
+import { useAgentFixture } from '../../../support/agent-harness'
+import {
+  CUSTOM_TOOL_FIXTURES,
+  type CustomToolApp,
+  copyTool,
+  customToolApp,
+  descendantProcesses,
+  waitFor,
+} from '../../../support/custom-tools'
+
+const MISBEHAVING = join(CUSTOM_TOOL_FIXTURES, 'misbehaving.ts')
+/** The shortest timeout Settings → Tools accepts. */
+const TIMEOUT_SECONDS = 5
+
+const pidOf = (content: string) => Number(/^pid (\d+)$/.exec(content)?.[1])
+
+describe('a custom tool runs in a host process of its own', { timeout: 90_000 }, () => {
+  const fixture = useAgentFixture()
+  let app: CustomToolApp | undefined
+  afterEach(async () => {
+    await app?.close()
+    app = undefined
+  })
+
+  async function misbehavingApp() {
+    app = customToolApp()
+    const module = copyTool(MISBEHAVING, app.userTools)
+    await app.list()
+    return { app, module }
+  }
+
+  it('an endless loop fails its call at the timeout, the app keeps serving other calls meanwhile, and the next call gets a new host', async () => {
+    const { app, module } = await misbehavingApp()
+    app.atelier.tools.settings.update(LOCAL_USER, 'misbehave', {
+      parameters: { timeoutSeconds: TIMEOUT_SECONDS },
+    })
+    const first = pidOf((await app.call('misbehave', { mode: 'ok' })).content)
+    expect(first).toBeGreaterThan(0)
+
+    const updates: ToolProgress[] = []
+    let spinSettled = false
+    const spinStarted = Date.now()
+    const spinning = app.call('misbehave', { mode: 'loop' }, { updates }).finally(() => {
+      spinSettled = true
+    })
+    await waitFor(() => updates.some((update) => update.kind === 'partial'), 'the loop to start')
+
+    const asked = Date.now()
+    const now = await app.call('get_current_datetime', {})
+    expect(now.isError).toBe(false)
+    // It answered while the loop still held its host, and promptly (a generous bound for a busy machine).
+    expect(spinSettled).toBe(false)
+    expect(Date.now() - asked).toBeLessThan(3000)
+
+    const spun = await spinning
+    expect(spun).toMatchObject({
+      isError: true,
+      errorType: 'timeout',
+      content: `misbehave timed out after ${TIMEOUT_SECONDS}s and was stopped.`,
+    })
+    expect(Date.now() - spinStarted).toBeLessThan((TIMEOUT_SECONDS + 10) * 1000)
+
+    const next = await app.call('misbehave', { mode: 'ok' })
+    expect(next.isError).toBe(false)
+    expect(pidOf(next.content)).not.toBe(first)
+    expect(app.atelier.customTools.log(module).text).toContain(
+      'The tool host did not answer after a call was stopped; it was ended.',
+    )
+  })
+
+  it('a crash fails its call with "the tool host stopped", and the next call works', async () => {
+    const { app, module } = await misbehavingApp()
+    const first = pidOf((await app.call('misbehave', { mode: 'ok' })).content)
+
+    const crashed = await app.call('misbehave', { mode: 'crash' })
+    expect(crashed).toMatchObject({ isError: true, errorType: 'execution_failed' })
+    expect(crashed.content).toMatch(/the tool host stopped/i)
+
+    const next = await app.call('misbehave', { mode: 'ok' })
+    expect(next.isError).toBe(false)
+    expect(pidOf(next.content)).not.toBe(first)
+    expect(app.atelier.customTools.log(module).text).toContain('The tool host stopped (exit code 1).')
+  })
+
+  it('the stop button during api.exec("sleep", ["60"], { signal }) ends the sleep and the turn', async () => {
+    const { atelier, fake, chat, home, run } = await fixture()
+    copyTool(MISBEHAVING, join(home, '.atelier', 'tools'))
+    fake.enqueue({ toolCalls: [{ id: 'nap', name: 'misbehave', arguments: '{"mode":"sleep"}' }] })
+    const sleeps = () => descendantProcesses((args) => args === 'sleep 60')
+
+    let stopped = false
+    const turn = run('Take a nap', {
+      onEvent: (event) => {
+        if (event.type !== 'tool_progress' || stopped) return
+        stopped = true
+        // Once the program runs, the person presses stop.
+        void waitFor(() => sleeps().length > 0, 'the sleep to start').then(() =>
+          atelier.agent.stop({ chatId: chat.id }),
+        )
+      },
+    })
+    const { turn: ended, events } = await turn
+    expect(ended.status).toBe('stopped')
+    const result = events.find((event) => event.type === 'tool_result') as
+      | Extract<TurnEvent, { type: 'tool_result' }>
+      | undefined
+    expect(result).toMatchObject({ id: 'nap', isError: true, errorType: 'aborted' })
+    await waitFor(() => sleeps().length === 0, 'the sleep to end', 10_000)
+  })
+})
