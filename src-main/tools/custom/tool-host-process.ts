@@ -138,8 +138,12 @@ export class ToolHostProcess {
     return this.started !== undefined
   }
 
+  /**
+   * Whether a call is running that someone waits for. A stopped call may go on in the host (its
+   * code ignores the signal, maybe for ever); its result was given already, so it holds no reload back.
+   */
   get busy(): boolean {
-    return this.calls.size > 0
+    return [...this.calls.values()].some((call) => !call.host.signal.aborted)
   }
 
   /** Starts the host (when it is not running) and says what loading the folder's modules gave. */
@@ -262,9 +266,11 @@ export class ToolHostProcess {
 
   private handle(channel: HostChannel, message: FromHost): void {
     const call = 'id' in message && message.id ? this.calls.get(message.id) : undefined
+    // A stopped call has its result already: what it streams or asks for now reaches nobody.
+    const live = call?.host.signal.aborted ? undefined : call
     switch (message.type) {
       case 'update':
-        call?.host.onUpdate({ kind: 'partial', ...message.partial })
+        live?.host.onUpdate({ kind: 'partial', ...message.partial })
         return
       case 'notify': {
         const progress: ToolProgress = {
@@ -272,7 +278,7 @@ export class ToolHostProcess {
           stream: message.level === 'info' ? 'stdout' : 'stderr',
           text: `${message.message}\n`,
         }
-        call?.host.onUpdate(progress)
+        live?.host.onUpdate(progress)
         return
       }
       case 'result':
@@ -282,8 +288,8 @@ export class ToolHostProcess {
         call?.reject(new Error(message.message))
         return
       case 'abort-turn':
-        if (call?.host.abortTurn) call.host.abortTurn(message.reason)
-        else call?.reject(new ToolError('aborted', message.reason))
+        if (live?.host.abortTurn) live.host.abortTurn(message.reason)
+        else live?.reject(new ToolError('aborted', message.reason))
         return
       case 'exec':
         void this.exec(channel, message, call)
@@ -309,9 +315,18 @@ export class ToolHostProcess {
     message: Extract<FromHost, { type: 'exec' }>,
     call: RunningCall | undefined,
   ): Promise<void> {
+    const callSignal = call?.host.signal
+    if (callSignal?.aborted) {
+      // A stopped call that starts a program without passing its signal on: it never runs.
+      channel.send({
+        type: 'exec-done',
+        execId: message.execId,
+        result: { stdout: '', stderr: '', code: null, killed: true },
+      })
+      return
+    }
     const controller = new AbortController()
     this.execs.set(message.execId, controller)
-    const callSignal = call?.host.signal
     const onCallStop = () => controller.abort()
     callSignal?.addEventListener('abort', onCallStop, { once: true })
     const untilDeadline = call ? Math.max(1, call.record.deadline - Date.now()) : LOAD_TIMEOUT_MS
