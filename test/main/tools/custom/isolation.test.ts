@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { LOCAL_USER } from '../../../../src-main/app/create-atelier'
@@ -111,5 +112,43 @@ describe('a custom tool runs in a host process of its own', { timeout: 90_000 },
       | undefined
     expect(result).toMatchObject({ id: 'nap', isError: true, errorType: 'aborted' })
     await waitFor(() => sleeps().length === 0, 'the sleep to end', 10_000)
+  })
+
+  it('a stopped call that ignores its stop streams nothing more to the card and holds no reload back', async () => {
+    const { app, module } = await misbehavingApp()
+    const updates: ToolProgress[] = []
+    const stop = new AbortController()
+    const hanging = app.call('misbehave', { mode: 'hang' }, { updates, signal: stop.signal })
+    await waitFor(() => updates.length > 0, 'the first update')
+    stop.abort(new Error('Stopped by the user.'))
+    expect(await hanging).toMatchObject({ isError: true, errorType: 'aborted' })
+    const seen = updates.length
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(updates).toHaveLength(seen)
+
+    // Its call still runs in the host, yet the edit is picked up by the next call.
+    writeFileSync(module, readFileSync(module, 'utf8').replace('`pid ${', '`reloaded pid ${'))
+    expect((await app.call('misbehave', { mode: 'ok' })).content).toMatch(/^reloaded pid \d+$/)
+  })
+
+  it('a stopped call that starts another program without its signal has it refused at once', async () => {
+    const { app, module } = await misbehavingApp()
+    const sleeps = () => descendantProcesses((args) => args === 'sleep 60')
+    const stop = new AbortController()
+    const stubborn = app.call('misbehave', { mode: 'stubborn' }, { signal: stop.signal })
+    await waitFor(() => sleeps().length > 0, 'the first sleep to start')
+    stop.abort(new Error('Stopped by the user.'))
+    expect(await stubborn).toMatchObject({ isError: true, errorType: 'aborted' })
+
+    // Not after the call's 30 s timeout: the second program is refused as killed.
+    await waitFor(
+      () => app.atelier.customTools.log(module).text.includes('second exec returned'),
+      'the second exec to return',
+      10_000,
+    )
+    expect(app.atelier.customTools.log(module).text).toContain(
+      'second exec returned {"stdout":"","stderr":"","code":null,"killed":true}',
+    )
+    expect(sleeps()).toEqual([])
   })
 })
