@@ -219,6 +219,19 @@ export class CustomToolService {
         }
       }),
     )
+    // The registry holds one tool a name: one of another project (a chat there used it) makes
+    // way, or this project would run that project's code. It loads again when that project's turn comes.
+    for (const hosted of loading) {
+      if (hosted.registered) continue
+      for (const tool of hosted.outcome?.tools ?? []) {
+        const holder = this.deps.registry.get(tool.name)?.source
+        if (holder?.kind !== 'custom' || holder.project === undefined || holder.project === project) continue
+        const other = [...this.hosted.values()].find((each) =>
+          each.found.files.some((file) => file.path === holder.module),
+        )
+        if (other && !other.host.busy) await this.unload(other)
+      }
+    }
     // In discovery order, so the person's own folders win a name over a project's.
     for (const hosted of loading) {
       if (!hosted.registered) this.register(hosted)
