@@ -82,6 +82,36 @@ describe('project tool folders and trust', { timeout: 60_000 }, () => {
   })
 })
 
+describe('two trusted projects', { timeout: 60_000 }, () => {
+  const tempDir = useTempDirs()
+  let app: CustomToolApp | undefined
+  afterEach(async () => {
+    await app?.close()
+    app = undefined
+  })
+
+  it('with a tool of the same name each run their own, whichever was used first', async () => {
+    app = customToolApp()
+    const projects = [app.project, tempDir()]
+    for (const [index, project] of projects.entries()) {
+      writeFile(
+        join(project, '.atelier', 'tools', 'deploy.ts'),
+        toolSource('deploy', { text: `deploy ${index}` }),
+      )
+      app.atelier.customTools.trust(project)
+    }
+    const deployIn = async (project: string) =>
+      (await app?.call('deploy', {}, { workingDirectory: project }))?.content
+
+    expect(await deployIn(projects[0] as string)).toBe('deploy 0')
+    expect(await deployIn(projects[1] as string)).toBe('deploy 1')
+    expect(
+      fileOf(await app.list(projects[1]), join(projects[1] as string, '.atelier', 'tools', 'deploy.ts')),
+    ).toMatchObject({ status: 'loaded' })
+    expect(await deployIn(projects[0] as string)).toBe('deploy 0')
+  })
+})
+
 describe('configured tool paths', { timeout: 60_000 }, () => {
   let app: CustomToolApp | undefined
   afterEach(async () => {
