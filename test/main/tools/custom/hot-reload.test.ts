@@ -123,4 +123,26 @@ describe('hot reload', { timeout: 60_000 }, () => {
       ...Array(3).fill(['v1 shutdown in home', 'v1 start in home']).flat(),
     ])
   })
+
+  it('an edit of a file the module imports reloads the folder once the watcher saw it', async () => {
+    app = customToolApp()
+    const helper = writeFile(join(app.userTools, 'greeter', 'words.ts'), "export const words = 'hello'\n")
+    writeFile(
+      join(app.userTools, 'greeter', 'index.ts'),
+      toolSource('greet', { prelude: "import { words } from './words'", text: 'unused' }).replace(
+        '"unused"',
+        'words',
+      ),
+    )
+    expect((await app.call('greet', {})).content).toBe('hello')
+
+    let changed = false
+    const unsubscribe = app.atelier.events.subscribe((event) => {
+      if (event === 'customTools.changed') changed = true
+    })
+    writeFile(helper, "export const words = 'goodbye'\n")
+    await waitFor(() => changed, 'the watcher to see the edit')
+    unsubscribe()
+    expect((await app.call('greet', {})).content).toBe('goodbye')
+  })
 })
