@@ -73,7 +73,14 @@ export class ToolExecutor {
     const abortFromParent = () => controller.abort(parent?.reason)
     let timeoutSeconds: number | undefined
     try {
-      const { entry, settings } = resolveTool(this.registry, this.settings, name, scope.user, scope.offered)
+      const { entry, settings } = resolveTool(
+        this.registry,
+        this.settings,
+        name,
+        scope.user,
+        scope.offered,
+        scope.mode === 'agent' ? scope.workingDirectory : null,
+      )
       const { tool } = entry
       maxChars = tool.maxResultChars ?? maxChars
       const args = validateArguments(tool, call.arguments)

@@ -1,6 +1,7 @@
 /**
  * Stage 1, resolve: the call names a tool that is registered, enabled for the user and offered in
- * this turn — what the model was shown, not merely what exists.
+ * this turn — what the model was shown, not merely what exists — and, for a project's own custom
+ * tool, called in that project.
  */
 import { ToolError } from '../errors'
 import type { RegistryEntry, ToolRegistry } from '../registry'
@@ -18,6 +19,7 @@ export function resolveTool(
   name: string,
   user: string,
   offered: ReadonlySet<string> | undefined,
+  workingDirectory: string | null,
 ): ResolvedTool {
   const entry = registry.get(name)
   if (!entry) {
@@ -38,6 +40,13 @@ export function resolveTool(
     throw new ToolError(
       'not_offered',
       `The tool "${name}" is not offered in this chat; do not call it again. Offered tools: ${[...offered].join(', ') || 'none'}.`,
+    )
+  }
+  const { source } = entry
+  if (source.kind === 'custom' && source.project !== undefined && source.project !== workingDirectory) {
+    throw new ToolError(
+      'not_offered',
+      `The tool "${name}" belongs to the project ${source.project} and runs only in chats bound to it.`,
     )
   }
   return { entry, settings }
