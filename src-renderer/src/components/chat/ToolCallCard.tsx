@@ -1,9 +1,10 @@
-import { memo, useMemo } from 'react'
+import { memo, useId, useMemo, useState } from 'react'
 import { type CountedProgress, countedProgressText } from '../../../../src-shared/progress'
-import type { ToolErrorType } from '../../../../src-shared/tools'
+import type { ToolDisplay, ToolErrorType } from '../../../../src-shared/tools'
 import { ChatIcon } from './ChatIcon'
-import type { ToolCallProgress, ToolCallView, ToolResultView } from './conversation'
+import type { PartialResult, ToolCallProgress, ToolCallView, ToolResultView } from './conversation'
 import { DiffView } from './DiffView'
+import { MarkdownText } from './MarkdownText'
 import { ShellOutput } from './ShellOutput'
 import { ToolImages } from './ToolImages'
 import { formatDuration, headline, parseJson, prettyArguments } from './tool-display'
@@ -103,6 +104,74 @@ function CountedProgressBar({ name, progress }: { name: string; progress: Counte
   )
 }
 
+/** A custom tool's latest partial result while its call runs: its render hook's Markdown, else its text. */
+function PartialView({ name, partial }: { name: string; partial: PartialResult }) {
+  return (
+    <div className="tool-partial" role="status" aria-label={`Partial result of ${name}`}>
+      {partial.rendered ? (
+        <MarkdownText text={partial.rendered} />
+      ) : (
+        <p className="tool-partial-text">{partial.text}</p>
+      )}
+    </div>
+  )
+}
+
+type RenderedDisplay = Extract<ToolDisplay, { kind: 'rendered' }>
+
+/**
+ * A result as a custom tool's render hooks made it: their collapsed or expanded Markdown, the
+ * plain content where a hook gave nothing (collapsed to its first line when long).
+ */
+function RenderedResult({
+  name,
+  result,
+  display,
+}: {
+  name: string
+  result: ToolResultView
+  display: RenderedDisplay
+}) {
+  const bodyId = useId()
+  const [expanded, setExpanded] = useState(result.isError)
+  const markdown = expanded ? display.expanded : display.collapsed
+  const short = isShort(result.content, SHORT_RESULT)
+  const firstLine = result.content.split('\n')[0] ?? ''
+  return (
+    <section
+      className={`tool-section tool-result tool-result--rendered${result.isError ? ' tool-result--error' : ''}`}
+      aria-label={`Result of ${name}`}
+    >
+      <div className="tool-result-bar">
+        <span className="tool-result-title">
+          {result.isError ? 'Result (error)' : 'Result'}
+          <span className="tool-section-meta"> · {sizeOf(result.content)}</span>
+        </span>
+        <button
+          type="button"
+          className="tool-result-toggle"
+          aria-expanded={expanded}
+          aria-controls={bodyId}
+          aria-label={`${expanded ? 'Collapse' : 'Expand'} the result of ${name}`}
+          onClick={() => setExpanded((open) => !open)}
+        >
+          <ChatIcon name={expanded ? 'chevron-up' : 'chevron-down'} size={13} />
+          {expanded ? 'Collapse' : 'Expand'}
+        </button>
+      </div>
+      <div id={bodyId} className="tool-rendered">
+        {markdown !== undefined ? (
+          <MarkdownText text={markdown} />
+        ) : (
+          <pre className="tool-result-content">
+            {expanded || short ? result.content : `${firstLine}${firstLine === result.content ? '' : ' …'}`}
+          </pre>
+        )}
+      </div>
+    </section>
+  )
+}
+
 /** One tool call: what was asked, what it is doing, and how it ended. */
 export const ToolCallCard = memo(function ToolCallCard({
   call,
@@ -118,8 +187,12 @@ export const ToolCallCard = memo(function ToolCallCard({
   const diff = display?.kind === 'diff' ? display : undefined
   const shell = display?.kind === 'shell' ? display : undefined
   const images = display?.kind === 'images' ? display.images : []
+  const rendered = display?.kind === 'rendered' ? display : undefined
   const liveOutput = progress?.output ?? []
   const counted = result ? undefined : progress?.counted
+  const partial = result ? undefined : progress?.partial
+  // A custom tool's renderCall: the head line instead of the argument it would show.
+  const callLine = rendered ? rendered.call : partial?.call
   const visual = Boolean(diff || shell || images.length > 0)
 
   return (
@@ -129,10 +202,16 @@ export const ToolCallCard = memo(function ToolCallCard({
           <ChatIcon name={shell || liveOutput.length > 0 ? 'terminal' : 'tool'} size={15} />
         </span>
         <span className="tool-card-name">{call.name}</span>
-        {summary && (
-          <code className="tool-card-summary" title={summary}>
-            {summary}
-          </code>
+        {callLine ? (
+          <div className="tool-card-call">
+            <MarkdownText text={callLine} />
+          </div>
+        ) : (
+          summary && (
+            <code className="tool-card-summary" title={summary}>
+              {summary}
+            </code>
+          )
         )}
         <span className="tool-card-badges">
           {result?.truncated && <span className="badge badge--warning">Truncated</span>}
@@ -185,8 +264,10 @@ export const ToolCallCard = memo(function ToolCallCard({
       {diff && <DiffView path={diff.path} patch={diff.patch} />}
       <ToolImages name={call.name} outcomes={progress?.images ?? []} images={images} />
       {counted && <CountedProgressBar name={call.name} progress={counted} />}
+      {partial && <PartialView name={call.name} partial={partial} />}
 
-      {result && (
+      {result && rendered && <RenderedResult name={call.name} result={result} display={rendered} />}
+      {result && !rendered && (
         <details
           className={`tool-section tool-result${result.isError ? ' tool-result--error' : ''}`}
           open={result.isError || (!visual && isShort(result.content, SHORT_RESULT))}

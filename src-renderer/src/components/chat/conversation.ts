@@ -22,11 +22,18 @@ export type ShellChunk = Pick<Extract<ToolProgress, { kind: 'output' }>, 'stream
 
 export type ImageOutcome = Extract<ToolProgress, { kind: 'image' }>
 
-/** What a running call has reported so far, by kind: its output, its images, its latest count. */
+/** A custom tool's partial result: its text, and its render hooks' Markdown of the call and of it. */
+export type PartialResult = Omit<Extract<ToolProgress, { kind: 'partial' }>, 'kind'>
+
+/**
+ * What a running call has reported so far, by kind: its output, its images, its latest count, its
+ * latest partial result.
+ */
 export interface ToolCallProgress {
   output: ShellChunk[]
   images: ImageOutcome[]
   counted?: CountedProgress
+  partial?: PartialResult
 }
 
 export interface ToolCallView {
@@ -340,7 +347,10 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
   }
 }
 
-/** Output chunks of one stream run together; an image's outcome replaces an earlier one of it. */
+/**
+ * Output chunks of one stream run together; an image's outcome replaces an earlier one of it; a
+ * partial result replaces the one before.
+ */
 function addProgress(current: ToolCallProgress | undefined, progress: ToolProgress): ToolCallProgress {
   const base = current ?? { output: [], images: [] }
   switch (progress.kind) {
@@ -360,6 +370,10 @@ function addProgress(current: ToolCallProgress | undefined, progress: ToolProgre
     }
     case 'progress':
       return { ...base, counted: progress }
+    case 'partial': {
+      const { kind: _kind, ...partial } = progress
+      return { ...base, partial }
+    }
   }
 }
 
