@@ -30,6 +30,15 @@ export const OUTCOME_LABELS: Record<ApprovalOutcome, string> = {
   cancelled: 'Cancelled',
 }
 
+/** How a custom tool's pending action ended: Apply is an allow-once, Discard a deny. */
+export const ACTION_OUTCOME_LABELS: Record<ApprovalOutcome, string> = {
+  'allow-once': 'Applied',
+  'allow-chat': 'Applied',
+  always: 'Applied',
+  deny: 'Discarded',
+  cancelled: 'Cancelled',
+}
+
 export const ACTION_LABELS: Record<RuleAction, string> = { allow: 'Allow', ask: 'Ask', deny: 'Deny' }
 
 export const RULE_HINT = 'A tool name, or a tool with a pattern: bash(npm run test *), write_file(**/*.md).'

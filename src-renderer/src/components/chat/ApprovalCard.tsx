@@ -1,7 +1,12 @@
 import { type FormEvent, type KeyboardEvent, type RefObject, useEffect, useId, useRef, useState } from 'react'
-import type { ApprovalAnswer, ApprovalRequest, CommandVerdict } from '../../../../src-shared/approvals'
+import type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  CommandVerdict,
+  PendingActionView,
+} from '../../../../src-shared/approvals'
 import { errorMessage } from '../../errors'
-import { OUTCOME_LABELS } from '../approval-words'
+import { ACTION_OUTCOME_LABELS, OUTCOME_LABELS } from '../approval-words'
 import { AlwaysAllowEditor } from './AlwaysAllowEditor'
 import { useApprovals } from './approvals-context'
 import { ChatIcon } from './ChatIcon'
@@ -52,6 +57,7 @@ export function ApprovalCard({ card }: { card: ApprovalView }) {
   }, [active, request.id])
 
   if (outcome !== undefined) {
+    const summary = request.action?.label ?? request.description.summary
     return (
       // biome-ignore lint/a11y/useSemanticElements: a fieldset groups form controls; this is one call's card
       <div
@@ -60,11 +66,25 @@ export function ApprovalCard({ card }: { card: ApprovalView }) {
         className={`approval approval--settled approval--${outcome}`}
       >
         <ChatIcon name="shield" size={14} />
-        <span className="approval-outcome">{OUTCOME_LABELS[outcome]}</span>
-        <code className="approval-outcome-summary" title={request.description.summary}>
-          {request.tool} · {request.description.summary}
+        <span className="approval-outcome">
+          {request.action ? ACTION_OUTCOME_LABELS[outcome] : OUTCOME_LABELS[outcome]}
+        </span>
+        <code className="approval-outcome-summary" title={summary}>
+          {request.tool} · {summary}
         </code>
       </div>
+    )
+  }
+  if (request.action) {
+    return (
+      <PendingActionApproval
+        request={request}
+        action={request.action}
+        active={active}
+        group={group}
+        answer={answer}
+        returnFocus={returnFocus}
+      />
     )
   }
   return (
@@ -86,14 +106,10 @@ interface WaitingApprovalProps {
   returnFocus(): void
 }
 
-function WaitingApproval({ request, active, group, answer, returnFocus }: WaitingApprovalProps) {
-  const id = useId()
-  const [editing, setEditing] = useState(false)
-  const [message, setMessage] = useState('')
+/** Sends the card's answer once; while it travels the card is disabled, and a refusal shows on it. */
+function useReply({ request, active, group, answer, returnFocus }: WaitingApprovalProps) {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string>()
-  const diff = request.preview?.kind === 'diff' ? request.preview : undefined
-  const args = JSON.stringify(request.arguments, null, 2) ?? 'undefined'
   const disabled = !active || busy
 
   async function reply(decision: ApprovalAnswer) {
@@ -110,6 +126,115 @@ function WaitingApproval({ request, active, group, answer, returnFocus }: Waitin
       setBusy(false)
     }
   }
+
+  return { reply, disabled, error }
+}
+
+function AnswerError({ error }: { error: string | undefined }) {
+  if (!error) return null
+  return (
+    <p className="inline-error approval-error" role="alert">
+      The answer was not taken: {error}
+    </p>
+  )
+}
+
+/**
+ * A change a custom tool proposes (`pushPendingAction`): what it is, what it would change, and two
+ * answers only — Apply (the tool then makes the change) or Discard. No rule can be saved for it.
+ */
+function PendingActionApproval(props: WaitingApprovalProps & { action: PendingActionView }) {
+  const { request, action, active, group } = props
+  const id = useId()
+  const { reply, disabled, error } = useReply(props)
+  const apply = () => void reply({ decision: 'allow-once' })
+  const discard = () => void reply({ decision: 'deny' })
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.defaultPrevented || event.nativeEvent.isComposing) return
+    if (event.key === 'Escape') {
+      event.preventDefault()
+      discard()
+    } else if (event.key === 'Enter' && event.target === event.currentTarget) {
+      event.preventDefault()
+      apply()
+    }
+  }
+
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a fieldset groups form controls; this is one call's card
+    <div
+      ref={group}
+      role="group"
+      aria-label={`Approval for ${request.tool}`}
+      aria-describedby={`${id}-label ${id}-keys`}
+      className={`approval approval--waiting approval--action${active ? ' approval--active' : ''}`}
+      tabIndex={-1}
+      onKeyDown={onKeyDown}
+    >
+      <header className="approval-head">
+        <span className="approval-icon">
+          <ChatIcon name="shield" size={16} />
+        </span>
+        <span className="approval-title">
+          <code className="approval-code">{request.tool}</code> proposes a change
+        </span>
+        <span className="badge badge--approval">{active ? 'Waiting for you' : 'Queued'}</span>
+      </header>
+
+      <div className="approval-body">
+        <p className="approval-action-label" id={`${id}-label`}>
+          {action.label}
+        </p>
+        {action.detail && <p className="approval-action-detail">{action.detail}</p>}
+        {action.preview !== undefined && (
+          <section aria-labelledby={`${id}-preview`}>
+            <h4 id={`${id}-preview`} className="approval-label">
+              Preview
+            </h4>
+            <pre
+              className="approval-preview"
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+              tabIndex={0}
+            >
+              {action.preview}
+            </pre>
+          </section>
+        )}
+      </div>
+
+      <div className="approval-actions">
+        <div className="approval-allow">
+          <button type="button" className="approval-primary" disabled={disabled} onClick={apply}>
+            Apply
+          </button>
+          <button type="button" className="approval-deny-button" disabled={disabled} onClick={discard}>
+            Discard
+          </button>
+        </div>
+      </div>
+      <AnswerError error={error} />
+      <p className="approval-keys" id={`${id}-keys`}>
+        {active ? (
+          <>
+            <kbd>Enter</kbd> applies · <kbd>Esc</kbd> discards
+          </>
+        ) : (
+          'Answer the card above first: calls are asked about one at a time.'
+        )}
+      </p>
+    </div>
+  )
+}
+
+function WaitingApproval(props: WaitingApprovalProps) {
+  const { request, active, group } = props
+  const id = useId()
+  const [editing, setEditing] = useState(false)
+  const [message, setMessage] = useState('')
+  const { reply, disabled, error } = useReply(props)
+  const diff = request.preview?.kind === 'diff' ? request.preview : undefined
+  const args = JSON.stringify(request.arguments, null, 2) ?? 'undefined'
 
   const deny = () => {
     const text = message.trim()
@@ -286,11 +411,7 @@ function WaitingApproval({ request, active, group, answer, returnFocus }: Waitin
           </form>
         </div>
       )}
-      {error && (
-        <p className="inline-error approval-error" role="alert">
-          The answer was not taken: {error}
-        </p>
-      )}
+      <AnswerError error={error} />
       <p className="approval-keys" id={`${id}-keys`}>
         {active ? (
           <>
