@@ -122,6 +122,7 @@ export function App({ api }: { api: AtelierApi }) {
             api={api}
             info={info}
             preferences={preferences}
+            folder={selected?.workingDir ?? null}
             onChange={updatePreferences}
             onClose={() => setView({ kind: 'chat' })}
           />

@@ -3,6 +3,7 @@ import type { AtelierApi } from '../../../src-shared/api'
 import type { AppInfo, Preferences } from '../../../src-shared/contract'
 import { AgentProfilesSection } from './settings/AgentProfilesSection'
 import { AppearanceSection } from './settings/AppearanceSection'
+import { CustomToolsSection } from './settings/CustomToolsSection'
 import { McpSection } from './settings/McpSection'
 import { PermissionsSection } from './settings/PermissionsSection'
 import { ProvidersSection } from './settings/ProvidersSection'
@@ -11,7 +12,15 @@ import { ServicesSection } from './settings/ServicesSection'
 import { ToolsSection } from './settings/ToolsSection'
 import '../settings.css'
 
-type SectionId = 'appearance' | 'tools' | 'permissions' | 'mcp' | 'services' | 'providers' | 'agents'
+type SectionId =
+  | 'appearance'
+  | 'tools'
+  | 'permissions'
+  | 'mcp'
+  | 'services'
+  | 'custom'
+  | 'providers'
+  | 'agents'
 
 const SECTIONS: SectionTab<SectionId>[] = [
   { id: 'appearance', label: 'Appearance', description: 'Theme, turns, about' },
@@ -19,6 +28,7 @@ const SECTIONS: SectionTab<SectionId>[] = [
   { id: 'permissions', label: 'Permissions', description: 'Rules, protected paths' },
   { id: 'mcp', label: 'MCP', description: 'Servers that bring tools' },
   { id: 'services', label: 'Tool services', description: 'Broker, services, descriptors' },
+  { id: 'custom', label: 'Custom tools', description: 'Your modules, trust, logs' },
   { id: 'providers', label: 'Providers', description: 'Models and API keys' },
   { id: 'agents', label: 'Agent profiles', description: 'Prompts, tools, modes' },
 ]
@@ -27,6 +37,8 @@ interface SettingsViewProps {
   api: AtelierApi
   info: AppInfo | undefined
   preferences: Preferences | undefined
+  /** The current chat's bound folder: Custom tools lists its tool folders too. */
+  folder: string | null
   onChange(changes: Partial<Preferences>): void
   onClose(): void
 }
@@ -34,7 +46,7 @@ interface SettingsViewProps {
 /** Reopening settings returns to the section last shown in this window. */
 let lastSection: SectionId = 'appearance'
 
-export function SettingsView({ api, info, preferences, onChange, onClose }: SettingsViewProps) {
+export function SettingsView({ api, info, preferences, folder, onChange, onClose }: SettingsViewProps) {
   const id = useId()
   const [section, setSection] = useState<SectionId>(lastSection)
   // A section is mounted when first shown and then kept, so unsaved edits survive switching sections.
@@ -60,6 +72,9 @@ export function SettingsView({ api, info, preferences, onChange, onClose }: Sett
     permissions: () => <PermissionsSection api={api} preferences={preferences} onChange={onChange} />,
     mcp: () => <McpSection api={api} />,
     services: () => <ServicesSection api={api} onShowTools={showTools} />,
+    custom: () => (
+      <CustomToolsSection api={api} folder={folder} preferences={preferences} onChange={onChange} />
+    ),
     providers: () => <ProvidersSection api={api} />,
     agents: () => <AgentProfilesSection api={api} />,
   }

@@ -13,6 +13,11 @@ const KIND_NAMES: Record<Capabilities['provider']['kind'], string> = {
   anthropic: 'Anthropic',
 }
 
+/** A module's file name, for the table (its whole path is the title). */
+function moduleName(path: string): string {
+  return path.split(/[\\/]/).filter(Boolean).at(-1) ?? path
+}
+
 /** What this chat's next turn sends: provider, model, and every tool exactly as it goes on the wire. */
 export function CapabilitiesDialog({
   api,
@@ -39,7 +44,13 @@ export function CapabilitiesDialog({
 
   const fromMcp = capabilities?.tools.some((tool) => tool.server) ?? false
   const fromServices = capabilities?.tools.some((tool) => tool.service) ?? false
-  const sourced = fromMcp || fromServices
+  const fromModules = capabilities?.tools.some((tool) => tool.module) ?? false
+  const sources = [
+    fromMcp && 'MCP server',
+    fromServices && 'Tool service',
+    fromModules && 'Custom tool module',
+  ].filter((source): source is string => typeof source === 'string')
+  const sourced = sources.length > 0
   // Enabled servers whose tools are missing, and why: the reason a tool is not in the list below.
   const left = capabilities?.servers.filter((server) => server.error) ?? []
 
@@ -118,15 +129,7 @@ export function CapabilitiesDialog({
               <thead>
                 <tr>
                   <th scope="col">Tool</th>
-                  {sourced && (
-                    <th scope="col">
-                      {fromMcp && fromServices
-                        ? 'MCP server or tool service'
-                        : fromMcp
-                          ? 'MCP server'
-                          : 'Tool service'}
-                    </th>
-                  )}
+                  {sourced && <th scope="col">{sources.length === 1 ? sources[0] : 'Source'}</th>}
                   <th scope="col">Tokens (≈ 4 characters each)</th>
                 </tr>
               </thead>
@@ -142,6 +145,11 @@ export function CapabilitiesDialog({
                         {tool.service && (
                           <span className="capabilities-server" title="Tool service">
                             {tool.service}
+                          </span>
+                        )}
+                        {tool.module && (
+                          <span className="capabilities-server" title={`Custom tool module ${tool.module}`}>
+                            {moduleName(tool.module)}
                           </span>
                         )}
                       </td>
