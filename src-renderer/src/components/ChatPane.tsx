@@ -7,6 +7,7 @@ import { ApiContext } from './chat/api-context'
 import { ChatBody } from './chat/ChatBody'
 import { ChatHeader } from './chat/ChatHeader'
 import { ChatIcon } from './chat/ChatIcon'
+import { TrustNotice } from './chat/TrustNotice'
 import '../chat.css'
 
 /** The chat's own mode, else its profile's (null: the built-in default profile). */
@@ -51,6 +52,7 @@ export function ChatPane({ api, chat }: { api: AtelierApi; chat: Chat }) {
           approvalMode={approvalMode}
           onError={setNotice}
         />
+        <TrustNotice api={api} chat={chat} />
         {notice && (
           <div className="pane-notice" role="alert">
             <ChatIcon name="alert" size={16} />
