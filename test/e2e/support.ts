@@ -168,13 +168,14 @@ export function useChatApp() {
 
   /**
    * A fresh app with one chat on screen; `folder` binds the chat in agent mode. `approvalMode` sets
-   * the chat's (tests of what a tool shows, not of approvals, pass `full-auto`).
+   * the chat's (tests of what a tool shows, not of approvals, pass `full-auto`). `home` is where the
+   * app looks for the person's custom tools (a fresh folder when left out).
    */
   async function open(
-    options: { folder?: string; colorScheme?: Theme; approvalMode?: ApprovalMode } = {},
+    options: { folder?: string; colorScheme?: Theme; approvalMode?: ApprovalMode; home?: string } = {},
   ): Promise<OpenedChat> {
     const fake = await startFakeProvider()
-    const app = await startApp(tempDir())
+    const app = await startApp(tempDir(), options.home)
     cleanups.push(
       () => fake.close(),
       () => app.stop(),
