@@ -51,6 +51,12 @@ const sessions = (home: string) =>
     ? readFileSync(join(home, 'sessions.log'), 'utf8').trim().split('\n')
     : []
 
+/** `onSession(start)` runs once the host said what it loaded, so a call may come before its line. */
+async function expectSessions(home: string, expected: string[]): Promise<void> {
+  await waitFor(() => sessions(home).length >= expected.length, `${expected.length} lifecycle events`)
+  expect(sessions(home)).toEqual(expected)
+}
+
 describe('hot reload', { timeout: 60_000 }, () => {
   const fixture = useAgentFixture()
   let app: CustomToolApp | undefined
@@ -67,14 +73,14 @@ describe('hot reload', { timeout: 60_000 }, () => {
     fake.enqueue(call, { text: 'One.' })
     const first = await run('Which version?')
     expect(first.events).toContainEqual(expect.objectContaining({ type: 'tool_result', content: 'v1' }))
-    expect(sessions(home)).toEqual(['v1 start in home'])
+    await expectSessions(home, ['v1 start in home'])
 
     // Saved, and the next message sent at once.
     writeFile(module, versioned('v2'))
     fake.enqueue(call, { text: 'Two.' })
     const second = await run('And now?')
     expect(second.events).toContainEqual(expect.objectContaining({ type: 'tool_result', content: 'v2' }))
-    expect(sessions(home)).toEqual(['v1 start in home', 'v1 shutdown in home', 'v2 start in home'])
+    await expectSessions(home, ['v1 start in home', 'v1 shutdown in home', 'v2 start in home'])
   })
 
   it('never reloads in the middle of a call: the call finishes on the old code, the next one gets the new', async () => {
@@ -88,12 +94,12 @@ describe('hot reload', { timeout: 60_000 }, () => {
     writeFile(module, versioned('v2'))
     // Another turn prepares meanwhile.
     await app.atelier.customTools.prepare(app.project)
-    expect(sessions(app.home)).toEqual(['v1 start in home'])
+    await expectSessions(app.home, ['v1 start in home'])
 
     writeFile(gate, '')
     expect((await held).content).toBe('v1')
     expect((await app.call('versioned', {})).content).toBe('v2')
-    expect(sessions(app.home)).toEqual([
+    await expectSessions(app.home, [
       'v1 start in home',
       'v1 call ended',
       'v1 shutdown in home',
@@ -118,7 +124,7 @@ describe('hot reload', { timeout: 60_000 }, () => {
     const reloaded = await app.atelier.customTools.reload(app.project)
     expect(reloaded.folders[0]?.files.map((file) => file.status)).toEqual(['loaded'])
     // Started, then reloaded for the file added, the file removed and the Reload.
-    expect(sessions(app.home)).toEqual([
+    await expectSessions(app.home, [
       'v1 start in home',
       ...Array(3).fill(['v1 shutdown in home', 'v1 start in home']).flat(),
     ])
