@@ -13,6 +13,7 @@ describe('PreferencesService', () => {
       theme: 'system',
       maxIterations: 50,
       protectedPaths: DEFAULT_PROTECTED_PATHS,
+      customToolPaths: [],
     })
     first.preferences.update({ theme: 'dark', maxIterations: 12 })
     first.close()
@@ -22,6 +23,7 @@ describe('PreferencesService', () => {
         theme: 'dark',
         maxIterations: 12,
         protectedPaths: DEFAULT_PROTECTED_PATHS,
+        customToolPaths: [],
       })
     } finally {
       second.close()
@@ -36,6 +38,7 @@ describe('PreferencesService', () => {
     ['an iteration limit that is not whole', '{"maxIterations":2.5}'],
     ['JSON that is not an object', '"dark"'],
     ['protected paths that are not a list of globs', '{"protectedPaths":[".git/**",""]}'],
+    ['custom tool paths that are not a list of paths', '{"customToolPaths":"~/tools"}'],
   ])('falls back to the defaults when the stored preferences hold %s', (_case, stored) => {
     const atelier = createAtelier({ dataDir: tempDir() })
     try {
@@ -46,16 +49,19 @@ describe('PreferencesService', () => {
         theme: 'system',
         maxIterations: 50,
         protectedPaths: DEFAULT_PROTECTED_PATHS,
+        customToolPaths: [],
       })
       expect(atelier.preferences.update({ theme: 'light' })).toEqual({
         theme: 'light',
         maxIterations: 50,
         protectedPaths: DEFAULT_PROTECTED_PATHS,
+        customToolPaths: [],
       })
       expect(atelier.preferences.get()).toEqual({
         theme: 'light',
         maxIterations: 50,
         protectedPaths: DEFAULT_PROTECTED_PATHS,
+        customToolPaths: [],
       })
     } finally {
       atelier.close()
