@@ -40,20 +40,6 @@ function nextChange(atelier: Atelier): Promise<void> {
   })
 }
 
-/**
- * Settings → Custom tools, once listed. Listing starts the tool hosts (about half a second each,
- * more on a busy machine), longer than `settingsSection` waits for a section to load.
- */
-async function customToolsPanel(page: Page) {
-  const tab = page.getByRole('tab', { name: 'Custom tools', exact: true })
-  if (!(await tab.isVisible())) await page.getByRole('button', { name: 'Settings', exact: true }).click()
-  await tab.click()
-  const panel = page.getByRole('tabpanel', { name: 'Custom tools', exact: true })
-  await panel.waitFor()
-  await expect.poll(() => panel.locator('[aria-busy="true"]').count(), { timeout: 15_000 }).toBe(0)
-  return settingsSection(page, 'Custom tools')
-}
-
 /** A tool module that answers `text`, and records each lifecycle event in `record`. */
 function versionTool(version: string, record: string): string {
   return `import { appendFileSync } from 'node:fs'
@@ -242,7 +228,7 @@ export default (api) => ({
     expect(await notice.count()).toBe(0)
 
     // Settings → Custom tools shows the current chat's project folder, trusted; trust can be taken back.
-    const panel = await customToolsPanel(page)
+    const panel = await settingsSection(page, 'Custom tools')
     const folder = panel.getByRole('region', { name: join(project, '.atelier', 'tools'), exact: true })
     await folder.getByText('Trusted', { exact: true }).waitFor()
     expect(await folder.getByText('Project', { exact: true }).count()).toBe(1)
@@ -289,7 +275,7 @@ export default factory
     })
     const { page } = await open({ home })
 
-    const panel = await customToolsPanel(page)
+    const panel = await settingsSection(page, 'Custom tools')
     const folder = panel.getByRole('region', { name: tools, exact: true })
     await folder.waitFor()
     expect(await folder.getByText('Your own', { exact: true }).count()).toBe(1)
@@ -351,7 +337,7 @@ export default factory
     writeTools(join(project, '.atelier', 'tools'), { 'x.ts': 'export default () => []\n' })
     const { page, app } = await open({ home, folder: project })
     // One window on Settings → Custom tools, another on the chat with its trust notice.
-    const panel = await customToolsPanel(page)
+    const panel = await settingsSection(page, 'Custom tools')
     const { page: other } = await openPage(app)
     await other.getByRole('region', { name: 'Custom tools in this folder' }).waitFor()
 

@@ -103,7 +103,8 @@ export async function settingsSection(page: Page, name: string): Promise<Locator
   await tab.click()
   const panel = page.getByRole('tabpanel', { name, exact: true })
   await panel.waitFor()
-  await expect.poll(() => panel.locator('[aria-busy="true"]').count()).toBe(0)
+  // Some sections start processes to list (custom tool hosts, MCP servers): a busy machine takes seconds.
+  await expect.poll(() => panel.locator('[aria-busy="true"]').count(), { timeout: 15_000 }).toBe(0)
   return panel
 }
 
