@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Asker } from '../../../../src-main/approvals/approval-service'
 import type { TurnEvent } from '../../../../src-shared/agent'
 import type { ApprovalRequest } from '../../../../src-shared/approvals'
+import type { ToolProgress } from '../../../../src-shared/tools'
 import { useAgentFixture } from '../../../support/agent-harness'
 import {
   CUSTOM_TOOL_FIXTURES,
@@ -113,8 +114,9 @@ describe('the module contract', { timeout: 60_000 }, () => {
     expect(missing.stderr).toContain('ENOENT')
   })
 
-  it('hasUI is false without a UI, and pushPendingAction refuses with a clear message', async () => {
-    expect(JSON.parse((await app.call('ui_probe', {})).content)).toEqual({
+  it('hasUI is false without a UI, ui.notify is a no-op, and pushPendingAction refuses with a clear message', async () => {
+    const updates: ToolProgress[] = []
+    expect(JSON.parse((await app.call('ui_probe', {}, { updates })).content)).toEqual({
       hasUI: false,
       ctxHasUI: false,
       cwd: app.project,
@@ -124,6 +126,7 @@ describe('the module contract', { timeout: 60_000 }, () => {
           'Nobody can confirm a pending action here: atelier run and atelier tool have no UI. Run the tool in the Atelier app.',
       },
     })
+    expect(updates).toEqual([])
   })
 
   it('a throwing onSession is logged and changes nothing else', async () => {
@@ -158,17 +161,22 @@ describe('the module contract in a turn', { timeout: 60_000 }, () => {
     expect(fake.requestsOf('openai-chat')).toHaveLength(1)
   })
 
-  it('with a UI, pushPendingAction puts the action before the person and applies it once they allow it', async () => {
+  it('with a UI, pushPendingAction puts the action before the person and applies it only when they allow it', async () => {
     const asked: ApprovalRequest[] = []
+    const answers = ['allow-once', 'deny'] as const
     const asker: Asker = {
       ask: async (request) => {
         asked.push(request)
-        return { decision: 'allow-once' }
+        return { decision: answers[asked.length - 1] ?? 'deny' }
       },
     }
     const { fake, home, project, run } = await fixture('openai-chat', [], { hasUI: true })
     copyTool(CONTRACT, join(home, '.atelier', 'tools'))
-    fake.enqueue({ toolCalls: [{ id: 'ui', name: 'ui_probe', arguments: '{}' }] }, { text: 'Renamed.' })
+    fake.enqueue(
+      { toolCalls: [{ id: 'ui', name: 'ui_probe', arguments: '{}' }] },
+      { toolCalls: [{ id: 'again', name: 'ui_probe', arguments: '{}' }] },
+      { text: 'Renamed once.' },
+    )
     const { events } = await run('Rename things', { asker })
 
     expect(JSON.parse(resultOf(events, 'ui')?.content ?? '{}')).toEqual({
@@ -178,7 +186,20 @@ describe('the module contract in a turn', { timeout: 60_000 }, () => {
       ctxCwd: project,
       pushed: { accepted: true, applied: true },
     })
-    expect(asked).toHaveLength(1)
+    expect(JSON.parse(resultOf(events, 'again')?.content ?? '{}').pushed).toEqual({
+      accepted: false,
+      applied: false,
+    })
+    // Its notes are lines on the tool card.
+    expect(
+      events.flatMap((event) =>
+        event.type === 'tool_progress' && event.id === 'ui' ? [event.progress] : [],
+      ),
+    ).toEqual([
+      { kind: 'output', stream: 'stdout', text: 'asking the person\n' },
+      { kind: 'output', stream: 'stderr', text: 'this may rename a lot\n' },
+    ])
+    expect(asked).toHaveLength(2)
     expect(asked[0]).toMatchObject({
       tool: 'ui_probe',
       callId: 'ui',

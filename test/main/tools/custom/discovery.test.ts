@@ -48,6 +48,24 @@ describe('discovery of the tool folders', { timeout: 60_000 }, () => {
     )
     writeFile(join(atelierTools, 'packaged', 'index.ts'), toolSource('from_index'))
     writeFile(join(atelierTools, 'packaged', 'helper.ts'), markerCode(marker))
+    writeFile(
+      join(atelierTools, 'common.js'),
+      toolSource('from_commonjs').replace('export default (api) =>', 'module.exports = (api) =>'),
+    )
+    writeFile(join(atelierTools, 'plain.mjs'), toolSource('from_mjs'))
+    writeFile(
+      join(atelierTools, 'many.ts'),
+      [
+        'const tool = (api, name) => ({ name, label: name, description: name, parameters: api.typebox.Type.Object({}),',
+        "  execute: async () => ({ content: [{ type: 'text', text: name }] }) })",
+        "export default async (api) => [tool(api, 'first_of_many'), tool(api, 'second_of_many')]",
+        '',
+      ].join('\n'),
+    )
+    writeFile(
+      join(atelierTools, 'no-execute.ts'),
+      "export default (api) => ({ name: 'lazy', label: 'Lazy', description: 'No execute', parameters: api.typebox.Type.Object({}) })\n",
+    )
     writeFile(join(claudeTools, 'twin-c.ts'), toolSource('twin', { text: 'the third twin' }))
     writeFile(join(codexTools, 'only.json'), markerCode(marker))
     symlinkSync(join(atelierTools, 'repo-stats.ts'), join(claudeTools, 'stats-link.ts'))
@@ -144,5 +162,27 @@ describe('discovery of the tool folders', { timeout: 60_000 }, () => {
     expect(file.status).toBe('failed')
     expect(file.error?.message).toContain("Cannot find module './helpers/nothing-here'")
     expect(file.error?.line).toBe(2)
+  })
+
+  it('takes a CommonJS export, an .mjs file, and an async factory of several tools; refuses a tool without execute', async () => {
+    expect(fileOf(info, join(atelierTools, 'common.js'))).toMatchObject({
+      status: 'loaded',
+      tools: [{ name: 'from_commonjs' }],
+    })
+    expect(fileOf(info, join(atelierTools, 'plain.mjs'))).toMatchObject({
+      status: 'loaded',
+      tools: [{ name: 'from_mjs' }],
+    })
+    expect(fileOf(info, join(atelierTools, 'many.ts'))).toMatchObject({
+      status: 'loaded',
+      tools: [{ name: 'first_of_many' }, { name: 'second_of_many' }],
+    })
+    expect((await app.call('second_of_many', {})).content).toBe('second_of_many')
+    const lazy = fileOf(info, join(atelierTools, 'no-execute.ts'))
+    expect(lazy.status).toBe('failed')
+    expect(lazy.error?.message).toBe(
+      'The factory\'s result is not usable: the tool "lazy" has no execute function.',
+    )
+    expect(app.atelier.tools.registry.get('lazy')).toBeUndefined()
   })
 })
