@@ -191,6 +191,9 @@ export class CustomToolService {
     const wanted = this.discover(project).filter(
       (folder) => this.isTrusted(folder, trusted) && modulesOf(folder).length > 0,
     )
+    // Only a load that changed something is announced: the panel lists again on the announcement,
+    // and listing prepares, so announcing every prepare would have them ask each other for ever.
+    let changes = false
     // Folders of this project (and the person's) that are gone or changed make way first.
     for (const hosted of this.hosted.values()) {
       const now = wanted.find((folder) => folder.path === hosted.found.path)
@@ -200,10 +203,15 @@ export class CustomToolService {
           (JSON.stringify(modulesOf(now)) !== hosted.files ||
             signatureOf(modulesOf(now)) !== hosted.signature)) ||
         hosted.dirty
-      if ((ours && !now) || (stale && !hosted.host.busy)) await this.unload(hosted)
+      if ((ours && !now) || (stale && !hosted.host.busy)) {
+        await this.unload(hosted)
+        changes = true
+      }
     }
     for (const found of wanted) {
-      if (!this.hosted.has(found.path)) this.hosted.set(found.path, this.host(found))
+      if (this.hosted.has(found.path)) continue
+      this.hosted.set(found.path, this.host(found))
+      changes = true
     }
     const loading = wanted.map((found) => this.hosted.get(found.path) as HostedFolder)
     await Promise.all(
@@ -236,7 +244,7 @@ export class CustomToolService {
     for (const hosted of loading) {
       if (!hosted.registered) this.register(hosted)
     }
-    this.changed()
+    if (changes) this.changed()
   }
 
   private host(found: FoundFolder): HostedFolder {

@@ -185,4 +185,15 @@ describe('discovery of the tool folders', { timeout: 60_000 }, () => {
     )
     expect(app.atelier.tools.registry.get('lazy')).toBeUndefined()
   })
+
+  it('listing again loads nothing and announces nothing (the panel lists again on each announcement)', async () => {
+    const announced: string[] = []
+    const unsubscribe = app.atelier.events.subscribe((event) => {
+      if (event === 'customTools.changed') announced.push(event)
+    })
+    const again = await app.list(null)
+    unsubscribe()
+    expect(announced).toEqual([])
+    expect(again.folders).toEqual(info.folders)
+  })
 })
