@@ -240,6 +240,15 @@ export class CustomToolService {
         if (other && !other.host.busy) await this.unload(other)
       }
     }
+    // A name refused before may be free now (the folder that held it changed): that folder tries again.
+    for (const hosted of loading) {
+      const refused = [...hosted.conflicts.values()].flat()
+      if (!hosted.registered || !refused.some(({ name }) => !this.deps.registry.get(name))) continue
+      for (const unregister of hosted.unregister.splice(0)) unregister()
+      hosted.conflicts.clear()
+      hosted.registered = false
+      changes = true
+    }
     // In discovery order, so the person's own folders win a name over a project's.
     for (const hosted of loading) {
       if (!hosted.registered) this.register(hosted)

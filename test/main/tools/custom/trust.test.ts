@@ -112,6 +112,36 @@ describe('two trusted projects', { timeout: 60_000 }, () => {
   })
 })
 
+describe("a name held by the person's own folder", { timeout: 60_000 }, () => {
+  let app: CustomToolApp | undefined
+  afterEach(async () => {
+    await app?.close()
+    app = undefined
+  })
+
+  it("goes to the project's tool once the person's own no longer has it", async () => {
+    app = customToolApp()
+    const own = writeFile(join(app.userTools, 'mine.ts'), toolSource('shared_name', { text: "the person's" }))
+    const theirs = writeFile(
+      join(app.project, '.atelier', 'tools', 'theirs.ts'),
+      toolSource('shared_name', { text: "the project's" }),
+    )
+    app.atelier.customTools.trust(app.project)
+    expect(fileOf(await app.list(), theirs)).toMatchObject({
+      status: 'conflict',
+      conflicts: [{ name: 'shared_name', heldBy: own }],
+    })
+    expect((await app.call('shared_name', {})).content).toBe("the person's")
+
+    writeFile(own, toolSource('renamed'))
+    expect((await app.call('shared_name', {})).content).toBe("the project's")
+    expect(fileOf(await app.list(), theirs)).toMatchObject({
+      status: 'loaded',
+      tools: [{ name: 'shared_name' }],
+    })
+  })
+})
+
 describe('configured tool paths', { timeout: 60_000 }, () => {
   let app: CustomToolApp | undefined
   afterEach(async () => {
