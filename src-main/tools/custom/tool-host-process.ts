@@ -92,6 +92,13 @@ function packageRoot(name: string, entry: string): string {
   throw new Error(`The package ${name} was not found above ${entry}.`)
 }
 
+function closedError(): ToolError {
+  return new ToolError(
+    'execution_failed',
+    "The tool's folder was reloaded or closed while this call waited; call the tool again.",
+  )
+}
+
 export interface LoadOutcome {
   tools: HostedToolInfo[]
   errors: { file: string; error: CustomToolLoadError }[]
@@ -131,6 +138,12 @@ export class ToolHostProcess {
   private checking: Promise<void> | undefined
   private pong: (() => void) | undefined
   private stopping = false
+  /**
+   * Set by `stop`: the folder was reloaded, untrusted or the app closes. A call that waited past it
+   * (for the person's approval) must not start the old host again: nobody would end it, and an
+   * untrusted folder's code would run.
+   */
+  private closed = false
 
   constructor(private readonly options: ToolHostOptions) {}
 
@@ -148,11 +161,13 @@ export class ToolHostProcess {
 
   /** Starts the host (when it is not running) and says what loading the folder's modules gave. */
   load(): Promise<LoadOutcome> {
+    if (this.closed) return Promise.reject(closedError())
     return this.start().loaded
   }
 
   async run(record: ToolCallRecord, host: ToolHost): Promise<HostedResult> {
     await this.checking
+    if (this.closed) throw closedError()
     const started = this.start()
     await started.loaded
     const id = randomUUID()
@@ -196,6 +211,7 @@ export class ToolHostProcess {
 
   /** Sends `onSession(shutdown)` to the modules, then ends the host; running calls fail. */
   async stop(): Promise<void> {
+    this.closed = true
     const started = this.started
     if (!started) return
     this.stopping = true

@@ -1,13 +1,15 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { useAgentFixture } from '../../../support/agent-harness'
 import {
   type CustomToolApp,
   customToolApp,
+  descendantProcesses,
   fileOf,
   filesOf,
   toolSource,
+  waitFor,
   writeFile,
 } from '../../../support/custom-tools'
 import { useTempDirs } from '../../../support/temp-dir'
@@ -79,6 +81,53 @@ describe('project tool folders and trust', { timeout: 60_000 }, () => {
     await atelier.customTools.untrust(project)
     expect(atelier.tools.registry.get('project_tool')).toBeUndefined()
     expect(fileOf(await atelier.customTools.list(project), module).status).toBe('untrusted')
+  })
+})
+
+describe('untrusting a folder', { timeout: 60_000 }, () => {
+  let app: CustomToolApp | undefined
+  afterEach(async () => {
+    await app?.close()
+    app = undefined
+  })
+
+  it("while a call of its tools waits for the person's approval: the approved call does not run its code", async () => {
+    app = customToolApp()
+    const loads = join(app.home, 'loads')
+    writeFile(
+      join(app.project, '.atelier', 'tools', 'project-tool.ts'),
+      toolSource('project_tool', {
+        prelude: `require('node:fs').appendFileSync(${JSON.stringify(loads)}, 'loaded\\n')`,
+      }),
+    )
+    app.atelier.customTools.trust(app.project)
+    await app.list()
+    expect(readFileSync(loads, 'utf8')).toBe('loaded\n')
+
+    let asked = false
+    let approve: () => void = () => {}
+    const approved = new Promise<undefined>((resolve) => {
+      approve = () => resolve(undefined)
+    })
+    const waiting = app.call(
+      'project_tool',
+      {},
+      {
+        gate: () => {
+          asked = true
+          return approved
+        },
+      },
+    )
+    await waitFor(() => asked, 'the approval card')
+    await app.atelier.customTools.untrust(app.project)
+    approve()
+
+    const result = await waiting
+    expect(result).toMatchObject({ isError: true, errorType: 'execution_failed' })
+    expect(result.content).toMatch(/reloaded or closed/)
+    expect(readFileSync(loads, 'utf8')).toBe('loaded\n')
+    expect(descendantProcesses((args) => args.includes('tools/custom/host.ts'))).toEqual([])
   })
 })
 
