@@ -42,6 +42,10 @@ function onMessage(listener: (message: ToHost) => void): void {
   else process.on('message', (message) => listener(message as ToHost))
 }
 
+// The app died without ending this host (a crash, Ctrl-C in `atelier tool`): a module's timer or
+// server must not keep it running on its own.
+process.on('disconnect', () => process.exit(0))
+
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
 const KINDS: ReadonlySet<string> = new Set(['read', 'edit', 'execute', 'network', 'other'])
 
