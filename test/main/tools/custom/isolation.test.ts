@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -11,10 +12,13 @@ import {
   copyTool,
   customToolApp,
   descendantProcesses,
+  ROOT,
   waitFor,
 } from '../../../support/custom-tools'
+import { isAlive, killHard } from '../../../support/fixture-process'
 
 const MISBEHAVING = join(CUSTOM_TOOL_FIXTURES, 'misbehaving.ts')
+const APP_THAT_DIES = join(CUSTOM_TOOL_FIXTURES, 'app-that-dies.ts')
 /** The shortest timeout Settings → Tools accepts. */
 const TIMEOUT_SECONDS = 5
 
@@ -129,7 +133,7 @@ describe('a custom tool runs in a host process of its own', { timeout: 90_000 },
     expect(updates).toHaveLength(seen)
 
     // Its call still runs in the host, yet the edit is picked up by the next call.
-    writeFileSync(module, readFileSync(module, 'utf8').replace('`pid ${', '`reloaded pid ${'))
+    writeFileSync(module, readFileSync(module, 'utf8').replaceAll('`pid ${', '`reloaded pid ${'))
     expect((await app.call('misbehave', { mode: 'ok' })).content).toMatch(/^reloaded pid \d+$/)
   })
 
@@ -152,5 +156,30 @@ describe('a custom tool runs in a host process of its own', { timeout: 90_000 },
       'second exec returned {"stdout":"","stderr":"","code":null,"killed":true}',
     )
     expect(sleeps()).toEqual([])
+  })
+
+  it('a host does not outlive an app that died without closing (a crash, Ctrl-C in atelier tool)', async () => {
+    app = customToolApp()
+    copyTool(MISBEHAVING, app.userTools)
+    const dataDir = join(app.home, 'data')
+    const dying = spawn(
+      process.execPath,
+      ['--import', 'tsx', APP_THAT_DIES, dataDir, app.home, 'misbehave', '{"mode":"linger"}'],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    )
+    let printed = ''
+    dying.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      printed += chunk
+    })
+    await waitFor(() => /pid \d+/.test(printed), 'the call to start')
+    const host = pidOf(/pid \d+/.exec(printed)?.[0] ?? '')
+    expect(isAlive(host)).toBe(true)
+
+    await killHard(dying)
+    try {
+      await waitFor(() => !isAlive(host), 'the orphaned host to end', 10_000)
+    } finally {
+      if (isAlive(host)) process.kill(host, 'SIGKILL')
+    }
   })
 })
