@@ -54,6 +54,19 @@ describe('discovery of the tool folders', { timeout: 60_000 }, () => {
     )
     writeFile(join(atelierTools, 'plain.mjs'), toolSource('from_mjs'))
     writeFile(
+      join(atelierTools, 'imports.ts'),
+      [
+        "import { Type } from '@sinclair/typebox'",
+        "import { defineTool, defineTools, textResult, type CustomToolFactory } from 'atelier'",
+        'const factory: CustomToolFactory = defineTools(() =>',
+        "  defineTool({ name: 'by_import', label: 'By import', description: 'Imports its helpers',",
+        '    parameters: Type.Object({ who: Type.String() }),',
+        '    execute: (_id, { who }) => textResult(`hello ${who}`) }))',
+        'export default factory',
+        '',
+      ].join('\n'),
+    )
+    writeFile(
       join(atelierTools, 'many.ts'),
       [
         'const tool = (api, name) => ({ name, label: name, description: name, parameters: api.typebox.Type.Object({}),',
@@ -164,7 +177,7 @@ describe('discovery of the tool folders', { timeout: 60_000 }, () => {
     expect(file.error?.line).toBe(2)
   })
 
-  it('takes a CommonJS export, an .mjs file, and an async factory of several tools; refuses a tool without execute', async () => {
+  it('takes a CommonJS export, an .mjs file, an async factory of several tools and imports of typebox and atelier; refuses a tool without execute', async () => {
     expect(fileOf(info, join(atelierTools, 'common.js'))).toMatchObject({
       status: 'loaded',
       tools: [{ name: 'from_commonjs' }],
@@ -178,6 +191,9 @@ describe('discovery of the tool folders', { timeout: 60_000 }, () => {
       tools: [{ name: 'first_of_many' }, { name: 'second_of_many' }],
     })
     expect((await app.call('second_of_many', {})).content).toBe('second_of_many')
+    // `@sinclair/typebox` and `atelier` resolve to Atelier's own, installed nowhere near the tool.
+    expect(fileOf(info, join(atelierTools, 'imports.ts')).status).toBe('loaded')
+    expect((await app.call('by_import', { who: 'you' })).content).toBe('hello you')
     const lazy = fileOf(info, join(atelierTools, 'no-execute.ts'))
     expect(lazy.status).toBe('failed')
     expect(lazy.error?.message).toBe(
