@@ -170,6 +170,8 @@ export class ToolHostProcess {
     if (this.closed) throw closedError()
     const started = this.start()
     await started.loaded
+    // Stopped while its host was starting (or checked for being stuck): it must not run at all.
+    host.signal.throwIfAborted()
     const id = randomUUID()
     return new Promise<HostedResult>((resolve, reject) => {
       this.calls.set(id, { record, host, resolve, reject })
@@ -177,8 +179,7 @@ export class ToolHostProcess {
         started.channel.send({ type: 'abort', id, reason: String(host.signal.reason?.message ?? 'stopped') })
         this.checkStuck(started)
       }
-      if (host.signal.aborted) onAbort()
-      else host.signal.addEventListener('abort', onAbort, { once: true })
+      host.signal.addEventListener('abort', onAbort, { once: true })
       const settle = () => {
         host.signal.removeEventListener('abort', onAbort)
         this.calls.delete(id)
