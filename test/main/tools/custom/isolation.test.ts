@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { LOCAL_USER } from '../../../../src-main/app/create-atelier'
@@ -14,6 +14,7 @@ import {
   descendantProcesses,
   ROOT,
   waitFor,
+  writeFile,
 } from '../../../support/custom-tools'
 import { isAlive, killHard } from '../../../support/fixture-process'
 
@@ -181,5 +182,40 @@ describe('a custom tool runs in a host process of its own', { timeout: 90_000 },
     } finally {
       if (isAlive(host)) process.kill(host, 'SIGKILL')
     }
+  })
+
+  it('a call stopped while its host starts again never runs', async () => {
+    app = customToolApp()
+    const loads = join(app.home, 'loads')
+    const marked = join(app.home, 'marked')
+    writeFile(
+      join(app.userTools, 'slow-start.ts'),
+      `import { appendFileSync, writeFileSync } from 'node:fs'
+export default async (api) => {
+  appendFileSync(${JSON.stringify(loads)}, 'loading\\n')
+  await new Promise((resolve) => setTimeout(resolve, 1000))
+  return {
+    name: 'slow_start', label: 'Slow start', description: 'Takes a second to load',
+    parameters: api.typebox.Type.Object({ mode: api.typebox.Type.String() }),
+    execute(_id, { mode }) {
+      if (mode === 'crash') process.exit(1)
+      if (mode === 'mark') writeFileSync(${JSON.stringify(marked)}, 'it ran')
+      return { content: [{ type: 'text', text: mode }] }
+    },
+  }
+}
+`,
+    )
+    const loadCount = () => readFileSync(loads, 'utf8').split('\n').filter(Boolean).length
+    expect((await app.call('slow_start', { mode: 'crash' })).content).toMatch(/the tool host stopped/i)
+
+    const stop = new AbortController()
+    const stopped = app.call('slow_start', { mode: 'mark' }, { signal: stop.signal })
+    await waitFor(() => loadCount() === 2, 'the host to start loading again')
+    stop.abort(new Error('Stopped by the user.'))
+    expect(await stopped).toMatchObject({ isError: true, errorType: 'aborted' })
+    // The next call is served after the stopped one would have been.
+    expect((await app.call('slow_start', { mode: 'ok' })).content).toBe('ok')
+    expect(existsSync(marked)).toBe(false)
   })
 })
