@@ -61,7 +61,7 @@ describe('discovery of the tool folders', { timeout: 60_000 }, () => {
         'const factory: CustomToolFactory = defineTools(() =>',
         "  defineTool({ name: 'by_import', label: 'By import', description: 'Imports its helpers',",
         '    parameters: Type.Object({ who: Type.String() }),',
-        '    execute: (_id, { who }) => textResult(`hello ${who}`) }))',
+        '    execute: (_id, { who }) => textResult("hello " + who) }))',
         'export default factory',
         '',
       ].join('\n'),
