@@ -128,7 +128,7 @@ export class AgentService {
         user: this.deps.user,
         executor: this.deps.executor,
         gate,
-        abortTurn: (reason) => controller.abort(new Error(reason)),
+        abortTurn: (reason) => controller.abort(new StoppedByTool(reason)),
         confirmAction: this.deps.approvals.confirmerFor(asking),
         ...(this.deps.retry && { retry: this.deps.retry }),
         signal: controller.signal,
@@ -140,7 +140,7 @@ export class AgentService {
       })
     })
     const done = outcome.then(
-      (result) => this.finish(turn.id, chat.id, result, emit),
+      (result) => this.finish(turn.id, chat.id, withStopReason(result, controller.signal), emit),
       (error: unknown) => this.finish(turn.id, chat.id, crashed(error), emit),
     )
     done.finally(() => request.signal?.removeEventListener('abort', stopFromCaller))
@@ -262,6 +262,14 @@ export function projectFolder(chat: Chat): string | null {
 /** The chat's own mode, else its profile's. */
 export function effectiveApprovalMode(chat: Chat, profile: AgentProfile): ApprovalMode {
   return chat.approvalMode ?? profile.approvalMode
+}
+
+/** A tool's `ctx.abort()`: the turn stops as with the stop button, and says which tool stopped it. */
+class StoppedByTool extends Error {}
+
+function withStopReason(outcome: TurnOutcome, signal: AbortSignal): TurnOutcome {
+  if (outcome.status !== 'stopped' || !(signal.reason instanceof StoppedByTool)) return outcome
+  return { ...outcome, error: { code: 'stopped_by_tool', message: signal.reason.message } }
 }
 
 function crashed(error: unknown): TurnOutcome {

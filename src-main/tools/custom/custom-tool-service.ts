@@ -220,8 +220,9 @@ export class CustomToolService {
         try {
           hosted.outcome = await hosted.host.load()
         } catch (error) {
-          hosted.hostLog.push(error instanceof Error ? error.message : String(error))
-          const message = 'The tool host stopped while loading this folder.'
+          const reason = error instanceof Error ? error.message : String(error)
+          hosted.hostLog.push(reason)
+          const message = `The tool host stopped while loading this folder: ${reason}`
           const files: string[] = JSON.parse(hosted.files)
           hosted.outcome = { tools: [], errors: files.map((file) => ({ file, error: { message } })) }
         }

@@ -194,7 +194,14 @@ function apiFor(file: string): CustomToolAPI {
 function loadError(error: unknown, file: string): CustomToolLoadError {
   const message = error instanceof Error ? error.message : String(error)
   const at = /:(\d+):(\d+)\s*$/.exec(message)
-  if (at) return { message: message.trim(), line: Number(at[1]), column: Number(at[2]) + 1 }
+  // `ParseError: Unexpected token \n /path/x.ts:3:19`: the place (its column from 0) goes in its own fields.
+  if (at) {
+    const text = message
+      .slice(0, at.index)
+      .replace(/\s*\S+$/, '')
+      .trim()
+    return { message: text || message.trim(), line: Number(at[1]), column: Number(at[2]) + 1 }
+  }
   const missing = /^Cannot find module '([^']+)'/.exec(message)?.[1]
   const importLine = missing === undefined ? undefined : lineQuoting(file, missing)
   if (importLine) return { message, ...importLine }

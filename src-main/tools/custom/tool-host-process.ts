@@ -35,8 +35,11 @@ const STUCK_AFTER_MS = 1000
 const SHUTDOWN_WAIT_MS = 2000
 /** Per stream, what `api.exec` keeps of a program's output (head and tail). */
 const EXEC_MAX_OUTPUT_BYTES = 10 * 1024 * 1024
-/** How long a host may take to load its modules. */
-const LOAD_TIMEOUT_MS = 30_000
+/**
+ * How long a host may take to load its modules: every turn's tools wait for it, so a factory that
+ * never returns must not hold them long. Loading a large module compiles in well under a second.
+ */
+const LOAD_TIMEOUT_MS = 10_000
 
 export function nodeHost(entry: string, execArgv: string[]): HostChannel {
   const child: ChildProcess = fork(entry, [], {
@@ -244,7 +247,13 @@ export class ToolHostProcess {
     })
     loaded.catch(() => {})
     const loadTimer = setTimeout(() => {
-      loadedReject(new ToolError('execution_failed', 'The tool host did not finish loading in 30 s.'))
+      const seconds = LOAD_TIMEOUT_MS / 1000
+      loadedReject(
+        new ToolError(
+          'execution_failed',
+          `The tool folder did not finish loading in ${seconds} s (a factory that never returns?).`,
+        ),
+      )
       channel.kill()
     }, LOAD_TIMEOUT_MS)
     const exited = new Promise<void>((resolve) => {

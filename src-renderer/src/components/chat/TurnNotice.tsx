@@ -21,7 +21,7 @@ export function TurnNotice({ kind, message, code, latest, onRetry }: TurnNoticeP
   if (kind === 'stopped') {
     return (
       <p className="turn-stopped">
-        <ChatIcon name="stop" size={12} /> Stopped by you
+        <ChatIcon name="stop" size={12} /> {message ? `Stopped: ${message}` : 'Stopped by you'}
       </p>
     )
   }

@@ -147,7 +147,7 @@ describe('the module contract', { timeout: 60_000 }, () => {
 describe('the module contract in a turn', { timeout: 60_000 }, () => {
   const fixture = useAgentFixture()
 
-  it('ctx.abort() stops the whole turn: the model is not asked again', async () => {
+  it('ctx.abort() stops the whole turn, saying why: the model is not asked again', async () => {
     const { fake, home, run } = await fixture()
     copyTool(CONTRACT, join(home, '.atelier', 'tools'))
     fake.enqueue(
@@ -155,7 +155,7 @@ describe('the module contract in a turn', { timeout: 60_000 }, () => {
       { text: 'This answer is never asked for.' },
     )
     const { turn, events } = await run('Go on until the tool says stop')
-    expect(turn.status).toBe('stopped')
+    expect(turn).toMatchObject({ status: 'stopped', error: 'The tool saw enough.' })
     // Its own result may beat the stop to the executor or not; either way the call ended and nothing followed it.
     expect(resultOf(events, 'halt')).toBeDefined()
     expect(fake.requestsOf('openai-chat')).toHaveLength(1)
