@@ -1,4 +1,13 @@
-import { type FormEvent, type KeyboardEvent, type RefObject, useEffect, useId, useRef, useState } from 'react'
+import {
+  type FormEvent,
+  type KeyboardEvent,
+  type ReactNode,
+  type RefObject,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react'
 import type {
   ApprovalAnswer,
   ApprovalRequest,
@@ -139,6 +148,81 @@ function AnswerError({ error }: { error: string | undefined }) {
   )
 }
 
+interface WaitingCardProps {
+  request: ApprovalRequest
+  active: boolean
+  group: RefObject<HTMLDivElement | null>
+  /** The ids (space-separated) of what describes the card besides its key hint. */
+  describedBy: string
+  /** Class names beyond `approval approval--waiting`. */
+  className?: string
+  /** The head line's words, after the shield. */
+  title: ReactNode
+  /** Esc on the card or inside it. */
+  onEscape(): void
+  /** Enter on the card itself: on a button Enter presses that button, in a field it submits that field. */
+  onEnter(): void
+  error: string | undefined
+  /** The key hint while the card is the one waiting. */
+  keys: ReactNode
+  children: ReactNode
+}
+
+/** A waiting card's frame: the focusable group and its keys, its head, then its body, error and key hint. */
+function WaitingCard({
+  request,
+  active,
+  group,
+  describedBy,
+  className,
+  title,
+  onEscape,
+  onEnter,
+  error,
+  keys,
+  children,
+}: WaitingCardProps) {
+  const id = useId()
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.defaultPrevented || event.nativeEvent.isComposing) return
+    if (event.key === 'Escape') {
+      // Handled here, so the chat's own Esc (stop the turn) does not also fire.
+      event.preventDefault()
+      onEscape()
+    } else if (event.key === 'Enter' && event.target === event.currentTarget) {
+      event.preventDefault()
+      onEnter()
+    }
+  }
+
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a fieldset groups form controls; this is one call's card
+    <div
+      ref={group}
+      role="group"
+      aria-label={`Approval for ${request.tool}`}
+      aria-describedby={`${describedBy} ${id}-keys`}
+      className={`approval approval--waiting${className ? ` ${className}` : ''}${active ? ' approval--active' : ''}`}
+      tabIndex={-1}
+      onKeyDown={onKeyDown}
+    >
+      <header className="approval-head">
+        <span className="approval-icon">
+          <ChatIcon name="shield" size={16} />
+        </span>
+        <span className="approval-title">{title}</span>
+        <span className="badge badge--approval">{active ? 'Waiting for you' : 'Queued'}</span>
+      </header>
+      {children}
+      <AnswerError error={error} />
+      <p className="approval-keys" id={`${id}-keys`}>
+        {active ? keys : 'Answer the card above first: calls are asked about one at a time.'}
+      </p>
+    </div>
+  )
+}
+
 /**
  * A change a custom tool proposes (`pushPendingAction`): what it is, what it would change, and two
  * answers only — Apply (the tool then makes the change) or Discard. No rule can be saved for it.
@@ -150,38 +234,27 @@ function PendingActionApproval(props: WaitingApprovalProps & { action: PendingAc
   const apply = () => void reply({ decision: 'allow-once' })
   const discard = () => void reply({ decision: 'deny' })
 
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.defaultPrevented || event.nativeEvent.isComposing) return
-    if (event.key === 'Escape') {
-      event.preventDefault()
-      discard()
-    } else if (event.key === 'Enter' && event.target === event.currentTarget) {
-      event.preventDefault()
-      apply()
-    }
-  }
-
   return (
-    // biome-ignore lint/a11y/useSemanticElements: a fieldset groups form controls; this is one call's card
-    <div
-      ref={group}
-      role="group"
-      aria-label={`Approval for ${request.tool}`}
-      aria-describedby={`${id}-label ${id}-keys`}
-      className={`approval approval--waiting approval--action${active ? ' approval--active' : ''}`}
-      tabIndex={-1}
-      onKeyDown={onKeyDown}
-    >
-      <header className="approval-head">
-        <span className="approval-icon">
-          <ChatIcon name="shield" size={16} />
-        </span>
-        <span className="approval-title">
+    <WaitingCard
+      request={request}
+      active={active}
+      group={group}
+      describedBy={`${id}-label`}
+      className="approval--action"
+      title={
+        <>
           <code className="approval-code">{request.tool}</code> proposes a change
-        </span>
-        <span className="badge badge--approval">{active ? 'Waiting for you' : 'Queued'}</span>
-      </header>
-
+        </>
+      }
+      onEscape={discard}
+      onEnter={apply}
+      error={error}
+      keys={
+        <>
+          <kbd>Enter</kbd> applies · <kbd>Esc</kbd> discards
+        </>
+      }
+    >
       <div className="approval-body">
         <p className="approval-action-label" id={`${id}-label`}>
           {action.label}
@@ -213,17 +286,7 @@ function PendingActionApproval(props: WaitingApprovalProps & { action: PendingAc
           </button>
         </div>
       </div>
-      <AnswerError error={error} />
-      <p className="approval-keys" id={`${id}-keys`}>
-        {active ? (
-          <>
-            <kbd>Enter</kbd> applies · <kbd>Esc</kbd> discards
-          </>
-        ) : (
-          'Answer the card above first: calls are asked about one at a time.'
-        )}
-      </p>
-    </div>
+    </WaitingCard>
   )
 }
 
@@ -241,22 +304,9 @@ function WaitingApproval(props: WaitingApprovalProps) {
     void reply(text ? { decision: 'deny', message: text } : { decision: 'deny' })
   }
 
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.defaultPrevented || event.nativeEvent.isComposing) return
-    if (event.key === 'Escape') {
-      // Handled here, so the chat's own Esc (stop the turn) does not also fire.
-      event.preventDefault()
-      if (editing) {
-        setEditing(false)
-        group.current?.focus()
-      } else {
-        deny()
-      }
-    } else if (event.key === 'Enter' && event.target === event.currentTarget) {
-      // Only on the card itself: Enter on a button presses that button, in a field it submits that field.
-      event.preventDefault()
-      void reply({ decision: 'allow-once' })
-    }
+  const stopEditing = () => {
+    setEditing(false)
+    group.current?.focus()
   }
 
   const onDeny = (event: FormEvent) => {
@@ -265,26 +315,25 @@ function WaitingApproval(props: WaitingApprovalProps) {
   }
 
   return (
-    // biome-ignore lint/a11y/useSemanticElements: a fieldset groups form controls; this is one call's card
-    <div
-      ref={group}
-      role="group"
-      aria-label={`Approval for ${request.tool}`}
-      aria-describedby={`${id}-summary ${id}-keys`}
-      className={`approval approval--waiting${active ? ' approval--active' : ''}`}
-      tabIndex={-1}
-      onKeyDown={onKeyDown}
-    >
-      <header className="approval-head">
-        <span className="approval-icon">
-          <ChatIcon name="shield" size={16} />
-        </span>
-        <span className="approval-title">
+    <WaitingCard
+      request={request}
+      active={active}
+      group={group}
+      describedBy={`${id}-summary`}
+      title={
+        <>
           Allow <code className="approval-code">{request.tool}</code>?
-        </span>
-        <span className="badge badge--approval">{active ? 'Waiting for you' : 'Queued'}</span>
-      </header>
-
+        </>
+      }
+      onEscape={editing ? stopEditing : deny}
+      onEnter={() => void reply({ decision: 'allow-once' })}
+      error={error}
+      keys={
+        <>
+          <kbd>Enter</kbd> allows once · <kbd>Esc</kbd> denies
+        </>
+      }
+    >
       <div className="approval-body">
         <p className="approval-summary" id={`${id}-summary`}>
           <span className="approval-kind">{request.description.kind}</span>
@@ -365,10 +414,7 @@ function WaitingApproval(props: WaitingApprovalProps) {
         <AlwaysAllowEditor
           request={request}
           disabled={disabled}
-          onCancel={() => {
-            setEditing(false)
-            group.current?.focus()
-          }}
+          onCancel={stopEditing}
           onSave={(rules, scope) => void reply({ decision: 'always', rules, scope })}
         />
       ) : (
@@ -411,16 +457,6 @@ function WaitingApproval(props: WaitingApprovalProps) {
           </form>
         </div>
       )}
-      <AnswerError error={error} />
-      <p className="approval-keys" id={`${id}-keys`}>
-        {active ? (
-          <>
-            <kbd>Enter</kbd> allows once · <kbd>Esc</kbd> denies
-          </>
-        ) : (
-          'Answer the card above first: calls are asked about one at a time.'
-        )}
-      </p>
-    </div>
+    </WaitingCard>
   )
 }

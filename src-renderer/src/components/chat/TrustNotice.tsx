@@ -44,7 +44,7 @@ export function TrustNotice({ api, chat }: { api: AtelierApi; chat: Chat }) {
   }
 
   return (
-    <section className="trust-notice" aria-label="Custom tools in this folder">
+    <section className="pane-notice pane-notice--warning" aria-label="Custom tools in this folder">
       <ChatIcon name="shield" size={16} />
       <div className="trust-notice-text">
         <p>

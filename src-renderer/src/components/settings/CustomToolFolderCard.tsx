@@ -232,7 +232,7 @@ export function CustomToolFolderCard({
           {error}
         </Notice>
       )}
-      <ul className="custom-files" aria-label={`Files in ${folder.path}`}>
+      <ul className="boxed-list custom-files" aria-label={`Files in ${folder.path}`}>
         {folder.files.map((file) => (
           <FileRow key={file.path} file={file} folder={folder.path} onShowLog={onShowLog} />
         ))}

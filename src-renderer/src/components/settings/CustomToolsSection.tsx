@@ -5,8 +5,8 @@ import { errorMessage } from '../../errors'
 import { useCustomTools } from '../useCustomTools'
 import { CustomToolFolderCard } from './CustomToolFolderCard'
 import { CustomToolLogDialog } from './CustomToolLogDialog'
-import { CustomToolPathsGroup } from './CustomToolPathsGroup'
 import { SectionNotices } from './Notice'
+import { PathListGroup } from './PathListGroup'
 import '../../custom-tools.css'
 
 interface CustomToolsSectionProps {
@@ -106,7 +106,22 @@ export function CustomToolsSection({ api, folder, preferences, onChange }: Custo
           ))}
         </div>
       )}
-      <CustomToolPathsGroup preferences={preferences} onChange={onChange} />
+      <PathListGroup
+        preferences={preferences}
+        onChange={onChange}
+        preference="customToolPaths"
+        title="More tool paths"
+        hint={
+          <>
+            Tool module files or folders to load besides <code>~/.atelier/tools</code> and a trusted project’s{' '}
+            <code>.atelier/tools</code>. <code>~</code> is your home folder; a relative path is read against
+            the chat’s project folder, and one inside a project runs only once that project is trusted.
+          </>
+        }
+        label="Custom tool paths"
+        placeholder="~/tools/my-tool.ts"
+        saveLabel="Save tool paths"
+      />
       {log && (
         <CustomToolLogDialog api={api} file={log.file} name={log.name} onClose={() => setLog(undefined)} />
       )}

@@ -1,12 +1,12 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
-import { type PermissionRule, RULE_SCOPES } from '../../../../src-shared/approvals'
+import { DEFAULT_PROTECTED_PATHS, type PermissionRule, RULE_SCOPES } from '../../../../src-shared/approvals'
 import type { Chat, Preferences } from '../../../../src-shared/contract'
 import { errorMessage } from '../../errors'
 import { Notice } from './Notice'
+import { PathListGroup } from './PathListGroup'
 import { PermissionRuleCard } from './PermissionRuleCard'
 import { PermissionRuleForm } from './PermissionRuleForm'
-import { ProtectedPathsGroup } from './ProtectedPathsGroup'
 import { upsertById } from './upsert'
 
 interface PermissionsSectionProps {
@@ -134,7 +134,24 @@ export function PermissionsSection({ api, preferences, onChange }: PermissionsSe
           </ul>
         )}
       </section>
-      <ProtectedPathsGroup preferences={preferences} onChange={onChange} />
+      <PathListGroup
+        preferences={preferences}
+        onChange={onChange}
+        preference="protectedPaths"
+        title="Protected paths"
+        hint={
+          <>
+            Changing one of these can run code later (a git hook, an <code>.envrc</code>, a package script,
+            CI) or changes how an agent or editor behaves, so an edit to it asks first in every mode, Full
+            auto included, unless a rule names it. Globs relative to the bound folder; any file with an
+            executable bit is protected too.
+          </>
+        }
+        label="Protected paths"
+        placeholder=".git/**"
+        saveLabel="Save protected paths"
+        defaults={DEFAULT_PROTECTED_PATHS}
+      />
     </div>
   )
 }

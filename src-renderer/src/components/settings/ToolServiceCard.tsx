@@ -213,7 +213,7 @@ export function ToolServiceCard({
           <p className="muted">Add a tool descriptor that names this service to give the model its tools.</p>
         )}
         {service.tools.length > 0 && (
-          <ul aria-labelledby={`${id}-tools`}>
+          <ul className="boxed-list" aria-labelledby={`${id}-tools`}>
             {service.tools.map((tool) => (
               <ServiceTool
                 key={tool.name}
