@@ -7,12 +7,11 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { Type } from '@sinclair/typebox'
 import OpenAI from 'openai'
 import type { Atelier } from '../src-main/app/create-atelier'
-import { defineTool } from '../src-main/tools/define-tool'
 import { ToolRegistry } from '../src-main/tools/registry'
 import type { RegisteredTool } from '../src-main/tools/types'
 import { FAKE_ENV } from '../test/support/agent-harness'
 import { type ScriptedResponse, startFakeProvider } from '../test/support/fake-provider'
-import { type Benchmark, withBenchAtelier } from './measure'
+import { type Benchmark, benchTool, withBenchAtelier } from './measure'
 
 const ROUND_TRIPS = 10
 const TURNS = 15
@@ -20,20 +19,10 @@ const PARALLEL = 8
 const NAP_MS = 100
 
 function tool(name: string, execute: (args: { text: string }) => Promise<unknown>): RegisteredTool {
-  return defineTool({
+  return benchTool({
     name,
     description: `${name} for the benchmark.`,
     parameters: Type.Object({ text: Type.String() }, { additionalProperties: false }),
-    kind: 'other',
-    settings: {
-      title: name,
-      description: name,
-      category: 'system',
-      enabledByDefault: true,
-      canDisable: true,
-      defaultParameters: {},
-      parameterDescriptors: [],
-    },
     execute,
   })
 }

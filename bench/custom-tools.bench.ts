@@ -15,10 +15,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Type } from '@sinclair/typebox'
 import { LOCAL_USER } from '../src-main/app/create-atelier'
-import { defineTool } from '../src-main/tools/define-tool'
 import type { ToolCallScope } from '../src-main/tools/executor'
 import { runShellCommand } from '../src-main/tools/processes'
-import { type Benchmark, measure, withBenchAtelier } from './measure'
+import { type Benchmark, benchTool, measure, withBenchAtelier } from './measure'
 
 const CALLS = 500
 const EXEC_CALLS = 100
@@ -48,20 +47,10 @@ export default (api) => [
 `
 
 const inProcessTool = (name: string, execute: () => Promise<string>) =>
-  defineTool({
+  benchTool({
     name,
     description: 'The in-process reference.',
     parameters: Type.Object({ text: Type.Optional(Type.String()) }),
-    kind: 'other',
-    settings: {
-      title: name,
-      description: 'The in-process reference.',
-      category: 'system',
-      enabledByDefault: true,
-      canDisable: true,
-      defaultParameters: {},
-      parameterDescriptors: [],
-    },
     execute,
   })
 

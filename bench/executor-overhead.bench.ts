@@ -1,8 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { LOCAL_USER } from '../src-main/app/create-atelier'
-import { defineTool } from '../src-main/tools/define-tool'
 import { ToolRegistry } from '../src-main/tools/registry'
-import { type Benchmark, measure, withBenchAtelier } from './measure'
+import { type Benchmark, benchTool, measure, withBenchAtelier } from './measure'
 
 const CALLS = 20_000
 const ROUNDS = 7
@@ -17,20 +16,11 @@ const Parameters = Type.Object(
 
 const execute = async (args: Static<typeof Parameters>) => args.text
 
-const echo = defineTool({
+const echo = benchTool({
   name: 'echo',
   description: 'Echoes its text.',
   parameters: Parameters,
   kind: 'read',
-  settings: {
-    title: 'Echo',
-    description: 'Echoes its text.',
-    category: 'system',
-    enabledByDefault: true,
-    canDisable: true,
-    defaultParameters: {},
-    parameterDescriptors: [],
-  },
   execute,
 })
 

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -13,6 +12,8 @@ import type { ApprovalMode } from '../../src-shared/approvals'
 import type { Chat } from '../../src-shared/contract'
 import { type FakeProvider, startFakeProvider } from '../support/fake-provider'
 import { useTempDirs } from '../support/temp-dir'
+
+export { descendantProcesses } from '../support/descendants'
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const RENDERER_DIR = join(ROOT, 'out', 'renderer')
@@ -240,28 +241,4 @@ export async function screenshot(page: Page, name: string) {
   mkdirSync(SCREENSHOTS, { recursive: true })
   await page.mouse.move(0, 0)
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
-}
-
-/**
- * The command lines of this test process's descendants that `matches` picks: only what the test
- * spawned counts, whatever else runs on the machine.
- */
-export function descendantProcesses(matches: (args: string) => boolean): string[] {
-  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' })
-    .split('\n')
-    .flatMap((line) => {
-      const match = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line)
-      return match ? [{ pid: Number(match[1]), ppid: Number(match[2]), args: match[3] ?? '' }] : []
-    })
-  const ours = new Set([process.pid])
-  for (let grew = true; grew; ) {
-    grew = false
-    for (const row of rows) {
-      if (!ours.has(row.pid) && ours.has(row.ppid)) {
-        ours.add(row.pid)
-        grew = true
-      }
-    }
-  }
-  return rows.filter((row) => ours.has(row.pid) && matches(row.args)).map((row) => row.args)
 }

@@ -13,6 +13,8 @@ import type { ToolCallScope, ToolExecutionResult } from '../../src-main/tools/ex
 import type { CustomToolFileInfo, CustomToolsInfo } from '../../src-shared/custom-tools'
 import type { ToolProgress } from '../../src-shared/tools'
 
+export { descendantProcesses } from './descendants'
+
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 export const REPO_STATS = join(ROOT, 'examples', 'custom-tools', 'repo-stats.ts')
 /** Tool modules the custom tools tests copy into temp tool folders. */
@@ -59,32 +61,6 @@ export async function waitFor(check: () => boolean, what: string, timeoutMs = 15
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`)
     await new Promise((resolve) => setTimeout(resolve, 25))
   }
-}
-
-/** The command lines of this test process's descendants that `matches` picks. */
-export function descendantProcesses(matches: (args: string) => boolean): string[] {
-  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,stat=,args='], { encoding: 'utf8' })
-    .split('\n')
-    .flatMap((line) => {
-      const match = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(line)
-      return match
-        ? [{ pid: Number(match[1]), ppid: Number(match[2]), stat: match[3] ?? '', args: match[4] ?? '' }]
-        : []
-    })
-  const ours = new Set([process.pid])
-  for (let grew = true; grew; ) {
-    grew = false
-    for (const row of rows) {
-      if (!ours.has(row.pid) && ours.has(row.ppid)) {
-        ours.add(row.pid)
-        grew = true
-      }
-    }
-  }
-  // A zombie has ended; it only waits for its parent to read its status.
-  return rows
-    .filter((row) => ours.has(row.pid) && !row.stat.startsWith('Z') && matches(row.args))
-    .map((row) => row.args)
 }
 
 export interface CustomToolApp {
