@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Type } from '@sinclair/typebox'
 import { LOCAL_USER } from '../src-main/app/create-atelier'
+import { EXEC_MAX_OUTPUT_BYTES } from '../src-main/tools/custom/tool-host-process'
 import type { ToolCallScope } from '../src-main/tools/executor'
 import { runShellCommand } from '../src-main/tools/processes'
 import { type Benchmark, benchTool, measure, withBenchAtelier } from './measure'
@@ -99,7 +100,7 @@ const benchmark: Benchmark = async () => {
               cwd: home,
               env: process.env,
               timeoutMs: 10_000,
-              maxOutputBytes: 1024 * 1024,
+              maxOutputBytes: EXEC_MAX_OUTPUT_BYTES,
               signal: new AbortController().signal,
             })
             return String(result.exitCode)

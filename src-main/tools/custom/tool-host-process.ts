@@ -34,7 +34,7 @@ const STUCK_AFTER_MS = 1000
 /** How long the modules' `onSession(shutdown)` handlers may take before the host is ended anyway. */
 const SHUTDOWN_WAIT_MS = 2000
 /** Per stream, what `api.exec` keeps of a program's output (head and tail). */
-const EXEC_MAX_OUTPUT_BYTES = 10 * 1024 * 1024
+export const EXEC_MAX_OUTPUT_BYTES = 10 * 1024 * 1024
 /**
  * How long a host may take to load its modules: every turn's tools wait for it, so a factory that
  * never returns must not hold them long. Loading a large module compiles in well under a second.
