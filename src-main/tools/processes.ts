@@ -21,12 +21,24 @@ export interface ShellCommandOptions {
   maxOutputBytes: number
   /** The user's stop. */
   signal: AbortSignal
-  /** Live output, for the UI; stops once a stream passes its cap (the tail is in the result). */
-  onOutput?: (stream: 'stdout' | 'stderr', text: string) => void
+  /**
+   * Live output, for the UI: each stream's first `maxOutputBytes` bytes (the start the result keeps
+   * too), in the order they arrived, whole characters only, at most every LIVE_OUTPUT_INTERVAL_MS;
+   * what is still waiting comes before the result. Nothing past the cap (the result has the tail).
+   */
+  onOutput?: (stream: OutputStream, text: string) => void
 }
+
+export type OutputStream = 'stdout' | 'stderr'
 
 /** After the shell exits, how long its pipes may stay open (a background grandchild can hold them). */
 const PIPE_GRACE_MS = 200
+
+/**
+ * How often, at most, live output goes out: the first chunk at once, then what arrived in between as
+ * one update, decoded once. A flood of pipe chunks costs a few updates a second, not one per chunk.
+ */
+export const LIVE_OUTPUT_INTERVAL_MS = 100
 
 /** An executable of that name on PATH, or undefined. */
 export function findOnPath(name: string, path = process.env.PATH ?? ''): string | undefined {
@@ -116,6 +128,61 @@ function firstCharStart(bytes: Buffer): number {
 }
 
 /**
+ * What `onOutput` gets, throttled: chunks wait (by reference, no copy) until the next update is due,
+ * which sends each run of one stream's chunks as one text. Each stream offers only its first `limit`
+ * bytes, so what waits is bounded by the cap, however much a command prints.
+ */
+class LiveOutput {
+  private pending: { stream: OutputStream; chunk: Buffer }[] = []
+  private readonly left: Record<OutputStream, number>
+  // Pipe chunks can end mid-character; a decoder holds the partial bytes for the next update.
+  private readonly decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') }
+  private timer: NodeJS.Timeout | undefined
+  private sentAt = Number.NEGATIVE_INFINITY
+
+  constructor(
+    private readonly send: (stream: OutputStream, text: string) => void,
+    limit: number,
+  ) {
+    this.left = { stdout: limit, stderr: limit }
+  }
+
+  /** Whether the stream still has live output to give (false once its first `limit` bytes went). */
+  wants(stream: OutputStream): boolean {
+    return this.left[stream] > 0
+  }
+
+  add(stream: OutputStream, chunk: Buffer): void {
+    const left = this.left[stream]
+    this.left[stream] = Math.max(0, left - chunk.length)
+    this.pending.push({ stream, chunk: chunk.length <= left ? chunk : chunk.subarray(0, left) })
+    if (this.timer) return
+    const wait = this.sentAt + LIVE_OUTPUT_INTERVAL_MS - performance.now()
+    if (wait <= 0) this.flush()
+    else this.timer = setTimeout(() => this.flush(), wait)
+  }
+
+  /** Sends what waits now; also before the result, so the last update comes first. */
+  flush(): void {
+    clearTimeout(this.timer)
+    this.timer = undefined
+    const pending = this.pending
+    if (pending.length === 0) return
+    this.pending = []
+    this.sentAt = performance.now()
+    let start = 0
+    for (let end = 1; end <= pending.length; end++) {
+      const stream = pending[start]?.stream ?? 'stdout'
+      if (end < pending.length && pending[end]?.stream === stream) continue
+      const run = pending.slice(start, end).map((piece) => piece.chunk)
+      const text = this.decoders[stream].write(run.length === 1 ? (run[0] as Buffer) : Buffer.concat(run))
+      if (text !== '') this.send(stream, text)
+      start = end
+    }
+  }
+}
+
+/**
  * Signals a child's whole process group; on Windows, where there are none, SIGKILL ends its
  * process tree and other signals go to the process.
  */
@@ -175,14 +242,13 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellComm
     if (options.signal.aborted) onAbort()
     options.signal.addEventListener('abort', onAbort, { once: true })
 
+    const live = options.onOutput && new LiveOutput(options.onOutput, options.maxOutputBytes)
     for (const name of ['stdout', 'stderr'] as const) {
       const output = outputs[name]
-      // Pipe chunks can end mid-character; the decoder holds the partial bytes for the next one.
-      const decoder = new StringDecoder('utf8')
+      // The hot path of a flood: past the live share, each chunk only goes into the capped capture.
       child[name]?.on('data', (chunk: Buffer) => {
-        const streamedBefore = output.size < options.maxOutputBytes
         output.push(chunk)
-        if (streamedBefore && options.onOutput) options.onOutput(name, decoder.write(chunk))
+        if (live?.wants(name)) live.add(name, chunk)
       })
     }
 
@@ -196,6 +262,7 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellComm
       // Our ends of the pipes are closed; a grandchild still writing gets EPIPE, not our memory.
       child.stdout?.destroy()
       child.stderr?.destroy()
+      live?.flush()
       const stderr = error ? `${outputs.stderr.text()}${error.message}\n` : outputs.stderr.text()
       resolve({
         stdout: outputs.stdout.text(),
