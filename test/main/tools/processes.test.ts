@@ -112,6 +112,36 @@ describe('runShellCommand', () => {
       expect(streamed === UNIT.repeat(10_000)).toBe(true)
     })
 
+    it('keeps stdout and stderr in the order they were written when they go out together', async () => {
+      const updates: { stream: string; text: string }[] = []
+      await run('echo a; sleep 0.03; echo b >&2; sleep 0.03; echo c; echo d >&2', {
+        onOutput: (stream, text) => {
+          // As the card shows them: a stream's text joins the run before it when that run is the same stream.
+          const last = updates.at(-1)
+          if (last?.stream === stream) last.text += text
+          else updates.push({ stream, text })
+        },
+      })
+      expect(updates).toEqual([
+        { stream: 'stdout', text: 'a\n' },
+        { stream: 'stderr', text: 'b\n' },
+        { stream: 'stdout', text: 'c\n' },
+        { stream: 'stderr', text: 'd\n' },
+      ])
+    })
+
+    it('sends only whole characters and nothing empty when a character arrives byte by byte', async () => {
+      const texts: string[] = []
+      const result = await run(
+        `printf '\\xf0'; sleep 0.15; printf '\\x9f'; sleep 0.15; printf '\\x98\\x80!'`,
+        {
+          onOutput: (_, text) => texts.push(text),
+        },
+      )
+      expect(result.stdout).toBe('😀!')
+      expect(texts).toEqual(['😀!'])
+    })
+
     it('stops streaming a stream soon after it passes its cap', async () => {
       let streamed = 0
       const result = await run('yes | head -c 10M', {

@@ -406,6 +406,35 @@ describe('bash tool', () => {
       expect(updates.map(({ progress }) => (progress as { text: string }).text).join('')).toBe('one\ntwo\n')
     })
 
+    it('sends a burst of small writes as a few updates, at most every 100 ms, all of them before the result', async () => {
+      const { bash } = setup()
+      const updates: { at: number; text: string }[] = []
+      let resultIn = false
+      let afterResult = 0
+      const lines = 150
+      // One write per line, about 4 ms apart (the sleep is a process of its own): far more chunks than updates.
+      const { data } = await bash(
+        { command: `for i in $(seq ${lines}); do echo "line $i"; sleep 0.002; done` },
+        {
+          onUpdate: (progress) => {
+            if (resultIn) afterResult++
+            if (progress.kind === 'output') updates.push({ at: performance.now(), text: progress.text })
+          },
+        },
+      )
+      resultIn = true
+      await delay(250)
+      const expected = Array.from({ length: lines }, (_, i) => `line ${i + 1}\n`).join('')
+      expect(data.stdout).toBe(expected)
+      // What the card shows live is the whole output (it is under the cap), and it was all there before the result.
+      expect(updates.map((update) => update.text).join('')).toBe(expected)
+      expect(afterResult).toBe(0)
+      expect(updates.length).toBeGreaterThan(1)
+      expect(updates.length).toBeLessThan(lines / 3)
+      const gaps = updates.slice(1).map((update, i) => update.at - (updates[i]?.at ?? 0))
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(90)
+    })
+
     it('streams stderr under its own name', async () => {
       const { bash } = setup()
       const updates: unknown[] = []
