@@ -25,6 +25,7 @@ import type { ToolParameterDescriptor } from '../../src-shared/tools'
 import { ToolPathError } from './errors'
 import { descriptorPath, openedAt } from './files'
 import { isInside, type PathPolicy, type PathScope, resolveAndValidatePath } from './paths'
+import { toToolOutput } from './pipeline/shape'
 
 /** The two walk settings glob and grep share, with their defaults. */
 export const WALK_SETTING_DESCRIPTORS: ToolParameterDescriptor[] = [
@@ -268,4 +269,38 @@ export async function resolveSearchPath(
   const stats = exists ? statSync(real, { throwIfNoEntry: false }) : undefined
   if (!stats) throw new ToolPathError('not_found', `Nothing exists at "${input}" (${real}).`)
   return { real, isDirectory: stats.isDirectory() }
+}
+
+/**
+ * The result with as many of its first matches as fit in `budget` characters once serialized as the
+ * executor serializes it, with truncated: true when some were left out. The executor cuts a longer
+ * result at its cap, mid-JSON; whole matches are left out instead, so what the model reads parses.
+ */
+export function fitMatches<Result extends { matches: unknown[]; truncated: boolean }>(
+  result: Result,
+  budget: number,
+): Result {
+  const length = (value: Result) => toToolOutput(value).content.length
+  // Serialized with an indent of 2, a match in the list is indented 4 more on each of its lines and
+  // followed by ",\n"; the first also turns [] into [\n…\n  ]. Counting stops at the budget, so a
+  // result of thousands of matches is never serialized here in full.
+  let size = length({ ...result, matches: [], truncated: true }) + 2
+  let count = 0
+  for (const match of result.matches) {
+    const text = JSON.stringify(match, null, 2)
+    size += text.length + 4 * (countLines(text) + 1) + 2
+    if (size > budget) break
+    count++
+  }
+  if (count === result.matches.length && length(result) <= budget) return result
+  const fitted = { ...result, matches: result.matches.slice(0, count), truncated: true }
+  // The count above is exact; should serialization change, this still keeps the promise.
+  while (fitted.matches.length > 0 && length(fitted) > budget) fitted.matches.pop()
+  return fitted
+}
+
+function countLines(text: string): number {
+  let count = 0
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++
+  return count
 }

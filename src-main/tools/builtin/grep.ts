@@ -4,12 +4,14 @@ import { type Static, Type } from '@sinclair/typebox'
 import picomatch from 'picomatch'
 import { defineTool } from '../define-tool'
 import { ToolArgumentError, ToolError, type ToolErrorType } from '../errors'
+import { DEFAULT_MAX_RESULT_CHARS } from '../executor'
 import { BINARY_PROBE_BYTES, looksBinary, openedAt } from '../files'
 import { describePath, loadPathPolicy, pathToolSettings } from '../paths'
 import { registerTool } from '../registry'
 import { clampIntegerSetting, integerParameter } from '../settings-policy'
 import type { EffectiveToolSettings, RegisteredTool, ToolContext } from '../types'
 import {
+  fitMatches,
   namesDotEntry,
   resolveSearchPath,
   TimeSlicer,
@@ -52,6 +54,8 @@ const LIMITS = {
   maxMatchesPerFile: { min: 1, max: 1000, fallback: 20 },
   maxFileSizeBytes: { min: 1024, max: 104_857_600, fallback: 1_048_576 },
 }
+/** The executor's cap on what reaches the model; grep returns only the matches that fit under it. */
+const MAX_RESULT_CHARS = DEFAULT_MAX_RESULT_CHARS
 /** Longer lines are cut: one minified line could otherwise fill the model's context. */
 const MAX_LINE_CHARS = 500
 /**
@@ -90,7 +94,7 @@ export interface GrepResult {
   path: string
   /** Sorted by file, then line. */
   matches: GrepMatch[]
-  /** maxResults cut the search short. */
+  /** maxResults cut the search short, or not every match fit in MAX_RESULT_CHARS. */
   truncated: boolean
 }
 
@@ -402,7 +406,7 @@ async function grep(args: Parameters, context: ToolContext): Promise<GrepResult>
     .slice(0, maxResults)
     .map(({ real, line, text }) => ({ file: policy.display(real), line, text }))
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line))
-  return { path: args.path, matches, truncated }
+  return fitMatches({ path: args.path, matches, truncated }, MAX_RESULT_CHARS)
 }
 
 /**
@@ -440,7 +444,8 @@ function descriptionFor(settings: EffectiveToolSettings): string {
   return (
     'Searches file contents line by line for a JavaScript regular expression, in one file or in every file below a folder. ' +
     `Returns { path, matches: [{ file, line, text }], truncated }: at most ${maxResults} matching lines ` +
-    `(${perFile} per file), sorted by file then line, each file named so it can be passed to read_file as is; ` +
+    `(${perFile} per file) and no more than fit in ${MAX_RESULT_CHARS} characters (truncated: true when some were left out), ` +
+    'sorted by file then line, each file named so it can be passed to read_file as is; ' +
     `lines over ${MAX_LINE_CHARS} characters are cut with "…". In folders it skips ${skipped.join(', ')}; symlinks are not followed. ` +
     'Use glob to find files by name.'
   )
@@ -488,6 +493,7 @@ export const grepTool: RegisteredTool = defineTool({
   buildDefinition: (effective) => ({ ...grepTool.definition, description: descriptionFor(effective) }),
   settings,
   kind: 'read',
+  maxResultChars: MAX_RESULT_CHARS,
   describe: (args, context) => describePath(args.path, context, `${args.pattern} in ${args.path}`),
   execute: grep,
 })

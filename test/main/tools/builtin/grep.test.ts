@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { LOCAL_USER } from '../../../../src-main/app/create-atelier'
 import { ephemeralLedger } from '../../../../src-main/core/freshness-ledger'
 import { grepTool, requiredTexts } from '../../../../src-main/tools/builtin/grep'
-import type { ToolCallScope } from '../../../../src-main/tools/executor'
+import { DEFAULT_MAX_RESULT_CHARS, type ToolCallScope } from '../../../../src-main/tools/executor'
 import { resolveAndValidatePath } from '../../../../src-main/tools/paths'
 import { useTempDirs } from '../../../support/temp-dir'
 import { useToolHarness, writeTree } from '../../../support/tool-harness'
@@ -229,6 +229,35 @@ describe('grepTool', () => {
         'b.txt:1',
         'b.txt:2',
       ])
+    })
+
+    it('returns whole matches, as valid JSON, when they would pass the result cap', async () => {
+      const line = `needle ${'x'.repeat(400)}`
+      const files = Object.fromEntries(
+        Array.from({ length: 30 }, (_, i) => [`f${String(i).padStart(2, '0')}.txt`, `${line}\n`.repeat(20)]),
+      )
+      const { grep, settings } = setup(files)
+      settings({ maxResults: 5000 })
+      const result = await grep({ pattern: 'needle', path: '.' })
+      expect(result.content.length).toBeLessThanOrEqual(DEFAULT_MAX_RESULT_CHARS)
+      expect(result.content).not.toContain('[Output truncated')
+      const found = JSON.parse(result.content) as { matches: Match[]; truncated: boolean }
+      expect(found.truncated).toBe(true)
+      expect(result.truncated).toBe(true)
+      // The first matches in order, as many as fit: about 200 of the 600, one more would not have.
+      const count = found.matches.length
+      expect(count).toBeGreaterThan(150)
+      expect(places(found.matches)).toEqual(
+        Array.from(
+          { length: count },
+          (_, i) => `f${String(Math.floor(i / 20)).padStart(2, '0')}.txt:${(i % 20) + 1}`,
+        ),
+      )
+      const next = { file: 'f00.txt', line: 1, text: line }
+      expect(result.content.length + JSON.stringify(next, null, 2).length + 22).toBeGreaterThan(
+        DEFAULT_MAX_RESULT_CHARS,
+      )
+      expect(found.matches.every((match) => match.text === line)).toBe(true)
     })
 
     it('matches every line with an empty pattern match such as ^, up to the caps', async () => {
