@@ -4,6 +4,7 @@ import { type Static, Type } from '@sinclair/typebox'
 import picomatch from 'picomatch'
 import { defineTool } from '../define-tool'
 import { ToolArgumentError, ToolPathError } from '../errors'
+import { DEFAULT_MAX_RESULT_CHARS } from '../executor'
 import {
   baseDirectory,
   describePath,
@@ -15,6 +16,7 @@ import { registerTool } from '../registry'
 import { clampIntegerSetting, integerParameter } from '../settings-policy'
 import type { EffectiveToolSettings, RegisteredTool, ToolContext } from '../types'
 import {
+  fitMatches,
   namesDotEntry,
   resolveSearchPath,
   WALK_SETTING_DEFAULTS,
@@ -29,9 +31,9 @@ const Parameters = Type.Object(
       minLength: 1,
       description:
         'Glob matched against paths relative to cwd: * (any characters except /), ** (any number of folders), ' +
-        '? (one character), [abc] and [!abc], {a,b}; a trailing / matches folders only; ' +
-        'a leading ! matches everything that does not match. ' +
-        'Examples: **/*.ts, src/**/*.{ts,tsx}, *.md.',
+        '? (one character), [abc] and [!abc], {a,b}; dir/** matches what is inside dir, not dir itself; ' +
+        'a trailing / matches folders only; a leading ! lists every path the rest does not match ' +
+        '(!**/*.test.ts: everything but tests). Examples: **/*.ts, src/**/*.{ts,tsx}, *.md.',
     }),
     cwd: Type.Optional(
       Type.String({
@@ -46,13 +48,15 @@ const Parameters = Type.Object(
 type Parameters = Static<typeof Parameters>
 
 const MAX_RESULTS = { min: 1, max: 5000, fallback: 200 }
+/** The executor's cap on what reaches the model; glob lists only the paths that fit under it. */
+const MAX_RESULT_CHARS = DEFAULT_MAX_RESULT_CHARS
 
 export interface GlobResult {
   /** The cwd argument as given, or the folder searched when it was omitted. */
   cwd: string
   /** Sorted; relative to the working folder in agent mode, else absolute. */
   matches: string[]
-  /** More paths matched than maxResults allows. */
+  /** More paths matched than maxResults allows, or than fit in MAX_RESULT_CHARS. */
   truncated: boolean
 }
 
@@ -66,7 +70,7 @@ async function glob(args: Parameters, context: ToolContext): Promise<GlobResult>
   let isMatch: (path: string) => boolean
   try {
     // posix: [!a] negates a class, as in every shell; without it picomatch reads the ! literally.
-    isMatch = picomatch(pattern, { dot: includeDotfiles, posix: true })
+    isMatch = picomatch(insideOnly(pattern), { dot: includeDotfiles, posix: true })
   } catch (error) {
     throw new ToolArgumentError(
       `"${args.pattern}" is not a valid glob: ${(error as Error).message}`,
@@ -86,8 +90,7 @@ async function glob(args: Parameters, context: ToolContext): Promise<GlobResult>
     : { real: cwd.real, exists: true }
   if (!root.exists || !statSync(root.real, { throwIfNoEntry: false })?.isDirectory()) return result
   const prefix = start === '' || start.endsWith('/') ? start : `${start}/`
-  // src/** matches src itself, as its negation !src/** leaves src out.
-  const found = start && isMatch(start) ? [root.real] : []
+  const found: string[] = []
   const entries = walk(root.real, {
     includeDotfiles: includeDotfiles || namesDotEntry(pattern),
     respectGitignore,
@@ -105,7 +108,15 @@ async function glob(args: Parameters, context: ToolContext): Promise<GlobResult>
   }
   const absolute = parameters.absolute === true
   result.matches = found.map((real) => (absolute ? real : policy.display(real))).sort(byCodeUnit)
-  return result
+  return fitMatches(result, MAX_RESULT_CHARS)
+}
+
+/**
+ * src/** as Bun.Glob reads it: what is inside src, not src itself (picomatch also matches src). So
+ * a trailing /** becomes /**\/*, which needs one more name; its negation !src/** then keeps src.
+ */
+function insideOnly(pattern: string): string {
+  return pattern.replace(/\/\*\*(?=$|[,|)}])/g, '/**/*')
 }
 
 /**
@@ -144,9 +155,11 @@ function descriptionFor(settings: EffectiveToolSettings): string {
   return (
     'Finds files and folders whose path matches a glob pattern, under cwd (default: the working folder). ' +
     'Returns { cwd, matches, truncated }: matches sorted, relative to the working folder (absolute outside it), ' +
-    `ready to pass to other tools; at most ${maxResults}, with truncated: true when there were more. ` +
+    `ready to pass to other tools; at most ${maxResults} (and no more than fit in ${MAX_RESULT_CHARS} characters), ` +
+    'with truncated: true when there were more. ' +
     (skipped.length ? `Skipped: ${skipped.join('; ')}. ` : '') +
-    'Symlinked folders are listed but not entered. Use grep to search file contents.'
+    'Symlinked folders are listed but not entered, unless a pattern names one (lib-link/*): what is in it ' +
+    'is then listed by its real path. Use grep to search file contents.'
   )
 }
 
@@ -175,6 +188,7 @@ export const globTool: RegisteredTool = defineTool({
   buildDefinition: (effective) => ({ ...globTool.definition, description: descriptionFor(effective) }),
   settings,
   kind: 'read',
+  maxResultChars: MAX_RESULT_CHARS,
   describe: (args, context) =>
     describePath(args.cwd ?? '.', context, args.cwd ? `${args.pattern} in ${args.cwd}` : args.pattern),
   execute: glob,

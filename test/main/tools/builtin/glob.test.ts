@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { LOCAL_USER } from '../../../../src-main/app/create-atelier'
 import { ephemeralLedger } from '../../../../src-main/core/freshness-ledger'
 import { globTool } from '../../../../src-main/tools/builtin/glob'
-import type { ToolCallScope } from '../../../../src-main/tools/executor'
+import { DEFAULT_MAX_RESULT_CHARS, type ToolCallScope } from '../../../../src-main/tools/executor'
 import { resolveAndValidatePath } from '../../../../src-main/tools/paths'
 import { useTempDirs } from '../../../support/temp-dir'
 import { useToolHarness, writeTree } from '../../../support/tool-harness'
@@ -46,7 +46,7 @@ describe('globTool', () => {
     it.each([
       ['*.ts', ['x1.ts', 'x10.ts', 'x2.ts']],
       ['**/*.ts', ['src/a.ts', 'src/lib/c.ts', 'x1.ts', 'x10.ts', 'x2.ts']],
-      ['src/**', ['src', 'src/a.ts', 'src/b.tsx', 'src/lib', 'src/lib/c.ts', 'src/lib/d.js']],
+      ['src/**', ['src/a.ts', 'src/b.tsx', 'src/lib', 'src/lib/c.ts', 'src/lib/d.js']],
       ['src/lib/**/*', ['src/lib/c.ts', 'src/lib/d.js']],
       ['src/**/*.js', ['src/lib/d.js']],
       ['x?.ts', ['x1.ts', 'x2.ts']],
@@ -57,13 +57,13 @@ describe('globTool', () => {
       ['@(docs|src)', ['docs', 'src']],
       ['*/lib', ['src/lib']],
       ['*/', ['docs', 'src']],
-      ['src/**/', ['src', 'src/lib']],
+      ['src/**/', ['src/lib']],
       ['package.json', ['package.json']],
       ['missing.json', []],
       ['missing/*.json', []],
       ['package.json/**', []],
       ['!**/*.ts', ['docs', 'docs/readme.md', 'package.json', 'src', 'src/b.tsx', 'src/lib', 'src/lib/d.js']],
-      ['!src/**', ['docs', 'docs/readme.md', 'package.json', 'x1.ts', 'x10.ts', 'x2.ts']],
+      ['!src/**', ['docs', 'docs/readme.md', 'package.json', 'src', 'x1.ts', 'x10.ts', 'x2.ts']],
     ])('matches %s against paths below cwd, folders included, sorted', async (pattern, expected) => {
       const { matches } = setup()
       expect(await matches({ pattern })).toEqual(expected)
@@ -91,6 +91,24 @@ describe('globTool', () => {
       const first = await found({ pattern: '**/*.ts' })
       expect(first).toMatchObject({ matches: ['x1.ts', 'x10.ts'], truncated: true })
       expect(await found({ pattern: '**/*.ts' })).toEqual(first)
+    })
+
+    it('lists whole paths, as valid JSON, when they would pass the result cap', async () => {
+      const name = (i: number) => `${'n'.repeat(90)}${String(i).padStart(4, '0')}.txt`
+      const { glob, settings } = setup(
+        Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [name(i), ''])),
+      )
+      settings({ maxResults: 5000 })
+      const result = await glob({ pattern: '*.txt' })
+      expect(result.content.length).toBeLessThanOrEqual(DEFAULT_MAX_RESULT_CHARS)
+      expect(result.content).not.toContain('[Output truncated')
+      const found = JSON.parse(result.content) as { matches: string[]; truncated: boolean }
+      expect(found.truncated).toBe(true)
+      expect(result.truncated).toBe(true)
+      // The first paths in order, as many as fit: each takes its 96 characters, quotes, indent and ",\n".
+      expect(found.matches.length).toBeGreaterThan(900)
+      expect(found.matches).toEqual(Array.from({ length: found.matches.length }, (_, i) => name(i)))
+      expect(result.content.length + name(0).length + 8).toBeGreaterThan(DEFAULT_MAX_RESULT_CHARS)
     })
 
     it('is not truncated when the matches exactly fill the cap', async () => {
