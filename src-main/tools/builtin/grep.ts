@@ -38,7 +38,9 @@ const Parameters = Type.Object(
       Type.String({
         minLength: 1,
         description:
-          'For a folder: only search files whose path below it, or whose name, matches this glob, e.g. *.ts or src/**/*.tsx; a leading ! excludes.',
+          'For a folder: only search the files this glob matches. Without a / it matches file names at any depth ' +
+          '(*.ts: every .ts file below the folder, as ripgrep -g reads it); with a / it matches the path below ' +
+          'the folder (src/*.ts: only those directly in src; src/**/*.ts: all below src). A leading ! excludes.',
       }),
     ),
     caseInsensitive: Type.Optional(
@@ -206,15 +208,22 @@ export function requiredTexts(pattern: string): Buffer[][] | undefined {
   return alternatives.every((texts) => texts.length > 0) ? alternatives : undefined
 }
 
-function compileFileFilter(glob: string): (relative: string) => boolean {
-  let matches: (path: string) => boolean
+/**
+ * Matches a file's path below the folder searched. Like ripgrep's -g, a glob without a slash matches
+ * names at any depth: *.ts reads as **\/*.ts (Bun.Glob would read it as the folder's own files only).
+ * Wildcards match dot names only with includeDotfiles, as in glob, so .hidden/** does not reach
+ * into .hidden/.cache unless dotfiles are included.
+ */
+function compileFileFilter(glob: string, includeDotfiles: boolean): (relative: string) => boolean {
+  // A leading ! (not the extglob !(…)) negates what follows it.
+  const negations = /^(?:!(?!\())*/.exec(glob)?.[0] ?? ''
+  const body = glob.slice(negations.length)
+  const pattern = negations + (body.includes('/') ? body : `**/${body}`)
   try {
-    matches = picomatch(glob, { dot: true, posix: true })
+    return picomatch(pattern, { dot: includeDotfiles, posix: true })
   } catch (error) {
     throw new ToolArgumentError(`"${glob}" is not a valid glob: ${(error as Error).message}`, 'glob')
   }
-  // Like ripgrep's -g, a glob without a slash is matched against the file's name, at any depth.
-  return glob.includes('/') ? matches : (relative) => matches(relative.slice(relative.lastIndexOf('/') + 1))
 }
 
 type Skipped = 'binary' | 'too_large' | 'unreadable' | 'moved'
@@ -376,9 +385,9 @@ async function grep(args: Parameters, context: ToolContext): Promise<GrepResult>
     if (typeof lines === 'string') throw notSearched(policy.display(target.real), lines, maxFileSizeBytes)
     for (const line of lines) found.push({ real: target.real, ...line })
   } else {
-    const filter = args.glob ? compileFileFilter(args.glob) : undefined
-    const slicer = new TimeSlicer(context.signal)
     const { includeDotfiles, respectGitignore } = walkSettings(parameters)
+    const filter = args.glob ? compileFileFilter(args.glob, includeDotfiles) : undefined
+    const slicer = new TimeSlicer(context.signal)
     const files = walk(target.real, {
       includeDotfiles: includeDotfiles || (args.glob !== undefined && namesDotEntry(args.glob)),
       respectGitignore,

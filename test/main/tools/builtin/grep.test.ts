@@ -189,6 +189,21 @@ describe('grepTool', () => {
       )
     })
 
+    it('reaches dot names with wildcards only with includeDotfiles, as glob does', async () => {
+      const { matches, settings } = setup({
+        '.hidden/a.ts': 'needle',
+        '.hidden/.inner/b.ts': 'needle',
+        '.hidden/deep/.env': 'needle',
+      })
+      const files = async (glob: string) =>
+        (await matches({ pattern: 'needle', path: '.', glob })).map((match) => match.file)
+      expect(await files('.hidden/**')).toEqual(['.hidden/a.ts'])
+      expect(await files('.env')).toEqual([])
+      settings({ includeDotfiles: true })
+      expect(await files('.hidden/**')).toEqual(['.hidden/.inner/b.ts', '.hidden/a.ts', '.hidden/deep/.env'])
+      expect(await files('.env')).toEqual(['.hidden/deep/.env'])
+    })
+
     it('is matched against paths below the folder searched', async () => {
       const { matches } = setup(files)
       expect((await matches({ pattern: 'needle', path: 'src', glob: 'deep/*' })).map((m) => m.file)).toEqual([
