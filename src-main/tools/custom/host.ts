@@ -20,7 +20,13 @@ import type {
   ExecResult,
   PendingAction,
 } from '../../../src-custom-tool/index'
-import * as atelier from '../../../src-custom-tool/index'
+import {
+  ATELIER_CUSTOM_TOOLS_VERSION,
+  type AtelierExports,
+  defineTool,
+  defineTools,
+  textResult,
+} from '../../../src-custom-tool/index'
 import type { CustomToolLoadError } from '../../../src-shared/custom-tools'
 import type { ToolKind } from '../../../src-shared/tools'
 import type { FromHost, HostedResult, HostedToolInfo, PartialResult, ToHost } from './host-protocol'
@@ -45,6 +51,9 @@ function onMessage(listener: (message: ToHost) => void): void {
 // The app died without ending this host (a crash, Ctrl-C in `atelier tool`): a module's timer or
 // server must not keep it running on its own.
 process.on('disconnect', () => process.exit(0))
+
+/** `api.atelier`: what a module could import from 'atelier', handed over so it needs no import. */
+const ATELIER_EXPORTS: AtelierExports = { ATELIER_CUSTOM_TOOLS_VERSION, textResult, defineTool, defineTools }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
 const KINDS: ReadonlySet<string> = new Set(['read', 'edit', 'execute', 'network', 'other'])
@@ -182,7 +191,7 @@ function apiFor(file: string): CustomToolAPI {
     },
     logger: loggerFor(file),
     typebox,
-    atelier,
+    atelier: ATELIER_EXPORTS,
     pushPendingAction,
   }
 }
