@@ -3,7 +3,7 @@
  * lists `new Bun.Glob(pattern).scan({ cwd, dot, onlyFiles: false })`, grep walks a folder with
  * Bun.Glob, reads each candidate with Bun.file().text(), splits it into lines and records
  * { file, line, text }, skipping files with a NUL in their first 8 KiB and files over
- * maxFileSizeBytes. Here a real Bun (the @oven/bun-linux-x64 dev dependency) runs that reference on a
+ * maxFileSizeBytes. Here a real Bun (the `bun` dev dependency, whose linux x64 build is @oven/bun-linux-x64) runs that reference on a
  * real tree beside our tools, called through the executor, and the results must be the same sets.
  * The seeds have no .gitignore rule, so ours runs with respectGitignore off.
  *
