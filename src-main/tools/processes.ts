@@ -3,7 +3,9 @@
  * with head and tail kept, and the whole group killed on timeout or stop.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { accessSync, constants } from 'node:fs'
+import { accessSync, closeSync, constants, existsSync, mkdtempSync, openSync, rmSync } from 'node:fs'
+import { type OnReadOpts, Socket, type SocketConstructorOpts } from 'node:net'
+import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { StringDecoder } from 'node:string_decoder'
 import type { ShellCommandResult } from '../../src-shared/tools'
@@ -60,15 +62,17 @@ export function findOnPath(name: string, path = process.env.PATH ?? ''): string 
 
 /**
  * Keeps the first and last `limit / 2` bytes of a stream and drops the middle as it arrives, so
- * memory stays bounded however much a command prints.
+ * memory stays bounded however much a command prints. It copies what it keeps: the bytes it is
+ * given may be overwritten by the next read.
  */
 class CappedOutput {
   private readonly head: Buffer
   private headLength = 0
   private readonly tailLimit: number
-  /** Recent chunks past the head; whole chunks are dropped from the front once they are not needed. */
-  private tail: Buffer[] = []
-  private tailSize = 0
+  /** The last bytes past the head, as a ring (made once the head is full): the next byte goes at `tailEnd`. */
+  private tail: Buffer | undefined
+  private tailEnd = 0
+  private tailLength = 0
   private total = 0
 
   constructor(private readonly limit: number) {
@@ -81,29 +85,38 @@ class CappedOutput {
     return this.total > this.limit
   }
 
-  get size(): number {
-    return this.total
-  }
-
-  push(chunk: Buffer): void {
-    this.total += chunk.length
-    const taken = chunk.copy(this.head, this.headLength)
-    this.headLength += taken
-    if (taken === chunk.length) return
-    this.tail.push(chunk.subarray(taken))
-    this.tailSize += chunk.length - taken
-    while (this.tail.length > 1 && this.tailSize - (this.tail[0]?.length ?? 0) >= this.tailLimit) {
-      this.tailSize -= this.tail.shift()?.length ?? 0
+  push(bytes: Buffer): void {
+    this.total += bytes.length
+    let from = 0
+    if (this.headLength < this.head.length) {
+      from = bytes.copy(this.head, this.headLength)
+      this.headLength += from
+      if (from === bytes.length) return
+    }
+    const limit = this.tailLimit
+    if (limit === 0) return
+    this.tail ??= Buffer.allocUnsafe(limit)
+    // Of a read longer than the tail, only its end can stay.
+    from = Math.max(from, bytes.length - limit)
+    this.tailLength = Math.min(limit, this.tailLength + bytes.length - from)
+    while (from < bytes.length) {
+      const taken = bytes.copy(this.tail, this.tailEnd, from)
+      from += taken
+      this.tailEnd = (this.tailEnd + taken) % limit
     }
   }
 
   text(): string {
     const head = this.head.subarray(0, this.headLength)
-    const tail = Buffer.concat(this.tail)
+    const ring = this.tail ?? Buffer.alloc(0)
+    // Until the ring is full it has not wrapped: its bytes are in order from 0.
+    const tail =
+      this.tailLength < this.tailLimit
+        ? ring.subarray(0, this.tailLength)
+        : Buffer.concat([ring.subarray(this.tailEnd), ring.subarray(0, this.tailEnd)])
     if (!this.truncated) return Buffer.concat([head, tail]).toString('utf8')
-    const kept = tail.subarray(tail.length - this.tailLimit)
     const cutHead = head.subarray(0, utf8Boundary(head, head.length))
-    const cutTail = kept.subarray(firstCharStart(kept))
+    const cutTail = tail.subarray(firstCharStart(tail))
     const dropped = this.total - cutHead.length - cutTail.length
     return `${cutHead.toString('utf8')}\n[… ${dropped} bytes of output cut here …]\n${cutTail.toString('utf8')}`
   }
@@ -128,7 +141,7 @@ function firstCharStart(bytes: Buffer): number {
 }
 
 /**
- * What `onOutput` gets, throttled: chunks wait (by reference, no copy) until the next update is due,
+ * What `onOutput` gets, throttled: chunks wait (copied) until the next update is due,
  * which sends each run of one stream's chunks as one text. Each stream offers only its first `limit`
  * bytes, so what waits is bounded by the cap, however much a command prints.
  */
@@ -155,7 +168,8 @@ class LiveOutput {
   add(stream: OutputStream, chunk: Buffer): void {
     const left = this.left[stream]
     this.left[stream] = Math.max(0, left - chunk.length)
-    this.pending.push({ stream, chunk: chunk.length <= left ? chunk : chunk.subarray(0, left) })
+    // A copy: the read buffer is reused. Bounded by the live share, the cap.
+    this.pending.push({ stream, chunk: Buffer.from(chunk.subarray(0, left)) })
     if (this.timer) return
     const wait = this.sentAt + LIVE_OUTPUT_INTERVAL_MS - performance.now()
     if (wait <= 0) this.flush()
@@ -216,22 +230,159 @@ export function killWithAtelier(child: ChildProcess): () => void {
   return () => running.delete(child)
 }
 
-export function runShellCommand(options: ShellCommandOptions): Promise<ShellCommandResult> {
+/** What one read of a command's output may bring at most: libuv's own read size. */
+const READ_BUFFER_BYTES = 64 * 1024
+/** FIFOs one `mkfifo` makes ahead; a command takes two. */
+const FIFO_BATCH = 16
+
+/**
+ * Where output FIFOs are made: a folder in the temp folder only this user can enter, made on first
+ * use (again if the temp folder changed or it was removed), removed when the process exits.
+ */
+let fifoFolder: { in: string; path: string } | undefined
+let fifoCount = 0
+const fifos: string[] = []
+let filling: Promise<void> | undefined
+/** `mkfifo` runs that failed in a row; after a few (no `mkfifo`, no FIFOs there), commands keep Node's pipes. */
+let fillFailures = 0
+const MAX_FILL_FAILURES = 3
+
+function currentFifoFolder(): string {
+  const temp = tmpdir()
+  if (fifoFolder?.in !== temp || !existsSync(fifoFolder.path)) {
+    const path = mkdtempSync(join(temp, 'atelier-output-'))
+    fifoFolder = { in: temp, path }
+    process.once('exit', () => {
+      try {
+        rmSync(path, { recursive: true, force: true })
+      } catch {
+        // Left in the temp folder, empty but for FIFOs made ahead.
+      }
+    })
+  }
+  return fifoFolder.path
+}
+
+/** Makes the next batch of FIFOs with one `mkfifo`, in the background of the commands that run. */
+function fillFifos(): Promise<void> {
+  filling ??= new Promise<void>((resolve) => {
+    let folder: string
+    try {
+      folder = currentFifoFolder()
+    } catch {
+      resolve()
+      return
+    }
+    const batch = Array.from({ length: FIFO_BATCH }, () => join(folder, String(++fifoCount)))
+    execFile('mkfifo', ['-m', '600', ...batch], (error) => {
+      if (error) fillFailures++
+      else {
+        fillFailures = 0
+        fifos.push(...batch)
+      }
+      resolve()
+    })
+  }).finally(() => {
+    filling = undefined
+  })
+  return filling
+}
+
+/** A FIFO made ahead, or undefined where there are none (Windows, no `mkfifo`, no usable temp folder). */
+async function takeFifo(): Promise<string | undefined> {
+  if (process.platform === 'win32' || fillFailures >= MAX_FILL_FAILURES) return undefined
+  if (fifos.length === 0) await fillFifos()
+  const path = fifos.pop()
+  if (fifos.length < FIFO_BATCH / 2) void fillFifos()
+  return path
+}
+
+/** A pipe for one stream of a command: the descriptor the command writes to, and our reading end. */
+interface OutputPipe {
+  childEnd: number
+  ourEnd: Socket
+}
+
+/**
+ * Node gives a child's 'pipe' as a Unix socket pair and reads it into a fresh buffer every time:
+ * writing a socket costs the command more than writing a pipe, and those buffers were garbage only
+ * a collection freed, tens of MiB of them in a flood. This is a real pipe (a FIFO made ahead, opened
+ * at both ends, then unlinked) whose reads all land in one buffer (`onread`): `onRead` gets each
+ * read's bytes, valid until it returns. Undefined where it cannot be made: the command then gets
+ * Node's pipes.
+ */
+async function outputPipe(onRead: (bytes: Buffer) => void): Promise<OutputPipe | undefined> {
+  const path = await takeFifo()
+  if (path === undefined) return undefined
+  let ourFd: number | undefined
+  try {
+    // Non-blocking, so opening our end does not wait for a writer; then the command's end opens at once.
+    ourFd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK)
+    const childEnd = openSync(path, constants.O_WRONLY)
+    const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES)
+    const callback = (bytes: number) => {
+      onRead(buffer.subarray(0, bytes))
+      return true
+    }
+    // `onread` is a documented constructor option since Node 15.8 that @types/node 20 leaves out.
+    const options: SocketConstructorOpts & { onread: OnReadOpts } = {
+      fd: ourFd,
+      readable: true,
+      writable: false,
+      onread: { buffer, callback },
+    }
+    const ourEnd = new Socket(options)
+    return { childEnd, ourEnd }
+  } catch {
+    if (ourFd !== undefined) closeSync(ourFd)
+    // The folder may have gone with the temp folder's cleaning: what was made in it is gone too.
+    fifos.length = 0
+    return undefined
+  } finally {
+    rmSync(path, { force: true })
+  }
+}
+
+export async function runShellCommand(options: ShellCommandOptions): Promise<ShellCommandResult> {
   const started = performance.now()
   const outputs = {
     stdout: new CappedOutput(options.maxOutputBytes),
     stderr: new CappedOutput(options.maxOutputBytes),
   }
-  return new Promise((resolve) => {
+  const live = options.onOutput && new LiveOutput(options.onOutput, options.maxOutputBytes)
+  // The hot path of a flood: past the live share, each read only goes into the capped capture.
+  const take = (name: OutputStream, bytes: Buffer) => {
+    outputs[name].push(bytes)
+    if (live?.wants(name)) live.add(name, bytes)
+  }
+  const made = await Promise.all(STREAMS.map((name) => outputPipe((bytes) => take(name, bytes))))
+  const pipes = made.every((pipe) => pipe !== undefined) ? made : undefined
+  if (!pipes) for (const pipe of made) closePipe(pipe)
+
+  return new Promise((resolve, reject) => {
     let termination: Termination | undefined
-    const child = spawn(options.file, options.args, {
-      cwd: options.cwd,
-      env: options.env,
-      // Its own process group, so a timeout or a stop can kill everything it started.
-      detached: process.platform !== 'win32',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      windowsHide: true,
-    })
+    let child: ChildProcess
+    try {
+      child = spawn(options.file, options.args, {
+        cwd: options.cwd,
+        env: options.env,
+        // Its own process group, so a timeout or a stop can kill everything it started.
+        detached: process.platform !== 'win32',
+        stdio: pipes ? ['ignore', pipes[0].childEnd, pipes[1].childEnd] : ['ignore', 'pipe', 'pipe'],
+        windowsHide: true,
+      })
+    } catch (error) {
+      for (const pipe of pipes ?? []) closePipe(pipe)
+      reject(error)
+      return
+    }
+    // The command has its ends now; with ours closed, the output ends when the last process holding them does.
+    for (const pipe of pipes ?? []) closeSync(pipe.childEnd)
+    const readers = pipes ? pipes.map((pipe) => pipe.ourEnd) : STREAMS.map((name) => child[name])
+    if (!pipes) {
+      for (const name of STREAMS) child[name]?.on('data', (chunk: Buffer) => take(name, chunk))
+    }
+
     const forget = killWithAtelier(child)
     const stop = (reason: Termination) => {
       termination ??= reason
@@ -242,16 +393,6 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellComm
     if (options.signal.aborted) onAbort()
     options.signal.addEventListener('abort', onAbort, { once: true })
 
-    const live = options.onOutput && new LiveOutput(options.onOutput, options.maxOutputBytes)
-    for (const name of ['stdout', 'stderr'] as const) {
-      const output = outputs[name]
-      // The hot path of a flood: past the live share, each chunk only goes into the capped capture.
-      child[name]?.on('data', (chunk: Buffer) => {
-        output.push(chunk)
-        if (live?.wants(name)) live.add(name, chunk)
-      })
-    }
-
     let settled = false
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null, error?: Error) => {
       if (settled) return
@@ -260,8 +401,7 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellComm
       clearTimeout(timer)
       options.signal.removeEventListener('abort', onAbort)
       // Our ends of the pipes are closed; a grandchild still writing gets EPIPE, not our memory.
-      child.stdout?.destroy()
-      child.stderr?.destroy()
+      for (const reader of readers) reader?.destroy()
       live?.flush()
       const stderr = error ? `${outputs.stderr.text()}${error.message}\n` : outputs.stderr.text()
       resolve({
@@ -274,11 +414,31 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellComm
         truncated: { stdout: outputs.stdout.truncated, stderr: outputs.stderr.truncated },
       })
     }
+    // Done when the command has exited and its output has ended (every process holding it closed it).
+    let open = readers.filter(Boolean).length
+    let exited: [number | null, NodeJS.Signals | null] | undefined
+    for (const reader of readers) {
+      // A read error ends that stream like its end would; what came before it is kept.
+      reader?.on('error', () => {})
+      reader?.once('close', () => {
+        open--
+        if (exited && open === 0) finish(...exited)
+      })
+    }
     child.once('error', (error) => finish(null, null, error))
-    child.once('close', (code, signal) => finish(code, signal))
     child.once('exit', (code, signal) => {
-      // Normally `close` follows at once; a background grandchild holding the pipes must not hold the turn.
-      setTimeout(() => finish(code, signal), PIPE_GRACE_MS).unref()
+      exited = [code, signal]
+      if (open === 0) finish(code, signal)
+      // Normally the output ends at once; a background grandchild holding it must not hold the turn.
+      else setTimeout(() => finish(code, signal), PIPE_GRACE_MS).unref()
     })
   })
+}
+
+const STREAMS = ['stdout', 'stderr'] as const
+
+function closePipe(pipe: OutputPipe | undefined): void {
+  if (!pipe) return
+  closeSync(pipe.childEnd)
+  pipe.ourEnd.destroy()
 }

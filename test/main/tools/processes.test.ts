@@ -1,10 +1,13 @@
 import { execFileSync } from 'node:child_process'
 import { chmodSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { findOnPath, runShellCommand, type ShellCommandOptions } from '../../../src-main/tools/processes'
 import { useTempDirs } from '../../support/temp-dir'
 
+const REPO = fileURLToPath(new URL('../../../', import.meta.url))
+const PROCESSES = fileURLToPath(new URL('../../../src-main/tools/processes.ts', import.meta.url))
 const CUT = /\n\[… (\d+) bytes of output cut here …\]\n/
 const UNIT = 'é€😀' // 2 + 3 + 4 bytes
 
@@ -89,6 +92,28 @@ describe('runShellCommand', () => {
       }
     })
 
+    it('keeps exactly the first and last half of the cap, whatever the output size and read sizes', async () => {
+      const cap = 1001 // an odd cap: 501 bytes of head, 500 of tail
+      const numbers = Array.from({ length: 100_000 }, (_, i) => `${i + 1}\n`).join('')
+      for (const size of [500, 501, 502, 1000, 1001, 1002, 1501, 1502, 4096, 65_536 + 3, numbers.length]) {
+        const result = await run(`seq 100000 | head -c ${size}`, { maxOutputBytes: cap })
+        const expected = numbers.slice(0, size)
+        if (size <= cap) {
+          expect({ size, stdout: result.stdout, truncated: result.truncated.stdout }).toEqual({
+            size,
+            stdout: expected,
+            truncated: false,
+          })
+        } else {
+          expect({ size, stdout: result.stdout, truncated: result.truncated.stdout }).toEqual({
+            size,
+            stdout: `${expected.slice(0, 501)}\n[… ${size - 1001} bytes of output cut here …]\n${expected.slice(-500)}`,
+            truncated: true,
+          })
+        }
+      }
+    })
+
     it('keeps an output of exactly the cap whole', async () => {
       const result = await run('head -c 1024 /dev/zero | tr "\\0" x', { maxOutputBytes: 1024 })
       expect(result.stdout).toBe('x'.repeat(1024))
@@ -154,6 +179,63 @@ describe('runShellCommand', () => {
       // The chunk that crosses the cap still goes out; nothing after it.
       expect(streamed).toBeGreaterThanOrEqual(1024)
       expect(streamed).toBeLessThanOrEqual(1024 + 64 * 1024)
+    })
+  })
+
+  describe('output pipes', () => {
+    it('gives the command pipes, as a shell pipeline would', async () => {
+      const result = await run(
+        'test -p /dev/stdout && echo stdout is a pipe; test -p /dev/stderr && echo stderr is a pipe >&2',
+      )
+      expect(result).toMatchObject({
+        stdout: 'stdout is a pipe\n',
+        stderr: 'stderr is a pipe\n',
+        exitCode: 0,
+      })
+    })
+
+    it('keeps each of many commands running at once to its own output', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          run(`echo out ${i}; sleep 0.0$((${i} % 5)); echo err ${i} >&2; echo end ${i}`),
+        ),
+      )
+      expect(results.map(({ stdout, stderr }) => ({ stdout, stderr }))).toEqual(
+        Array.from({ length: 24 }, (_, i) => ({ stdout: `out ${i}\nend ${i}\n`, stderr: `err ${i}\n` })),
+      )
+    })
+
+    it('falls back to Node’s pipes where no FIFO can be made (no mkfifo on PATH), with the same results', () => {
+      const script = `import(${JSON.stringify(pathToFileURL(PROCESSES).href)}).then(async ({ runShellCommand }) => {
+        const texts = []
+        const run = (command) => runShellCommand({
+          file: ${JSON.stringify(bash)}, args: ['-c', command], cwd: '/', env: { PATH: process.env.COMMAND_PATH },
+          timeoutMs: 10000, maxOutputBytes: 1024, signal: new AbortController().signal,
+          onOutput: (stream, text) => texts.push([stream, text]),
+        })
+        const kinds = await run('test -S /dev/stdout && echo socket; test -p /dev/stdout && echo pipe')
+        const capped = await run('seq 100000')
+        process.stdout.write(JSON.stringify({ kinds: kinds.stdout, capped: capped.stdout, truncated: capped.truncated, texts }))
+      })`
+      const output = execFileSync(process.execPath, ['--import', 'tsx', '-e', script], {
+        cwd: REPO,
+        env: { ...process.env, PATH: '/nonexistent-bin', COMMAND_PATH: process.env.PATH },
+        encoding: 'utf8',
+      })
+      const numbers = Array.from({ length: 100_000 }, (_, i) => `${i + 1}\n`).join('')
+      const { kinds, capped, truncated, texts } = JSON.parse(output) as {
+        kinds: string
+        capped: string
+        truncated: { stdout: boolean; stderr: boolean }
+        texts: [string, string][]
+      }
+      expect(kinds).toBe('socket\n')
+      expect(capped).toBe(
+        `${numbers.slice(0, 512)}\n[… ${numbers.length - 1024} bytes of output cut here …]\n${numbers.slice(-512)}`,
+      )
+      expect(truncated).toEqual({ stdout: true, stderr: false })
+      // Live: the first command's line, then the second's first 1024 bytes.
+      expect(texts.map(([, text]) => text).join('')).toBe(`socket\n${numbers.slice(0, 1024)}`)
     })
   })
 
