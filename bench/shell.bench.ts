@@ -1,19 +1,21 @@
 /**
- * The shell tools' two costs: capturing a flood of output (1 GiB through the default 100 KiB cap)
- * against `cat` of the same bytes to /dev/null, with the memory it takes; and how fast a timed-out
- * command's whole process group is gone after the deadline.
+ * The shell tools' costs: capturing a flood of output (1 GiB through the default 100 KiB cap, with
+ * live output on, as the tools run it) against `cat` of the same bytes to /dev/null, with the memory
+ * it takes; a small command's start to result, and a burst of small writes with live output, each
+ * against bash spawned with Node's pipes; and how fast a timed-out command's whole process group is
+ * gone after the deadline.
  */
 import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { runShellCommand } from '../src-main/tools/processes'
+import { runShellCommand, type ShellCommandOptions } from '../src-main/tools/processes'
 import type { Benchmark } from './measure'
 
 const BASH = '/bin/bash'
 const GIB = 'head -c 1G /dev/zero'
 const ROUNDS = 3
 
-function capture(command: string, timeoutMs: number) {
+function capture(command: string, timeoutMs: number, onOutput?: ShellCommandOptions['onOutput']) {
   return runShellCommand({
     file: BASH,
     args: ['-c', command],
@@ -22,6 +24,7 @@ function capture(command: string, timeoutMs: number) {
     timeoutMs,
     maxOutputBytes: 100 * 1024,
     signal: new AbortController().signal,
+    onOutput,
   })
 }
 
@@ -31,6 +34,30 @@ function runToNull(command: string): Promise<void> {
     child.once('error', reject)
     child.once('exit', () => resolve())
   })
+}
+
+/** The floor under a command's start and end: bash through Node's pipes, its output read and dropped. */
+function spawnWithPipes(command: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(BASH, ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'] })
+    child.stdout.resume()
+    child.stderr.resume()
+    child.once('error', reject)
+    child.once('close', () => resolve())
+  })
+}
+
+/** Ms per call of each, in alternating rounds, so a slow patch of the machine falls on both. */
+async function paired(calls: number, ours: () => Promise<unknown>, reference: () => Promise<unknown>) {
+  const times: [number[], number[]] = [[], []]
+  for (let round = 0; round < 5; round++) {
+    for (const [index, run] of [ours, reference].entries()) {
+      const started = performance.now()
+      for (let call = 0; call < calls; call++) await run()
+      times[index]?.push((performance.now() - started) / calls)
+    }
+  }
+  return [median(times[0]), median(times[1])] as const
 }
 
 function median(values: number[]): number {
@@ -67,6 +94,7 @@ const benchmark: Benchmark = async () => {
   const ours: number[] = []
   const reference: number[] = []
   let peakGrowth = 0
+  let updates = 0
   for (let round = 0; round < ROUNDS; round++) {
     const base = process.memoryUsage().rss
     let peak = base
@@ -74,7 +102,8 @@ const benchmark: Benchmark = async () => {
       peak = Math.max(peak, process.memoryUsage().rss)
     }, 5)
     let started = performance.now()
-    const result = await capture(GIB, 120_000)
+    // Live output on, as the tools run it: what the UI would get is counted, not shown.
+    const result = await capture(GIB, 120_000, () => updates++)
     ours.push(performance.now() - started)
     clearInterval(sampler)
     peakGrowth = Math.max(peakGrowth, peak - base)
@@ -83,6 +112,25 @@ const benchmark: Benchmark = async () => {
     await runToNull(`${GIB} | cat > /dev/null`)
     reference.push(performance.now() - started)
   }
+
+  const [startOurs, startReference] = await paired(
+    100,
+    () => capture('echo hi', 10_000, () => {}),
+    () => spawnWithPipes('echo hi'),
+  )
+
+  // 2000 writes of one line each, as fast as bash prints them: the UI gets a few updates, not 2000.
+  const LINES = 'for i in $(seq 2000); do echo "line $i"; done'
+  let lineUpdates = 0
+  let lineRuns = 0
+  const [linesOurs, linesReference] = await paired(
+    10,
+    async () => {
+      lineRuns++
+      await capture(LINES, 10_000, () => lineUpdates++)
+    },
+    () => spawnWithPipes(LINES),
+  )
 
   const latencies: number[] = []
   for (let round = 0; round < 5; round++) {
@@ -99,7 +147,18 @@ const benchmark: Benchmark = async () => {
       ours: { label: 'bash tool capture', msPerOp: median(ours) },
       reference: { label: 'cat > /dev/null', msPerOp: median(reference) },
       target: 'target ratio ≤ 1.5×',
-      note: `peak RSS +${(peakGrowth / 1024 / 1024).toFixed(1)} MiB (target ≤ 16 MiB)`,
+      note: `peak RSS +${(peakGrowth / 1024 / 1024).toFixed(1)} MiB (target ≤ 16 MiB); ${(updates / ROUNDS).toFixed(0)} live updates a run`,
+    },
+    {
+      name: 'a small command, start to result',
+      ours: { label: 'bash tool: echo hi', msPerOp: startOurs },
+      reference: { label: 'spawn bash with pipes', msPerOp: startReference },
+    },
+    {
+      name: '2000 one-line writes, live on',
+      ours: { label: 'bash tool, live output', msPerOp: linesOurs },
+      reference: { label: 'spawn bash with pipes', msPerOp: linesReference },
+      note: `${(lineUpdates / lineRuns).toFixed(1)} live updates a run`,
     },
     {
       name: 'kill latency after the deadline',

@@ -3,7 +3,16 @@
  * with head and tail kept, and the whole group killed on timeout or stop.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { accessSync, closeSync, constants, existsSync, mkdtempSync, openSync, rmSync } from 'node:fs'
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  unlinkSync,
+} from 'node:fs'
 import { type OnReadOpts, Socket, type SocketConstructorOpts } from 'node:net'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
@@ -233,7 +242,7 @@ export function killWithAtelier(child: ChildProcess): () => void {
 /** What one read of a command's output may bring at most: libuv's own read size. */
 const READ_BUFFER_BYTES = 64 * 1024
 /** FIFOs one `mkfifo` makes ahead; a command takes two. */
-const FIFO_BATCH = 16
+const FIFO_BATCH = 64
 
 /**
  * Where output FIFOs are made: a folder in the temp folder only this user can enter, made on first
@@ -339,7 +348,11 @@ async function outputPipe(onRead: (bytes: Buffer) => void): Promise<OutputPipe |
     fifos.length = 0
     return undefined
   } finally {
-    rmSync(path, { force: true })
+    try {
+      unlinkSync(path)
+    } catch {
+      // Already gone with its folder.
+    }
   }
 }
 
