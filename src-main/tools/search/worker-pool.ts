@@ -153,10 +153,11 @@ class SearchPool {
     this.slots.add(slot)
     worker.unref()
     // A worker that dies on its own (out of memory) leaves the pool; the call it had is failed by
-    // its own exit listener.
+    // its own exit listener, and a call waiting for a worker gets a new one.
     worker.once('exit', () => {
       this.exits++
       this.forget(slot)
+      if (this.waiting.length > 0 && this.slots.size < this.size) this.release(this.spawn())
     })
     worker.on('error', () => {})
     return slot

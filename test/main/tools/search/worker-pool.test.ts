@@ -59,6 +59,26 @@ describe('the search worker pool', () => {
     expect(busy).toEqual([])
   })
 
+  it('queues calls beyond the pool size, and a call stopped while queued never starts', async () => {
+    const { run, ok } = setup()
+    const size = searchPool().size
+    const controllers = Array.from({ length: size }, () => new AbortController())
+    // Every worker busy with a pattern that runs until it is stopped.
+    const blockers = controllers.map((controller) =>
+      run('grep', { pattern: '(a+)+$', path: 'a.txt', caseInsensitive: true }, { signal: controller.signal }),
+    )
+    await until(() => searchPool().stats().busy.length === size, 'every worker busy')
+    const queuedStop = new AbortController()
+    const stoppedWhileQueued = run('glob', { pattern: '*' }, { signal: queuedStop.signal })
+    const queued = ok<{ matches: string[] }>('glob', { pattern: '*.txt' })
+    queuedStop.abort()
+    expect(await stoppedWhileQueued).toMatchObject({ isError: true, errorType: 'aborted' })
+    for (const controller of controllers) controller.abort()
+    for (const blocker of blockers) expect(await blocker).toMatchObject({ errorType: 'aborted' })
+    expect((await queued).matches).toEqual(['a.txt'])
+    expect(searchPool().stats().threads.length).toBeLessThanOrEqual(size)
+  })
+
   it('terminates the worker running a stopped call, and replaces it', async () => {
     const { run, ok } = setup()
     const controller = new AbortController()
