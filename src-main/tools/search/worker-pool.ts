@@ -62,6 +62,8 @@ interface Slot {
   worker: Worker
   /** The call it is running, if any. */
   call?: number
+  /** What ended it, when it failed on its own (its entry did not load, it ran out of memory). */
+  failure?: Error
 }
 
 class SearchPool {
@@ -105,7 +107,11 @@ class SearchPool {
         if (reply.type === 'done') finish(() => resolve(reply.result as T))
         else finish(() => reject(workerError(reply.name, reply.message)))
       }
-      const onExit = () => finish(() => reject(new Error('the search worker stopped unexpectedly')))
+      const onExit = () =>
+        finish(() => {
+          const why = slot?.failure ? `: ${slot.failure.message}` : ''
+          reject(new Error(`the search worker stopped unexpectedly${why}`))
+        })
       const start = (given: Slot) => {
         if (settled) {
           this.release(given)
@@ -159,7 +165,9 @@ class SearchPool {
       this.forget(slot)
       if (this.waiting.length > 0 && this.slots.size < this.size) this.release(this.spawn())
     })
-    worker.on('error', () => {})
+    worker.on('error', (error) => {
+      slot.failure = error
+    })
     return slot
   }
 
