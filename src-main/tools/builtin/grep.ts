@@ -232,7 +232,7 @@ type Line = { line: number; text: string }
 /**
  * Searches files one at a time, through one buffer that grows to the largest file read. The calls
  * are synchronous: with a thread-pool round trip for each open, stat, read and close, a search of
- * node_modules took 3 to 5 times longer. The caller gives the event loop a turn between files.
+ * node_modules took 3 to 5 times longer. It runs in a search worker, which a stop terminates.
  */
 class FileSearcher {
   private buffer = Buffer.allocUnsafe(64 * 1024)
