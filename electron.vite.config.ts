@@ -7,11 +7,14 @@ export default defineConfig({
     build: {
       rollupOptions: {
         // The CLI shares the main bundle's services but never imports `electron`. A custom tool
-        // host runs as a process of its own; `atelier` is what tool modules import by that name.
+        // host runs as a process of its own, a search worker as a thread of the main process;
+        // `atelier` is what tool modules import by that name.
         input: {
           index: resolve('src-main/index.ts'),
           cli: resolve('src-main/cli/main.ts'),
           'custom-tool-host': resolve('src-main/tools/custom/host.ts'),
+          // glob and grep walk and match in worker threads of this entry (tools/search/worker-pool.ts).
+          'search-worker': resolve('src-main/tools/search/search-worker.ts'),
           atelier: resolve('src-custom-tool/index.ts'),
         },
       },

@@ -351,10 +351,30 @@ export async function loadPathPolicy(context: PathScope): Promise<PathPolicy> {
   const workingRoot =
     context.mode === 'agent' && context.workingDirectory ? real(context.workingDirectory) : null
   const confinedTo = restricted ? workingRoot : null
+  return policyFromData({ confinedTo, allowed, denied }, (real) =>
+    workingRoot && isInside(workingRoot, real) ? relative(workingRoot, real) || '.' : real,
+  )
+}
+
+/** What a policy is made of, as plain data: what a search worker is sent and rebuilds it from. */
+export interface PathPolicyData {
+  confinedTo: string | null
+  allowed: string[]
+  denied: string[]
+}
+
+export function policyData({ confinedTo, allowed, denied }: PathPolicy): PathPolicyData {
+  return { confinedTo, allowed, denied }
+}
+
+/** The policy of `data`; `display` names paths (a worker never displays any, so real paths). */
+export function policyFromData(
+  { confinedTo, allowed, denied }: PathPolicyData,
+  display: (real: string) => string = (real) => real,
+): PathPolicy {
   return {
     confinedTo,
-    display: (real) =>
-      workingRoot && isInside(workingRoot, real) ? relative(workingRoot, real) || '.' : real,
+    display,
     allowed,
     denied,
     refusal(real) {

@@ -7,6 +7,7 @@
  * Folders are listed with synchronous calls, which save a thread-pool round trip per folder (grep
  * reads files the same way; there the asynchronous calls made a search 3 to 5 times slower). The
  * walk gives the event loop a turn every few milliseconds (TimeSlicer), so a stop or timeout lands.
+ * glob and grep walk in a search worker (tools/search/worker-pool.ts), which a stop terminates.
  */
 import {
   closeSync,

@@ -9,11 +9,15 @@ import {
   baseDirectory,
   describePath,
   loadPathPolicy,
+  type PathPolicyData,
   pathToolSettings,
+  policyData,
+  policyFromData,
   resolveAndValidatePath,
 } from '../paths'
 import { registerTool } from '../registry'
-import { clampIntegerSetting, integerParameter } from '../settings-policy'
+import { runSearch, SEARCH_TIMEOUT_DESCRIPTOR } from '../search/worker-pool'
+import { clampIntegerSetting, integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
 import type { EffectiveToolSettings, RegisteredTool, ToolContext } from '../types'
 import {
   fitMatches,
@@ -67,10 +71,10 @@ async function glob(args: Parameters, context: ToolContext): Promise<GlobResult>
   // A trailing slash asks for folders only, as in a shell.
   const foldersOnly = args.pattern.length > 1 && args.pattern.endsWith('/')
   const pattern = foldersOnly ? args.pattern.replace(/\/+$/, '') || '/' : args.pattern
-  let isMatch: (path: string) => boolean
   try {
     // posix: [!a] negates a class, as in every shell; without it picomatch reads the ! literally.
-    isMatch = picomatch(insideOnly(pattern), { dot: includeDotfiles, posix: true })
+    // Compiled here to refuse a bad pattern before any walk; the worker compiles it again.
+    picomatch(insideOnly(pattern), { dot: includeDotfiles, posix: true })
   } catch (error) {
     throw new ToolArgumentError(
       `"${args.pattern}" is not a valid glob: ${(error as Error).message}`,
@@ -90,25 +94,66 @@ async function glob(args: Parameters, context: ToolContext): Promise<GlobResult>
     : { real: cwd.real, exists: true }
   if (!root.exists || !statSync(root.real, { throwIfNoEntry: false })?.isDirectory()) return result
   const prefix = start === '' || start.endsWith('/') ? start : `${start}/`
-  const found: string[] = []
-  const entries = walk(root.real, {
+  const plan: GlobPlan = {
+    root: root.real,
+    pattern: insideOnly(pattern),
+    dot: includeDotfiles,
+    foldersOnly,
+    prefix,
     includeDotfiles: includeDotfiles || namesDotEntry(pattern),
     respectGitignore,
     maxDepth,
-    policy,
-    signal: context.signal,
-  })
-  for await (const entry of entries) {
-    if ((foldersOnly && !entry.isDirectory) || !isMatch(prefix + entry.relative)) continue
-    if (found.length === maxResults) {
-      result.truncated = true
-      break
-    }
-    found.push(entry.path)
+    maxResults,
+    policy: policyData(policy),
   }
+  const { found, truncated } = await runSearch<GlobJobResult>('glob', plan, { signal: context.signal })
+  result.truncated = truncated
   const absolute = parameters.absolute === true
   result.matches = found.map((real) => (absolute ? real : policy.display(real))).sort(byCodeUnit)
   return fitMatches(result, MAX_RESULT_CHARS)
+}
+
+/** A glob call as a worker runs it: plain data, planned on the main thread. */
+export interface GlobPlan {
+  /** The folder walked: real, and accepted by the policy. */
+  root: string
+  /** The picomatch pattern, matched against `prefix` + each entry's path below `root`. */
+  pattern: string
+  /** Whether wildcards match dot names. */
+  dot: boolean
+  foldersOnly: boolean
+  prefix: string
+  /** Whether the walk lists dot entries (the matcher still decides). */
+  includeDotfiles: boolean
+  respectGitignore: boolean
+  maxDepth: number
+  maxResults: number
+  policy: PathPolicyData
+}
+
+/** The real paths matched, in walk order. */
+export interface GlobJobResult {
+  found: string[]
+  truncated: boolean
+}
+
+/** A glob call's walk and match, in a search worker. */
+export async function globJob(plan: GlobPlan): Promise<GlobJobResult> {
+  const isMatch = picomatch(plan.pattern, { dot: plan.dot, posix: true })
+  const found: string[] = []
+  const entries = walk(plan.root, {
+    includeDotfiles: plan.includeDotfiles,
+    respectGitignore: plan.respectGitignore,
+    maxDepth: plan.maxDepth,
+    policy: policyFromData(plan.policy),
+    signal: new AbortController().signal,
+  })
+  for await (const entry of entries) {
+    if ((plan.foldersOnly && !entry.isDirectory) || !isMatch(plan.prefix + entry.relative)) continue
+    if (found.length === plan.maxResults) return { found, truncated: true }
+    found.push(entry.path)
+  }
+  return { found, truncated: false }
 }
 
 /**
@@ -167,7 +212,12 @@ const settings = pathToolSettings(
   'Find files (glob)',
   'Lets the model find files and folders by name pattern, such as **/*.ts.',
   {
-    defaults: { maxResults: MAX_RESULTS.fallback, ...WALK_SETTING_DEFAULTS, absolute: false },
+    defaults: {
+      maxResults: MAX_RESULTS.fallback,
+      ...WALK_SETTING_DEFAULTS,
+      absolute: false,
+      timeoutSeconds: TIMEOUT_SECONDS.fallback,
+    },
     descriptors: [
       integerParameter('maxResults', 'Max results', 'The most paths one call returns.', MAX_RESULTS),
       ...WALK_SETTING_DESCRIPTORS,
@@ -177,6 +227,7 @@ const settings = pathToolSettings(
         label: 'Absolute paths',
         description: 'Return absolute paths instead of paths relative to the chat’s folder.',
       },
+      SEARCH_TIMEOUT_DESCRIPTOR,
     ],
   },
 )

@@ -1,20 +1,26 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
-import v8 from 'node:v8'
 import { type Static, Type } from '@sinclair/typebox'
 import picomatch from 'picomatch'
 import { defineTool } from '../define-tool'
 import { ToolArgumentError, ToolError, type ToolErrorType } from '../errors'
 import { DEFAULT_MAX_RESULT_CHARS } from '../executor'
 import { BINARY_PROBE_BYTES, looksBinary, openedAt } from '../files'
-import { describePath, loadPathPolicy, pathToolSettings } from '../paths'
+import {
+  describePath,
+  loadPathPolicy,
+  type PathPolicyData,
+  pathToolSettings,
+  policyData,
+  policyFromData,
+} from '../paths'
 import { registerTool } from '../registry'
-import { clampIntegerSetting, integerParameter } from '../settings-policy'
+import { runSearch, SEARCH_TIMEOUT_DESCRIPTOR } from '../search/worker-pool'
+import { clampIntegerSetting, integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
 import type { EffectiveToolSettings, RegisteredTool, ToolContext } from '../types'
 import {
   fitMatches,
   namesDotEntry,
   resolveSearchPath,
-  TimeSlicer,
   WALK_SETTING_DEFAULTS,
   WALK_SETTING_DESCRIPTORS,
   walk,
@@ -117,12 +123,6 @@ interface LineMatcher {
    */
   candidates?: RegExp
 }
-
-// A model's regex runs on this thread and a running RegExp cannot be interrupted, so a pattern
-// that backtracks without end, like (a+)+$, would freeze the app. This V8 switch moves such a
-// match to V8's linear-time engine once it backtracks too much. The linear engine does not take
-// the `i` flag, so case-insensitive patterns are not covered.
-v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks')
 
 function compilePattern(pattern: string, caseInsensitive: boolean): LineMatcher {
   const flags = caseInsensitive ? 'mi' : 'm'
@@ -232,7 +232,7 @@ type Line = { line: number; text: string }
 /**
  * Searches files one at a time, through one buffer that grows to the largest file read. The calls
  * are synchronous: with a thread-pool round trip for each open, stat, read and close, a search of
- * node_modules took 3 to 5 times longer. The caller gives the event loop a turn between files.
+ * node_modules took 3 to 5 times longer. It runs in a search worker, which a stop terminates.
  */
 class FileSearcher {
   private buffer = Buffer.allocUnsafe(64 * 1024)
@@ -369,53 +369,105 @@ function cut(line: string): string {
   return `${line.slice(0, end)}…`
 }
 
+/** A grep call as a worker runs it: plain data, planned on the main thread. */
+export interface GrepPlan {
+  pattern: string
+  caseInsensitive: boolean
+  /** Real, and accepted by the policy. */
+  root: string
+  isDirectory: boolean
+  glob?: string
+  includeDotfiles: boolean
+  respectGitignore: boolean
+  maxResults: number
+  maxMatchesPerFile: number
+  maxFileSizeBytes: number
+  policy: PathPolicyData
+}
+
+/** The lines found, in walk order, by real path; or why a file named on its own was not searched. */
+export type GrepJobResult = { found: { real: string; line: number; text: string }[] } | { skipped: Skipped }
+
+/** How often a worker reports how far it got. */
+const PROGRESS_MS = 10
+
 async function grep(args: Parameters, context: ToolContext): Promise<GrepResult> {
   const { parameters } = context.settings
   const maxResults = clampIntegerSetting(parameters.maxResults, LIMITS.maxResults)
   const maxMatchesPerFile = clampIntegerSetting(parameters.maxMatchesPerFile, LIMITS.maxMatchesPerFile)
   const maxFileSizeBytes = clampIntegerSetting(parameters.maxFileSizeBytes, LIMITS.maxFileSizeBytes)
-  const matcher = compilePattern(args.pattern, args.caseInsensitive === true)
+  const caseInsensitive = args.caseInsensitive === true
+  // Compiled here too, so a bad pattern or glob is refused before any worker walks.
+  compilePattern(args.pattern, caseInsensitive)
   const policy = await loadPathPolicy(context)
   const target = await resolveSearchPath(args.path, context, policy)
-  const searcher = new FileSearcher(matcher, maxFileSizeBytes)
-  const found: { real: string; line: number; text: string }[] = []
-
-  if (!target.isDirectory) {
-    const lines = searcher.search(target.real, Math.min(maxMatchesPerFile, maxResults + 1))
-    if (typeof lines === 'string') throw notSearched(policy.display(target.real), lines, maxFileSizeBytes)
-    for (const line of lines) found.push({ real: target.real, ...line })
-  } else {
-    const { includeDotfiles, respectGitignore } = walkSettings(parameters)
-    const filter = args.glob ? compileFileFilter(args.glob, includeDotfiles) : undefined
-    const slicer = new TimeSlicer(context.signal)
-    const files = walk(target.real, {
-      includeDotfiles: includeDotfiles || (args.glob !== undefined && namesDotEntry(args.glob)),
-      respectGitignore,
-      onlyFiles: true,
-      policy,
-      signal: context.signal,
-    })
-    let filesSearched = 0
-    for await (const file of files) {
-      if (filter && !filter(file.relative)) continue
-      // One match past maxResults is looked for, so truncated is only set when there were more.
-      const lines = searcher.search(file.path, Math.min(maxMatchesPerFile, maxResults + 1 - found.length))
-      filesSearched++
-      if (typeof lines !== 'string') for (const line of lines) found.push({ real: file.path, ...line })
-      if (found.length > maxResults) break
-      if (slicer.due) {
-        context.onUpdate({ kind: 'progress', done: filesSearched, message: `${found.length} matches` })
-        await slicer.next()
-      }
-    }
+  const { includeDotfiles, respectGitignore } = walkSettings(parameters)
+  if (target.isDirectory && args.glob) compileFileFilter(args.glob, includeDotfiles)
+  const plan: GrepPlan = {
+    pattern: args.pattern,
+    caseInsensitive,
+    root: target.real,
+    isDirectory: target.isDirectory,
+    ...(args.glob !== undefined && { glob: args.glob }),
+    includeDotfiles,
+    respectGitignore,
+    maxResults,
+    maxMatchesPerFile,
+    maxFileSizeBytes,
+    policy: policyData(policy),
   }
-
+  const outcome = await runSearch<GrepJobResult>('grep', plan, {
+    signal: context.signal,
+    onProgress: (done, found) => context.onUpdate({ kind: 'progress', done, message: `${found} matches` }),
+  })
+  if ('skipped' in outcome) throw notSearched(policy.display(target.real), outcome.skipped, maxFileSizeBytes)
+  const { found } = outcome
   const truncated = found.length > maxResults
   const matches = found
     .slice(0, maxResults)
     .map(({ real, line, text }) => ({ file: policy.display(real), line, text }))
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line))
   return fitMatches({ path: args.path, matches, truncated }, MAX_RESULT_CHARS)
+}
+
+/** A grep call's walk and search, in a search worker: the lines found, in walk order. */
+export async function grepJob(
+  plan: GrepPlan,
+  progress: (done: number, found: number) => void,
+): Promise<GrepJobResult> {
+  const { maxResults, maxMatchesPerFile } = plan
+  const matcher = compilePattern(plan.pattern, plan.caseInsensitive)
+  const searcher = new FileSearcher(matcher, plan.maxFileSizeBytes)
+  const found: { real: string; line: number; text: string }[] = []
+  if (!plan.isDirectory) {
+    const lines = searcher.search(plan.root, Math.min(maxMatchesPerFile, maxResults + 1))
+    if (typeof lines === 'string') return { skipped: lines }
+    for (const line of lines) found.push({ real: plan.root, ...line })
+    return { found }
+  }
+  const filter = plan.glob ? compileFileFilter(plan.glob, plan.includeDotfiles) : undefined
+  const files = walk(plan.root, {
+    includeDotfiles: plan.includeDotfiles || (plan.glob !== undefined && namesDotEntry(plan.glob)),
+    respectGitignore: plan.respectGitignore,
+    onlyFiles: true,
+    policy: policyFromData(plan.policy),
+    signal: new AbortController().signal,
+  })
+  let filesSearched = 0
+  let reportAt = performance.now() + PROGRESS_MS
+  for await (const file of files) {
+    if (filter && !filter(file.relative)) continue
+    // One match past maxResults is looked for, so truncated is only set when there were more.
+    const lines = searcher.search(file.path, Math.min(maxMatchesPerFile, maxResults + 1 - found.length))
+    filesSearched++
+    if (typeof lines !== 'string') for (const line of lines) found.push({ real: file.path, ...line })
+    if (found.length > maxResults) break
+    if (performance.now() >= reportAt) {
+      progress(filesSearched, found.length)
+      reportAt = performance.now() + PROGRESS_MS
+    }
+  }
+  return { found }
 }
 
 /**
@@ -469,6 +521,7 @@ const settings = pathToolSettings(
       maxMatchesPerFile: LIMITS.maxMatchesPerFile.fallback,
       maxFileSizeBytes: LIMITS.maxFileSizeBytes.fallback,
       ...WALK_SETTING_DEFAULTS,
+      timeoutSeconds: TIMEOUT_SECONDS.fallback,
     },
     descriptors: [
       integerParameter(
@@ -491,6 +544,7 @@ const settings = pathToolSettings(
         'bytes',
       ),
       ...WALK_SETTING_DESCRIPTORS,
+      SEARCH_TIMEOUT_DESCRIPTOR,
     ],
   },
 )
