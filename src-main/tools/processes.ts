@@ -1,18 +1,11 @@
 /**
  * Running one command for a tool: its own process group, its own deadline, both streams capped
- * with head and tail kept, and the whole group killed on timeout or stop.
+ * with head and tail kept, and the whole group killed on timeout or stop. The output comes through
+ * real pipes read into one buffer each (see `outputPipe`), and goes live to the UI a few times a
+ * second at most (see `LiveOutput`), so a flood costs about what `cat` pays for it.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import {
-  accessSync,
-  closeSync,
-  constants,
-  existsSync,
-  mkdtempSync,
-  openSync,
-  rmSync,
-  unlinkSync,
-} from 'node:fs'
+import { accessSync, closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs'
 import { type OnReadOpts, Socket, type SocketConstructorOpts } from 'node:net'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
@@ -241,69 +234,78 @@ export function killWithAtelier(child: ChildProcess): () => void {
 
 /** What one read of a command's output may bring at most: libuv's own read size. */
 const READ_BUFFER_BYTES = 64 * 1024
-/** FIFOs one `mkfifo` makes ahead; a command takes two. */
-const FIFO_BATCH = 64
-
-/**
- * Where output FIFOs are made: a folder in the temp folder only this user can enter, made on first
- * use (again if the temp folder changed or it was removed), removed when the process exits.
- */
-let fifoFolder: { in: string; path: string } | undefined
-let fifoCount = 0
-const fifos: string[] = []
-let filling: Promise<void> | undefined
+/** Pipes one `mkfifo` makes ahead; a command takes two. Open, so each holds two descriptors. */
+const PIPE_BATCH = 16
 /** `mkfifo` runs that failed in a row; after a few (no `mkfifo`, no FIFOs there), commands keep Node's pipes. */
-let fillFailures = 0
-const MAX_FILL_FAILURES = 3
+const MAX_MAKE_FAILURES = 3
 
-function currentFifoFolder(): string {
-  const temp = tmpdir()
-  if (fifoFolder?.in !== temp || !existsSync(fifoFolder.path)) {
-    const path = mkdtempSync(join(temp, 'atelier-output-'))
-    fifoFolder = { in: temp, path }
-    process.once('exit', () => {
-      try {
-        rmSync(path, { recursive: true, force: true })
-      } catch {
-        // Left in the temp folder, empty but for FIFOs made ahead.
-      }
-    })
-  }
-  return fifoFolder.path
+/** A pipe made ahead, both ends open (close-on-exec, so no other child inherits them), nothing on disk. */
+interface ReadyPipe {
+  read: number
+  write: number
 }
 
-/** Makes the next batch of FIFOs with one `mkfifo`, in the background of the commands that run. */
-function fillFifos(): Promise<void> {
-  filling ??= new Promise<void>((resolve) => {
+const readyPipes: ReadyPipe[] = []
+let making: Promise<void> | undefined
+let makeFailures = 0
+
+/**
+ * Makes the next batch of pipes, in the background of the commands that run: one `mkfifo` makes the
+ * FIFOs in a new folder only this user can enter; each is opened at both ends, and the folder is
+ * removed at once, so nothing is left on disk whatever becomes of the process.
+ */
+function makePipes(): Promise<void> {
+  making ??= new Promise<void>((resolve) => {
     let folder: string
     try {
-      folder = currentFifoFolder()
+      folder = mkdtempSync(join(tmpdir(), 'atelier-pipes-'))
     } catch {
+      makeFailures++
       resolve()
       return
     }
-    const batch = Array.from({ length: FIFO_BATCH }, () => join(folder, String(++fifoCount)))
-    execFile('mkfifo', ['-m', '600', ...batch], (error) => {
-      if (error) fillFailures++
+    const paths = Array.from({ length: PIPE_BATCH }, (_, index) => join(folder, String(index)))
+    execFile('mkfifo', ['-m', '600', ...paths], (error) => {
+      if (error) makeFailures++
       else {
-        fillFailures = 0
-        fifos.push(...batch)
+        makeFailures = 0
+        for (const path of paths) {
+          const pipe = openFifo(path)
+          if (pipe) readyPipes.push(pipe)
+        }
+      }
+      try {
+        rmSync(folder, { recursive: true, force: true })
+      } catch {
+        // Left in the temp folder; its FIFOs are no one's pipes.
       }
       resolve()
     })
   }).finally(() => {
-    filling = undefined
+    making = undefined
   })
-  return filling
+  return making
 }
 
-/** A FIFO made ahead, or undefined where there are none (Windows, no `mkfifo`, no usable temp folder). */
-async function takeFifo(): Promise<string | undefined> {
-  if (process.platform === 'win32' || fillFailures >= MAX_FILL_FAILURES) return undefined
-  if (fifos.length === 0) await fillFifos()
-  const path = fifos.pop()
-  if (fifos.length < FIFO_BATCH / 2) void fillFifos()
-  return path
+function openFifo(path: string): ReadyPipe | undefined {
+  let read: number | undefined
+  try {
+    // Non-blocking, so opening the reading end does not wait for a writer; then the writing end opens at once.
+    read = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK)
+    return { read, write: openSync(path, constants.O_WRONLY) }
+  } catch {
+    if (read !== undefined) closeSync(read)
+    return undefined
+  }
+}
+
+/** A pipe made ahead, or undefined where there are none (Windows, no `mkfifo`, no usable temp folder). */
+async function takePipe(): Promise<ReadyPipe | undefined> {
+  if (process.platform === 'win32' || makeFailures >= MAX_MAKE_FAILURES) return undefined
+  if (readyPipes.length === 0) await makePipes()
+  const pipe = readyPipes.pop()
+  if (readyPipes.length < PIPE_BATCH / 2) void makePipes()
+  return pipe
 }
 
 /** A pipe for one stream of a command: the descriptor the command writes to, and our reading end. */
@@ -315,44 +317,31 @@ interface OutputPipe {
 /**
  * Node gives a child's 'pipe' as a Unix socket pair and reads it into a fresh buffer every time:
  * writing a socket costs the command more than writing a pipe, and those buffers were garbage only
- * a collection freed, tens of MiB of them in a flood. This is a real pipe (a FIFO made ahead, opened
- * at both ends, then unlinked) whose reads all land in one buffer (`onread`): `onRead` gets each
- * read's bytes, valid until it returns. Undefined where it cannot be made: the command then gets
- * Node's pipes.
+ * a collection freed, tens of MiB of them in a flood. This is a real pipe, made ahead, whose reads
+ * all land in one buffer (`onread`): `onRead` gets each read's bytes, valid until it returns.
+ * Undefined where it cannot be made: the command then gets Node's pipes.
  */
 async function outputPipe(onRead: (bytes: Buffer) => void): Promise<OutputPipe | undefined> {
-  const path = await takeFifo()
-  if (path === undefined) return undefined
-  let ourFd: number | undefined
+  const pipe = await takePipe()
+  if (!pipe) return undefined
+  const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES)
+  const callback = (bytes: number) => {
+    onRead(buffer.subarray(0, bytes))
+    return true
+  }
+  // `onread` is a documented constructor option since Node 15.8 that @types/node 20 leaves out.
+  const options: SocketConstructorOpts & { onread: OnReadOpts } = {
+    fd: pipe.read,
+    readable: true,
+    writable: false,
+    onread: { buffer, callback },
+  }
   try {
-    // Non-blocking, so opening our end does not wait for a writer; then the command's end opens at once.
-    ourFd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK)
-    const childEnd = openSync(path, constants.O_WRONLY)
-    const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES)
-    const callback = (bytes: number) => {
-      onRead(buffer.subarray(0, bytes))
-      return true
-    }
-    // `onread` is a documented constructor option since Node 15.8 that @types/node 20 leaves out.
-    const options: SocketConstructorOpts & { onread: OnReadOpts } = {
-      fd: ourFd,
-      readable: true,
-      writable: false,
-      onread: { buffer, callback },
-    }
-    const ourEnd = new Socket(options)
-    return { childEnd, ourEnd }
+    return { childEnd: pipe.write, ourEnd: new Socket(options) }
   } catch {
-    if (ourFd !== undefined) closeSync(ourFd)
-    // The folder may have gone with the temp folder's cleaning: what was made in it is gone too.
-    fifos.length = 0
+    closeSync(pipe.read)
+    closeSync(pipe.write)
     return undefined
-  } finally {
-    try {
-      unlinkSync(path)
-    } catch {
-      // Already gone with its folder.
-    }
   }
 }
 

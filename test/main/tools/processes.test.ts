@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { chmodSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -193,6 +193,16 @@ describe('runShellCommand', () => {
         exitCode: 0,
       })
     })
+
+    it.skipIf(!existsSync('/proc/self/fd'))(
+      'lets no pipe made ahead into the command: only its stdout and stderr are ours',
+      async () => {
+        await run('true')
+        const result = await run('for fd in /proc/$$/fd/*; do echo "$fd $(readlink "$fd")"; done')
+        const ours = result.stdout.split('\n').filter((line) => line.includes('atelier-pipes-'))
+        expect(ours.map((line) => /\/fd\/(\d+) /.exec(line)?.[1])).toEqual(['1', '2'])
+      },
+    )
 
     it('keeps each of many commands running at once to its own output', async () => {
       const results = await Promise.all(
