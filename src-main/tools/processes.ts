@@ -87,24 +87,26 @@ class CappedOutput {
     return this.total > this.limit
   }
 
-  push(bytes: Buffer): void {
-    this.total += bytes.length
+  /** Takes `bytes[0, length)`. */
+  push(bytes: Buffer, length: number): void {
+    this.total += length
     let from = 0
     if (this.headLength < this.head.length) {
-      from = bytes.copy(this.head, this.headLength)
+      from = bytes.copy(this.head, this.headLength, 0, length)
       this.headLength += from
-      if (from === bytes.length) return
+      if (from === length) return
     }
     const limit = this.tailLimit
     if (limit === 0) return
     this.tail ??= Buffer.allocUnsafe(limit)
     // Of a read longer than the tail, only its end can stay.
-    from = Math.max(from, bytes.length - limit)
-    this.tailLength = Math.min(limit, this.tailLength + bytes.length - from)
-    while (from < bytes.length) {
-      const taken = bytes.copy(this.tail, this.tailEnd, from)
+    if (length - from > limit) from = length - limit
+    this.tailLength = Math.min(limit, this.tailLength + length - from)
+    while (from < length) {
+      const taken = bytes.copy(this.tail, this.tailEnd, from, length)
       from += taken
-      this.tailEnd = (this.tailEnd + taken) % limit
+      this.tailEnd += taken
+      if (this.tailEnd === limit) this.tailEnd = 0
     }
   }
 
@@ -321,12 +323,12 @@ interface OutputPipe {
  * all land in one buffer (`onread`): `onRead` gets each read's bytes, valid until it returns.
  * Undefined where it cannot be made: the command then gets Node's pipes.
  */
-async function outputPipe(onRead: (bytes: Buffer) => void): Promise<OutputPipe | undefined> {
+async function outputPipe(onRead: (bytes: Buffer, length: number) => void): Promise<OutputPipe | undefined> {
   const pipe = await takePipe()
   if (!pipe) return undefined
   const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES)
   const callback = (bytes: number) => {
-    onRead(buffer.subarray(0, bytes))
+    onRead(buffer, bytes)
     return true
   }
   // `onread` is a documented constructor option since Node 15.8 that @types/node 20 leaves out.
@@ -353,11 +355,13 @@ export async function runShellCommand(options: ShellCommandOptions): Promise<She
   }
   const live = options.onOutput && new LiveOutput(options.onOutput, options.maxOutputBytes)
   // The hot path of a flood: past the live share, each read only goes into the capped capture.
-  const take = (name: OutputStream, bytes: Buffer) => {
-    outputs[name].push(bytes)
-    if (live?.wants(name)) live.add(name, bytes)
+  const take = (name: OutputStream, bytes: Buffer, length: number) => {
+    outputs[name].push(bytes, length)
+    if (live?.wants(name)) live.add(name, bytes.subarray(0, length))
   }
-  const made = await Promise.all(STREAMS.map((name) => outputPipe((bytes) => take(name, bytes))))
+  const made = await Promise.all(
+    STREAMS.map((name) => outputPipe((bytes, length) => take(name, bytes, length))),
+  )
   const pipes = made.every((pipe) => pipe !== undefined) ? made : undefined
   if (!pipes) for (const pipe of made) closePipe(pipe)
 
@@ -382,7 +386,7 @@ export async function runShellCommand(options: ShellCommandOptions): Promise<She
     for (const pipe of pipes ?? []) closeSync(pipe.childEnd)
     const readers = pipes ? pipes.map((pipe) => pipe.ourEnd) : STREAMS.map((name) => child[name])
     if (!pipes) {
-      for (const name of STREAMS) child[name]?.on('data', (chunk: Buffer) => take(name, chunk))
+      for (const name of STREAMS) child[name]?.on('data', (chunk: Buffer) => take(name, chunk, chunk.length))
     }
 
     const forget = killWithAtelier(child)
