@@ -236,8 +236,12 @@ export function killWithAtelier(child: ChildProcess): () => void {
 
 /** What one read of a command's output may bring at most: libuv's own read size. */
 const READ_BUFFER_BYTES = 64 * 1024
-/** Pipes one `mkfifo` makes ahead; a command takes two. Open, so each holds two descriptors. */
+/**
+ * Pipes one `mkfifo` makes ahead; a command takes two. Each held open is two descriptors: a batch is
+ * made when fewer than PIPE_LOW are left, so at most PIPE_BATCH + PIPE_LOW - 1 wait.
+ */
 const PIPE_BATCH = 16
+const PIPE_LOW = 4
 /** `mkfifo` runs that failed in a row; after a few (no `mkfifo`, no FIFOs there), commands keep Node's pipes. */
 const MAX_MAKE_FAILURES = 3
 
@@ -306,7 +310,7 @@ async function takePipe(): Promise<ReadyPipe | undefined> {
   if (process.platform === 'win32' || makeFailures >= MAX_MAKE_FAILURES) return undefined
   if (readyPipes.length === 0) await makePipes()
   const pipe = readyPipes.pop()
-  if (readyPipes.length < PIPE_BATCH / 2) void makePipes()
+  if (readyPipes.length < PIPE_LOW) void makePipes()
   return pipe
 }
 
@@ -320,8 +324,8 @@ interface OutputPipe {
  * Node gives a child's 'pipe' as a Unix socket pair and reads it into a fresh buffer every time:
  * writing a socket costs the command more than writing a pipe, and those buffers were garbage only
  * a collection freed, tens of MiB of them in a flood. This is a real pipe, made ahead, whose reads
- * all land in one buffer (`onread`): `onRead` gets each read's bytes, valid until it returns.
- * Undefined where it cannot be made: the command then gets Node's pipes.
+ * all land in one buffer (`onread`): `onRead` gets that buffer and the read's length, and must take
+ * what it keeps before it returns. Undefined where it cannot be made: the command gets Node's pipes.
  */
 async function outputPipe(onRead: (bytes: Buffer, length: number) => void): Promise<OutputPipe | undefined> {
   const pipe = await takePipe()
@@ -331,7 +335,7 @@ async function outputPipe(onRead: (bytes: Buffer, length: number) => void): Prom
     onRead(buffer, bytes)
     return true
   }
-  // `onread` is a documented constructor option since Node 15.8 that @types/node 20 leaves out.
+  // `onread` is a documented option of the net.Socket constructor that @types/node 20 leaves out.
   const options: SocketConstructorOpts & { onread: OnReadOpts } = {
     fd: pipe.read,
     readable: true,
