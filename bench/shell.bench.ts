@@ -13,7 +13,7 @@ import type { Benchmark } from './measure'
 
 const BASH = '/bin/bash'
 const GIB = 'head -c 1G /dev/zero'
-const ROUNDS = 3
+const ROUNDS = 5
 
 function capture(command: string, timeoutMs: number, onOutput?: ShellCommandOptions['onOutput']) {
   return runShellCommand({

@@ -241,7 +241,7 @@ const READ_BUFFER_BYTES = 64 * 1024
  * made when fewer than PIPE_LOW are left, so at most PIPE_BATCH + PIPE_LOW - 1 wait.
  */
 const PIPE_BATCH = 16
-const PIPE_LOW = 4
+const PIPE_LOW = 8
 /** `mkfifo` runs that failed in a row; after a few (no `mkfifo`, no FIFOs there), commands keep Node's pipes. */
 const MAX_MAKE_FAILURES = 3
 
