@@ -5,7 +5,17 @@
  * second at most (see `LiveOutput`), so a flood costs about what `cat` pays for it.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { accessSync, closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs'
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  unlinkSync,
+} from 'node:fs'
 import { type OnReadOpts, Socket, type SocketConstructorOpts } from 'node:net'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
@@ -237,53 +247,87 @@ export function killWithAtelier(child: ChildProcess): () => void {
 /** What one read of a command's output may bring at most: libuv's own read size. */
 const READ_BUFFER_BYTES = 64 * 1024
 /**
- * Pipes one `mkfifo` makes ahead; a command takes two. Each held open is two descriptors: a batch is
- * made when fewer than PIPE_LOW are left, so at most PIPE_BATCH + PIPE_LOW - 1 wait.
+ * FIFOs one `mkfifo` makes ahead (a command takes two), and how few may be left before the next
+ * batch: made ahead, not opened, they cost no descriptors, and a run of commands never waits.
  */
-const PIPE_BATCH = 16
-const PIPE_LOW = 8
+const FIFO_BATCH = 64
+const FIFO_LOW = 16
 /** `mkfifo` runs that failed in a row; after a few (no `mkfifo`, no FIFOs there), commands keep Node's pipes. */
 const MAX_MAKE_FAILURES = 3
+const FIFO_FOLDER = /^atelier-pipes-(\d+)-/
 
-/** A pipe made ahead, both ends open (close-on-exec, so no other child inherits them), nothing on disk. */
-interface ReadyPipe {
-  read: number
-  write: number
-}
-
-const readyPipes: ReadyPipe[] = []
+const fifos: string[] = []
+let fifoFolder: string | undefined
+let fifoCount = 0
 let making: Promise<void> | undefined
 let makeFailures = 0
 
 /**
- * Makes the next batch of pipes, in the background of the commands that run: one `mkfifo` makes the
- * FIFOs in a new folder only this user can enter; each is opened at both ends, and the folder is
- * removed at once, so nothing is left on disk whatever becomes of the process.
+ * The folder FIFOs are made in: in the temp folder, named after this process, only this user can
+ * enter it; made on first use (again if it went), removed when the process exits. The first time,
+ * the folders of Atelier processes that ended without exiting (killed) are removed.
  */
-function makePipes(): Promise<void> {
+function currentFifoFolder(): string {
+  if (fifoFolder !== undefined && existsSync(fifoFolder)) return fifoFolder
+  if (fifoFolder === undefined) removeFoldersOfEndedProcesses()
+  const folder = mkdtempSync(join(tmpdir(), `atelier-pipes-${process.pid}-`))
+  fifoFolder = folder
+  process.once('exit', () => {
+    try {
+      rmSync(folder, { recursive: true, force: true })
+    } catch {
+      // Left for the next Atelier process to remove.
+    }
+  })
+  return folder
+}
+
+function removeFoldersOfEndedProcesses(): void {
+  const temp = tmpdir()
+  let names: string[]
+  try {
+    names = readdirSync(temp)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    const pid = Number(FIFO_FOLDER.exec(name)?.[1])
+    if (!pid || pid === process.pid || isRunning(pid)) continue
+    try {
+      rmSync(join(temp, name), { recursive: true, force: true })
+    } catch {
+      // Someone else's, or gone meanwhile.
+    }
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** Makes the next batch of FIFOs with one `mkfifo`, in the background of the commands that run. */
+function makeFifos(): Promise<void> {
   making ??= new Promise<void>((resolve) => {
     let folder: string
     try {
-      folder = mkdtempSync(join(tmpdir(), 'atelier-pipes-'))
+      folder = currentFifoFolder()
     } catch {
       makeFailures++
       resolve()
       return
     }
-    const paths = Array.from({ length: PIPE_BATCH }, (_, index) => join(folder, String(index)))
-    execFile('mkfifo', ['-m', '600', ...paths], (error) => {
+    const batch = Array.from({ length: FIFO_BATCH }, () => join(folder, String(++fifoCount)))
+    execFile('mkfifo', ['-m', '600', ...batch], (error) => {
       if (error) makeFailures++
       else {
         makeFailures = 0
-        for (const path of paths) {
-          const pipe = openFifo(path)
-          if (pipe) readyPipes.push(pipe)
-        }
-      }
-      try {
-        rmSync(folder, { recursive: true, force: true })
-      } catch {
-        // Left in the temp folder; its FIFOs are no one's pipes.
+        fifos.push(...batch)
       }
       resolve()
     })
@@ -293,25 +337,13 @@ function makePipes(): Promise<void> {
   return making
 }
 
-function openFifo(path: string): ReadyPipe | undefined {
-  let read: number | undefined
-  try {
-    // Non-blocking, so opening the reading end does not wait for a writer; then the writing end opens at once.
-    read = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK)
-    return { read, write: openSync(path, constants.O_WRONLY) }
-  } catch {
-    if (read !== undefined) closeSync(read)
-    return undefined
-  }
-}
-
-/** A pipe made ahead, or undefined where there are none (Windows, no `mkfifo`, no usable temp folder). */
-async function takePipe(): Promise<ReadyPipe | undefined> {
+/** A FIFO made ahead, or undefined where there are none (Windows, no `mkfifo`, no usable temp folder). */
+async function takeFifo(): Promise<string | undefined> {
   if (process.platform === 'win32' || makeFailures >= MAX_MAKE_FAILURES) return undefined
-  if (readyPipes.length === 0) await makePipes()
-  const pipe = readyPipes.pop()
-  if (readyPipes.length < PIPE_LOW) void makePipes()
-  return pipe
+  if (fifos.length === 0) await makeFifos()
+  const path = fifos.pop()
+  if (fifos.length < FIFO_LOW) void makeFifos()
+  return path
 }
 
 /** A pipe for one stream of a command: the descriptor the command writes to, and our reading end. */
@@ -323,31 +355,46 @@ interface OutputPipe {
 /**
  * Node gives a child's 'pipe' as a Unix socket pair and reads it into a fresh buffer every time:
  * writing a socket costs the command more than writing a pipe, and those buffers were garbage only
- * a collection freed, tens of MiB of them in a flood. This is a real pipe, made ahead, whose reads
- * all land in one buffer (`onread`): `onRead` gets that buffer and the read's length, and must take
- * what it keeps before it returns. Undefined where it cannot be made: the command gets Node's pipes.
+ * a collection freed, tens of MiB of them in a flood. This is a real pipe (a FIFO made ahead, opened
+ * at both ends, then unlinked) whose reads all land in one buffer (`onread`): `onRead` gets that
+ * buffer and the read's length, and must take what it keeps before it returns. Undefined where it
+ * cannot be made: the command then gets Node's pipes.
  */
 async function outputPipe(onRead: (bytes: Buffer, length: number) => void): Promise<OutputPipe | undefined> {
-  const pipe = await takePipe()
-  if (!pipe) return undefined
-  const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES)
-  const callback = (bytes: number) => {
-    onRead(buffer, bytes)
-    return true
-  }
-  // `onread` is a documented option of the net.Socket constructor that @types/node 20 leaves out.
-  const options: SocketConstructorOpts & { onread: OnReadOpts } = {
-    fd: pipe.read,
-    readable: true,
-    writable: false,
-    onread: { buffer, callback },
-  }
+  const path = await takeFifo()
+  if (path === undefined) return undefined
+  let read: number | undefined
+  let write: number | undefined
   try {
-    return { childEnd: pipe.write, ourEnd: new Socket(options) }
+    // Non-blocking, so opening the reading end does not wait for a writer; then the writing end opens
+    // at once. Both are close-on-exec: no other child inherits them.
+    read = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK)
+    write = openSync(path, constants.O_WRONLY)
+    const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES)
+    const callback = (bytes: number) => {
+      onRead(buffer, bytes)
+      return true
+    }
+    // `onread` is a documented option of the net.Socket constructor that @types/node 20 leaves out.
+    const options: SocketConstructorOpts & { onread: OnReadOpts } = {
+      fd: read,
+      readable: true,
+      writable: false,
+      onread: { buffer, callback },
+    }
+    return { childEnd: write, ourEnd: new Socket(options) }
   } catch {
-    closeSync(pipe.read)
-    closeSync(pipe.write)
+    if (read !== undefined) closeSync(read)
+    if (write !== undefined) closeSync(write)
+    // The folder may have gone with the temp folder's cleaning, and what was made in it with it.
+    fifos.length = 0
     return undefined
+  } finally {
+    try {
+      unlinkSync(path)
+    } catch {
+      // Gone with its folder.
+    }
   }
 }
 
