@@ -1,5 +1,6 @@
-import { execFileSync } from 'node:child_process'
-import { chmodSync, existsSync, symlinkSync, writeFileSync } from 'node:fs'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { chmodSync, existsSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -203,6 +204,36 @@ describe('runShellCommand', () => {
         expect(ours.map((line) => /\/fd\/(\d+) /.exec(line)?.[1])).toEqual(['1', '2'])
       },
     )
+
+    it('leaves no FIFOs behind: removed at exit, and those of a killed process by the next one', () => {
+      const leftBy = (pid: number) =>
+        readdirSync(tmpdir()).filter((name) => name.startsWith(`atelier-pipes-${pid}-`))
+      const runOnce = (then: string) =>
+        spawnSync(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            '-e',
+            `import(${JSON.stringify(pathToFileURL(PROCESSES).href)}).then(async ({ runShellCommand }) => {
+              await runShellCommand({ file: ${JSON.stringify(bash)}, args: ['-c', 'true'], cwd: '/', env: {},
+                timeoutMs: 10000, maxOutputBytes: 1024, signal: new AbortController().signal })
+              process.stdout.write(String(process.pid))
+              ${then}
+            })`,
+          ],
+          { cwd: REPO, encoding: 'utf8' },
+        )
+      const killed = runOnce("process.kill(process.pid, 'SIGKILL')")
+      expect(killed.signal).toBe('SIGKILL')
+      expect(leftBy(Number(killed.stdout))).toHaveLength(1)
+      const exited = runOnce('')
+      expect(exited.status).toBe(0)
+      expect({ killed: leftBy(Number(killed.stdout)), exited: leftBy(Number(exited.stdout)) }).toEqual({
+        killed: [],
+        exited: [],
+      })
+    })
 
     it('keeps each of many commands running at once to its own output', async () => {
       const results = await Promise.all(
