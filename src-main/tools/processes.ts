@@ -72,19 +72,27 @@ export function findOnPath(name: string, path = process.env.PATH ?? ''): string 
   return undefined
 }
 
+/** What one read of a command's output may bring at most: libuv's own read size. */
+const READ_BUFFER_BYTES = 64 * 1024
+/** Below this much room at the end of the ring, the next read goes to its start. */
+const MIN_READ_ROOM = 16 * 1024
+
 /**
  * Keeps the first and last `limit / 2` bytes of a stream and drops the middle as it arrives, so
- * memory stays bounded however much a command prints. It copies what it keeps: the bytes it is
- * given may be overwritten by the next read.
+ * memory stays bounded however much a command prints. Reads can land in it directly, with no copy
+ * (`readBuffer`, then `wrote`): the head first, then a ring a read longer than the tail, in which
+ * the last `limit / 2` bytes always are.
  */
 class CappedOutput {
   private readonly head: Buffer
   private headLength = 0
   private readonly tailLimit: number
-  /** The last bytes past the head, as a ring (made once the head is full): the next byte goes at `tailEnd`. */
-  private tail: Buffer | undefined
-  private tailEnd = 0
-  private tailLength = 0
+  /** Made once the head is full; the next read goes at `ringEnd`. */
+  private ring: Buffer | undefined
+  private ringEnd = 0
+  /** Where the bytes before the ring's last wrap end. */
+  private wrappedAt = 0
+  private inRing = false
   private total = 0
 
   constructor(private readonly limit: number) {
@@ -97,37 +105,56 @@ class CappedOutput {
     return this.total > this.limit
   }
 
-  /** Takes `bytes[0, length)`. */
-  push(bytes: Buffer, length: number): void {
-    this.total += length
-    let from = 0
+  /** Where the next read may go (then `wrote`): room for up to READ_BUFFER_BYTES. */
+  readBuffer(): Buffer {
     if (this.headLength < this.head.length) {
-      from = bytes.copy(this.head, this.headLength, 0, length)
-      this.headLength += from
-      if (from === length) return
+      this.inRing = false
+      return this.head.subarray(
+        this.headLength,
+        Math.min(this.head.length, this.headLength + READ_BUFFER_BYTES),
+      )
     }
-    const limit = this.tailLimit
-    if (limit === 0) return
-    this.tail ??= Buffer.allocUnsafe(limit)
-    // Of a read longer than the tail, only its end can stay.
-    if (length - from > limit) from = length - limit
-    this.tailLength = Math.min(limit, this.tailLength + length - from)
-    while (from < length) {
-      const taken = bytes.copy(this.tail, this.tailEnd, from, length)
+    this.inRing = true
+    this.ring ??= Buffer.allocUnsafe(this.tailLimit + READ_BUFFER_BYTES)
+    const ring = this.ring
+    if (ring.length - this.ringEnd < MIN_READ_ROOM) {
+      this.wrappedAt = this.ringEnd
+      this.ringEnd = 0
+    }
+    return ring.subarray(this.ringEnd, Math.min(ring.length, this.ringEnd + READ_BUFFER_BYTES))
+  }
+
+  /** The last `readBuffer` got `length` bytes. */
+  wrote(length: number): void {
+    this.total += length
+    if (this.inRing) this.ringEnd += length
+    else this.headLength += length
+  }
+
+  /** Takes a copy of `bytes[0, length)`. */
+  push(bytes: Buffer, length: number): void {
+    for (let from = 0; from < length; ) {
+      const taken = bytes.copy(this.readBuffer(), 0, from, length)
+      this.wrote(taken)
       from += taken
-      this.tailEnd += taken
-      if (this.tailEnd === limit) this.tailEnd = 0
     }
+  }
+
+  /** The last `tailLimit` bytes past the head (fewer if fewer came): the end of the ring, and before its wrap. */
+  private tail(): Buffer {
+    const ring = this.ring ?? Buffer.alloc(0)
+    const length = Math.min(this.tailLimit, this.total - this.headLength)
+    if (length <= this.ringEnd) return ring.subarray(this.ringEnd - length, this.ringEnd)
+    const before = length - this.ringEnd
+    return Buffer.concat([
+      ring.subarray(this.wrappedAt - before, this.wrappedAt),
+      ring.subarray(0, this.ringEnd),
+    ])
   }
 
   text(): string {
     const head = this.head.subarray(0, this.headLength)
-    const ring = this.tail ?? Buffer.alloc(0)
-    // Until the ring is full it has not wrapped: its bytes are in order from 0.
-    const tail =
-      this.tailLength < this.tailLimit
-        ? ring.subarray(0, this.tailLength)
-        : Buffer.concat([ring.subarray(this.tailEnd), ring.subarray(0, this.tailEnd)])
+    const tail = this.tail()
     if (!this.truncated) return Buffer.concat([head, tail]).toString('utf8')
     const cutHead = head.subarray(0, utf8Boundary(head, head.length))
     const cutTail = tail.subarray(firstCharStart(tail))
@@ -244,8 +271,6 @@ export function killWithAtelier(child: ChildProcess): () => void {
   return () => running.delete(child)
 }
 
-/** What one read of a command's output may bring at most: libuv's own read size. */
-const READ_BUFFER_BYTES = 64 * 1024
 /**
  * FIFOs one `mkfifo` makes ahead (a command takes two), and how few may be left before the next
  * batch: made ahead, not opened, they cost no descriptors, and a run of commands never waits.
@@ -356,11 +381,14 @@ interface OutputPipe {
  * Node gives a child's 'pipe' as a Unix socket pair and reads it into a fresh buffer every time:
  * writing a socket costs the command more than writing a pipe, and those buffers were garbage only
  * a collection freed, tens of MiB of them in a flood. This is a real pipe (a FIFO made ahead, opened
- * at both ends, then unlinked) whose reads all land in one buffer (`onread`): `onRead` gets that
- * buffer and the read's length, and must take what it keeps before it returns. Undefined where it
- * cannot be made: the command then gets Node's pipes.
+ * at both ends, then unlinked), read straight into `output` (`onread`, each read where
+ * `output.readBuffer()` says); `onRead` then gets where it went and its length. Undefined where it cannot be made:
+ * the command then gets Node's pipes.
  */
-async function outputPipe(onRead: (bytes: Buffer, length: number) => void): Promise<OutputPipe | undefined> {
+async function outputPipe(
+  output: CappedOutput,
+  onRead: (buffer: Buffer, length: number) => void,
+): Promise<OutputPipe | undefined> {
   const path = await takeFifo()
   if (path === undefined) return undefined
   let read: number | undefined
@@ -370,9 +398,9 @@ async function outputPipe(onRead: (bytes: Buffer, length: number) => void): Prom
     // at once. Both are close-on-exec: no other child inherits them.
     read = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK)
     write = openSync(path, constants.O_WRONLY)
-    const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES)
-    const callback = (bytes: number) => {
-      onRead(buffer, bytes)
+    const callback = (length: number, buffer: Uint8Array) => {
+      output.wrote(length)
+      onRead(buffer as Buffer, length)
       return true
     }
     // `onread` is a documented option of the net.Socket constructor that @types/node 20 leaves out.
@@ -380,7 +408,7 @@ async function outputPipe(onRead: (bytes: Buffer, length: number) => void): Prom
       fd: read,
       readable: true,
       writable: false,
-      onread: { buffer, callback },
+      onread: { buffer: () => output.readBuffer(), callback },
     }
     return { childEnd: write, ourEnd: new Socket(options) }
   } catch {
@@ -405,13 +433,12 @@ export async function runShellCommand(options: ShellCommandOptions): Promise<She
     stderr: new CappedOutput(options.maxOutputBytes),
   }
   const live = options.onOutput && new LiveOutput(options.onOutput, options.maxOutputBytes)
-  // The hot path of a flood: past the live share, each read only goes into the capped capture.
-  const take = (name: OutputStream, bytes: Buffer, length: number) => {
-    outputs[name].push(bytes, length)
+  // The hot path of a flood: past the live share, a read has nothing more to do.
+  const toLive = (name: OutputStream, bytes: Buffer, length: number) => {
     if (live?.wants(name)) live.add(name, bytes.subarray(0, length))
   }
   const made = await Promise.all(
-    STREAMS.map((name) => outputPipe((bytes, length) => take(name, bytes, length))),
+    STREAMS.map((name) => outputPipe(outputs[name], (buffer, length) => toLive(name, buffer, length))),
   )
   const pipes = made.every((pipe) => pipe !== undefined) ? made : undefined
   if (!pipes) for (const pipe of made) closePipe(pipe)
@@ -437,7 +464,12 @@ export async function runShellCommand(options: ShellCommandOptions): Promise<She
     for (const pipe of pipes ?? []) closeSync(pipe.childEnd)
     const readers = pipes ? pipes.map((pipe) => pipe.ourEnd) : STREAMS.map((name) => child[name])
     if (!pipes) {
-      for (const name of STREAMS) child[name]?.on('data', (chunk: Buffer) => take(name, chunk, chunk.length))
+      for (const name of STREAMS) {
+        child[name]?.on('data', (chunk: Buffer) => {
+          outputs[name].push(chunk, chunk.length)
+          toLive(name, chunk, chunk.length)
+        })
+      }
     }
 
     const forget = killWithAtelier(child)

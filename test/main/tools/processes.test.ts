@@ -115,6 +115,17 @@ describe('runShellCommand', () => {
       }
     })
 
+    it('keeps exactly the last half of the default cap through many wraps of its ring', async () => {
+      const numbers = Array.from({ length: 1_000_000 }, (_, i) => `${i + 1}\n`).join('')
+      const result = await run('seq 1000000')
+      expect(result.stdout.length).toBe(
+        102_400 + `\n[… ${numbers.length - 102_400} bytes of output cut here …]\n`.length,
+      )
+      expect(result.stdout).toBe(
+        `${numbers.slice(0, 51_200)}\n[… ${numbers.length - 102_400} bytes of output cut here …]\n${numbers.slice(-51_200)}`,
+      )
+    })
+
     it('keeps an output of exactly the cap whole', async () => {
       const result = await run('head -c 1024 /dev/zero | tr "\\0" x', { maxOutputBytes: 1024 })
       expect(result.stdout).toBe('x'.repeat(1024))
