@@ -1,10 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { TSchema } from '@sinclair/typebox'
 import { type Atelier, type AtelierOptions, createAtelier } from '../src-main/app/create-atelier'
-import { defineTool } from '../src-main/tools/define-tool'
-import type { RegisteredTool, ToolSpec } from '../src-main/tools/types'
 
 /** What a benchmark reports: our time per operation beside a reference doing the same work. */
 export interface BenchmarkResult {
@@ -52,21 +49,4 @@ export async function withBenchAtelier<T>(
 }
 
 /** A tool written for a benchmark: on by default, no settings of its own, `other` unless told. */
-export function benchTool<Parameters extends TSchema>(
-  spec: Pick<ToolSpec<Parameters>, 'name' | 'description' | 'parameters' | 'execute'> &
-    Partial<Pick<ToolSpec<Parameters>, 'kind'>>,
-): RegisteredTool {
-  return defineTool({
-    kind: 'other',
-    ...spec,
-    settings: {
-      title: spec.name,
-      description: spec.description,
-      category: 'system',
-      enabledByDefault: true,
-      canDisable: true,
-      defaultParameters: {},
-      parameterDescriptors: [],
-    },
-  })
-}
+export { plainTool as benchTool } from '../test/support/test-tools'

@@ -1,12 +1,9 @@
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { TSchema } from '@sinclair/typebox'
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, expect } from 'vitest'
 import { type Atelier, createAtelier } from '../../src-main/app/create-atelier'
-import { defineTool } from '../../src-main/tools/define-tool'
-import type { RegisteredTool, ToolSpec } from '../../src-main/tools/types'
 import { startWebHost, type WebHost } from '../../src-main/web/web-host'
 import type { ApprovalMode } from '../../src-shared/approvals'
 import type { Chat } from '../../src-shared/contract'
@@ -14,6 +11,8 @@ import { type FakeProvider, startFakeProvider } from '../support/fake-provider'
 import { useTempDirs } from '../support/temp-dir'
 
 export { descendantProcesses } from '../support/descendants'
+/** A tool only a test registers (in `app.atelier.tools.registry`, where run-time tools go). */
+export { plainTool as testTool } from '../support/test-tools'
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const RENDERER_DIR = join(ROOT, 'out', 'renderer')
@@ -70,31 +69,6 @@ export async function startApp(
       await atelier.close()
     },
   }
-}
-
-/**
- * A tool only a test registers (in `app.atelier.tools.registry`, where run-time tools go), on by
- * default; Settings → Tools shows it as `title`.
- */
-export function testTool<Parameters extends TSchema>({
-  title,
-  ...spec
-}: Pick<ToolSpec<Parameters>, 'name' | 'description' | 'parameters' | 'execute'> & {
-  title: string
-}): RegisteredTool {
-  return defineTool({
-    ...spec,
-    kind: 'other',
-    settings: {
-      title,
-      description: spec.description,
-      category: 'system',
-      enabledByDefault: true,
-      canDisable: true,
-      defaultParameters: {},
-      parameterDescriptors: [],
-    },
-  })
 }
 
 /** Opens settings (if needed) and shows one section; resolves when its content has loaded. */

@@ -1,6 +1,6 @@
-import { Type } from '@sinclair/typebox'
-import { inProcess } from '../../src-main/tools/define-tool'
-import type { RegisteredTool, ToolContext } from '../../src-main/tools/types'
+import { type TSchema, Type } from '@sinclair/typebox'
+import { defineTool, inProcess } from '../../src-main/tools/define-tool'
+import type { RegisteredTool, ToolContext, ToolSpec } from '../../src-main/tools/types'
 
 /** A tool for exercising the executor: records what reached `execute`, then runs `behave`. */
 export function recordingTool(
@@ -48,4 +48,28 @@ export function recordingTool(
     }),
   }
   return { tool, calls }
+}
+
+/**
+ * A tool only a test or a benchmark registers: run in process, on by default, no settings of its
+ * own, `other` unless told; Settings → Tools shows it as `title` (its name unless told).
+ */
+export function plainTool<Parameters extends TSchema>({
+  title,
+  ...spec
+}: Pick<ToolSpec<Parameters>, 'name' | 'description' | 'parameters' | 'execute'> &
+  Partial<Pick<ToolSpec<Parameters>, 'kind' | 'describe'>> & { title?: string }): RegisteredTool {
+  return defineTool({
+    kind: 'other',
+    ...spec,
+    settings: {
+      title: title ?? spec.name,
+      description: spec.description,
+      category: 'system',
+      enabledByDefault: true,
+      canDisable: true,
+      defaultParameters: {},
+      parameterDescriptors: [],
+    },
+  })
 }
