@@ -18,7 +18,7 @@ import { LOCAL_USER } from '../src-main/app/create-atelier'
 import { EXEC_MAX_OUTPUT_BYTES } from '../src-main/tools/custom/tool-host-process'
 import type { ToolCallScope } from '../src-main/tools/executor'
 import { runShellCommand } from '../src-main/tools/processes'
-import { type Benchmark, benchTool, measure, withBenchAtelier } from './measure'
+import { type Benchmark, benchTool, paired, withBenchAtelier } from './measure'
 
 const CALLS = 500
 const EXEC_CALLS = 100
@@ -56,20 +56,6 @@ const inProcessTool = (name: string, execute: () => Promise<string>) =>
   })
 
 const scope: ToolCallScope = { user: LOCAL_USER, workingDirectory: null, mode: 'chat', restrict: false }
-
-function median(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
-}
-
-/** Rounds of ours and the reference in turn, so a slow patch of the machine falls on both. */
-async function paired(operations: number, ours: () => Promise<unknown>, reference: () => Promise<unknown>) {
-  const times: [number[], number[]] = [[], []]
-  for (let round = 0; round < ROUNDS; round++) {
-    times[0].push(await measure(operations, 1, ours))
-    times[1].push(await measure(operations, 1, reference))
-  }
-  return [median(times[0]), median(times[1])] as const
-}
 
 /** A Node child that answers one message: the floor under any host process start. */
 function bareChild(): Promise<void> {
@@ -116,16 +102,19 @@ const benchmark: Benchmark = async () => {
         for (let i = 0; i < 2000; i++) await call('echo_inline', { text: 'hello' })
         const [callOurs, callReference] = await paired(
           CALLS,
+          ROUNDS,
           () => call('echo_custom', { text: 'hello' }),
           () => call('echo_inline', { text: 'hello' }),
         )
         const [execOurs, execReference] = await paired(
           EXEC_CALLS,
+          ROUNDS,
           () => call('true_custom', {}),
           () => call('true_inline', {}),
         )
         const [loadOurs, loadReference] = await paired(
           LOADS,
+          ROUNDS,
           async () => {
             await atelier.customTools.reload(null)
             if (!registry.get('echo_custom')) throw new Error('The folder did not load.')

@@ -29,8 +29,30 @@ export async function measure(
     const elapsed = Number(process.hrtime.bigint() - start) / 1e6
     if (round >= 0) perOp.push(elapsed / operations)
   }
-  perOp.sort((a, b) => a - b)
-  return perOp[Math.floor(perOp.length / 2)] ?? Number.NaN
+  return median(perOp)
+}
+
+/**
+ * Ms per call of ours and of the reference: `rounds` rounds of each in turn (each `measure`d, so
+ * warmed up first), so that a slow patch of a shared machine falls on both alike; the median of each.
+ */
+export async function paired(
+  operations: number,
+  rounds: number,
+  ours: () => Promise<unknown>,
+  reference: () => Promise<unknown>,
+) {
+  const times: [number[], number[]] = [[], []]
+  for (let round = 0; round < rounds; round++) {
+    times[0].push(await measure(operations, 1, ours))
+    times[1].push(await measure(operations, 1, reference))
+  }
+  return [median(times[0]), median(times[1])] as const
+}
+
+/** The middle value (the upper one of an even count); NaN of none. */
+export function median(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
 }
 
 /** Runs `work` with the real services on a throwaway data folder, removed afterwards. */

@@ -19,7 +19,7 @@ import type { ServiceRequest, StdioResponseLine } from '../src-shared/tool-servi
 import { parseServiceResponse } from '../src-shared/tool-services'
 import { type FixtureProcess, killHard, startFixture } from '../test/support/fixture-process'
 import { startNatsServer } from '../test/support/nats-server'
-import { type Benchmark, measure, withBenchAtelier } from './measure'
+import { type Benchmark, median, paired, withBenchAtelier } from './measure'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const WORK_SERVICE = fileURLToPath(new URL('./fixtures/work-service.ts', import.meta.url))
@@ -66,23 +66,11 @@ const envelope = (ms: number): ServiceRequest => ({
  */
 const WARM_UP = 3_000
 
-/**
- * Ours and the reference, warmed up, then a round of each in turn (each `measure` warms up first),
- * so that a slow patch of a shared machine falls on both alike; the median round of each.
- */
-async function paired(ours: () => Promise<unknown>, reference: () => Promise<unknown>) {
+/** Ours and the reference, each warmed up by WARM_UP calls, then `paired` (CALLS a round, ROUNDS rounds). */
+async function warmedPaired(ours: () => Promise<unknown>, reference: () => Promise<unknown>) {
   for (let i = 0; i < WARM_UP; i++) await ours()
   for (let i = 0; i < WARM_UP; i++) await reference()
-  const times: [number[], number[]] = [[], []]
-  for (let round = 0; round < ROUNDS; round++) {
-    times[0].push(await measure(CALLS, 1, ours))
-    times[1].push(await measure(CALLS, 1, reference))
-  }
-  return [median(times[0]), median(times[1])]
-}
-
-function median(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
+  return paired(CALLS, ROUNDS, ours, reference)
 }
 
 const benchmark: Benchmark = async () => {
@@ -155,7 +143,7 @@ const benchmark: Benchmark = async () => {
       const servedBy = String(one.child.pid)
       if ((await call('work_one', 0)) !== servedBy || (await bareCall()) !== servedBy)
         throw new Error('The round-trip service did not answer its pid')
-      const [natsOurs, natsBare] = await paired(() => call('work_one', 0), bareCall)
+      const [natsOurs, natsBare] = await warmedPaired(() => call('work_one', 0), bareCall)
 
       // ── 2. A burst of 20 ms calls: 3 instances in the queue group against 1 ──
       const burst = async (name: string): Promise<Burst> => {
@@ -210,7 +198,7 @@ const benchmark: Benchmark = async () => {
           child.stdin.write(`${JSON.stringify({ id, ...stdioRequest })}\n`)
         })
       await lineCall()
-      const [stdioOurs, stdioBare] = await paired(() => call('work_stdio', 0), lineCall)
+      const [stdioOurs, stdioBare] = await warmedPaired(() => call('work_stdio', 0), lineCall)
 
       return [
         {
