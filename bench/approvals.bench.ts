@@ -4,54 +4,39 @@
  * the same call with no gate.
  */
 import { realpathSync } from 'node:fs'
-import { type Static, Type } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 import { LOCAL_USER } from '../src-main/app/create-atelier'
 import type { ApprovalService } from '../src-main/approvals/approval-service'
-import { defineTool } from '../src-main/tools/define-tool'
 import type { CallGate, ToolCallScope } from '../src-main/tools/executor'
 import { ToolRegistry } from '../src-main/tools/registry'
 import type { ApprovalMode } from '../src-shared/approvals'
-import { type Benchmark, measure, withBenchAtelier } from './measure'
+import { type Benchmark, benchTool, measure, withBenchAtelier } from './measure'
 
 const CALLS = 2_000
 const ROUNDS = 5
 
 const Parameters = Type.Object({ text: Type.String() }, { additionalProperties: false })
-const settings = {
-  title: 'Bench',
-  description: 'A tool for the benchmark.',
-  category: 'system' as const,
-  enabledByDefault: true,
-  canDisable: true,
-  defaultParameters: {},
-  parameterDescriptors: [],
-}
 
 const benchmark: Benchmark = async () => {
   const folder = realpathSync(process.cwd())
   const registry = new ToolRegistry()
   registry.register(
-    defineTool({
+    benchTool({
       name: 'touch',
       description: 'Pretends to edit a file.',
       parameters: Parameters,
       kind: 'edit',
-      settings,
-      describe: (args: Static<typeof Parameters>) => ({
-        summary: args.text,
-        locations: [`${folder}/src/${args.text}`],
-      }),
+      describe: (args) => ({ summary: args.text, locations: [`${folder}/src/${args.text}`] }),
       execute: async (args) => args.text,
     }),
   )
   registry.register(
-    defineTool({
+    benchTool({
       name: 'sh',
       description: 'Pretends to run a command.',
       parameters: Parameters,
       kind: 'execute',
-      settings,
-      describe: (args: Static<typeof Parameters>) => ({
+      describe: (args) => ({
         summary: args.text,
         locations: [folder],
         command: { text: args.text, cwd: folder, syntax: 'posix' as const },
