@@ -3,6 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { afterEach } from 'vitest'
 import {
   type Atelier,
   type AtelierOptions,
@@ -120,6 +121,19 @@ export function customToolApp(options: Partial<AtelierOptions> = {}): CustomTool
       await atelier.close()
       for (const dir of made) rmSync(dir, { recursive: true, force: true })
     },
+  }
+}
+
+/** A fresh `customToolApp` per call, closed after the current test. */
+export function useCustomToolApps(): (options?: Partial<AtelierOptions>) => CustomToolApp {
+  const apps: CustomToolApp[] = []
+  afterEach(async () => {
+    for (const app of apps.splice(0)) await app.close()
+  })
+  return (options) => {
+    const app = customToolApp(options)
+    apps.push(app)
+    return app
   }
 }
 

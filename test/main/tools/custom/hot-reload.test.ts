@@ -1,16 +1,9 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { ToolProgress } from '../../../../src-shared/tools'
 import { useAgentFixture } from '../../../support/agent-harness'
-import {
-  type CustomToolApp,
-  customToolApp,
-  fileOf,
-  toolSource,
-  waitFor,
-  writeFile,
-} from '../../../support/custom-tools'
+import { fileOf, toolSource, useCustomToolApps, waitFor, writeFile } from '../../../support/custom-tools'
 
 /**
  * A module that says its version, records its lifecycle in `sessions.log` of the home (the cwd of
@@ -59,11 +52,7 @@ async function expectSessions(home: string, expected: string[]): Promise<void> {
 
 describe('hot reload', { timeout: 60_000 }, () => {
   const fixture = useAgentFixture()
-  let app: CustomToolApp | undefined
-  afterEach(async () => {
-    await app?.close()
-    app = undefined
-  })
+  const freshApp = useCustomToolApps()
 
   it('the next turn after an edit runs the new code; onSession saw shutdown, then start', async () => {
     const { fake, home, run } = await fixture()
@@ -84,7 +73,7 @@ describe('hot reload', { timeout: 60_000 }, () => {
   })
 
   it('never reloads in the middle of a call: the call finishes on the old code, the next one gets the new', async () => {
-    app = customToolApp()
+    const app = freshApp()
     const module = writeFile(join(app.userTools, 'versioned.ts'), versioned('v1'))
     const gate = join(app.home, 'gate')
     const updates: ToolProgress[] = []
@@ -108,7 +97,7 @@ describe('hot reload', { timeout: 60_000 }, () => {
   })
 
   it('a file added or removed changes the tools at the next turn; Reload restarts the host', async () => {
-    app = customToolApp()
+    const app = freshApp()
     writeFile(join(app.userTools, 'versioned.ts'), versioned('v1'))
     expect((await app.call('versioned', {})).content).toBe('v1')
 
@@ -131,7 +120,7 @@ describe('hot reload', { timeout: 60_000 }, () => {
   })
 
   it('an edit of a file the module imports reloads the folder once the watcher saw it', async () => {
-    app = customToolApp()
+    const app = freshApp()
     const helper = writeFile(join(app.userTools, 'greeter', 'words.ts'), "export const words = 'hello'\n")
     writeFile(
       join(app.userTools, 'greeter', 'index.ts'),

@@ -1,18 +1,17 @@
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { LOCAL_USER } from '../../../../src-main/app/create-atelier'
 import type { TurnEvent } from '../../../../src-shared/agent'
 import type { ToolProgress } from '../../../../src-shared/tools'
 import { useAgentFixture } from '../../../support/agent-harness'
 import {
   CUSTOM_TOOL_FIXTURES,
-  type CustomToolApp,
   copyTool,
-  customToolApp,
   descendantProcesses,
   ROOT,
+  useCustomToolApps,
   waitFor,
   writeFile,
 } from '../../../support/custom-tools'
@@ -27,14 +26,10 @@ const pidOf = (content: string) => Number(/^pid (\d+)$/.exec(content)?.[1])
 
 describe('a custom tool runs in a host process of its own', { timeout: 90_000 }, () => {
   const fixture = useAgentFixture()
-  let app: CustomToolApp | undefined
-  afterEach(async () => {
-    await app?.close()
-    app = undefined
-  })
+  const freshApp = useCustomToolApps()
 
   async function misbehavingApp() {
-    app = customToolApp()
+    const app = freshApp()
     const module = copyTool(MISBEHAVING, app.userTools)
     await app.list()
     return { app, module }
@@ -160,7 +155,7 @@ describe('a custom tool runs in a host process of its own', { timeout: 90_000 },
   })
 
   it('a host does not outlive an app that died without closing (a crash, Ctrl-C in atelier tool)', async () => {
-    app = customToolApp()
+    const app = freshApp()
     copyTool(MISBEHAVING, app.userTools)
     const dataDir = join(app.home, 'data')
     const dying = spawn(
@@ -185,7 +180,7 @@ describe('a custom tool runs in a host process of its own', { timeout: 90_000 },
   })
 
   it('a call stopped while its host starts again never runs', async () => {
-    app = customToolApp()
+    const app = freshApp()
     const loads = join(app.home, 'loads')
     const marked = join(app.home, 'marked')
     writeFile(

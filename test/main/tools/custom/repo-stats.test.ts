@@ -1,15 +1,8 @@
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { TurnEvent } from '../../../../src-shared/agent'
 import { useAgentFixture } from '../../../support/agent-harness'
-import {
-  type CustomToolApp,
-  copyTool,
-  customToolApp,
-  fileOf,
-  gitRepo,
-  REPO_STATS,
-} from '../../../support/custom-tools'
+import { copyTool, fileOf, gitRepo, REPO_STATS, useCustomToolApps } from '../../../support/custom-tools'
 
 const TRACKED = {
   'src/a.ts': 'export const a = 1\n',
@@ -21,11 +14,7 @@ const TRACKED = {
 
 describe("the seed's repo_stats example", { timeout: 60_000 }, () => {
   const fixture = useAgentFixture()
-  let app: CustomToolApp | undefined
-  afterEach(async () => {
-    await app?.close()
-    app = undefined
-  })
+  const freshApp = useCustomToolApps()
 
   it('is listed, offered to the model, streams "Scanning files..." to the tool card and returns the real count', async () => {
     const { atelier, fake, project, home, run } = await fixture()
@@ -71,7 +60,7 @@ describe("the seed's repo_stats example", { timeout: 60_000 }, () => {
   })
 
   it('runs through the executor with its glob, in the call folder, and reports git failing as an error result', async () => {
-    app = customToolApp()
+    const app = freshApp()
     gitRepo(app.project, TRACKED)
     copyTool(REPO_STATS, app.userTools)
 

@@ -1,14 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { useAgentFixture } from '../../../support/agent-harness'
 import {
-  type CustomToolApp,
-  customToolApp,
   descendantProcesses,
   fileOf,
   filesOf,
   toolSource,
+  useCustomToolApps,
   waitFor,
   writeFile,
 } from '../../../support/custom-tools'
@@ -85,14 +84,10 @@ describe('project tool folders and trust', { timeout: 60_000 }, () => {
 })
 
 describe('untrusting a folder', { timeout: 60_000 }, () => {
-  let app: CustomToolApp | undefined
-  afterEach(async () => {
-    await app?.close()
-    app = undefined
-  })
+  const freshApp = useCustomToolApps()
 
   it("while a call of its tools waits for the person's approval: the approved call does not run its code", async () => {
-    app = customToolApp()
+    const app = freshApp()
     const loads = join(app.home, 'loads')
     writeFile(
       join(app.project, '.atelier', 'tools', 'project-tool.ts'),
@@ -133,14 +128,10 @@ describe('untrusting a folder', { timeout: 60_000 }, () => {
 
 describe('two trusted projects', { timeout: 60_000 }, () => {
   const tempDir = useTempDirs()
-  let app: CustomToolApp | undefined
-  afterEach(async () => {
-    await app?.close()
-    app = undefined
-  })
+  const freshApp = useCustomToolApps()
 
   it('with a tool of the same name each run their own, whichever was used first', async () => {
-    app = customToolApp()
+    const app = freshApp()
     const projects = [app.project, tempDir()]
     for (const [index, project] of projects.entries()) {
       writeFile(
@@ -150,7 +141,7 @@ describe('two trusted projects', { timeout: 60_000 }, () => {
       app.atelier.customTools.trust(project)
     }
     const deployIn = async (project: string) =>
-      (await app?.call('deploy', {}, { workingDirectory: project }))?.content
+      (await app.call('deploy', {}, { workingDirectory: project })).content
 
     expect(await deployIn(projects[0] as string)).toBe('deploy 0')
     expect(await deployIn(projects[1] as string)).toBe('deploy 1')
@@ -162,14 +153,10 @@ describe('two trusted projects', { timeout: 60_000 }, () => {
 })
 
 describe("a name held by the person's own folder", { timeout: 60_000 }, () => {
-  let app: CustomToolApp | undefined
-  afterEach(async () => {
-    await app?.close()
-    app = undefined
-  })
+  const freshApp = useCustomToolApps()
 
   it("goes to the project's tool once the person's own no longer has it", async () => {
-    app = customToolApp()
+    const app = freshApp()
     const own = writeFile(join(app.userTools, 'mine.ts'), toolSource('shared_name', { text: "the person's" }))
     const theirs = writeFile(
       join(app.project, '.atelier', 'tools', 'theirs.ts'),
@@ -192,14 +179,10 @@ describe("a name held by the person's own folder", { timeout: 60_000 }, () => {
 })
 
 describe('configured tool paths', { timeout: 60_000 }, () => {
-  let app: CustomToolApp | undefined
-  afterEach(async () => {
-    await app?.close()
-    app = undefined
-  })
+  const freshApp = useCustomToolApps()
 
   it('expands ~, resolves relative paths against the project, and a path inside the project waits for its trust', async () => {
-    app = customToolApp()
+    const app = freshApp()
     const { atelier, home, project } = app
     const mine = writeFile(join(home, 'my-tools', 'mine.ts'), toolSource('mine'))
     const relative = writeFile(join(project, 'rel-tools', 'rel.ts'), toolSource('relative_tool'))
@@ -229,7 +212,7 @@ describe('configured tool paths', { timeout: 60_000 }, () => {
   })
 
   it('a file set on its own inside a tool folder leaves the rest of that folder loading', async () => {
-    app = customToolApp()
+    const app = freshApp()
     const one = writeFile(join(app.userTools, 'one.ts'), toolSource('one'))
     const two = writeFile(join(app.userTools, 'two.ts'), toolSource('two'))
     const folder = writeFile(join(app.home, 'set', 'three.ts'), toolSource('three'))
