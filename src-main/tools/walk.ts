@@ -14,6 +14,7 @@ import {
   constants,
   type Dirent,
   existsSync,
+  fstatSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -27,8 +28,12 @@ import { ToolPathError } from './errors'
 import { descriptorPath, openedAt } from './files'
 import { isInside, type PathPolicy, type PathScope, resolveAndValidatePath } from './paths'
 import { toToolOutput } from './pipeline/shape'
+import { clampIntegerSetting, integerParameter } from './settings-policy'
 
-/** The two walk settings glob and grep share, with their defaults. */
+/** The warm cache's budget per chat folder (tools/search/tree-cache.ts). */
+const CACHE_MIB = { min: 0, max: 4096, fallback: 64 }
+
+/** The walk settings glob and grep share, with their defaults. */
 export const WALK_SETTING_DESCRIPTORS: ToolParameterDescriptor[] = [
   {
     name: 'includeDotfiles',
@@ -42,8 +47,19 @@ export const WALK_SETTING_DESCRIPTORS: ToolParameterDescriptor[] = [
     label: 'Respect .gitignore',
     description: 'Skip what the repository’s .gitignore files exclude, such as node_modules.',
   },
+  integerParameter(
+    'cacheMiB',
+    'Warm cache',
+    'Memory a chat’s folder may use to keep its tree and file summaries between searches (0: none).',
+    CACHE_MIB,
+    'MiB',
+  ),
 ]
-export const WALK_SETTING_DEFAULTS = { includeDotfiles: false, respectGitignore: true }
+export const WALK_SETTING_DEFAULTS = {
+  includeDotfiles: false,
+  respectGitignore: true,
+  cacheMiB: CACHE_MIB.fallback,
+}
 
 /**
  * Whether a glob names a dot entry outright (`.env`, `.github/*.yml`): then the walk must see dot
@@ -57,6 +73,7 @@ export function walkSettings(parameters: Record<string, unknown>) {
   return {
     includeDotfiles: parameters.includeDotfiles === true,
     respectGitignore: parameters.respectGitignore !== false,
+    cacheMiB: clampIntegerSetting(parameters.cacheMiB, CACHE_MIB),
   }
 }
 
@@ -69,7 +86,26 @@ export interface WalkOptions {
   maxDepth?: number
   signal: AbortSignal
   policy: PathPolicy
+  /** Where folders are listed from: the disk, unless a warm cache is given. */
+  folders?: FolderSource
+  /** Start at this folder below the root (one a walk of the root would enter), at this depth. */
+  from?: { folder: string; depth: number }
+  /**
+   * Walk no deeper than this depth; the folders a full walk would enter next are handed to
+   * `reached`, right after their parent's entries, so they can be walked elsewhere in this order.
+   */
+  frontier?: { depth: number; reached: (folders: string[]) => void }
 }
+
+/** Where a walk gets a folder's entries and its .gitignore: the disk, or a cache kept true. */
+export interface FolderSource {
+  /** The folder's entries in name order; undefined when it cannot be read or has moved. */
+  list(path: string): Dirent[] | undefined
+  /** The folder's .gitignore rules, if it has one (the walk asks only when one is listed). */
+  ignoreLevel(folder: string): IgnoreLevel | undefined
+}
+
+export const DISK: FolderSource = { list: listFolder, ignoreLevel: readIgnoreLevel }
 
 export interface WalkEntry {
   /** Absolute and real: the root is real and no symlinked folder is ever entered. */
@@ -77,10 +113,12 @@ export interface WalkEntry {
   /** Relative to the root, with `/` separators: what glob patterns are matched against. */
   relative: string
   isDirectory: boolean
+  /** The folder it was listed in. */
+  parent: string
 }
 
 /** The rules of one .gitignore, which apply to paths relative to its own folder. */
-interface IgnoreLevel {
+export interface IgnoreLevel {
   /** The .gitignore's folder, ending with a separator. */
   folder: string
   rules: Ignore
@@ -94,27 +132,31 @@ interface PendingFolder {
 }
 
 /**
- * Yields what lies below `root` (a real folder the policy accepts), each folder's entries in name
- * order, so a walk cut short by a cap always returns the same entries. Stop early by leaving the
- * `for await` loop.
+ * Yields what lies below `root` (a real folder the policy accepts), one folder's entries at a time
+ * in name order, so a walk cut short by a cap always returns the same entries. Stop early by
+ * leaving the `for await` loop. (A batch per folder rather than an entry at a time: iterating an
+ * async generator costs a promise per step, which was most of a warm glob's time.)
  */
-export async function* walk(root: string, options: WalkOptions): AsyncGenerator<WalkEntry> {
+export async function* walk(root: string, options: WalkOptions): AsyncGenerator<WalkEntry[]> {
   const { includeDotfiles, onlyFiles = false, maxDepth = Number.POSITIVE_INFINITY, policy } = options
+  const { folders = DISK, frontier } = options
   const slicer = new TimeSlicer(options.signal)
   const rootPrefix = root.endsWith(sep) ? root : root + sep
   // Below a folder the policy accepts, only a denied path inside that folder can refuse anything
   // (what lies in an accepted or allowed folder is accepted). Asking the policy about every entry
   // took longer than listing them, so it is asked only when such a path exists.
   const deniedInside = policy.denied.some((denied) => denied !== root && isInside(root, denied))
+  const start = options.from ?? { folder: root, depth: 0 }
   const pending: PendingFolder[] = [
-    { path: root, depth: 0, levels: options.respectGitignore ? ancestorLevels(root) : [] },
+    { path: start.folder, depth: start.depth, levels: startLevels(root, start.folder, options, folders) },
   ]
   for (let folder = pending.pop(); folder; folder = pending.pop()) {
     if (slicer.due) await slicer.next()
-    const entries = listFolder(folder.path)
+    const entries = folders.list(folder.path)
     if (!entries) continue
-    const levels = options.respectGitignore ? levelsOf(folder, entries) : folder.levels
+    const levels = options.respectGitignore ? levelsOf(folder, entries, folders) : folder.levels
     const subfolders: PendingFolder[] = []
+    const batch: WalkEntry[] = []
     const folderPrefix = folder.path.endsWith(sep) ? folder.path : folder.path + sep
     for (const entry of entries) {
       const name = entry.name
@@ -127,22 +169,59 @@ export async function* walk(root: string, options: WalkOptions): AsyncGenerator<
       if (entry.isSymbolicLink() && !linkTargetAllowed(path, policy)) continue
       if (isDirectory && folder.depth < maxDepth) subfolders.push({ path, depth: folder.depth + 1, levels })
       if (onlyFiles && isDirectory) continue
-      yield { path, relative: toPosix(path.slice(rootPrefix.length)), isDirectory }
+      batch.push({ path, relative: toPosix(path.slice(rootPrefix.length)), isDirectory, parent: folder.path })
+    }
+    if (batch.length > 0) yield batch
+    if (frontier && folder.depth >= frontier.depth) {
+      if (subfolders.length > 0) frontier.reached(subfolders.map((subfolder) => subfolder.path))
+      continue
     }
     // Reversed onto the stack so the first subfolder by name is walked next.
     for (let i = subfolders.length - 1; i >= 0; i--) pending.push(subfolders[i] as PendingFolder)
   }
 }
 
+/**
+ * The .gitignore levels in force where a walk starts: those above the root, and for a walk that
+ * starts below the root, those of each folder on the way down, as the whole walk would have them.
+ */
+function startLevels(
+  root: string,
+  start: string,
+  options: WalkOptions,
+  folders: FolderSource,
+): IgnoreLevel[] {
+  if (!options.respectGitignore) return []
+  let levels = ancestorLevels(root)
+  if (start === root) return levels
+  // The folders from the root down to the start's parent, each with the levels its parent passed on.
+  const names = start.slice(root.length).split(sep).filter(Boolean)
+  let path = root
+  for (let i = 0; i < names.length; i++) {
+    const entries = folders.list(path)
+    if (!entries) return levels
+    levels = levelsOf({ path, depth: i, levels }, entries, folders)
+    path = join(path, names[i] as string)
+  }
+  return levels
+}
+
 const OPEN_FOLDER = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0)
+
+/** When a folder was listed: what a cache compares to see that it was replaced or changed. */
+export interface FolderStamp {
+  ino: number
+  mtimeMs: number
+}
 
 /**
  * A folder's entries in name order; undefined when it cannot be read (gone, no permission) or is no
  * longer where it was listed. Anything working in the project can swap a folder for a link to
  * outside between the moment its parent is listed and the moment it is read, so the folder is
- * opened first, checked to really be `path`, and listed through that open descriptor.
+ * opened first, checked to really be `path`, and listed through that open descriptor. Given a
+ * `stamp`, it is filled in from that descriptor.
  */
-export function listFolder(path: string): Dirent[] | undefined {
+export function listFolder(path: string, stamp?: FolderStamp): Dirent[] | undefined {
   let fd: number
   try {
     fd = openSync(path, OPEN_FOLDER)
@@ -152,6 +231,11 @@ export function listFolder(path: string): Dirent[] | undefined {
   try {
     const opened = descriptorPath(fd)
     if (opened !== undefined && opened !== path) return undefined
+    if (stamp) {
+      const stats = fstatSync(fd)
+      stamp.ino = stats.ino
+      stamp.mtimeMs = stats.mtimeMs
+    }
     const entries = readdirSync(opened === undefined ? path : `/proc/self/fd/${fd}`, { withFileTypes: true })
     if (opened === undefined && !openedAt(fd, path)) return undefined
     return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
@@ -174,7 +258,7 @@ function linkTargetAllowed(path: string, policy: PathPolicy): boolean {
 // Git compares names case-insensitively where the file system does (its core.ignorecase default).
 const IGNORE_CASE = process.platform === 'darwin' || process.platform === 'win32'
 
-function readIgnoreLevel(folder: string): IgnoreLevel | undefined {
+export function readIgnoreLevel(folder: string): IgnoreLevel | undefined {
   let text: string
   try {
     text = readFileSync(join(folder, '.gitignore'), 'utf8')
@@ -209,12 +293,12 @@ function ancestorLevels(root: string): IgnoreLevel[] {
  * deeper .gitignore re-included it; dropping that level keeps the `ignore` library, which tests a
  * path's parent folders too, from hiding everything inside.
  */
-function levelsOf(folder: PendingFolder, entries: Dirent[]): IgnoreLevel[] {
+function levelsOf(folder: PendingFolder, entries: Dirent[], folders: FolderSource): IgnoreLevel[] {
   const inherited = folder.levels.filter(
     (level) => !level.rules.test(`${toPosix(folder.path.slice(level.folder.length))}/`).ignored,
   )
   const own = entries.some((entry) => entry.name === '.gitignore' && entry.isFile())
-    ? readIgnoreLevel(folder.path)
+    ? folders.ignoreLevel(folder.path)
     : undefined
   return own ? [...inherited, own] : inherited
 }

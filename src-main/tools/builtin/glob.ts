@@ -16,7 +16,16 @@ import {
   resolveAndValidatePath,
 } from '../paths'
 import { registerTool } from '../registry'
-import { runSearch, SEARCH_TIMEOUT_DESCRIPTOR } from '../search/worker-pool'
+import {
+  cachePlan,
+  type JobContext,
+  type PartResult,
+  type SearchPart,
+  searchInParts,
+  walkPart,
+} from '../search/search-call'
+import type { CachePlan } from '../search/tree-cache'
+import { SEARCH_TIMEOUT_DESCRIPTOR } from '../search/worker-pool'
 import { clampIntegerSetting, integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
 import type { EffectiveToolSettings, RegisteredTool, ToolContext } from '../types'
 import {
@@ -25,7 +34,7 @@ import {
   resolveSearchPath,
   WALK_SETTING_DEFAULTS,
   WALK_SETTING_DESCRIPTORS,
-  walk,
+  type WalkOptions,
   walkSettings,
 } from '../walk'
 
@@ -67,7 +76,7 @@ export interface GlobResult {
 async function glob(args: Parameters, context: ToolContext): Promise<GlobResult> {
   const { parameters } = context.settings
   const maxResults = clampIntegerSetting(parameters.maxResults, MAX_RESULTS)
-  const { includeDotfiles, respectGitignore } = walkSettings(parameters)
+  const { includeDotfiles, respectGitignore, cacheMiB } = walkSettings(parameters)
   // A trailing slash asks for folders only, as in a shell.
   const foldersOnly = args.pattern.length > 1 && args.pattern.endsWith('/')
   const pattern = foldersOnly ? args.pattern.replace(/\/+$/, '') || '/' : args.pattern
@@ -105,11 +114,16 @@ async function glob(args: Parameters, context: ToolContext): Promise<GlobResult>
     maxDepth,
     maxResults,
     policy: policyData(policy),
+    cache: cachePlan(root.real, baseDirectory(context), cacheMiB),
   }
-  const { found, truncated } = await runSearch<GlobJobResult>('glob', plan, { signal: context.signal })
-  result.truncated = truncated
+  // One past maxResults is looked for, so truncated is only set when there were more.
+  const found = await searchInParts<string>('glob', plan, { signal: context.signal, limit: maxResults + 1 })
+  result.truncated = found.length > maxResults
   const absolute = parameters.absolute === true
-  result.matches = found.map((real) => (absolute ? real : policy.display(real))).sort(byCodeUnit)
+  result.matches = found
+    .slice(0, maxResults)
+    .map((real) => (absolute ? real : policy.display(real)))
+    .sort(byCodeUnit)
   return fitMatches(result, MAX_RESULT_CHARS)
 }
 
@@ -129,31 +143,30 @@ export interface GlobPlan {
   maxDepth: number
   maxResults: number
   policy: PathPolicyData
+  cache: CachePlan | undefined
 }
 
-/** The real paths matched, in walk order. */
-export interface GlobJobResult {
-  found: string[]
-  truncated: boolean
-}
-
-/** A glob call's walk and match, in a search worker. */
-export async function globJob(plan: GlobPlan): Promise<GlobJobResult> {
+/** A part of a glob call, in a search worker: the real paths matched, in walk order. */
+export function globJob(
+  plan: GlobPlan,
+  part: SearchPart,
+  { cache, signal }: JobContext,
+): Promise<PartResult<string>> {
   const isMatch = picomatch(plan.pattern, { dot: plan.dot, posix: true })
-  const found: string[] = []
-  const entries = walk(plan.root, {
+  const options: WalkOptions = {
     includeDotfiles: plan.includeDotfiles,
     respectGitignore: plan.respectGitignore,
     maxDepth: plan.maxDepth,
     policy: policyFromData(plan.policy),
-    signal: new AbortController().signal,
-  })
-  for await (const entry of entries) {
-    if ((plan.foldersOnly && !entry.isDirectory) || !isMatch(plan.prefix + entry.relative)) continue
-    if (found.length === plan.maxResults) return { found, truncated: true }
-    found.push(entry.path)
+    signal,
+    folders: cache.source(plan.cache, false),
   }
-  return { found, truncated: false }
+  let count = 0
+  return walkPart<string>(plan.root, options, part, (entry, found) => {
+    if ((plan.foldersOnly && !entry.isDirectory) || !isMatch(plan.prefix + entry.relative)) return true
+    found.push(entry.path)
+    return ++count <= plan.maxResults
+  })
 }
 
 /**

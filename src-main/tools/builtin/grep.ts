@@ -6,6 +6,7 @@ import { ToolArgumentError, ToolError, type ToolErrorType } from '../errors'
 import { DEFAULT_MAX_RESULT_CHARS } from '../executor'
 import { BINARY_PROBE_BYTES, looksBinary, openedAt } from '../files'
 import {
+  baseDirectory,
   describePath,
   loadPathPolicy,
   type PathPolicyData,
@@ -14,7 +15,17 @@ import {
   policyFromData,
 } from '../paths'
 import { registerTool } from '../registry'
-import { runSearch, SEARCH_TIMEOUT_DESCRIPTOR } from '../search/worker-pool'
+import {
+  cachePlan,
+  type JobContext,
+  type PartResult,
+  type SearchPart,
+  searchInParts,
+  walkPart,
+} from '../search/search-call'
+import type { CachePlan, FileSummary } from '../search/tree-cache'
+import { mayMatch, type TrigramQuery, trigramQuery } from '../search/trigrams'
+import { SEARCH_TIMEOUT_DESCRIPTOR, searchPool } from '../search/worker-pool'
 import { clampIntegerSetting, integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
 import type { EffectiveToolSettings, RegisteredTool, ToolContext } from '../types'
 import {
@@ -23,7 +34,7 @@ import {
   resolveSearchPath,
   WALK_SETTING_DEFAULTS,
   WALK_SETTING_DESCRIPTORS,
-  walk,
+  type WalkOptions,
   walkSettings,
 } from '../walk'
 
@@ -236,14 +247,27 @@ type Line = { line: number; text: string }
  */
 class FileSearcher {
   private buffer = Buffer.allocUnsafe(64 * 1024)
+  /** The three-byte sequences a match needs, for files with a summary. */
+  private readonly query: TrigramQuery | undefined
 
   constructor(
     private readonly matcher: LineMatcher,
     private readonly maxBytes: number,
-  ) {}
+    pattern: string,
+  ) {
+    this.query = trigramQuery(requiredTexts(pattern))
+  }
 
-  /** The file's matching lines, at most `limit`; or why it was not searched. */
-  search(path: string, limit: number): Line[] | Skipped {
+  /**
+   * The file's matching lines, at most `limit`; or why it was not searched. With a summary of the
+   * file as it is now, a file it rules out is not opened.
+   */
+  search(path: string, limit: number, summary?: FileSummary): Line[] | Skipped {
+    if (summary) {
+      if (summary.size > this.maxBytes) return 'too_large'
+      if (summary.binary) return 'binary'
+      if (this.query && summary.table && !mayMatch(summary.table, this.query)) return []
+    }
     let fd: number
     try {
       fd = openSync(path, OPEN_FLAGS)
@@ -383,10 +407,13 @@ export interface GrepPlan {
   maxMatchesPerFile: number
   maxFileSizeBytes: number
   policy: PathPolicyData
+  cache: CachePlan | undefined
 }
 
+type Found = { real: string; line: number; text: string }
+
 /** The lines found, in walk order, by real path; or why a file named on its own was not searched. */
-export type GrepJobResult = { found: { real: string; line: number; text: string }[] } | { skipped: Skipped }
+export type GrepJobResult = PartResult<Found> | { skipped: Skipped }
 
 /** How often a worker reports how far it got. */
 const PROGRESS_MS = 10
@@ -401,7 +428,7 @@ async function grep(args: Parameters, context: ToolContext): Promise<GrepResult>
   compilePattern(args.pattern, caseInsensitive)
   const policy = await loadPathPolicy(context)
   const target = await resolveSearchPath(args.path, context, policy)
-  const { includeDotfiles, respectGitignore } = walkSettings(parameters)
+  const { includeDotfiles, respectGitignore, cacheMiB } = walkSettings(parameters)
   if (target.isDirectory && args.glob) compileFileFilter(args.glob, includeDotfiles)
   const plan: GrepPlan = {
     pattern: args.pattern,
@@ -415,13 +442,13 @@ async function grep(args: Parameters, context: ToolContext): Promise<GrepResult>
     maxMatchesPerFile,
     maxFileSizeBytes,
     policy: policyData(policy),
+    cache: target.isDirectory ? cachePlan(target.real, baseDirectory(context), cacheMiB) : undefined,
   }
-  const outcome = await runSearch<GrepJobResult>('grep', plan, {
-    signal: context.signal,
-    onProgress: (done, found) => context.onUpdate({ kind: 'progress', done, message: `${found} matches` }),
-  })
-  if ('skipped' in outcome) throw notSearched(policy.display(target.real), outcome.skipped, maxFileSizeBytes)
-  const { found } = outcome
+  const onProgress = (done: number, found: number) =>
+    context.onUpdate({ kind: 'progress', done, message: `${found} matches` })
+  const found = target.isDirectory
+    ? await searchInParts<Found>('grep', plan, { signal: context.signal, limit: maxResults + 1, onProgress })
+    : await grepOneFile(plan, context.signal, policy.display(target.real))
   const truncated = found.length > maxResults
   const matches = found
     .slice(0, maxResults)
@@ -430,44 +457,59 @@ async function grep(args: Parameters, context: ToolContext): Promise<GrepResult>
   return fitMatches({ path: args.path, matches, truncated }, MAX_RESULT_CHARS)
 }
 
-/** A grep call's walk and search, in a search worker: the lines found, in walk order. */
+/** A file named on its own: one part, in a worker. */
+async function grepOneFile(plan: GrepPlan, signal: AbortSignal, shown: string): Promise<Found[]> {
+  const { result } = await searchPool().run<GrepJobResult>('grep', plan, { subtrees: [] }, { signal })
+  if ('skipped' in result) throw notSearched(shown, result.skipped, plan.maxFileSizeBytes)
+  return result.pieces.flatMap((piece) => ('found' in piece ? piece.found : []))
+}
+
+/** A part of a grep call, in a search worker: the lines found, in walk order. */
 export async function grepJob(
   plan: GrepPlan,
-  progress: (done: number, found: number) => void,
+  part: SearchPart,
+  { progress, cache, signal }: JobContext,
 ): Promise<GrepJobResult> {
-  const { maxResults, maxMatchesPerFile } = plan
-  const matcher = compilePattern(plan.pattern, plan.caseInsensitive)
-  const searcher = new FileSearcher(matcher, plan.maxFileSizeBytes)
-  const found: { real: string; line: number; text: string }[] = []
+  const { maxMatchesPerFile } = plan
+  // One match past maxResults is looked for, so truncated is only set when there were more.
+  const limit = plan.maxResults + 1
+  const searcher = new FileSearcher(
+    compilePattern(plan.pattern, plan.caseInsensitive),
+    plan.maxFileSizeBytes,
+    plan.pattern,
+  )
   if (!plan.isDirectory) {
-    const lines = searcher.search(plan.root, Math.min(maxMatchesPerFile, maxResults + 1))
+    const lines = searcher.search(plan.root, Math.min(maxMatchesPerFile, limit))
     if (typeof lines === 'string') return { skipped: lines }
-    for (const line of lines) found.push({ real: plan.root, ...line })
-    return { found }
+    return { pieces: [{ found: lines.map((line) => ({ real: plan.root, ...line })) }] }
   }
   const filter = plan.glob ? compileFileFilter(plan.glob, plan.includeDotfiles) : undefined
-  const files = walk(plan.root, {
+  const options: WalkOptions = {
     includeDotfiles: plan.includeDotfiles || (plan.glob !== undefined && namesDotEntry(plan.glob)),
     respectGitignore: plan.respectGitignore,
     onlyFiles: true,
     policy: policyFromData(plan.policy),
-    signal: new AbortController().signal,
-  })
+    signal,
+    folders: cache.source(plan.cache, true),
+  }
+  let count = 0
   let filesSearched = 0
   let reportAt = performance.now() + PROGRESS_MS
-  for await (const file of files) {
-    if (filter && !filter(file.relative)) continue
-    // One match past maxResults is looked for, so truncated is only set when there were more.
-    const lines = searcher.search(file.path, Math.min(maxMatchesPerFile, maxResults + 1 - found.length))
+  return walkPart<Found>(plan.root, options, part, (file, found) => {
+    if (filter && !filter(file.relative)) return true
+    const summary = cache.summary(file.parent, file.path)
+    const lines = searcher.search(file.path, Math.min(maxMatchesPerFile, limit - count), summary)
     filesSearched++
-    if (typeof lines !== 'string') for (const line of lines) found.push({ real: file.path, ...line })
-    if (found.length > maxResults) break
+    if (typeof lines !== 'string') {
+      for (const line of lines) found.push({ real: file.path, ...line })
+      count += lines.length
+    }
     if (performance.now() >= reportAt) {
-      progress(filesSearched, found.length)
+      progress(filesSearched, count)
       reportAt = performance.now() + PROGRESS_MS
     }
-  }
-  return { found }
+    return count < limit
+  })
 }
 
 /**

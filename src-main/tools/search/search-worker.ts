@@ -1,12 +1,15 @@
 /**
- * A search worker's entry: runs the plans of glob and grep calls, one at a time, and posts back
- * progress and the result. The main thread terminates it to stop a call.
+ * A search worker's entry: runs the parts of glob and grep calls, one at a time, and posts back
+ * progress and the result; between calls it keeps its tree cache warm. The main thread terminates
+ * it to stop a call.
  */
 import v8 from 'node:v8'
 import { parentPort } from 'node:worker_threads'
 import { globJob } from '../builtin/glob'
 import { grepJob } from '../builtin/grep'
-import type { SearchReply, SearchRequest } from './worker-pool'
+import type { JobContext } from './search-call'
+import { TreeCache } from './tree-cache'
+import type { SearchKind, SearchReply, SearchRequest } from './worker-pool'
 
 // A pattern that backtracks without end, like (a+)+$, moves to V8's linear-time engine once it
 // backtracks too much, so such a grep ends in milliseconds rather than at its timeout. V8's flags
@@ -19,19 +22,57 @@ const port = parentPort
 if (!port) throw new Error('search-worker.ts runs as a worker thread')
 
 const jobs = { grep: grepJob, glob: globJob } as Record<
-  SearchRequest['kind'],
-  (plan: never, progress: (done: number, found: number) => void) => Promise<unknown>
+  SearchKind,
+  (plan: never, part: never, context: JobContext) => Promise<unknown>
 >
+const cache = new TreeCache()
+/** Parts running now: background work waits for none to be. */
+let running = 0
+let settleWaiters: number[] = []
+const cancels = new Map<number, AbortController>()
+/** How long background work holds the thread before the event loop turns (messages, watch events). */
+const BACKGROUND_SLICE_MS = 5
 
-port.on('message', async ({ id, kind, plan }: SearchRequest) => {
-  const post = (reply: SearchReply) => port.postMessage(reply)
+const post = (reply: SearchReply) => port.postMessage(reply)
+
+function background(): void {
+  if (running > 0) return
+  if (cache.work(performance.now() + BACKGROUND_SLICE_MS)) {
+    setImmediate(background)
+    return
+  }
+  for (const id of settleWaiters) post({ id, type: 'settled' })
+  settleWaiters = []
+}
+
+async function run({ id, kind, plan, part }: Extract<SearchRequest, { type: 'run' }>): Promise<void> {
+  running++
+  const cancel = new AbortController()
+  cancels.set(id, cancel)
   try {
-    const result = await jobs[kind](plan as never, (done, found) =>
-      post({ id, type: 'progress', done, found }),
-    )
+    // One turn of the event loop first, so every watch event of a change made before this call
+    // has reached the cache.
+    await new Promise((resolve) => setImmediate(resolve))
+    const progress = (done: number, found: number) => post({ id, type: 'progress', done, found })
+    const result = await jobs[kind](plan as never, part as never, { progress, cache, signal: cancel.signal })
     post({ id, type: 'done', result })
   } catch (error) {
     const { name, message } = error instanceof Error ? error : new Error(String(error))
     post({ id, type: 'error', name, message })
+  } finally {
+    cancels.delete(id)
+    running--
+    cache.checkAfterCall()
+    setImmediate(background)
+  }
+}
+
+port.on('message', (request: SearchRequest) => {
+  if (request.type === 'run') void run(request)
+  else if (request.type === 'cancel') cancels.get(request.id)?.abort(new Error('cancelled'))
+  else if (request.type === 'drop') cache.drop(request.root)
+  else {
+    settleWaiters.push(request.id)
+    setImmediate(background)
   }
 })

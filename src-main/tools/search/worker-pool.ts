@@ -5,8 +5,11 @@
  * and merges what comes back; a worker does the rest. A stop or the timeout terminates the worker
  * doing the call — the only way to end a running RegExp — and the pool starts another in its place.
  *
- * The pool starts lazily, holds up to one worker per core, and runs one call per worker at a time.
- * Idle workers are unref'd, so they never keep a CLI process alive; there is nothing to close.
+ * The pool starts lazily, holds up to one worker per core, and runs one part of a call per worker
+ * at a time (search-call.ts splits a call into parts that run in parallel). Each worker keeps a
+ * warm cache of what it walked (tree-cache.ts), so a part goes to the worker that ran it last when
+ * that one is free. Idle workers are unref'd, so they never keep a CLI process alive; there is
+ * nothing to close.
  */
 import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
@@ -24,22 +27,45 @@ export const SEARCH_TIMEOUT_DESCRIPTOR = integerParameter(
   's',
 )
 
-/** From the main thread to a worker: one call's plan, plain data only. */
-export interface SearchRequest {
-  id: number
-  kind: SearchKind
-  plan: unknown
-}
+/** From the main thread to a worker: plain data only. */
+export type SearchRequest =
+  /** Run one part of a call (see search-call.ts). */
+  | { type: 'run'; id: number; kind: SearchKind; plan: unknown; part: unknown }
+  /** Forget a project folder's cache. */
+  | { type: 'drop'; root: string }
+  /** Answer once the background work (watching, summarizing) is done. */
+  | { type: 'settle'; id: number }
+  /** Stop a running part at the next turn of the worker's event loop. */
+  | { type: 'cancel'; id: number }
 
 /** From a worker to the main thread. */
 export type SearchReply =
   | { id: number; type: 'progress'; done: number; found: number }
   | { id: number; type: 'done'; result: unknown }
   | { id: number; type: 'error'; name: string; message: string }
+  | { id: number; type: 'settled' }
 
 export interface SearchRunOptions {
   signal: AbortSignal
   onProgress?: (done: number, found: number) => void
+  /** The worker (thread id) to run on when it is free: the one whose cache holds the folders. */
+  prefer?: number
+  /**
+   * Ends the part without ending its worker: a waiting part never starts, a running one stops at
+   * its worker's next turn of the event loop. Either rejects with the signal's reason.
+   */
+  cancel?: AbortSignal
+}
+
+/** What a part gave, and the worker (thread id) that ran it. */
+export interface PartOutcome<T> {
+  result: T
+  thread: number
+}
+
+interface Waiter {
+  start: (slot: Slot) => void
+  prefer?: number
 }
 
 /**
@@ -69,16 +95,18 @@ interface Slot {
 class SearchPool {
   private readonly slots = new Set<Slot>()
   private readonly idle: Slot[] = []
-  private readonly waiting: ((slot: Slot) => void)[] = []
+  private readonly waiting: Waiter[] = []
   private nextId = 1
   private exits = 0
 
   constructor(readonly size: number) {}
 
-  /** Runs one call in a worker; rejects with the signal's reason once it aborts, the worker ended. */
-  run<T>(kind: SearchKind, plan: unknown, { signal, onProgress }: SearchRunOptions): Promise<T> {
+  /** Runs one part of a call in a worker; rejects with the signal's reason once it aborts, the worker ended. */
+  run<T>(kind: SearchKind, plan: unknown, part: unknown, options: SearchRunOptions): Promise<PartOutcome<T>> {
+    const { signal, onProgress, prefer, cancel } = options
     signal.throwIfAborted()
-    return new Promise<T>((resolve, reject) => {
+    cancel?.throwIfAborted()
+    return new Promise<PartOutcome<T>>((resolve, reject) => {
       const id = this.nextId++
       let slot: Slot | undefined
       let settled = false
@@ -86,10 +114,20 @@ class SearchPool {
         if (settled) return
         settled = true
         signal.removeEventListener('abort', onAbort)
+        cancel?.removeEventListener('abort', onCancel)
         outcome()
       }
+      const onCancel = () => {
+        if (slot) {
+          slot.worker.postMessage({ type: 'cancel', id } satisfies SearchRequest)
+          return
+        }
+        const waiter = this.waiting.indexOf(waiting)
+        if (waiter !== -1) this.waiting.splice(waiter, 1)
+        finish(() => reject(cancel?.reason))
+      }
       const onAbort = () => {
-        const waiter = this.waiting.indexOf(start)
+        const waiter = this.waiting.indexOf(waiting)
         if (waiter !== -1) this.waiting.splice(waiter, 1)
         if (slot) this.replace(slot)
         finish(() => reject(signal.reason))
@@ -104,8 +142,9 @@ class SearchPool {
         ended.worker.off('message', onMessage)
         ended.worker.off('exit', onExit)
         this.release(ended)
-        if (reply.type === 'done') finish(() => resolve(reply.result as T))
-        else finish(() => reject(workerError(reply.name, reply.message)))
+        const thread = ended.worker.threadId
+        if (reply.type === 'done') finish(() => resolve({ result: reply.result as T, thread }))
+        else if (reply.type === 'error') finish(() => reject(workerError(reply.name, reply.message)))
       }
       const onExit = () =>
         finish(() => {
@@ -122,13 +161,41 @@ class SearchPool {
         given.worker.ref()
         given.worker.on('message', onMessage)
         given.worker.once('exit', onExit)
-        given.worker.postMessage({ id, kind, plan } satisfies SearchRequest)
+        given.worker.postMessage({ type: 'run', id, kind, plan, part } satisfies SearchRequest)
       }
+      const waiting: Waiter = { start, ...(prefer !== undefined && { prefer }) }
       signal.addEventListener('abort', onAbort, { once: true })
-      const free = this.acquire()
+      cancel?.addEventListener('abort', onCancel, { once: true })
+      const free = this.acquire(prefer)
       if (free) start(free)
-      else this.waiting.push(start)
+      else this.waiting.push(waiting)
     })
+  }
+
+  /** Sends every worker the same message (a cache to drop). */
+  broadcast(message: SearchRequest): void {
+    for (const slot of this.slots) slot.worker.postMessage(message)
+  }
+
+  /** Resolves once every worker has finished its background work: the caches are warm. */
+  async settled(): Promise<void> {
+    await Promise.all(
+      [...this.slots].map(
+        (slot) =>
+          new Promise<void>((resolve) => {
+            const id = this.nextId++
+            const onMessage = (reply: SearchReply) => {
+              if (reply.id !== id) return
+              slot.worker.off('message', onMessage)
+              slot.worker.off('exit', resolve)
+              resolve()
+            }
+            slot.worker.on('message', onMessage)
+            slot.worker.once('exit', resolve)
+            slot.worker.postMessage({ type: 'settle', id } satisfies SearchRequest)
+          }),
+      ),
+    )
   }
 
   /** The workers' thread ids, and which of them are running a call. */
@@ -146,7 +213,9 @@ class SearchPool {
     await Promise.all(slots.map((slot) => slot.worker.terminate()))
   }
 
-  private acquire(): Slot | undefined {
+  private acquire(prefer: number | undefined): Slot | undefined {
+    const preferred = this.idle.findIndex((slot) => slot.worker.threadId === prefer)
+    if (preferred !== -1) return this.idle.splice(preferred, 1)[0]
     const idle = this.idle.pop()
     if (idle) return idle
     return this.slots.size < this.size ? this.spawn() : undefined
@@ -174,9 +243,11 @@ class SearchPool {
   private release(slot: Slot): void {
     slot.call = undefined
     if (!this.slots.has(slot)) return
-    const waiter = this.waiting.shift()
+    // A part that prefers this worker first, then the longest waiting.
+    const preferred = this.waiting.findIndex((waiter) => waiter.prefer === slot.worker.threadId)
+    const waiter = this.waiting.splice(preferred === -1 ? 0 : preferred, 1)[0]
     if (waiter) {
-      waiter(slot)
+      waiter.start(slot)
       return
     }
     slot.worker.unref()
@@ -211,9 +282,4 @@ let pool: SearchPool | undefined
 export function searchPool(): SearchPool {
   pool ??= new SearchPool(Math.max(1, availableParallelism()))
   return pool
-}
-
-/** Runs a glob or grep call's plan in a worker of the pool. */
-export function runSearch<T>(kind: SearchKind, plan: unknown, options: SearchRunOptions): Promise<T> {
-  return searchPool().run<T>(kind, plan, options)
 }

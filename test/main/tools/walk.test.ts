@@ -56,9 +56,11 @@ async function walked(
     policy,
     ...options,
   })
-  for await (const entry of entries) {
-    expect(entry.path).toBe(join(root, entry.relative))
-    names.push(entry.isDirectory ? `${entry.relative}/` : entry.relative)
+  for await (const batch of entries) {
+    for (const entry of batch) {
+      expect(entry.path).toBe(join(root, entry.relative))
+      names.push(entry.isDirectory ? `${entry.relative}/` : entry.relative)
+    }
   }
   return names
 }
@@ -145,16 +147,18 @@ describe('walk', () => {
       writeTree(root, { 'swap/inside.txt': '' })
       const policy = await loadPathPolicy(contextFor(root, { mode: 'chat', workingDirectory: null }))
       const seen: string[] = []
-      for await (const entry of walk(root, {
+      for await (const batch of walk(root, {
         includeDotfiles: false,
         respectGitignore: false,
         signal: new AbortController().signal,
         policy,
       })) {
-        seen.push(entry.relative)
-        if (entry.relative === 'swap') {
-          renameSync(join(root, 'swap'), join(root, 'moved'))
-          symlinkSync(outside, join(root, 'swap'))
+        for (const entry of batch) {
+          seen.push(entry.relative)
+          if (entry.relative === 'swap') {
+            renameSync(join(root, 'swap'), join(root, 'moved'))
+            symlinkSync(outside, join(root, 'swap'))
+          }
         }
       }
       expect(seen).toEqual(['swap'])
@@ -283,13 +287,15 @@ describe('walk', () => {
           signal: controller.signal,
           policy,
         })
-        for await (const entry of entries) {
-          seen.push(entry.relative)
-          if (seen.length === 1) {
-            controller.abort(new Error('stopped by the user'))
-            // Holds the thread past the walk's time slice, as a long synchronous search would.
-            const until = performance.now() + 30
-            while (performance.now() < until) {}
+        for await (const batch of entries) {
+          for (const entry of batch) {
+            seen.push(entry.relative)
+            if (seen.length === 1) {
+              controller.abort(new Error('stopped by the user'))
+              // Holds the thread past the walk's time slice, as a long synchronous search would.
+              const until = performance.now() + 30
+              while (performance.now() < until) {}
+            }
           }
         }
       })()

@@ -1,0 +1,262 @@
+/**
+ * One glob or grep of a folder, split into parts that run in parallel in the search workers, with
+ * the same result as one walk: the same entries, in the same order, cut at the same cap.
+ *
+ * The first part lists the top of the tree (one level, or more while it holds too few folders to
+ * share out) and handles what it finds there; it answers, in walk order, what it found and where
+ * the folders it did not enter fall. The main thread hands those folders out in runs, to the
+ * workers as they come free, preferring the worker that walked a run last (its cache holds it),
+ * and puts the answers back in place. Once the parts answered so far, in order, hold `limit`
+ * entries, the rest are cancelled: a worker stops at its next turn of the event loop and keeps
+ * its cache.
+ *
+ * Both ends are here: `searchInParts` on the main thread, `walkPart` in the workers.
+ */
+import { realpathSync } from 'node:fs'
+import { isInside } from '../paths'
+import { type WalkEntry, type WalkOptions, walk } from '../walk'
+import type { CachePlan, TreeCache } from './tree-cache'
+import { type SearchKind, searchPool } from './worker-pool'
+
+/** A folder a full walk would enter, at the depth it would have there. */
+export interface Subtree {
+  folder: string
+  depth: number
+}
+
+/** The first part of a call, or a run of folders to walk whole, in order. */
+export type SearchPart = { expand: { split: number } } | { subtrees: Subtree[] }
+
+/** In walk order: entries found, and the place of folders left for other parts. */
+export type PartPiece<T> = { found: T[] } | { subtrees: Subtree[] }
+
+export interface PartResult<T> {
+  pieces: PartPiece<T>[]
+}
+
+/** What a worker gives a part besides its plan. */
+export interface JobContext {
+  progress: (done: number, found: number) => void
+  cache: TreeCache
+  /** Aborted when the main thread cancels the part: the walk stops at its next turn. */
+  signal: AbortSignal
+}
+
+/** Aim for this many parts per worker: enough to even out folders of very different sizes. */
+const PARTS_PER_WORKER = 8
+/** The first part lists at most this deep to find folders to share out. */
+const MAX_FRONTIER_DEPTH = 2
+
+/** Which worker (thread id) last ran a part, by the part's first folder or the call's root. */
+const lastRanOn = new Map<string, number>()
+
+export interface SearchCallOptions {
+  signal: AbortSignal
+  /** Entries enough: the result is the first `limit` of the walk (or all, when fewer). */
+  limit: number
+  onProgress?: (done: number, found: number) => void
+}
+
+/** Runs a call of a folder in parts; the first `limit` entries found, in walk order. */
+export async function searchInParts<T>(
+  kind: SearchKind,
+  plan: { root: string },
+  { signal, limit, onProgress }: SearchCallOptions,
+): Promise<T[]> {
+  const pool = searchPool()
+  const progress = new Map<number, [number, number]>()
+  const report = (part: number) => (done: number, found: number) => {
+    progress.set(part, [done, found])
+    if (!onProgress) return
+    let [allDone, allFound] = [0, 0]
+    for (const [partDone, partFound] of progress.values()) {
+      allDone += partDone
+      allFound += partFound
+    }
+    onProgress(allDone, allFound)
+  }
+  const split = pool.size * PARTS_PER_WORKER
+  const first = await pool.run<PartResult<T>>(kind, plan, { expand: { split } } satisfies SearchPart, {
+    signal,
+    onProgress: report(-1),
+    prefer: lastRanOn.get(plan.root),
+  })
+  lastRanOn.set(plan.root, first.thread)
+
+  // Each place holds what was found there, or undefined until its part answers.
+  const places: (T[] | undefined)[] = []
+  const parts: { place: number; subtrees: Subtree[] }[] = []
+  const folders = first.result.pieces.reduce(
+    (sum, piece) => sum + ('subtrees' in piece ? piece.subtrees.length : 0),
+    0,
+  )
+  const run = Math.max(1, Math.ceil(folders / split))
+  for (const piece of first.result.pieces) {
+    if ('found' in piece) {
+      places.push(piece.found)
+      continue
+    }
+    for (let at = 0; at < piece.subtrees.length; at += run) {
+      parts.push({ place: places.length, subtrees: piece.subtrees.slice(at, at + run) })
+      places.push(undefined)
+    }
+  }
+  await runParts(kind, plan, parts, places, { signal, limit, onProgress: report })
+  const found: T[] = []
+  for (const place of places) {
+    if (!place || found.length >= limit) break
+    for (const entry of place) {
+      if (found.length === limit) break
+      found.push(entry)
+    }
+  }
+  return found
+}
+
+/** Runs the parts, at most one per worker at a time, until the places in order hold `limit` entries. */
+function runParts<T>(
+  kind: SearchKind,
+  plan: unknown,
+  parts: { place: number; subtrees: Subtree[] }[],
+  places: (T[] | undefined)[],
+  options: {
+    signal: AbortSignal
+    limit: number
+    onProgress: (part: number) => (done: number, found: number) => void
+  },
+): Promise<void> {
+  const pool = searchPool()
+  const cancel = new AbortController()
+  const keyOf = (part: { subtrees: Subtree[] }) => (part.subtrees[0] as Subtree).folder
+  const enough = () => {
+    let count = 0
+    for (const place of places) {
+      if (!place) return false
+      count += place.length
+      if (count >= options.limit) return true
+    }
+    return true
+  }
+  return new Promise<void>((resolve, reject) => {
+    let running = 0
+    let failed = false
+    const next = (freed?: number) => {
+      if (failed) return
+      if (enough()) {
+        cancel.abort()
+        resolve()
+        return
+      }
+      while (running < pool.size && parts.length > 0) {
+        const own = freed === undefined ? -1 : parts.findIndex((part) => lastRanOn.get(keyOf(part)) === freed)
+        const part = parts.splice(own === -1 ? 0 : own, 1)[0] as (typeof parts)[number]
+        freed = undefined
+        running++
+        pool
+          .run<PartResult<T>>(kind, plan, { subtrees: part.subtrees } satisfies SearchPart, {
+            signal: options.signal,
+            cancel: cancel.signal,
+            onProgress: options.onProgress(part.place),
+            prefer: lastRanOn.get(keyOf(part)),
+          })
+          .then(
+            ({ result, thread }) => {
+              running--
+              lastRanOn.set(keyOf(part), thread)
+              places[part.place] = result.pieces.flatMap((piece) => ('found' in piece ? piece.found : []))
+              next(thread)
+            },
+            (error: unknown) => {
+              running--
+              if (cancel.signal.aborted && !options.signal.aborted) return
+              failed = true
+              cancel.abort()
+              reject(error)
+            },
+          )
+      }
+    }
+    next()
+  })
+}
+
+/**
+ * A part, in a worker: the walk of the root's top (`expand`) or of whole subtrees, each entry given
+ * to `visit` with the piece it goes in; `visit` answers false once the part has found enough.
+ */
+export async function walkPart<T>(
+  root: string,
+  options: WalkOptions,
+  part: SearchPart,
+  visit: (entry: WalkEntry, found: T[]) => boolean,
+): Promise<PartResult<T>> {
+  const pieces: PartPiece<T>[] = []
+  let found: T[] = []
+  const walkAll = async (batches: AsyncGenerator<WalkEntry[]>) => {
+    for await (const batch of batches) for (const entry of batch) if (!visit(entry, found)) return false
+    return true
+  }
+  if ('subtrees' in part) {
+    for (const from of part.subtrees) if (!(await walkAll(walk(root, { ...options, from })))) break
+    return { pieces: [{ found }] }
+  }
+  const depth = await frontierDepth(root, options, part.expand.split)
+  const reached = (folders: string[]) => {
+    if (found.length > 0) pieces.push({ found })
+    found = []
+    pieces.push({ subtrees: folders.map((folder) => ({ folder, depth: depth + 1 })) })
+  }
+  await walkAll(walk(root, { ...options, frontier: { depth, reached } }))
+  if (found.length > 0) pieces.push({ found })
+  return { pieces }
+}
+
+/** The shallowest depth whose folders are enough parts; a walk of that much lists each folder once. */
+async function frontierDepth(root: string, options: WalkOptions, split: number): Promise<number> {
+  for (let depth = 0; depth < MAX_FRONTIER_DEPTH; depth++) {
+    let folders = 0
+    const reached = (found: string[]) => {
+      folders += found.length
+    }
+    for await (const _ of walk(root, { ...options, frontier: { depth, reached } })) {
+      // Only the folders at the frontier are counted.
+    }
+    if (folders === 0 || folders >= split) return depth
+  }
+  return MAX_FRONTIER_DEPTH
+}
+
+/** A project folder no call has used for this long has its caches dropped. */
+const CACHE_IDLE_MS = 10 * 60_000
+const lastUse = new Map<string, number>()
+let sweeper: ReturnType<typeof setInterval> | undefined
+
+/**
+ * The cache a call of `target` (real) uses: that of the chat's folder when the target lies in it,
+ * else the target's own; none when the budget is 0. Each worker gets its share of the budget.
+ */
+export function cachePlan(target: string, workingFolder: string, budgetMiB: number): CachePlan | undefined {
+  if (budgetMiB <= 0) return undefined
+  let root = target
+  try {
+    const base = realpathSync.native(workingFolder)
+    if (isInside(base, target)) root = base
+  } catch {
+    // No working folder on disk: the target is its own.
+  }
+  lastUse.set(root, Date.now())
+  sweeper ??= setInterval(dropIdleCaches, 60_000).unref()
+  return { root, budgetBytes: Math.floor((budgetMiB * 1024 * 1024) / searchPool().size) }
+}
+
+/** Drops a project folder's caches in every worker: its watches close, its memory is freed. */
+export function dropSearchCache(root: string): void {
+  lastUse.delete(root)
+  for (const key of lastRanOn.keys()) if (isInside(root, key)) lastRanOn.delete(key)
+  searchPool().broadcast({ type: 'drop', root })
+}
+
+function dropIdleCaches(): void {
+  const now = Date.now()
+  for (const [root, used] of lastUse) if (now - used > CACHE_IDLE_MS) dropSearchCache(root)
+}

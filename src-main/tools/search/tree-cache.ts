@@ -1,0 +1,338 @@
+/**
+ * A search worker's warm cache of the folders it has walked, so the next glob or grep of the same
+ * project lists nothing it already knows and reads only files that may match.
+ *
+ * Kept true by watching: every cached folder has a watch of its own (`fs.watch`, which is inotify
+ * on Linux, one watch per folder, events delivered as soon as the worker's event loop turns). A
+ * folder is trusted only once its watch is up and it was listed again under it, so no change can
+ * fall between the listing and the watch. An event drops what it names: the folder's listing (to be
+ * read again), the summary of the file it names, the cached folders below a name that was a folder,
+ * and the folder's .gitignore rules when it names .gitignore. After each call every cached folder's
+ * inode and mtime are compared too (`checkAfterCall`).
+ *
+ * Files a grep walked past are summarized in the background (`trigrams.ts`): size, mtime, whether
+ * they look binary, and which three-byte sequences they contain. A warm grep skips a file its
+ * summary rules out without opening it, and reads the rest as a cold one does.
+ *
+ * Memory is bounded per project folder: past the budget, that folder is not cached by this worker
+ * until the main thread drops it (when no call has used it for a while).
+ */
+import {
+  closeSync,
+  constants,
+  type Dirent,
+  type FSWatcher,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readSync,
+  watch,
+} from 'node:fs'
+import { join, sep } from 'node:path'
+import { looksBinary } from '../files'
+import {
+  DISK,
+  type FolderSource,
+  type FolderStamp,
+  type IgnoreLevel,
+  listFolder,
+  readIgnoreLevel,
+} from '../walk'
+import { type TrigramTable, trigramTable } from './trigrams'
+
+/** Files past this size get no summary and are always read (when under maxFileSizeBytes). */
+const SUMMARY_MAX_BYTES = 8 * 1024 * 1024
+const OPEN_FILE = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)
+
+/** What a call asks of the cache: the project folder it belongs to, and that folder's budget. */
+export interface CachePlan {
+  root: string
+  /** Bytes this worker may hold for the folder. */
+  budgetBytes: number
+}
+
+export interface FileSummary {
+  size: number
+  mtimeMs: number
+  binary: boolean
+  /** Absent for binary files and files over SUMMARY_MAX_BYTES. */
+  table?: TrigramTable
+}
+
+interface CachedFolder {
+  path: string
+  root: CachedRoot
+  /** Undefined once an event said an entry changed: listed again at the next use. */
+  entries: Dirent[] | undefined
+  stamp: FolderStamp
+  /** Set once settled: listed again after the watch was up. */
+  watcher?: FSWatcher
+  /** Undefined until read; null when the folder has none. */
+  ignore?: IgnoreLevel | null
+  files: Map<string, FileSummary>
+  /** The cached folders directly inside it. */
+  children: Set<string>
+  /** A grep walked it: its files are worth summarizing. */
+  summarize: boolean
+  bytes: number
+}
+
+interface CachedRoot {
+  path: string
+  budgetBytes: number
+  bytes: number
+  /** Past its budget: nothing more is cached for it. */
+  over: boolean
+}
+
+export class TreeCache {
+  private readonly roots = new Map<string, CachedRoot>()
+  private readonly folders = new Map<string, CachedFolder>()
+  /** Folders listed but not yet watched, and settled folders whose files await summaries. */
+  private readonly toSettle = new Set<string>()
+  private readonly toSummarize = new Set<string>()
+  /** Cached folders still to be checked by inode and mtime since the last call. */
+  private toCheck: string[] = []
+
+  /** Where a call's walk lists folders: through the cache, or the disk when there is none. */
+  source(plan: CachePlan | undefined, forGrep: boolean): FolderSource {
+    if (!plan || plan.budgetBytes <= 0) return DISK
+    let root = this.roots.get(plan.root)
+    if (!root) {
+      root = { path: plan.root, budgetBytes: plan.budgetBytes, bytes: 0, over: false }
+      this.roots.set(plan.root, root)
+    }
+    root.budgetBytes = plan.budgetBytes
+    const cached = root
+    return {
+      list: (path) => this.list(cached, path, forGrep),
+      ignoreLevel: (folder) => this.ignoreLevel(folder),
+    }
+  }
+
+  /** A file's summary, when its folder is watched and nothing has changed the file since. */
+  summary(folder: string, path: string): FileSummary | undefined {
+    const cached = this.folders.get(folder)
+    if (!cached?.watcher) return undefined
+    return cached.files.get(path.slice(folder.endsWith(sep) ? folder.length : folder.length + 1))
+  }
+
+  /** Forgets a project folder: its watches close and its memory is freed. */
+  drop(root: string): void {
+    this.roots.delete(root)
+    for (const [path, folder] of this.folders) if (folder.root.path === root) this.forget(path)
+  }
+
+  /** Whether background work remains. */
+  get busy(): boolean {
+    return this.toSettle.size > 0 || this.toSummarize.size > 0 || this.toCheck.length > 0
+  }
+
+  /**
+   * After a call: every cached folder is checked in the background against its inode and mtime.
+   * The watches say every change; this catches what a dropped event (the kernel's queue of 16384
+   * overflowing, which Node does not report) would leave stale. The worker's event loop turns at
+   * least every 10 ms during a call, so such a flood is unlikely; the check costs a lstat a folder.
+   */
+  checkAfterCall(): void {
+    this.toCheck = [...this.folders.keys()]
+  }
+
+  /** Settles and summarizes until `deadline` (performance.now()); true while work remains. */
+  work(deadline: number): boolean {
+    for (const path of this.toSettle) {
+      if (performance.now() >= deadline) return true
+      this.toSettle.delete(path)
+      this.settle(path)
+    }
+    for (const path of this.toSummarize) {
+      const folder = this.folders.get(path)
+      if (!folder?.watcher || !folder.entries) {
+        this.toSummarize.delete(path)
+        continue
+      }
+      for (const entry of folder.entries) {
+        if (!entry.isFile() || folder.files.has(entry.name)) continue
+        if (performance.now() >= deadline) return true
+        this.summarizeFile(folder, entry.name)
+        if (folder.root.over) break
+      }
+      this.toSummarize.delete(path)
+    }
+    while (this.toCheck.length > 0) {
+      if (performance.now() >= deadline) return true
+      const path = this.toCheck.pop() as string
+      const folder = this.folders.get(path)
+      // Changed with no event: events were lost, so nothing below it is trusted either.
+      if (folder?.watcher && folder.entries && !unchanged(path, folder.stamp)) this.forget(path)
+    }
+    return this.busy
+  }
+
+  private list(root: CachedRoot, path: string, forGrep: boolean): Dirent[] | undefined {
+    const cached = this.folders.get(path)
+    if (cached?.watcher) {
+      if (forGrep && !cached.summarize) {
+        cached.summarize = true
+        this.toSummarize.add(path)
+      }
+      if (cached.entries) return cached.entries
+      // An event said an entry changed; the watch is up, so a listing now is true from now on.
+      const entries = listFolder(path, cached.stamp)
+      if (!entries) {
+        this.forget(path)
+        return undefined
+      }
+      this.account(cached, entries)
+      if (cached.summarize) this.toSummarize.add(path)
+      return entries
+    }
+    const stamp = { ino: 0, mtimeMs: 0 }
+    const entries = listFolder(path, stamp)
+    if (cached && !cached.watcher) {
+      // Listed by an earlier call and not yet settled: settling lists it again under its watch.
+      cached.summarize ||= forGrep
+      return entries
+    }
+    if (!entries || root.over) return entries
+    const folder: CachedFolder = {
+      path,
+      root,
+      entries,
+      stamp,
+      files: new Map(),
+      children: new Set(),
+      summarize: forGrep,
+      bytes: 0,
+    }
+    this.folders.set(path, folder)
+    this.folders.get(parentOf(path))?.children.add(path)
+    this.account(folder, entries)
+    this.toSettle.add(path)
+    return entries
+  }
+
+  private ignoreLevel(folder: string): IgnoreLevel | undefined {
+    const cached = this.folders.get(folder)
+    if (!cached?.watcher) return readIgnoreLevel(folder)
+    if (cached.ignore === undefined) cached.ignore = readIgnoreLevel(folder) ?? null
+    return cached.ignore ?? undefined
+  }
+
+  /** Watches a listed folder, then lists it again: from then on every change to it is heard. */
+  private settle(path: string): void {
+    const folder = this.folders.get(path)
+    if (!folder || folder.watcher) return
+    try {
+      folder.watcher = watch(path, { persistent: false }, (_event, name) => this.changed(path, name))
+      folder.watcher.on('error', () => this.forget(path))
+    } catch {
+      // Out of watches (fs.inotify.max_user_watches), or gone: this project folder is not cached.
+      this.overBudget(folder.root)
+      return
+    }
+    const entries = listFolder(path, folder.stamp)
+    if (!entries) {
+      this.forget(path)
+      return
+    }
+    this.account(folder, entries)
+    if (folder.summarize) this.toSummarize.add(path)
+  }
+
+  private changed(path: string, name: string | Buffer | null): void {
+    const folder = this.folders.get(path)
+    if (!folder) return
+    if (name === null) {
+      this.forget(path)
+      return
+    }
+    const entry = String(name)
+    folder.entries = undefined
+    folder.files.delete(entry)
+    if (entry === '.gitignore') folder.ignore = undefined
+    const inside = join(path, entry)
+    if (folder.children.has(inside)) this.forget(inside)
+    if (folder.summarize) this.toSummarize.add(path)
+  }
+
+  private summarizeFile(folder: CachedFolder, name: string): void {
+    const path = join(folder.path, name)
+    let fd: number
+    try {
+      fd = openSync(path, OPEN_FILE)
+    } catch {
+      return
+    }
+    try {
+      const stats = fstatSync(fd)
+      if (!stats.isFile()) return
+      const summary: FileSummary = { size: stats.size, mtimeMs: stats.mtimeMs, binary: false }
+      if (stats.size <= SUMMARY_MAX_BYTES) {
+        const bytes = Buffer.allocUnsafe(stats.size)
+        let length = 0
+        while (length < stats.size) {
+          const read = readSync(fd, bytes, length, stats.size - length, length)
+          if (read === 0) break
+          length += read
+        }
+        const content = bytes.subarray(0, length)
+        summary.binary = looksBinary(content)
+        if (!summary.binary) summary.table = trigramTable(content)
+      }
+      folder.files.set(name, summary)
+      this.grow(folder, 64 + name.length * 2 + (summary.table?.byteLength ?? 0))
+    } catch {
+      // Unreadable: it gets no summary and is read (and refused) as a cold grep would.
+    } finally {
+      closeSync(fd)
+    }
+  }
+
+  /** Counts a folder's listing against its project folder's budget. */
+  private account(folder: CachedFolder, entries: Dirent[]): void {
+    folder.entries = entries
+    let bytes = 256
+    for (const entry of entries) bytes += 96 + entry.name.length * 2
+    for (const [name, summary] of folder.files)
+      bytes += 64 + name.length * 2 + (summary.table?.byteLength ?? 0)
+    this.grow(folder, bytes - folder.bytes)
+  }
+
+  private grow(folder: CachedFolder, bytes: number): void {
+    folder.bytes += bytes
+    folder.root.bytes += bytes
+    if (folder.root.bytes > folder.root.budgetBytes) this.overBudget(folder.root)
+  }
+
+  private overBudget(root: CachedRoot): void {
+    root.over = true
+    for (const [path, folder] of this.folders) if (folder.root === root) this.forget(path)
+  }
+
+  /** Drops a folder and every cached folder inside it. */
+  private forget(path: string): void {
+    const folder = this.folders.get(path)
+    if (!folder) return
+    this.folders.delete(path)
+    this.toSettle.delete(path)
+    this.toSummarize.delete(path)
+    folder.watcher?.close()
+    folder.root.bytes -= folder.bytes
+    this.folders.get(parentOf(path))?.children.delete(path)
+    for (const child of folder.children) this.forget(child)
+  }
+}
+
+/** Whether the folder at `path` is still the one listed, unchanged: same inode, same mtime. */
+function unchanged(path: string, stamp: FolderStamp): boolean {
+  const stats = lstatSync(path, { throwIfNoEntry: false })
+  return (
+    stats !== undefined && stats.isDirectory() && stats.ino === stamp.ino && stats.mtimeMs === stamp.mtimeMs
+  )
+}
+
+function parentOf(path: string): string {
+  const at = path.lastIndexOf(sep)
+  return at <= 0 ? sep : path.slice(0, at)
+}
