@@ -247,6 +247,7 @@ type Line = { line: number; text: string }
  */
 class FileSearcher {
   private buffer = Buffer.allocUnsafe(64 * 1024)
+  filesRead = 0
   /** The three-byte sequences a match needs, for files with a summary. */
   private readonly query: TrigramQuery | undefined
 
@@ -274,6 +275,7 @@ class FileSearcher {
     } catch {
       return 'unreadable'
     }
+    this.filesRead++
     try {
       const bytes = this.read(fd)
       if (typeof bytes === 'string') return bytes
@@ -495,7 +497,7 @@ export async function grepJob(
   let count = 0
   let filesSearched = 0
   let reportAt = performance.now() + PROGRESS_MS
-  return walkPart<Found>(plan.root, options, part, (file, found) => {
+  const result = await walkPart<Found>(plan.root, options, part, (file, found) => {
     if (filter && !filter(file.relative)) return true
     const summary = cache.summary(file.parent, file.path)
     const lines = searcher.search(file.path, Math.min(maxMatchesPerFile, limit - count), summary)
@@ -510,6 +512,8 @@ export async function grepJob(
     }
     return count < limit
   })
+  cache.filesRead += searcher.filesRead
+  return result
 }
 
 /**

@@ -71,6 +71,7 @@ port.on('message', (request: SearchRequest) => {
   if (request.type === 'run') void run(request)
   else if (request.type === 'cancel') cancels.get(request.id)?.abort(new Error('cancelled'))
   else if (request.type === 'drop') cache.drop(request.root)
+  else if (request.type === 'stats') post({ id: request.id, type: 'stats', stats: cache.stats() })
   else {
     settleWaiters.push(request.id)
     setImmediate(background)

@@ -51,6 +51,17 @@ export interface CachePlan {
   budgetBytes: number
 }
 
+/** What a worker's cache holds, and how many files its greps opened: for tests and the bench. */
+export interface CacheStats {
+  folders: number
+  /** Folders whose watch is up: trusted. */
+  watched: number
+  summaries: number
+  bytes: number
+  /** Files grep opened and read in this worker, cache or not. */
+  filesRead: number
+}
+
 export interface FileSummary {
   size: number
   mtimeMs: number
@@ -93,6 +104,20 @@ export class TreeCache {
   private readonly toSummarize = new Set<string>()
   /** Cached folders still to be checked by inode and mtime since the last call. */
   private toCheck: string[] = []
+  /** Files grep opened and read (counted by the grep job). */
+  filesRead = 0
+
+  stats(): CacheStats {
+    let watched = 0
+    let summaries = 0
+    for (const folder of this.folders.values()) {
+      if (folder.watcher) watched++
+      summaries += folder.files.size
+    }
+    let bytes = 0
+    for (const root of this.roots.values()) bytes += root.bytes
+    return { folders: this.folders.size, watched, summaries, bytes, filesRead: this.filesRead }
+  }
 
   /** Where a call's walk lists folders: through the cache, or the disk when there is none. */
   source(plan: CachePlan | undefined, forGrep: boolean): FolderSource {

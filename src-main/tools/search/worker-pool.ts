@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import { integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
+import type { CacheStats } from './tree-cache'
 
 export type SearchKind = 'grep' | 'glob'
 
@@ -35,6 +36,8 @@ export type SearchRequest =
   | { type: 'drop'; root: string }
   /** Answer once the background work (watching, summarizing) is done. */
   | { type: 'settle'; id: number }
+  /** Answer with the cache's figures (CacheStats). */
+  | { type: 'stats'; id: number }
   /** Stop a running part at the next turn of the worker's event loop. */
   | { type: 'cancel'; id: number }
 
@@ -44,6 +47,7 @@ export type SearchReply =
   | { id: number; type: 'done'; result: unknown }
   | { id: number; type: 'error'; name: string; message: string }
   | { id: number; type: 'settled' }
+  | { id: number; type: 'stats'; stats: CacheStats }
 
 export interface SearchRunOptions {
   signal: AbortSignal
@@ -179,20 +183,35 @@ class SearchPool {
 
   /** Resolves once every worker has finished its background work: the caches are warm. */
   async settled(): Promise<void> {
-    await Promise.all(
+    await this.ask('settle')
+  }
+
+  /** Each worker's cache figures, by thread id. */
+  async cacheStats(): Promise<Map<number, CacheStats>> {
+    const replies = await this.ask('stats')
+    const stats = new Map<number, CacheStats>()
+    for (const [thread, reply] of replies) if (reply?.type === 'stats') stats.set(thread, reply.stats)
+    return stats
+  }
+
+  /** Asks every worker; a worker that exits meanwhile answers undefined. */
+  private ask(type: 'settle' | 'stats'): Promise<[number, SearchReply | undefined][]> {
+    return Promise.all(
       [...this.slots].map(
-        (slot) =>
-          new Promise<void>((resolve) => {
+        ({ worker }) =>
+          new Promise<[number, SearchReply | undefined]>((resolve) => {
             const id = this.nextId++
+            const thread = worker.threadId
+            const onExit = () => resolve([thread, undefined])
             const onMessage = (reply: SearchReply) => {
               if (reply.id !== id) return
-              slot.worker.off('message', onMessage)
-              slot.worker.off('exit', resolve)
-              resolve()
+              worker.off('message', onMessage)
+              worker.off('exit', onExit)
+              resolve([thread, reply])
             }
-            slot.worker.on('message', onMessage)
-            slot.worker.once('exit', resolve)
-            slot.worker.postMessage({ type: 'settle', id } satisfies SearchRequest)
+            worker.on('message', onMessage)
+            worker.once('exit', onExit)
+            worker.postMessage({ type, id } satisfies SearchRequest)
           }),
       ),
     )
