@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import packageJson from '../../package.json'
+import type { EventPayload } from '../../src-shared/contract'
 import { AgentProfileService } from '../agent/agent-profiles'
 import { AgentService } from '../agent/agent-service'
 import { ApprovalService } from '../approvals/approval-service'
@@ -31,6 +32,7 @@ import { ToolExecutor } from '../tools/executor'
 import { McpServerService } from '../tools/mcp/mcp-server-service'
 import { ToolPlayground } from '../tools/playground'
 import type { ToolRegistry } from '../tools/registry'
+import { searchCacheKeeper } from '../tools/search/search-call'
 import { ToolServiceService } from '../tools/services/tool-service-service'
 import { ToolSettingsService } from '../tools/tool-settings-service'
 import { PRODUCT_NAME } from './data-dir'
@@ -105,6 +107,13 @@ export function createAtelier({
   const db = openDatabase(join(dataDir, DATABASE_FILE), { nativeBinding })
   const events = new AtelierEvents()
   const chats = new ChatService(new ChatsRepository(db), events)
+  // A folder no chat is bound to any more has its warm search caches dropped.
+  const keepSearchCaches = searchCacheKeeper()
+  const keepCaches = events.subscribe((event, payload) => {
+    if (event !== 'chats.changed') return
+    const { chats: all } = payload as EventPayload<'chats.changed'>
+    keepSearchCaches(all.flatMap((chat) => (chat.workingDir ? [chat.workingDir] : [])))
+  })
   const preferences = new PreferencesService(new AppSettingsRepository(db), events)
   const toolSettings = new ToolSettingsService(registry, new ToolSettingsRepository(db))
   const providers = new ProviderService(new ProvidersRepository(db), events, secrets, env)
@@ -203,6 +212,7 @@ export function createAtelier({
     dispatch: createDispatcher(handlers),
     close: () => {
       agent.close()
+      keepCaches()
       const serversEnded = Promise.all([mcp.close(), services.close(), customTools.close()]).then(() => {})
       db.close()
       return serversEnded

@@ -237,13 +237,8 @@ let sweeper: ReturnType<typeof setInterval> | undefined
  */
 export function cachePlan(target: string, workingFolder: string, budgetMiB: number): CachePlan | undefined {
   if (budgetMiB <= 0) return undefined
-  let root = target
-  try {
-    const base = realpathSync.native(workingFolder)
-    if (isInside(base, target)) root = base
-  } catch {
-    // No working folder on disk: the target is its own.
-  }
+  const base = realOrAsGiven(workingFolder)
+  const root = isInside(base, target) ? base : target
   lastUse.set(root, Date.now())
   sweeper ??= setInterval(dropIdleCaches, 60_000).unref()
   return { root, budgetBytes: Math.floor((budgetMiB * 1024 * 1024) / searchPool().size) }
@@ -254,6 +249,27 @@ export function dropSearchCache(root: string): void {
   lastUse.delete(root)
   for (const key of lastRanOn.keys()) if (isInside(root, key)) lastRanOn.delete(key)
   searchPool().broadcast({ type: 'drop', root })
+}
+
+/**
+ * For one app's chats: told the folders its chats are bound to whenever they change, it drops the
+ * cache of a folder that was bound and no longer is.
+ */
+export function searchCacheKeeper(): (folders: string[]) => void {
+  let boundBefore = new Set<string>()
+  return (folders) => {
+    const bound = new Set(folders.map(realOrAsGiven))
+    for (const root of lastUse.keys()) if (boundBefore.has(root) && !bound.has(root)) dropSearchCache(root)
+    boundBefore = bound
+  }
+}
+
+function realOrAsGiven(folder: string): string {
+  try {
+    return realpathSync.native(folder)
+  } catch {
+    return folder
+  }
 }
 
 function dropIdleCaches(): void {
