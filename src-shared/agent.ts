@@ -30,7 +30,13 @@ export const StopReason = Type.Union([
 ])
 export type StopReason = Static<typeof StopReason>
 
-export const Usage = Type.Object({ inputTokens: Type.Number(), outputTokens: Type.Number() })
+/** Tokens of one model response, as its provider reported them. */
+export const Usage = Type.Object({
+  inputTokens: Type.Number(),
+  outputTokens: Type.Number(),
+  /** Input tokens the provider read from its prompt cache, where it says. */
+  cachedTokens: Type.Optional(Type.Number()),
+})
 export type Usage = Static<typeof Usage>
 
 /**
@@ -83,8 +89,57 @@ export const ChatMessage = Type.Object({
   role: MessageRole,
   parts: Type.Array(MessagePart),
   createdAt: Type.Number(),
+  /** An assistant message's tokens, when its provider reported them. */
+  usage: Type.Optional(Usage),
 })
 export type ChatMessage = Static<typeof ChatMessage>
+
+/** Why the conversation was compacted: past the threshold, refused as too long, or asked for. */
+export const CompactionReason = Type.Union([
+  Type.Literal('threshold'),
+  Type.Literal('overflow'),
+  Type.Literal('manual'),
+])
+export type CompactionReason = Static<typeof CompactionReason>
+
+/**
+ * A change to what the model sees of a conversation; the database keeps every message as it was.
+ * From it on, tool results up to `elidedThrough` reach the model as one-line stubs, and the messages
+ * up to `summarizedThrough` as `summary`.
+ */
+export const Compaction = Type.Object({
+  id: Type.String(),
+  chatId: Type.String(),
+  /** The turn it happened in; null for "Compact now" between turns. */
+  turnId: Type.Union([Type.String(), Type.Null()]),
+  reason: CompactionReason,
+  /** The last message when it happened: the chat shows its marker after it. */
+  afterMessageId: Type.String(),
+  elidedThrough: Type.Union([Type.String(), Type.Null()]),
+  summarizedThrough: Type.Union([Type.String(), Type.Null()]),
+  summary: Type.Union([Type.String(), Type.Null()]),
+  /** Estimated tokens of the next request before and after. */
+  tokensBefore: Type.Number(),
+  tokensAfter: Type.Number(),
+  createdAt: Type.Number(),
+})
+export type Compaction = Static<typeof Compaction>
+
+/** How full the model's context is: what the next request would carry, against the window. */
+export const ContextStatus = Type.Object({
+  usedTokens: Type.Number(),
+  windowTokens: Type.Number(),
+  /** Where the window comes from: the provider's setting, the model listing, the table, a default. */
+  windowSource: Type.Union([
+    Type.Literal('setting'),
+    Type.Literal('listing'),
+    Type.Literal('table'),
+    Type.Literal('default'),
+  ]),
+  /** Compaction starts when usedTokens passes this share of the window. */
+  thresholdPercent: Type.Number(),
+})
+export type ContextStatus = Static<typeof ContextStatus>
 
 export const TurnStatus = Type.Union([
   Type.Literal('running'),
@@ -145,6 +200,15 @@ export const TurnEvent = Type.Union([
     data: Type.Optional(Type.Unknown()),
   }),
   Type.Object({ type: Type.Literal('usage'), usage: Usage }),
+  /** The context after a response or a compaction, for the gauge. */
+  Type.Object({ type: Type.Literal('context'), context: ContextStatus }),
+  Type.Object({
+    type: Type.Literal('compaction_started'),
+    reason: CompactionReason,
+    tokensBefore: Type.Number(),
+    windowTokens: Type.Number(),
+  }),
+  Type.Object({ type: Type.Literal('compaction_completed'), compaction: Compaction }),
   /** A retryable provider failure; the request is sent again after `delayMs`. */
   Type.Object({
     type: Type.Literal('retry'),

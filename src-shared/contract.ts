@@ -4,7 +4,7 @@
  * one entry here and one handler in `src-main/ipc/handlers.ts`.
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
-import { ChatMessage, ChatMode, ProviderKind, Turn, TurnEvent } from './agent'
+import { ChatMessage, ChatMode, Compaction, ContextStatus, ProviderKind, Turn, TurnEvent } from './agent'
 import {
   ApprovalAnswer,
   ApprovalMode,
@@ -64,6 +64,7 @@ export type Theme = Static<typeof Theme>
 
 /** How many model responses one turn may take before it stops and says so. */
 export const MaxIterations = Type.Integer({ minimum: 1, maximum: 500 })
+export const CompactionThreshold = Type.Integer({ minimum: 10, maximum: 95 })
 
 /** Folder-relative globs that ask before any edit, in every mode, unless a rule names them. */
 export const ProtectedPaths = Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 200 })
@@ -74,6 +75,8 @@ export const Preferences = Type.Object({
   protectedPaths: ProtectedPaths,
   /** Custom tool files or folders beyond the usual ones; `~` expanded, relative ones against the project. */
   customToolPaths: Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), { maxItems: 100 }),
+  /** A request estimated past this share of the model's context window is compacted first. */
+  compactionThresholdPercent: CompactionThreshold,
 })
 export type Preferences = Static<typeof Preferences>
 
@@ -163,7 +166,21 @@ export const methods = {
   /** The conversation: every committed message, and every turn with its outcome. */
   'chats.messages': method(
     Type.Object({ id: Id }, { additionalProperties: false }),
-    Type.Object({ messages: Type.Array(ChatMessage), turns: Type.Array(Turn) }),
+    Type.Object({
+      messages: Type.Array(ChatMessage),
+      turns: Type.Array(Turn),
+      compactions: Type.Array(Compaction),
+    }),
+  ),
+  /** How full the chat's context is for its next request (the header's gauge). */
+  'chats.context': method(Type.Object({ id: Id }, { additionalProperties: false }), ContextStatus),
+  /**
+   * "Compact now": summarizes all but the latest turn with the chat's provider and model. Null when
+   * there is too little to compact; refused while a turn runs.
+   */
+  'chats.compact': method(
+    Type.Object({ id: Id }, { additionalProperties: false }),
+    Type.Object({ compaction: Type.Union([Compaction, Type.Null()]) }),
   ),
   /** The tools the chat's next turn would send, as its provider receives them. */
   'chats.capabilities': method(Type.Object({ id: Id }, { additionalProperties: false }), Capabilities),

@@ -7,6 +7,9 @@ const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' })
 const OptionalUrl = Type.Union([Type.String({ pattern: '^https?://\\S+$', maxLength: 2000 }), Type.Null()])
 const ModelName = Type.String({ minLength: 1, maxLength: 200 })
 
+/** A model's context window in tokens, as a person may set it. */
+export const ContextWindow = Type.Integer({ minimum: 1024, maximum: 100_000_000 })
+
 export const ProviderInfo = Type.Object({
   id: Type.String(),
   kind: ProviderKind,
@@ -21,6 +24,8 @@ export const ProviderInfo = Type.Object({
   keySource: Type.Union([Type.Literal('stored'), Type.Literal('environment'), Type.Literal('none')]),
   /** The environment variable its key comes from (with keySource `environment`), else the one the kind reads. */
   keyVariable: Type.String(),
+  /** The context window set for its models, in tokens; null: from the model listing or the table. */
+  contextWindow: Type.Union([ContextWindow, Type.Null()]),
 })
 export type ProviderInfo = Static<typeof ProviderInfo>
 
@@ -82,6 +87,7 @@ export const CreateProviderBody = Type.Object(
     defaultModel: Type.Optional(Type.Union([ModelName, Type.Null()])),
     /** Stored encrypted; omit to use the environment variable. */
     apiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+    contextWindow: Type.Optional(Type.Union([ContextWindow, Type.Null()])),
   },
   { additionalProperties: false },
 )
@@ -95,6 +101,7 @@ export const UpdateProviderBody = Type.Object(
     defaultModel: Type.Optional(Type.Union([ModelName, Type.Null()])),
     /** A new key to store, or null to forget the stored one and use the environment again. */
     apiKey: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 1000 }), Type.Null()])),
+    contextWindow: Type.Optional(Type.Union([ContextWindow, Type.Null()])),
   },
   { additionalProperties: false },
 )
