@@ -2,7 +2,14 @@
  * Turns of a chat: who is running, how to stop them, and where their events go — the app's event
  * bus (IPC, the web host) and the caller's own listener (the CLI).
  */
-import type { ChatMessage, ProviderKind, Turn, TurnEvent } from '../../src-shared/agent'
+import type {
+  ChatMessage,
+  Compaction,
+  ContextStatus,
+  ProviderKind,
+  Turn,
+  TurnEvent,
+} from '../../src-shared/agent'
 import type { ApprovalMode } from '../../src-shared/approvals'
 import type { Capabilities, Chat } from '../../src-shared/contract'
 import { AtelierError } from '../../src-shared/errors'
@@ -17,11 +24,15 @@ import { createProviderAdapter } from '../providers/adapters'
 import type { ProviderService, ResolvedProvider } from '../providers/provider-service'
 import type { RetryPolicy } from '../providers/retry'
 import { wireToolsWithTokens } from '../providers/tool-mapper'
+import type { ProviderAdapter } from '../providers/types'
 import type { ToolExecutor } from '../tools/executor'
 import { enabledToolDefinitions, type ToolProjection } from '../tools/projection'
 import type { ToolRegistry } from '../tools/registry'
 import type { ToolSettingsService } from '../tools/tool-settings-service'
 import type { AgentProfileService } from './agent-profiles'
+import { contextWindowFor } from './context/context-windows'
+import { type ContextSetup, TurnContext } from './context/turn-context'
+import { TokenEstimator } from './context/view'
 import { buildSystemPrompt } from './system-prompt'
 import { runTurnLoop, type TurnOutcome } from './turn-loop'
 
@@ -43,6 +54,8 @@ export interface AgentServiceDeps {
   events: AtelierEvents
   user: string
   retry?: RetryPolicy
+  /** Tells the custom tools serving a folder of a lifecycle event (onSession). */
+  notifyCustomTools?: (folder: string | null, reason: 'auto_compaction_start' | 'auto_compaction_end') => void
 }
 
 export interface TurnRequest {
@@ -51,6 +64,8 @@ export interface TurnRequest {
   /** The CLI names a wire format directly, with its own base URL and model. */
   provider?: { kind: ProviderKind; baseUrl?: string; model?: string }
   maxIterations?: number
+  /** The model's context window for this turn, in tokens (the CLI's `--context-window`). */
+  contextWindow?: number
   /** Overrides the chat's approval mode for this turn (the CLI's `--approval`). */
   approvalMode?: ApprovalMode
   /** Who answers approval cards; by default the app's chat view (`approvals.answer`). */
@@ -68,6 +83,10 @@ export interface StartedTurn {
 
 export class AgentService {
   private readonly running = new Map<string, { turnId: string; controller: AbortController }>()
+  /** Per chat: the estimate stays calibrated by the provider's counts from one turn to the next. */
+  private readonly estimators = new Map<string, TokenEstimator>()
+  /** What model listings said of context windows, by provider address and model. */
+  private readonly listedWindows = new Map<string, Promise<number | undefined>>()
   private closed = false
 
   constructor(private readonly deps: AgentServiceDeps) {}
@@ -114,15 +133,22 @@ export class AgentService {
     const asking = { chatId: chat.id, folder, asker: request.asker ?? this.deps.approvals.inApp, emit }
     const gate = this.deps.approvals.gateFor({ ...asking, mode: approvalMode })
     // MCP servers connect now, not at start-up: a turn (or the inspector) is what needs their tools.
-    const outcome = this.projection(profile, approvalMode, folder).then((tools) => {
+    const outcome = this.projection(profile, approvalMode, folder).then(async (tools) => {
       const unavailable = tools.servers.flatMap(({ name, error }) => (error ? [{ name, error }] : []))
       if (unavailable.length > 0) emit({ type: 'servers_unavailable', servers: unavailable })
+      const context = await this.contextFor(chat, provider, adapter, {
+        turnId: turn.id,
+        system,
+        tools: tools.definitions,
+        emit,
+        signal: controller.signal,
+        ...(request.contextWindow && { contextWindow: request.contextWindow }),
+      })
       return runTurnLoop({
         chat,
         history: conversation.messages(chat.id),
         adapter,
-        model: provider.model,
-        system,
+        context,
         tools,
         maxIterations,
         user: this.deps.user,
@@ -132,9 +158,9 @@ export class AgentService {
         confirmAction: this.deps.approvals.confirmerFor(asking),
         ...(this.deps.retry && { retry: this.deps.retry }),
         signal: controller.signal,
-        commit: (role, parts) => {
+        commit: (role, parts, usage) => {
           if (this.closed) throw new Error('Atelier is closing.')
-          return conversation.append(chat.id, turn.id, role, parts)
+          return conversation.append(chat.id, turn.id, role, parts, usage)
         },
         emit,
       })
@@ -159,9 +185,39 @@ export class AgentService {
     return { stopped: running !== undefined }
   }
 
-  conversation({ id }: { id: string }): { messages: ChatMessage[]; turns: Turn[] } {
+  conversation({ id }: { id: string }): {
+    messages: ChatMessage[]
+    turns: Turn[]
+    compactions: Compaction[]
+  } {
     this.deps.chats.get(id)
-    return { messages: this.deps.conversation.messages(id), turns: this.deps.conversation.turns(id) }
+    const { conversation } = this.deps
+    return {
+      messages: conversation.messages(id),
+      turns: conversation.turns(id),
+      compactions: conversation.compactions(id),
+    }
+  }
+
+  /** How full the chat's context is: its next request's estimate, against the model's window. */
+  async contextStatus({ id }: { id: string }): Promise<ContextStatus> {
+    const { context, history } = await this.betweenTurns(id)
+    return context.status(context.estimate(history))
+  }
+
+  /** "Compact now": everything before the latest prompt summarized by the chat's model. */
+  async compact({ id }: { id: string }): Promise<{ compaction: Compaction | null }> {
+    if (this.running.has(id)) {
+      throw new AtelierError(
+        'turn_running',
+        'This chat is still working on the last prompt. Stop it first.',
+        {
+          chatId: id,
+        },
+      )
+    }
+    const { context, history } = await this.betweenTurns(id)
+    return { compaction: await context.compactNow(history) }
   }
 
   /** Ends every running turn as interrupted: the app is closing under them. */
@@ -224,6 +280,67 @@ export class AgentService {
       )
     })
     return { definitions, offered: new Set(definitions.map((definition) => definition.name)), servers }
+  }
+
+  /** A chat's context as its next turn would see it (tools, system prompt, window), outside a turn. */
+  private async betweenTurns(id: string): Promise<{ context: TurnContext; history: ChatMessage[] }> {
+    const chat = this.deps.chats.get(id)
+    const provider = this.resolveProvider(chat, {})
+    const profile = this.deps.profiles.forChat(chat.agent)
+    const approvalMode = effectiveApprovalMode(chat, profile)
+    const { definitions } = await this.projection(profile, approvalMode, projectFolder(chat))
+    const context = await this.contextFor(chat, provider, createProviderAdapter(provider.config), {
+      turnId: null,
+      system: buildSystemPrompt(profile, chat, approvalMode),
+      tools: definitions,
+      emit: () => {},
+      signal: new AbortController().signal,
+    })
+    return { context, history: this.deps.conversation.messages(chat.id) }
+  }
+
+  private async contextFor(
+    chat: Chat,
+    provider: ResolvedProvider,
+    adapter: ProviderAdapter,
+    turn: Pick<ContextSetup, 'turnId' | 'system' | 'tools' | 'emit' | 'signal'> & { contextWindow?: number },
+  ): Promise<TurnContext> {
+    const { conversation, preferences } = this.deps
+    let estimator = this.estimators.get(chat.id)
+    if (!estimator) {
+      estimator = new TokenEstimator()
+      this.estimators.set(chat.id, estimator)
+    }
+    const folder = projectFolder(chat)
+    return new TurnContext({
+      ...turn,
+      chatId: chat.id,
+      model: provider.model,
+      adapter,
+      window: contextWindowFor(
+        provider.config.kind,
+        provider.model,
+        turn.contextWindow ?? provider.contextWindow,
+        await this.listedWindow(provider, adapter),
+      ),
+      thresholdPercent: preferences.get().compactionThresholdPercent,
+      estimator,
+      compactions: conversation.compactions(chat.id),
+      store: (compaction) => conversation.addCompaction(compaction),
+      onAutoCompaction: (phase) => this.deps.notifyCustomTools?.(folder, `auto_compaction_${phase}`),
+      ...(this.deps.retry && { retry: this.deps.retry }),
+    })
+  }
+
+  /** The model listing's context window, asked once per provider address and model. */
+  private listedWindow(provider: ResolvedProvider, adapter: ProviderAdapter): Promise<number | undefined> {
+    const key = `${provider.config.kind} ${provider.config.baseUrl ?? ''} ${provider.model}`
+    let listed = this.listedWindows.get(key)
+    if (!listed) {
+      listed = adapter.contextWindowOf?.(provider.model).catch(() => undefined) ?? Promise.resolve(undefined)
+      this.listedWindows.set(key, listed)
+    }
+    return listed
   }
 
   private resolveProvider(chat: Chat, request: Pick<TurnRequest, 'provider'>): ResolvedProvider {

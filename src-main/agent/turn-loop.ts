@@ -14,15 +14,16 @@ import type {
   ToolResultPart,
   TurnEvent,
   TurnStatus,
+  Usage,
 } from '../../src-shared/agent'
 import type { Chat } from '../../src-shared/contract'
-import { ProviderError } from '../providers/provider-error'
+import { isContextOverflow, ProviderError } from '../providers/provider-error'
 import { type RetryPolicy, streamWithRetry } from '../providers/retry'
-import type { ProviderAdapter } from '../providers/types'
+import type { ModelRequest, ProviderAdapter } from '../providers/types'
 import { FatalToolError } from '../tools/errors'
 import type { CallGate, ToolCallScope, ToolExecutor } from '../tools/executor'
 import type { ToolProjection } from '../tools/projection'
-import { toModelMessages } from './history'
+import type { TurnContext } from './context/turn-context'
 
 /** The same call with the same arguments this many times in a row means the model is stuck. */
 export const REPEATED_CALL_LIMIT = 5
@@ -32,8 +33,8 @@ export interface TurnLoopSetup {
   /** The conversation so far, the new prompt included. */
   history: ChatMessage[]
   adapter: ProviderAdapter
-  model: string
-  system: string
+  /** Builds each request, compacting the conversation first when it would not fit. */
+  context: TurnContext
   /** What the model is offered; a call to any other tool is refused. */
   tools: Pick<ToolProjection, 'definitions' | 'offered'>
   maxIterations: number
@@ -48,7 +49,7 @@ export interface TurnLoopSetup {
   retry?: RetryPolicy
   signal: AbortSignal
   /** Commits one message; it is in the database when this returns. */
-  commit(role: MessageRole, parts: MessagePart[]): ChatMessage
+  commit(role: MessageRole, parts: MessagePart[], usage?: Usage): ChatMessage
   emit(event: TurnEvent): void
 }
 
@@ -64,8 +65,8 @@ export async function runTurnLoop(setup: TurnLoopSetup): Promise<TurnOutcome> {
   const { signal, maxIterations } = setup
   const history = [...setup.history]
   const recentCalls: string[] = []
-  const commit = (role: MessageRole, parts: MessagePart[]) => {
-    const message = setup.commit(role, parts)
+  const commit = (role: MessageRole, parts: MessagePart[], usage?: Usage) => {
+    const message = setup.commit(role, parts, usage)
     history.push(message)
     setup.emit({ type: 'message', message })
     return message
@@ -79,7 +80,7 @@ export async function runTurnLoop(setup: TurnLoopSetup): Promise<TurnOutcome> {
           `Stopped after ${maxIterations} model responses without a final answer (the limit in Settings). Ask to continue if the work should go on.`,
         )
       }
-      const { parts, stopReason } = await streamResponse(setup, history, (p) => commit('assistant', p))
+      const { parts, stopReason } = await respond(setup, history, (p, usage) => commit('assistant', p, usage))
       if (signal.aborted) return { status: 'stopped' }
       const calls = parts.filter((part): part is ToolCallPart => part.type === 'tool_call')
       if (calls.length === 0) {
@@ -110,6 +111,12 @@ export async function runTurnLoop(setup: TurnLoopSetup): Promise<TurnOutcome> {
     }
   } catch (error) {
     if (signal.aborted) return { status: 'stopped' }
+    if (isContextOverflow(error)) {
+      return failed(
+        error.code,
+        `${error.message} Compacting the conversation did not make it fit. Set a smaller context window for this provider in Settings → Providers, start a new chat, or choose a model with a larger window.`,
+      )
+    }
     if (ProviderError.isInstance(error)) return failed(error.code, error.message)
     const message = error instanceof Error ? error.message : String(error)
     return failed('internal', `The turn failed: ${message}`)
@@ -121,24 +128,37 @@ function failed(code: string, message: string): TurnOutcome {
 }
 
 /**
+ * One model response: the request built (and the conversation compacted first if need be), then
+ * streamed. A refusal as longer than the context window compacts and tries once more.
+ */
+async function respond(
+  setup: TurnLoopSetup,
+  history: ChatMessage[],
+  commit: (parts: MessagePart[], usage?: Usage) => void,
+): Promise<{ parts: ResponsePart[]; stopReason: StopReason | undefined }> {
+  const request = await setup.context.request(history)
+  try {
+    return await streamResponse(setup, request, commit)
+  } catch (error) {
+    if (!isContextOverflow(error) || setup.signal.aborted) throw error
+    return await streamResponse(setup, await setup.context.afterOverflow(history, error), commit)
+  }
+}
+
+/**
  * Streams one response, building its parts in the order they came. What arrived is committed even
  * when the stream fails or is stopped: the person saw it, so the conversation keeps it.
  */
 async function streamResponse(
   setup: TurnLoopSetup,
-  history: ChatMessage[],
-  commit: (parts: MessagePart[]) => void,
+  request: ModelRequest,
+  commit: (parts: MessagePart[], usage?: Usage) => void,
 ): Promise<{ parts: ResponsePart[]; stopReason: StopReason | undefined }> {
   const { adapter, emit } = setup
   const parts: ResponsePart[] = []
   let text: TextPart | undefined
   let stopReason: StopReason | undefined
-  const request = {
-    model: setup.model,
-    system: setup.system,
-    messages: toModelMessages(history),
-    tools: setup.tools.definitions,
-  }
+  let usage: Usage | undefined
   const onRetry = (notice: { attempt: number; delayMs: number; message: string }) =>
     emit({ type: 'retry', ...notice })
   try {
@@ -169,6 +189,10 @@ async function streamResponse(
           parts.push({ type: 'opaque', provider: adapter.kind, item: event.item })
           text = undefined
           break
+        case 'usage':
+          usage = event.usage
+          emit(event)
+          break
         case 'done':
           stopReason = event.stopReason
           break
@@ -177,8 +201,9 @@ async function streamResponse(
       }
     }
   } finally {
-    if (parts.length > 0) commit(parts)
+    if (parts.length > 0) commit(parts, usage)
   }
+  setup.context.observe(request, usage)
   return { parts, stopReason }
 }
 

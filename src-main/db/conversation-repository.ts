@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto'
-import type { ChatMessage, MessagePart, MessageRole, Turn, TurnStatus } from '../../src-shared/agent'
+import type {
+  ChatMessage,
+  Compaction,
+  CompactionReason,
+  MessagePart,
+  MessageRole,
+  Turn,
+  TurnStatus,
+  Usage,
+} from '../../src-shared/agent'
 import type { Database } from './database'
 
 interface TurnRow {
@@ -18,7 +27,38 @@ interface MessageRow {
   turn_id: string
   role: MessageRole
   parts: string
+  usage: string | null
   created_at: number
+}
+
+interface CompactionRow {
+  id: string
+  chat_id: string
+  turn_id: string | null
+  reason: CompactionReason
+  after_message_id: string
+  elided_through: string | null
+  summarized_through: string | null
+  summary: string | null
+  tokens_before: number
+  tokens_after: number
+  created_at: number
+}
+
+function toCompaction(row: CompactionRow): Compaction {
+  return {
+    id: row.id,
+    chatId: row.chat_id,
+    turnId: row.turn_id,
+    reason: row.reason,
+    afterMessageId: row.after_message_id,
+    elidedThrough: row.elided_through,
+    summarizedThrough: row.summarized_through,
+    summary: row.summary,
+    tokensBefore: row.tokens_before,
+    tokensAfter: row.tokens_after,
+    createdAt: row.created_at,
+  }
 }
 
 function toTurn(row: TurnRow): Turn {
@@ -40,6 +80,19 @@ function toMessage(row: MessageRow): ChatMessage {
     role: row.role,
     parts: parseParts(row.parts),
     createdAt: row.created_at,
+    ...(row.usage && { usage: parseUsage(row.usage) }),
+  }
+}
+
+/** Usage that no longer parses is left out: it only informs. */
+function parseUsage(text: string): Usage | undefined {
+  try {
+    const usage = JSON.parse(text) as Usage
+    return typeof usage?.inputTokens === 'number' && typeof usage.outputTokens === 'number'
+      ? usage
+      : undefined
+  } catch {
+    return undefined
   }
 }
 
@@ -79,10 +132,19 @@ export class ConversationRepository {
       ),
       turn: db.prepare<[string], TurnRow>('SELECT * FROM turns WHERE id = ?'),
       append: db.prepare(
-        `INSERT INTO messages (id, chat_id, turn_id, seq, role, parts, created_at)
-         VALUES (?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE chat_id = ?), ?, ?, ?)`,
+        `INSERT INTO messages (id, chat_id, turn_id, seq, role, parts, usage, created_at)
+         VALUES (?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE chat_id = ?), ?, ?, ?, ?)`,
       ),
       messages: db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE chat_id = ? ORDER BY seq'),
+      addCompaction: db.prepare(
+        `INSERT INTO compactions (id, chat_id, turn_id, reason, after_message_id, elided_through,
+           summarized_through, summary, tokens_before, tokens_after, created_at)
+         VALUES (@id, @chatId, @turnId, @reason, @afterMessageId, @elidedThrough, @summarizedThrough,
+           @summary, @tokensBefore, @tokensAfter, @createdAt)`,
+      ),
+      compactions: db.prepare<[string], CompactionRow>(
+        'SELECT * FROM compactions WHERE chat_id = ? ORDER BY created_at, rowid',
+      ),
     }
   }
 
@@ -133,8 +195,22 @@ export class ConversationRepository {
     return orphans.length
   }
 
-  append(chatId: string, turnId: string, role: MessageRole, parts: MessagePart[]): ChatMessage {
-    const message: ChatMessage = { id: randomUUID(), chatId, turnId, role, parts, createdAt: this.now() }
+  append(
+    chatId: string,
+    turnId: string,
+    role: MessageRole,
+    parts: MessagePart[],
+    usage?: Usage,
+  ): ChatMessage {
+    const message: ChatMessage = {
+      id: randomUUID(),
+      chatId,
+      turnId,
+      role,
+      parts,
+      createdAt: this.now(),
+      ...(usage && { usage }),
+    }
     this.statements.append.run(
       message.id,
       chatId,
@@ -142,6 +218,7 @@ export class ConversationRepository {
       chatId,
       role,
       JSON.stringify(parts),
+      usage ? JSON.stringify(usage) : null,
       message.createdAt,
     )
     return message
@@ -149,6 +226,17 @@ export class ConversationRepository {
 
   messages(chatId: string): ChatMessage[] {
     return this.statements.messages.all(chatId).map(toMessage)
+  }
+
+  addCompaction(compaction: Omit<Compaction, 'id' | 'createdAt'>): Compaction {
+    const stored: Compaction = { ...compaction, id: randomUUID(), createdAt: this.now() }
+    this.statements.addCompaction.run(stored)
+    return stored
+  }
+
+  /** The chat's compactions, oldest first: the last one says what the model sees now. */
+  compactions(chatId: string): Compaction[] {
+    return this.statements.compactions.all(chatId).map(toCompaction)
   }
 }
 

@@ -245,4 +245,30 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 12,
+    name: 'token usage, context windows and compactions',
+    sql: `
+      -- An assistant message's tokens as its provider reported them (JSON); NULL when it did not.
+      ALTER TABLE messages ADD COLUMN usage TEXT;
+      -- Tokens; NULL: from the model listing or the table of well-known models.
+      ALTER TABLE providers ADD COLUMN context_window INTEGER;
+
+      -- What the model sees of a conversation from then on; the messages themselves stay as they were.
+      CREATE TABLE compactions (
+        id TEXT PRIMARY KEY,
+        chat_id TEXT NOT NULL REFERENCES chats (id) ON DELETE CASCADE,
+        turn_id TEXT REFERENCES turns (id) ON DELETE CASCADE,
+        reason TEXT NOT NULL CHECK (reason IN ('threshold', 'overflow', 'manual')),
+        after_message_id TEXT NOT NULL,
+        elided_through TEXT,
+        summarized_through TEXT,
+        summary TEXT,
+        tokens_before INTEGER NOT NULL,
+        tokens_after INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX compactions_by_chat ON compactions (chat_id, created_at);
+    `,
+  },
 ]

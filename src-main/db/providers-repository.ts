@@ -9,6 +9,7 @@ export interface StoredProvider {
   baseUrl: string | null
   defaultModel: string | null
   encryptedKey: Buffer | null
+  contextWindow: number | null
   createdAt: number
   updatedAt: number
 }
@@ -20,6 +21,7 @@ interface ProviderRow {
   base_url: string | null
   default_model: string | null
   encrypted_key: Buffer | null
+  context_window: number | null
   created_at: number
   updated_at: number
 }
@@ -32,6 +34,7 @@ function toProvider(row: ProviderRow): StoredProvider {
     baseUrl: row.base_url,
     defaultModel: row.default_model,
     encryptedKey: row.encrypted_key,
+    contextWindow: row.context_window,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   }
@@ -45,11 +48,12 @@ export class ProvidersRepository {
       list: db.prepare<[], ProviderRow>('SELECT * FROM providers ORDER BY created_at, rowid'),
       get: db.prepare<[string], ProviderRow>('SELECT * FROM providers WHERE id = ?'),
       upsert: db.prepare(
-        `INSERT INTO providers (id, kind, name, base_url, default_model, encrypted_key, created_at, updated_at)
-         VALUES (@id, @kind, @name, @baseUrl, @defaultModel, @encryptedKey, @createdAt, @updatedAt)
+        `INSERT INTO providers (id, kind, name, base_url, default_model, encrypted_key, context_window,
+           created_at, updated_at)
+         VALUES (@id, @kind, @name, @baseUrl, @defaultModel, @encryptedKey, @contextWindow, @createdAt, @updatedAt)
          ON CONFLICT (id) DO UPDATE SET name = excluded.name, base_url = excluded.base_url,
            default_model = excluded.default_model, encrypted_key = excluded.encrypted_key,
-           updated_at = excluded.updated_at`,
+           context_window = excluded.context_window, updated_at = excluded.updated_at`,
       ),
       delete: db.prepare('DELETE FROM providers WHERE id = ?'),
     }

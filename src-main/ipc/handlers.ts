@@ -68,6 +68,8 @@ export function createHandlers({
       ),
     'chats.messages': (request) => agent.conversation(request),
     'chats.capabilities': (request) => agent.capabilities(request),
+    'chats.context': (request) => agent.contextStatus(request),
+    'chats.compact': (request) => agent.compact(request),
     'folders.list': (request) => listFolders(request.path),
     'folders.recent': () => recentFolders(chats.list()),
     'folders.pick': async () => {

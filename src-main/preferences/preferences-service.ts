@@ -15,6 +15,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   maxIterations: 50,
   protectedPaths: DEFAULT_PROTECTED_PATHS,
   customToolPaths: [],
+  compactionThresholdPercent: 80,
 }
 
 /** App-wide preferences. Stored values that no longer parse fall back to the defaults, field by field. */

@@ -10,6 +10,7 @@ export type ProviderErrorCode =
   | 'provider_unavailable'
   | 'provider_auth'
   | 'provider_rejected'
+  | 'provider_context_overflow'
   | 'provider_connection'
   | 'provider_error'
 
@@ -132,4 +133,9 @@ function describe(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error)
   const oneLine = message.replace(/\s+/g, ' ').trim()
   return oneLine.length > 500 ? `${oneLine.slice(0, 500)}…` : oneLine || 'no details'
+}
+
+/** A refusal of the request as longer than the model's context window. */
+export function isContextOverflow(error: unknown): error is ProviderError {
+  return ProviderError.isInstance(error) && error.code === 'provider_context_overflow'
 }

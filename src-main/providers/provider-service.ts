@@ -57,6 +57,8 @@ export interface ResolvedProvider {
   model: string
   /** The provider's name, for messages. */
   name: string
+  /** The context window set for it in Settings, if any. */
+  contextWindow: number | null
 }
 
 export interface ProviderOverrides {
@@ -86,7 +88,14 @@ export class ProviderService {
     return this.repository.list().map((provider) => this.toInfo(provider))
   }
 
-  create({ kind, name, baseUrl = null, defaultModel = null, apiKey }: CreateProviderBody): ProviderInfo {
+  create({
+    kind,
+    name,
+    baseUrl = null,
+    defaultModel = null,
+    apiKey,
+    contextWindow = null,
+  }: CreateProviderBody): ProviderInfo {
     const now = this.now()
     const provider: StoredProvider = {
       id: randomUUID(),
@@ -95,6 +104,7 @@ export class ProviderService {
       baseUrl,
       defaultModel,
       encryptedKey: apiKey === undefined ? null : this.encrypt(apiKey),
+      contextWindow,
       createdAt: now,
       updatedAt: now,
     }
@@ -173,6 +183,7 @@ export class ProviderService {
       baseUrl: null,
       defaultModel: null,
       encryptedKey: null,
+      contextWindow: null,
       createdAt: 0,
       updatedAt: 0,
     }
@@ -201,7 +212,7 @@ export class ProviderService {
         },
       )
     }
-    return { config, model: chosen, name: provider.name }
+    return { config, model: chosen, name: provider.name, contextWindow: provider.contextWindow }
   }
 
   /** How to reach `provider` at `baseUrl` (null: its official endpoint), with the key that may go there. */
@@ -276,6 +287,7 @@ export class ProviderService {
       defaultModel: provider.defaultModel,
       keySource: provider.encryptedKey ? 'stored' : environment ? 'environment' : 'none',
       keyVariable: environment?.variable ?? KEY_VARIABLES[provider.kind][0] ?? '',
+      contextWindow: provider.contextWindow,
     }
   }
 

@@ -295,6 +295,6 @@ describe('the agent turn loop', () => {
       ok: false,
       error: { code: 'missing_model' },
     })
-    expect(atelier.agent.conversation({ id: other.id })).toEqual({ messages: [], turns: [] })
+    expect(atelier.agent.conversation({ id: other.id })).toEqual({ messages: [], turns: [], compactions: [] })
   })
 })

@@ -343,6 +343,9 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
         starting: false,
       }
     case 'usage':
+    case 'context':
+    case 'compaction_started':
+    case 'compaction_completed':
       return state
   }
 }
