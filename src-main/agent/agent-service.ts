@@ -25,6 +25,7 @@ import type { ProviderService, ResolvedProvider } from '../providers/provider-se
 import type { RetryPolicy } from '../providers/retry'
 import { wireToolsWithTokens } from '../providers/tool-mapper'
 import type { ProviderAdapter } from '../providers/types'
+import type { SessionReason } from '../tools/custom/host-protocol'
 import type { ToolExecutor } from '../tools/executor'
 import { enabledToolDefinitions, type ToolProjection } from '../tools/projection'
 import type { ToolRegistry } from '../tools/registry'
@@ -55,7 +56,7 @@ export interface AgentServiceDeps {
   user: string
   retry?: RetryPolicy
   /** Tells the custom tools serving a folder of a lifecycle event (onSession). */
-  notifyCustomTools?: (folder: string | null, reason: 'auto_compaction_start' | 'auto_compaction_end') => void
+  notifyCustomTools?: (folder: string | null, reason: SessionReason) => void
 }
 
 export interface TurnRequest {

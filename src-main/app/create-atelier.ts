@@ -176,6 +176,7 @@ export function createAtelier({
     events,
     user: LOCAL_USER,
     ...(retry && { retry }),
+    notifyCustomTools: (folder, reason) => customTools.session(folder, reason),
   })
   const info = { name: PRODUCT_NAME, version: APP_VERSION, dataDir }
   const handlers = createHandlers({

@@ -6,6 +6,7 @@ import { APPROVAL_MODES, type ApprovalMode } from '../../../src-shared/approvals
 import type { ChatMode } from '../../../src-shared/contract'
 import { MaxIterations } from '../../../src-shared/contract'
 import { countedProgressText } from '../../../src-shared/progress'
+import { ContextWindow } from '../../../src-shared/providers'
 import { DEFAULT_PROFILE } from '../../agent/agent-profiles'
 import { terminalAsker } from '../approval-prompt'
 import { abortOnSignals, withAtelier } from '../open-atelier'
@@ -19,6 +20,7 @@ interface RunOptions {
   mode?: ChatMode
   agent?: string
   maxIterations?: number
+  contextWindow?: number
   json?: boolean
   chat?: string
   approval?: ApprovalMode
@@ -32,6 +34,15 @@ function iterations(value: string): number {
   if (!Value.Check(MaxIterations, n)) {
     const { minimum, maximum } = MaxIterations as { minimum: number; maximum: number }
     throw new InvalidArgumentError(`must be an integer from ${minimum} to ${maximum}`)
+  }
+  return n
+}
+
+function contextWindow(value: string): number {
+  const n = Number(value)
+  if (!Value.Check(ContextWindow, n)) {
+    const { minimum, maximum } = ContextWindow as { minimum: number; maximum: number }
+    throw new InvalidArgumentError(`must be a number of tokens from ${minimum} to ${maximum}`)
   }
   return n
 }
@@ -52,6 +63,11 @@ export function registerRunCommand(program: Command): void {
       '--max-iterations <n>',
       'model responses allowed in this turn (default: the setting, 50)',
       iterations,
+    )
+    .option(
+      '--context-window <tokens>',
+      "the model's context window for this run (default: the provider's setting, its model listing, or the table of well-known models)",
+      contextWindow,
     )
     .addOption(approvalOption())
     .option('--json', 'print the neutral stream events as NDJSON on stdout')
@@ -88,6 +104,7 @@ export function registerRunCommand(program: Command): void {
             prompt,
             provider,
             ...(options.maxIterations && { maxIterations: options.maxIterations }),
+            ...(options.contextWindow && { contextWindow: options.contextWindow }),
             ...(options.approval && { approvalMode: options.approval }),
             asker: terminalAsker(),
             signal: stop.signal,
@@ -149,6 +166,14 @@ function printForPerson(event: TurnEvent): void {
     case 'retry':
       process.stderr.write(`\n${event.message} — retrying in ${(event.delayMs / 1000).toFixed(1)} s\n`)
       break
+    case 'compaction_completed': {
+      const { compaction } = event
+      const how = compaction.summary ? 'summarized the earlier conversation' : 'elided older tool outputs'
+      process.stderr.write(
+        `  ⋯ context compacted: ${how} (${compaction.tokensBefore} → ${compaction.tokensAfter} tokens)\n`,
+      )
+      break
+    }
     case 'turn_completed':
       process.stdout.write('\n')
       if (event.status === 'stopped') process.stderr.write('Stopped.\n')

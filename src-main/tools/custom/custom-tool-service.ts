@@ -31,7 +31,7 @@ import type { ToolRegistry } from '../registry'
 import { integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
 import type { RegisteredTool, ToolOutput } from '../types'
 import { discoverToolFolders, type FoundFolder } from './discovery'
-import type { HostedResult, HostedToolInfo } from './host-protocol'
+import type { HostedResult, HostedToolInfo, SessionReason } from './host-protocol'
 import { type LoadOutcome, nodeHost, type SpawnHost, ToolHostProcess } from './tool-host-process'
 
 const TRUSTED_KEY = 'customTools.trustedFolders'
@@ -101,6 +101,17 @@ export class CustomToolService {
     const next = this.preparing.then(() => this.load(project))
     this.preparing = next.catch(() => {})
     return next
+  }
+
+  /**
+   * A session event of a chat in `project` (an automatic compaction), for the modules serving it:
+   * the person's own and that project's.
+   */
+  session(project: string | null, reason: SessionReason): void {
+    for (const hosted of this.hosted.values()) {
+      if (hosted.found.project !== undefined && hosted.found.project !== project) continue
+      hosted.host.session(reason, project ?? this.home)
+    }
   }
 
   /** Every file found for this project (loading what may run), for the panel and the CLI. */

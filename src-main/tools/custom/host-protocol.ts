@@ -42,6 +42,9 @@ export interface HostedResult {
   expanded?: string
 }
 
+/** The session events the app sends while hosts run (start and shutdown are the host's own). */
+export type SessionReason = 'auto_compaction_start' | 'auto_compaction_end'
+
 export type ToHost =
   | {
       type: 'load'
@@ -60,6 +63,8 @@ export type ToHost =
       result: { stdout: string; stderr: string; code: number | null; killed: boolean }
     }
   | { type: 'confirmed'; confirmId: string; accepted: boolean; error?: string }
+  /** A lifecycle event of the session a chat in `cwd` runs (onSession). */
+  | { type: 'session'; reason: SessionReason; cwd: string }
   /** Asked after an abort: a host that cannot answer is stuck in a loop. */
   | { type: 'ping' }
   | { type: 'shutdown' }

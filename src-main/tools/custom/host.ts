@@ -29,7 +29,14 @@ import {
 } from '../../../src-custom-tool/index'
 import type { CustomToolLoadError } from '../../../src-shared/custom-tools'
 import type { ToolKind } from '../../../src-shared/tools'
-import type { FromHost, HostedResult, HostedToolInfo, PartialResult, ToHost } from './host-protocol'
+import type {
+  FromHost,
+  HostedResult,
+  HostedToolInfo,
+  PartialResult,
+  SessionReason,
+  ToHost,
+} from './host-protocol'
 
 /** Electron's utility process has a port; a Node fork has `process.send`. */
 interface ParentPort {
@@ -294,11 +301,11 @@ async function load(files: string[], aliases: Record<string, string>): Promise<v
   await session('start')
 }
 
-async function session(reason: 'start' | 'shutdown'): Promise<void> {
+async function session(reason: 'start' | 'shutdown' | SessionReason, cwd = home): Promise<void> {
   for (const { tool, file } of tools.values()) {
     if (!tool.onSession) continue
     try {
-      await scope.run({ file, cwd: home }, () => tool.onSession?.({ reason }, { cwd: home, hasUI }))
+      await scope.run({ file, cwd }, () => tool.onSession?.({ reason }, { cwd, hasUI }))
     } catch (error) {
       log(file, 'warn', [`onSession(${reason}) of ${tool.name} failed:`, error])
     }
@@ -419,6 +426,9 @@ onMessage((message) => {
     case 'confirmed':
       waiting.get(message.confirmId)?.(message)
       waiting.delete(message.confirmId)
+      return
+    case 'session':
+      void session(message.reason, message.cwd)
       return
     case 'ping':
       send({ type: 'pong' })

@@ -15,7 +15,7 @@ import type { ToolProgress } from '../../../src-shared/tools'
 import { ToolError } from '../errors'
 import { runShellCommand } from '../processes'
 import type { ToolCallRecord, ToolHost } from '../types'
-import type { FromHost, HostedResult, HostedToolInfo, ToHost } from './host-protocol'
+import type { FromHost, HostedResult, HostedToolInfo, SessionReason, ToHost } from './host-protocol'
 
 /** A started host: a message channel and a way to end it. Node's fork, or Electron's utility process. */
 export interface HostChannel {
@@ -160,6 +160,11 @@ export class ToolHostProcess {
    */
   get busy(): boolean {
     return [...this.calls.values()].some((call) => !call.host.signal.aborted)
+  }
+
+  /** Tells a running host's modules of a session event (onSession); a host not running hears nothing. */
+  session(reason: SessionReason, cwd: string): void {
+    if (!this.closed) this.started?.channel.send({ type: 'session', reason, cwd })
   }
 
   /** Starts the host (when it is not running) and says what loading the folder's modules gave. */

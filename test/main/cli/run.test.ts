@@ -465,6 +465,7 @@ describe('atelier run (built CLI)', { timeout: 120_000 }, () => {
       '--mode <mode>',
       '--agent <name>',
       '--max-iterations <n>',
+      '--context-window <tokens>',
       '--json',
       '--chat <id>',
       '-h, --help',
