@@ -432,6 +432,38 @@ describe('the warm tree cache', () => {
       ],
     },
     {
+      name: 'a folder replaced by a symlink to a folder outside',
+      change: ({ path, outside }) => {
+        writeTree(outside, { 'e.ts': 'needle outside e\n', 'one/f.ts': 'needle outside f\n' })
+        rmSync(path('src/deep'), { recursive: true })
+        symlinkSync(outside, path('src/deep'))
+      },
+      grep: ['a.txt:1:needle a', 'lib/k.ts:1:needle k', 'src/c.ts:1:needle c'],
+      glob: ['a.txt', 'b.txt', 'lib', 'lib/k.ts', 'src', 'src/c.ts', 'src/d.ts'],
+    },
+    {
+      name: 'a folder at depth 3 replaced by a symlink to a folder outside',
+      change: ({ path, outside }) => {
+        writeTree(outside, { 'f.ts': 'needle outside f\n', 'two/g.ts': 'needle outside g\n' })
+        rmSync(path('src/deep/one'), { recursive: true })
+        symlinkSync(outside, path('src/deep/one'))
+      },
+      grep: ['a.txt:1:needle a', 'lib/k.ts:1:needle k', 'src/c.ts:1:needle c', 'src/deep/e.ts:1:needle e'],
+      glob: [
+        'a.txt',
+        'b.txt',
+        'lib',
+        'lib/k.ts',
+        'src',
+        'src/c.ts',
+        'src/d.ts',
+        'src/deep',
+        'src/deep/e.ts',
+        'src/deep/two',
+        'src/deep/two/g.ts',
+      ],
+    },
+    {
       name: 'a .gitignore rule added at the top',
       change: ({ path }) => {
         writeFileSync(path('.gitignore'), 'ignored/\n*.log\nlib/\none/\n')
@@ -587,5 +619,136 @@ describe('the warm tree cache', () => {
       // And the cache a cold call would bypass agrees with it.
       expect(await tools.cold(calls[first])).toEqual(expected[first])
     })
+  })
+
+  /** `count` files in folders of 50: `text(n)` is file n's content. */
+  function manyFiles(count: number, text: (n: number) => string): Record<string, string> {
+    const files: Record<string, string> = {}
+    for (let n = 0; n < count; n++) files[`f${Math.floor(n / 50)}/${n}.txt`] = text(n)
+    return files
+  }
+
+  /** What a call adds to filesRead, over every worker. */
+  async function filesReadBy<T>(call: () => Promise<T>): Promise<{ result: T; read: number }> {
+    const before = (await totals()).filesRead
+    const result = await call()
+    return { result, read: (await totals()).filesRead - before }
+  }
+
+  it('a warm grep opens only the files that may match; a file changed to match is read and found', async () => {
+    const count = 300
+    const matching = [7, 120, 121, 250, 299]
+    const { grep, path } = setup(
+      manyFiles(count, (n) =>
+        matching.includes(n)
+          ? `file ${n}\n${'lorem ipsum dolor sit amet\n'.repeat(20)}the needle ${n}\n`
+          : `file ${n}\n${'lorem ipsum dolor sit amet\n'.repeat(20)}`,
+      ),
+    )
+    const expected = [
+      'f0/7.txt:22:the needle 7',
+      'f2/120.txt:22:the needle 120',
+      'f2/121.txt:22:the needle 121',
+      'f5/250.txt:22:the needle 250',
+      'f5/299.txt:22:the needle 299',
+    ]
+    const first = await filesReadBy(() => grep('needle'))
+    expect(first.result).toEqual(expected)
+    expect(first.read).toBe(count)
+    const stats = await settledTotals()
+    expect(stats.watched).toBeGreaterThanOrEqual(1 + count / 50)
+    expect(stats.summaries).toBeGreaterThanOrEqual(count)
+
+    const second = await filesReadBy(() => grep('needle'))
+    expect(second.result).toEqual(expected)
+    expect(second.read).toBeGreaterThanOrEqual(matching.length)
+    expect(second.read).toBeLessThan(count / 10)
+
+    // One file grows a match, another gets one at the same size (and a later mtime).
+    writeFileSync(path('f1/60.txt'), `file 60\n${'lorem ipsum dolor sit amet\n'.repeat(20)}a needle too\n`)
+    const sameSize = path('f3/170.txt')
+    const before = readFileSync(sameSize, 'utf8')
+    const after = before.replace('ipsum ', 'needle')
+    expect(after.length).toBe(before.length)
+    writeFileSync(sameSize, after)
+    touchForward(sameSize)
+    const third = await filesReadBy(() => grep('needle'))
+    expect(third.result).toEqual([
+      'f0/7.txt:22:the needle 7',
+      'f1/60.txt:22:a needle too',
+      'f2/120.txt:22:the needle 120',
+      'f2/121.txt:22:the needle 121',
+      'f3/170.txt:2:lorem needledolor sit amet',
+      'f5/250.txt:22:the needle 250',
+      'f5/299.txt:22:the needle 299',
+    ])
+    expect(third.read).toBeGreaterThanOrEqual(matching.length + 2)
+    expect(third.read).toBeLessThan(count / 10)
+  })
+
+  it('past its budget a folder is not cached, and searches stay right', async () => {
+    // 200 files of 40 KiB: a summary of 8 KiB each, 1.6 MB in all, when 1 MiB is shared by the workers.
+    const count = 200
+    const text = (n: number) => `file ${n}\n${`line of file ${n}, some words to vary the text\n`.repeat(900)}`
+    const files = manyFiles(count, text)
+    files['f1/60.txt'] = `${text(60)}needle 60\n`
+    const { grep, path, settings } = setup(files, { cacheMiB: 1 })
+    expect(await grep('needle')).toEqual(['f1/60.txt:902:needle 60'])
+    expect(await settledTotals()).toMatchObject({ folders: 0, watched: 0, summaries: 0, bytes: 0 })
+
+    writeFileSync(path('f3/170.txt'), `${text(170)}needle 170\n`)
+    unlinkSync(path('f1/60.txt'))
+    const again = await filesReadBy(() => grep('needle'))
+    expect(again.result).toEqual(['f3/170.txt:902:needle 170'])
+    // Nothing summarized: every file is read again.
+    expect(again.read).toBe(count - 1)
+    expect(await settledTotals()).toMatchObject({ folders: 0, summaries: 0, bytes: 0 })
+
+    // A bigger budget counts once the folder's caches are dropped.
+    settings({ cacheMiB: 64 })
+    expect(await grep('needle')).toEqual(['f3/170.txt:902:needle 170'])
+    expect(await settledTotals()).toMatchObject({ folders: 0, bytes: 0 })
+    dropSearchCache(path())
+    expect(await grep('needle')).toEqual(['f3/170.txt:902:needle 170'])
+    const stats = await settledTotals()
+    expect(stats.watched).toBeGreaterThanOrEqual(1 + count / 50)
+    expect(stats.summaries).toBeGreaterThanOrEqual(count - 1)
+    expect(stats.bytes).toBeGreaterThan((count - 1) * 8 * 1024)
+  })
+
+  it('dropSearchCache empties the caches, and the next grep is right and caches again', async () => {
+    const tools = await warmTree()
+    dropSearchCache(tools.project)
+    expect(await settledTotals()).toMatchObject({ folders: 0, watched: 0, summaries: 0, bytes: 0 })
+    writeFileSync(tools.path('src/deep/one/new.ts'), 'needle new\n')
+    unlinkSync(tools.path('a.txt'))
+    const expected = [
+      'lib/k.ts:1:needle k',
+      'src/c.ts:1:needle c',
+      'src/deep/e.ts:1:needle e',
+      'src/deep/one/f.ts:1:needle f',
+      'src/deep/one/new.ts:1:needle new',
+    ]
+    expect(await tools.grep()).toEqual(expected)
+    const stats = await settledTotals()
+    expect(stats.watched).toBeGreaterThanOrEqual(TREE_FOLDERS.length)
+    expect(stats.summaries).toBeGreaterThanOrEqual(TREE_FILES_WALKED)
+    expect(await tools.grep()).toEqual(expected)
+  })
+
+  it('with cacheMiB 0 nothing is cached, and every grep reads every file', async () => {
+    const { grep, glob, path } = setup(TREE, { cacheMiB: 0 })
+    const first = await filesReadBy(() => grep())
+    expect(first.result).toEqual(GREP_BEFORE)
+    expect(await glob()).toEqual(GLOB_BEFORE)
+    expect(await settledTotals()).toMatchObject({ folders: 0, watched: 0, summaries: 0, bytes: 0 })
+    const second = await filesReadBy(() => grep())
+    expect(second.result).toEqual(GREP_BEFORE)
+    expect(second.read).toBe(first.read)
+    // a b c d e f g k: the files not ignored.
+    expect(first.read).toBe(8)
+    unlinkSync(path('a.txt'))
+    expect(await grep()).toEqual(GREP_BEFORE.slice(1))
+    expect(await settledTotals()).toMatchObject({ folders: 0, watched: 0, summaries: 0, bytes: 0 })
   })
 })
