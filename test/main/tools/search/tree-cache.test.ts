@@ -9,6 +9,7 @@
  * caches when it ends, so the figures a test reads are its own.
  */
 import {
+  linkSync,
   mkdirSync,
   readFileSync,
   renameSync,
@@ -607,19 +608,21 @@ describe('the warm tree cache', () => {
   describe.each([
     ['grep', 'glob'],
     ['glob', 'grep'],
-  ] as const)('the call right after a change gives what a cold one gives (%s first, then %s)', (first) => {
-    it.each(changes)('$name', async ({ change, grep, glob }) => {
-      const tools = await warmTree()
-      change(tools)
-      const calls = { grep: () => tools.grep(), glob: () => tools.glob() }
-      const expected = { grep, glob }
-      const second = first === 'grep' ? 'glob' : 'grep'
-      expect(await calls[first]()).toEqual(expected[first])
-      expect(await calls[second]()).toEqual(expected[second])
-      // And the cache a cold call would bypass agrees with it.
-      expect(await tools.cold(calls[first])).toEqual(expected[first])
-    })
-  })
+  ] as const)(
+    'the call right after a change gives what a cold one gives (%s first, then %s)',
+    (first, second) => {
+      it.each(changes)('$name', async ({ change, grep, glob }) => {
+        const tools = await warmTree()
+        change(tools)
+        const calls = { grep: () => tools.grep(), glob: () => tools.glob() }
+        const expected = { grep, glob }
+        expect(await calls[first]()).toEqual(expected[first])
+        expect(await calls[second]()).toEqual(expected[second])
+        // And the cache a cold call would bypass agrees with it.
+        expect(await tools.cold(calls[first])).toEqual(expected[first])
+      })
+    },
+  )
 
   /** `count` files in folders of 50: `text(n)` is file n's content. */
   function manyFiles(count: number, text: (n: number) => string): Record<string, string> {
@@ -750,5 +753,85 @@ describe('the warm tree cache', () => {
     unlinkSync(path('a.txt'))
     expect(await grep()).toEqual(GREP_BEFORE.slice(1))
     expect(await settledTotals()).toMatchObject({ folders: 0, watched: 0, summaries: 0, bytes: 0 })
+  })
+
+  /**
+   * Bugs found while writing these tests. Each `it.fails` passes while its bug is there: once the
+   * bug is fixed it fails, and should become a plain `it`.
+   */
+  describe('known gaps', () => {
+    // A cached folder is linked to its parent only when the parent was cached first
+    // (tree-cache.ts, list(): `this.folders.get(parentOf(path))?.children.add(path)`). A folder
+    // cached by a call of a subfolder (grep of path "src", glob of "src/**") never becomes its
+    // parent's child, so renaming it does not forget it: its own watch reports the move under its
+    // own name, which only marks its listing stale; the next walk lists the new folder at that path
+    // under the old watch, which still watches the moved one, and takes the new inode as its stamp.
+    it.fails('a folder first searched on its own, renamed and made again: later changes in it are heard', async () => {
+      const { glob, path, project } = setup({ 'src/a.ts': 'needle a\n', 'top.ts': 'needle top\n' })
+      expect(await glob('src/**')).toEqual(['src/a.ts'])
+      expect(await glob()).toEqual(['src', 'src/a.ts', 'top.ts'])
+      expect((await settledTotals()).watched).toBeGreaterThanOrEqual(2)
+      renameSync(path('src'), path('old'))
+      writeTree(project, { 'src/b.ts': 'needle b\n' })
+      expect(await glob()).toEqual(['old', 'old/a.ts', 'src', 'src/b.ts', 'top.ts'])
+      await searchPool().settled()
+      writeFileSync(path('src/c.ts'), 'needle c\n')
+      expect(await glob()).toEqual(['old', 'old/a.ts', 'src', 'src/b.ts', 'src/c.ts', 'top.ts'])
+    })
+
+    // The same: the folders inside the renamed one keep their listings, and the next walk of the
+    // folder made in its place reads them (before checkAfterCall drops them after that call).
+    it.fails('a folder first searched on its own, renamed and made again: the next glob lists what is there', async () => {
+      const { glob, grep, path, project } = setup({ 'src/deep/e.ts': 'needle e\n', 'top.ts': 'needle top\n' })
+      expect(await grep('needle', { path: 'src' })).toEqual(['src/deep/e.ts:1:needle e'])
+      expect(await grep()).toEqual(['src/deep/e.ts:1:needle e', 'top.ts:1:needle top'])
+      expect((await settledTotals()).watched).toBeGreaterThanOrEqual(3)
+      renameSync(path('src'), path('old'))
+      writeTree(project, { 'src/deep/new.ts': 'needle new\n' })
+      expect(await glob()).toEqual([
+        'old',
+        'old/deep',
+        'old/deep/e.ts',
+        'src',
+        'src/deep',
+        'src/deep/new.ts',
+        'top.ts',
+      ])
+    })
+
+    // The same gap across workers: with respectGitignore off a part lists nothing above the folder it
+    // starts at (walk.ts, startLevels returns early), so in the worker that runs it the part's folder
+    // has no cached parent, and renaming it leaves its subfolders cached under their old paths.
+    it.runIf(searchPool().size > 1).fails(
+      'respectGitignore off: folders at depth 3 renamed and made again, the next glob lists what is there',
+      async () => {
+        const files: Record<string, string> = {}
+        for (let i = 0; i < 8; i++) files[`a/b/c${i}/d/old${i}.ts`] = `needle ${i}\n`
+        const { glob, path } = setup(files, { respectGitignore: false })
+        expect(await glob()).toHaveLength(2 + 8 * 3)
+        expect((await settledTotals()).watched).toBeGreaterThanOrEqual(2 + 8 * 2)
+        const expected = ['a', 'a/b']
+        for (let i = 0; i < 8; i++) {
+          renameSync(path(`a/b/c${i}`), path(`a/b/x${i}`))
+          writeTree(path(), { [`a/b/c${i}/d/new${i}.ts`]: 'needle\n' })
+          expected.push(`a/b/c${i}`, `a/b/c${i}/d`, `a/b/c${i}/d/new${i}.ts`)
+          expected.push(`a/b/x${i}`, `a/b/x${i}/d`, `a/b/x${i}/d/old${i}.ts`)
+        }
+        expect(await glob()).toEqual(expected.sort())
+      },
+    )
+
+    // A summary is trusted as long as no event named the file (grep.ts, grepJob: cache.summary(),
+    // with no size or mtime check), but a folder's watch hears only writes made through its own
+    // entries: a write through a hard link in another folder goes unheard, and a warm grep skips
+    // the file its stale summary rules out.
+    it.fails('a file written through a hard link elsewhere is searched as it is now', async () => {
+      const { grep, path, outside } = setup({ 'a.txt': 'nopeee a\n', 'b.txt': 'other\n' })
+      linkSync(path('a.txt'), join(outside, 'a-link.txt'))
+      expect(await grep()).toEqual([])
+      expect((await settledTotals()).summaries).toBeGreaterThanOrEqual(2)
+      writeFileSync(join(outside, 'a-link.txt'), 'needle a\n')
+      expect(await grep()).toEqual(['a.txt:1:needle a'])
+    })
   })
 })
