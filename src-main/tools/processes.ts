@@ -5,22 +5,12 @@
  * second at most (see `LiveOutput`), so a flood costs about what `cat` pays for it.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import {
-  accessSync,
-  closeSync,
-  constants,
-  existsSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  rmSync,
-  unlinkSync,
-} from 'node:fs'
+import { accessSync, closeSync, constants, openSync, unlinkSync } from 'node:fs'
 import { type OnReadOpts, Socket, type SocketConstructorOpts } from 'node:net'
-import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { StringDecoder } from 'node:string_decoder'
 import type { ShellCommandResult } from '../../src-shared/tools'
+import { processFolder } from './process-folders'
 
 export type { ShellCommandResult }
 export type Termination = ShellCommandResult['termination']
@@ -279,69 +269,18 @@ const FIFO_BATCH = 64
 const FIFO_LOW = 16
 /** `mkfifo` runs that failed in a row; after a few (no `mkfifo`, no FIFOs there), commands keep Node's pipes. */
 const MAX_MAKE_FAILURES = 3
-const FIFO_FOLDER = /^atelier-pipes-(\d+)-/
 
 const fifos: string[] = []
-let fifoFolder: string | undefined
 let fifoCount = 0
 let making: Promise<void> | undefined
 let makeFailures = 0
-
-/**
- * The folder FIFOs are made in: in the temp folder, named after this process, only this user can
- * enter it; made on first use (again if it went), removed when the process exits. The first time,
- * the folders of Atelier processes that ended without exiting (killed) are removed.
- */
-function currentFifoFolder(): string {
-  if (fifoFolder !== undefined && existsSync(fifoFolder)) return fifoFolder
-  if (fifoFolder === undefined) removeFoldersOfEndedProcesses()
-  const folder = mkdtempSync(join(tmpdir(), `atelier-pipes-${process.pid}-`))
-  fifoFolder = folder
-  process.once('exit', () => {
-    try {
-      rmSync(folder, { recursive: true, force: true })
-    } catch {
-      // Left for the next Atelier process to remove.
-    }
-  })
-  return folder
-}
-
-function removeFoldersOfEndedProcesses(): void {
-  const temp = tmpdir()
-  let names: string[]
-  try {
-    names = readdirSync(temp)
-  } catch {
-    return
-  }
-  for (const name of names) {
-    const pid = Number(FIFO_FOLDER.exec(name)?.[1])
-    if (!pid || pid === process.pid || isRunning(pid)) continue
-    try {
-      rmSync(join(temp, name), { recursive: true, force: true })
-    } catch {
-      // Someone else's, or gone meanwhile.
-    }
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
 
 /** Makes the next batch of FIFOs with one `mkfifo`, in the background of the commands that run. */
 function makeFifos(): Promise<void> {
   making ??= new Promise<void>((resolve) => {
     let folder: string
     try {
-      folder = currentFifoFolder()
+      folder = processFolder('pipes')
     } catch {
       makeFailures++
       resolve()

@@ -60,10 +60,12 @@ export interface SearchCallOptions {
 /** Runs a call of a folder in parts; the first `limit` entries found, in walk order. */
 export async function searchInParts<T>(
   kind: SearchKind,
-  plan: { root: string },
+  plan: { root: string; cache: CachePlan | undefined },
   { signal, limit, onProgress }: SearchCallOptions,
 ): Promise<T[]> {
   const pool = searchPool()
+  const sync = plan.cache ? pool.syncPoint() : undefined
+  if (sync === undefined) plan.cache = undefined
   const progress = new Map<number, [number, number]>()
   const report = (part: number) => (done: number, found: number) => {
     progress.set(part, [done, found])
@@ -101,7 +103,7 @@ export async function searchInParts<T>(
       places.push(undefined)
     }
   }
-  await runParts(kind, plan, parts, places, { signal, limit, onProgress: report })
+  await runParts(kind, plan, parts, places, { signal, limit, onProgress: report, ...(sync && { sync }) })
   const found: T[] = []
   for (const place of places) {
     if (!place || found.length >= limit) break
@@ -123,6 +125,7 @@ function runParts<T>(
     signal: AbortSignal
     limit: number
     onProgress: (part: number) => (done: number, found: number) => void
+    sync?: number
   },
 ): Promise<void> {
   const pool = searchPool()
@@ -158,6 +161,7 @@ function runParts<T>(
             cancel: cancel.signal,
             onProgress: options.onProgress(part.place),
             prefer: lastRanOn.get(keyOf(part)),
+            ...(options.sync && { sync: options.sync }),
           })
           .then(
             ({ result, thread }) => {

@@ -3,8 +3,10 @@
  * progress and the result; between calls it keeps its tree cache warm. The main thread terminates
  * it to stop a call.
  */
+
+import { watch } from 'node:fs'
 import v8 from 'node:v8'
-import { parentPort } from 'node:worker_threads'
+import { parentPort, workerData } from 'node:worker_threads'
 import { globJob } from '../builtin/glob'
 import { grepJob } from '../builtin/grep'
 import type { JobContext } from './search-call'
@@ -45,14 +47,43 @@ function background(): void {
   settleWaiters = []
 }
 
-async function run({ id, kind, plan, part }: Extract<SearchRequest, { type: 'run' }>): Promise<void> {
+/** The highest sync point heard, and the parts waiting for a higher one. */
+let heard = 0
+const hearing = new Map<number, () => void>()
+/** A sync point not heard by then means the watch of the sync folder is gone: no cache is trusted. */
+const SYNC_WAIT_MS = 2000
+
+const { syncFolder } = workerData as { syncFolder: string }
+watch(syncFolder, { persistent: false }, (_event, name) => {
+  const sync = Number(name)
+  if (!(sync > heard)) return
+  heard = sync
+  for (const [waited, resolve] of hearing) if (waited <= heard) resolve()
+})
+
+/** Resolves once the sync point is heard: every change made before it has reached the cache. */
+function hear(sync: number): Promise<void> {
+  if (sync <= heard) return Promise.resolve()
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      hearing.delete(sync)
+      cache.dropAll()
+      resolve()
+    }, SYNC_WAIT_MS)
+    hearing.set(sync, () => {
+      clearTimeout(timer)
+      hearing.delete(sync)
+      resolve()
+    })
+  })
+}
+
+async function run({ id, kind, plan, part, sync }: Extract<SearchRequest, { type: 'run' }>): Promise<void> {
   running++
   const cancel = new AbortController()
   cancels.set(id, cancel)
   try {
-    // One turn of the event loop first, so every watch event of a change made before this call
-    // has reached the cache.
-    await new Promise((resolve) => setImmediate(resolve))
+    if (sync !== undefined) await hear(sync)
     const progress = (done: number, found: number) => post({ id, type: 'progress', done, found })
     const result = await jobs[kind](plan as never, part as never, { progress, cache, signal: cancel.signal })
     post({ id, type: 'done', result })

@@ -30,6 +30,7 @@ import {
 } from 'node:fs'
 import { join, sep } from 'node:path'
 import { looksBinary } from '../files'
+import { isInside } from '../paths'
 import {
   DISK,
   type FolderSource,
@@ -142,6 +143,11 @@ export class TreeCache {
     return cached.files.get(path.slice(folder.endsWith(sep) ? folder.length : folder.length + 1))
   }
 
+  /** Forgets everything: nothing cached is trusted any more. */
+  dropAll(): void {
+    for (const root of [...this.roots.keys()]) this.drop(root)
+  }
+
   /** Forgets a project folder: its watches close and its memory is freed. */
   drop(root: string): void {
     this.roots.delete(root)
@@ -212,6 +218,12 @@ export class TreeCache {
       if (cached.summarize) this.toSummarize.add(path)
       return entries
     }
+    // Every cached folder's parent is cached too, up to the project folder: a folder renamed or
+    // replaced is then always heard by its parent's watch, which forgets everything below it.
+    const parent = parentOf(path)
+    if (path !== root.path && !this.folders.has(parent) && isInside(root.path, parent)) {
+      this.list(root, parent, false)
+    }
     const stamp = { ino: 0, mtimeMs: 0 }
     const entries = listFolder(path, stamp)
     if (cached && !cached.watcher) {
@@ -219,7 +231,7 @@ export class TreeCache {
       cached.summarize ||= forGrep
       return entries
     }
-    if (!entries || root.over) return entries
+    if (!entries || root.over || (path !== root.path && !this.folders.has(parent))) return entries
     const folder: CachedFolder = {
       path,
       root,
@@ -231,7 +243,7 @@ export class TreeCache {
       bytes: 0,
     }
     this.folders.set(path, folder)
-    this.folders.get(parentOf(path))?.children.add(path)
+    this.folders.get(parent)?.children.add(path)
     this.account(folder, entries)
     this.toSettle.add(path)
     return entries

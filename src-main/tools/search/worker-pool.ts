@@ -11,9 +11,11 @@
  * that one is free. Idle workers are unref'd, so they never keep a CLI process alive; there is
  * nothing to close.
  */
-import { existsSync } from 'node:fs'
+import { closeSync, existsSync, openSync, unlinkSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
+import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
+import { processFolder } from '../process-folders'
 import { integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
 import type { CacheStats } from './tree-cache'
 
@@ -30,8 +32,8 @@ export const SEARCH_TIMEOUT_DESCRIPTOR = integerParameter(
 
 /** From the main thread to a worker: plain data only. */
 export type SearchRequest =
-  /** Run one part of a call (see search-call.ts). */
-  | { type: 'run'; id: number; kind: SearchKind; plan: unknown; part: unknown }
+  /** Run one part of a call (see search-call.ts), once the sync point `sync` is heard (syncPoint). */
+  | { type: 'run'; id: number; kind: SearchKind; plan: unknown; part: unknown; sync?: number }
   /** Forget a project folder's cache. */
   | { type: 'drop'; root: string }
   /** Answer once the background work (watching, summarizing) is done. */
@@ -54,6 +56,8 @@ export interface SearchRunOptions {
   onProgress?: (done: number, found: number) => void
   /** The worker (thread id) to run on when it is free: the one whose cache holds the folders. */
   prefer?: number
+  /** The call's sync point: the worker hears it before it runs the part (see syncPoint). */
+  sync?: number
   /**
    * Ends the part without ending its worker: a waiting part never starts, a running one stops at
    * its worker's next turn of the event loop. Either rejects with the signal's reason.
@@ -102,12 +106,32 @@ class SearchPool {
   private readonly waiting: Waiter[] = []
   private nextId = 1
   private exits = 0
+  private syncs = 0
 
   constructor(readonly size: number) {}
 
+  /**
+   * A point every worker hears in order with the changes made before it: a file named by a number,
+   * made and removed in a folder every worker watches. A kernel's watch events reach a watcher in
+   * the order they happened, so a worker that has heard the point has heard of every change made
+   * before the call that took it, whatever its event loop was doing meanwhile. Undefined when the
+   * folder cannot be written: the call then uses no cache.
+   */
+  syncPoint(): number | undefined {
+    try {
+      const sync = ++this.syncs
+      const file = join(processFolder('search'), String(sync))
+      closeSync(openSync(file, 'w'))
+      unlinkSync(file)
+      return sync
+    } catch {
+      return undefined
+    }
+  }
+
   /** Runs one part of a call in a worker; rejects with the signal's reason once it aborts, the worker ended. */
   run<T>(kind: SearchKind, plan: unknown, part: unknown, options: SearchRunOptions): Promise<PartOutcome<T>> {
-    const { signal, onProgress, prefer, cancel } = options
+    const { signal, onProgress, prefer, cancel, sync } = options
     signal.throwIfAborted()
     cancel?.throwIfAborted()
     return new Promise<PartOutcome<T>>((resolve, reject) => {
@@ -165,7 +189,14 @@ class SearchPool {
         given.worker.ref()
         given.worker.on('message', onMessage)
         given.worker.once('exit', onExit)
-        given.worker.postMessage({ type: 'run', id, kind, plan, part } satisfies SearchRequest)
+        given.worker.postMessage({
+          type: 'run',
+          id,
+          kind,
+          plan,
+          part,
+          ...(sync !== undefined && { sync }),
+        } satisfies SearchRequest)
       }
       const waiting: Waiter = { start, ...(prefer !== undefined && { prefer }) }
       signal.addEventListener('abort', onAbort, { once: true })
@@ -242,7 +273,7 @@ class SearchPool {
 
   private spawn(): Slot {
     const { entry, eval: isScript } = workerEntry()
-    const worker = new Worker(entry, { eval: isScript })
+    const worker = new Worker(entry, { eval: isScript, workerData: { syncFolder: processFolder('search') } })
     const slot: Slot = { worker }
     this.slots.add(slot)
     worker.unref()

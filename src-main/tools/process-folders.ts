@@ -1,0 +1,59 @@
+/**
+ * Temp folders that belong to one Atelier process (its shells' FIFOs, its search workers' sync
+ * points): in the temp folder, named after the process, only this user can enter them; removed
+ * when the process exits. The first one of a kind also removes the folders of that kind left by
+ * Atelier processes that ended without exiting (killed).
+ */
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const made = new Map<string, string>()
+
+/** This process's folder of `kind` (made on first use, and again if it went). */
+export function processFolder(kind: string): string {
+  const known = made.get(kind)
+  if (known !== undefined && existsSync(known)) return known
+  if (known === undefined) removeFoldersOfEndedProcesses(kind)
+  const folder = mkdtempSync(join(tmpdir(), `atelier-${kind}-${process.pid}-`))
+  made.set(kind, folder)
+  process.once('exit', () => {
+    try {
+      rmSync(folder, { recursive: true, force: true })
+    } catch {
+      // Left for the next Atelier process to remove.
+    }
+  })
+  return folder
+}
+
+function removeFoldersOfEndedProcesses(kind: string): void {
+  const temp = tmpdir()
+  let names: string[]
+  try {
+    names = readdirSync(temp)
+  } catch {
+    return
+  }
+  const prefix = `atelier-${kind}-`
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue
+    const pid = Number(/^(\d+)-/.exec(name.slice(prefix.length))?.[1])
+    if (!pid || pid === process.pid || isRunning(pid)) continue
+    try {
+      rmSync(join(temp, name), { recursive: true, force: true })
+    } catch {
+      // Someone else's, or gone meanwhile.
+    }
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
