@@ -24,28 +24,53 @@ export async function measure(
 ) {
   const perOp: number[] = []
   for (let round = -1; round < rounds; round++) {
-    const start = process.hrtime.bigint()
-    for (let i = 0; i < operations; i++) await run(i)
-    const elapsed = Number(process.hrtime.bigint() - start) / 1e6
-    if (round >= 0) perOp.push(elapsed / operations)
+    const ms = await msPerCall(operations, run)
+    if (round >= 0) perOp.push(ms)
   }
   return median(perOp)
 }
 
+/** Ms per call of `operations` calls in a row. */
+async function msPerCall(operations: number, run: (i: number) => Promise<unknown> | unknown) {
+  const start = process.hrtime.bigint()
+  for (let i = 0; i < operations; i++) await run(i)
+  return Number(process.hrtime.bigint() - start) / 1e6 / operations
+}
+
+export interface PairedOptions {
+  /**
+   * `'each round'` (the default): every round of a side is warmed up first. `'once'`: each side is
+   * warmed up before the first round only, for calls slow enough that a warm-up a round would
+   * double the bench's time.
+   */
+  warmUp?: 'each round' | 'once'
+  /** Awaited, untimed, after every run of either side: background work of ours ends before the next. */
+  between?: () => Promise<unknown>
+}
+
 /**
- * Ms per call of ours and of the reference: `rounds` rounds of each in turn (each `measure`d, so
- * warmed up first), so that a slow patch of a shared machine falls on both alike; the median of each.
+ * Ms per call of ours and of the reference: `rounds` rounds of each in turn (warmed up first), so
+ * that a slow patch of a shared machine falls on both alike; the median of each.
  */
 export async function paired(
   operations: number,
   rounds: number,
   ours: () => Promise<unknown>,
   reference: () => Promise<unknown>,
+  { warmUp = 'each round', between }: PairedOptions = {},
 ) {
+  const sides = [ours, reference]
   const times: [number[], number[]] = [[], []]
+  const time = async (run: () => Promise<unknown>) => {
+    const ms = await msPerCall(operations, run)
+    await between?.()
+    return ms
+  }
   for (let round = 0; round < rounds; round++) {
-    times[0].push(await measure(operations, 1, ours))
-    times[1].push(await measure(operations, 1, reference))
+    for (const [side, run] of sides.entries()) {
+      if (warmUp === 'each round' || round === 0) await time(run)
+      times[side as 0 | 1].push(await time(run))
+    }
   }
   return [median(times[0]), median(times[1])] as const
 }
