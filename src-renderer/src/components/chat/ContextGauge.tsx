@@ -28,7 +28,7 @@ export function ContextGauge({ context }: { context: ContextStatus | null }) {
         aria-valuemin={0}
         aria-valuemax={windowTokens}
         aria-valuenow={Math.min(usedTokens, windowTokens)}
-        aria-valuetext={`${shown}, ${Math.round(percent)} %; compacts past ${thresholdPercent}%`}
+        aria-valuetext={`${shown}, ${Math.round(percent)}%; compacts past ${thresholdPercent}%`}
         aria-describedby={`${id}-source`}
       >
         <span className="context-gauge-fill" style={{ width: `${Math.min(100, percent)}%` }} />
