@@ -8,6 +8,7 @@ import { ChatBody } from './chat/ChatBody'
 import { ChatHeader } from './chat/ChatHeader'
 import { ChatIcon } from './chat/ChatIcon'
 import { TrustNotice } from './chat/TrustNotice'
+import { useConversation } from './chat/useConversation'
 import '../chat.css'
 
 /** The chat's own mode, else its profile's (null: the built-in default profile). */
@@ -23,7 +24,6 @@ function effectiveApprovalMode(chat: Chat, agents: AgentProfile[] | undefined): 
 export function ChatPane({ api, chat }: { api: AtelierApi; chat: Chat }) {
   const [providers, setProviders] = useState<ProviderInfo[]>()
   const [agents, setAgents] = useState<AgentProfile[]>()
-  const [notice, setNotice] = useState<string>()
 
   useEffect(() => {
     api.providers.list().then(
@@ -39,42 +39,73 @@ export function ChatPane({ api, chat }: { api: AtelierApi; chat: Chat }) {
     }
   }, [api])
 
-  const approvalMode = effectiveApprovalMode(chat, agents)
-
   return (
     <ApiContext.Provider value={api}>
-      <section className="chat-view" aria-labelledby="chat-title">
-        <ChatHeader
-          api={api}
-          chat={chat}
-          providers={providers}
-          agents={agents}
-          approvalMode={approvalMode}
-          onError={setNotice}
-        />
-        <TrustNotice api={api} chat={chat} />
-        {notice && (
-          <div className="pane-notice" role="alert">
-            <ChatIcon name="alert" size={16} />
-            <span>{notice}</span>
-            <button
-              type="button"
-              className="icon-button"
-              aria-label="Dismiss"
-              onClick={() => setNotice(undefined)}
-            >
-              <ChatIcon name="close" size={14} />
-            </button>
-          </div>
-        )}
-        <ChatBody
-          key={chat.id}
-          api={api}
-          chat={chat}
-          approvalMode={approvalMode}
-          noProvider={providers?.length === 0}
-        />
-      </section>
+      <ChatSession key={chat.id} api={api} chat={chat} providers={providers} agents={agents} />
     </ApiContext.Provider>
+  )
+}
+
+interface ChatSessionProps {
+  api: AtelierApi
+  chat: Chat
+  providers: ProviderInfo[] | undefined
+  agents: AgentProfile[] | undefined
+}
+
+/** One chat on screen; keyed by chat, so its conversation (and the header's gauge) start clean. */
+function ChatSession({ api, chat, providers, agents }: ChatSessionProps) {
+  const [notice, setNotice] = useState<string>()
+  const approvalMode = effectiveApprovalMode(chat, agents)
+  // What the context window and the request's size depend on: asked again when any changes.
+  const provider = chat.provider === null ? providers?.[0] : providers?.find((p) => p.id === chat.provider)
+  const contextKey = JSON.stringify([
+    chat.provider,
+    chat.model,
+    chat.agent,
+    chat.mode,
+    chat.workingDir,
+    chat.approvalMode,
+    provider?.id,
+    provider?.defaultModel,
+    provider?.contextWindow,
+  ])
+  const conversation = useConversation(api, chat.id, contextKey)
+
+  return (
+    <section className="chat-view" aria-labelledby="chat-title">
+      <ChatHeader
+        api={api}
+        chat={chat}
+        providers={providers}
+        agents={agents}
+        approvalMode={approvalMode}
+        context={conversation.state.context}
+        running={conversation.running}
+        onCompact={conversation.compact}
+        onError={setNotice}
+      />
+      <TrustNotice api={api} chat={chat} />
+      {notice && (
+        <div className="pane-notice" role="alert">
+          <ChatIcon name="alert" size={16} />
+          <span>{notice}</span>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Dismiss"
+            onClick={() => setNotice(undefined)}
+          >
+            <ChatIcon name="close" size={14} />
+          </button>
+        </div>
+      )}
+      <ChatBody
+        conversation={conversation}
+        chat={chat}
+        approvalMode={approvalMode}
+        noProvider={providers?.length === 0}
+      />
+    </section>
   )
 }

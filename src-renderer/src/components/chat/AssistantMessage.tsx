@@ -1,9 +1,11 @@
 import { Fragment, memo, useDeferredValue } from 'react'
+import type { Usage } from '../../../../src-shared/agent'
 import { ApprovalCard } from './ApprovalCard'
 import { useApprovals } from './approvals-context'
 import type { AssistantPart, ToolCallProgress, ToolResultView } from './conversation'
 import { MarkdownText } from './MarkdownText'
 import { ToolCallCard } from './ToolCallCard'
+import { usageText } from './tokens'
 
 interface AssistantMessageProps {
   parts: AssistantPart[]
@@ -13,6 +15,8 @@ interface AssistantMessageProps {
   active: boolean
   /** Still streaming: the text is parsed a beat behind the stream, so typing stays smooth. */
   live: boolean
+  /** Its tokens, when the provider reported them. */
+  usage?: Usage | undefined
 }
 
 function StreamingText({ text }: { text: string }) {
@@ -30,6 +34,7 @@ export const AssistantMessage = memo(function AssistantMessage({
   progress,
   active,
   live,
+  usage,
 }: AssistantMessageProps) {
   const { byCall } = useApprovals()
   const lastText = parts.findLastIndex((part) => part.kind === 'text')
@@ -58,6 +63,12 @@ export const AssistantMessage = memo(function AssistantMessage({
             ))}
           </Fragment>
         ),
+      )}
+      {usage && (
+        <p className="message-usage" title="Tokens of this response, as the provider counted them">
+          <span className="visually-hidden">Tokens: </span>
+          {usageText(usage)}
+        </p>
       )}
     </div>
   )

@@ -1,5 +1,4 @@
 import { type KeyboardEvent, useCallback, useMemo, useRef, useState } from 'react'
-import type { AtelierApi } from '../../../../src-shared/api'
 import type { ApprovalMode } from '../../../../src-shared/approvals'
 import type { Chat } from '../../../../src-shared/contract'
 import { ApprovalsContext, type ApprovalsContextValue } from './approvals-context'
@@ -8,10 +7,11 @@ import { runningTurn } from './conversation'
 import { EmptyConversation } from './EmptyConversation'
 import { MessageList } from './MessageList'
 import { TurnBanners } from './TurnBanners'
-import { useConversation } from './useConversation'
+import type { useConversation } from './useConversation'
 
 interface ChatBodyProps {
-  api: AtelierApi
+  /** The chat's conversation (its pane holds it: the header shows its context and compacts it). */
+  conversation: ReturnType<typeof useConversation>
   chat: Chat
   /** The mode the chat's next turn runs in (its own, or its profile's). */
   approvalMode: ApprovalMode
@@ -20,9 +20,9 @@ interface ChatBodyProps {
 }
 
 /** One chat's conversation and composer; mounted per chat, so nothing leaks from one to the next. */
-export function ChatBody({ api, chat, approvalMode, noProvider }: ChatBodyProps) {
+export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatBodyProps) {
   const { state, rows, results, running, send, stop, retryPrompt, approvals, activeApprovalId, answer } =
-    useConversation(api, chat.id)
+    conversation
   const [draft, setDraft] = useState('')
   const textarea = useRef<HTMLTextAreaElement>(null)
 
@@ -50,6 +50,8 @@ export function ChatBody({ api, chat, approvalMode, noProvider }: ChatBodyProps)
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key !== 'Escape' || event.defaultPrevented || !running) return
+    // Escape in a dialog (a compaction's summary, say) closes the dialog, not the turn.
+    if (event.target instanceof Element && event.target.closest('dialog')) return
     event.preventDefault()
     onStop()
   }

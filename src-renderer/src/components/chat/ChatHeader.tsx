@@ -1,4 +1,5 @@
-import { useId, useState } from 'react'
+import { memo, useId, useState } from 'react'
+import type { Compaction, ContextStatus } from '../../../../src-shared/agent'
 import type { AtelierApi } from '../../../../src-shared/api'
 import { APPROVAL_MODES, type ApprovalMode } from '../../../../src-shared/approvals'
 import type { Chat, ChatMode, MethodRequest } from '../../../../src-shared/contract'
@@ -8,6 +9,8 @@ import { errorMessage } from '../../errors'
 import { APPROVAL_MODE_HINTS, APPROVAL_MODE_LABELS } from '../approval-words'
 import { CapabilitiesDialog } from './CapabilitiesDialog'
 import { ChatIcon } from './ChatIcon'
+import { CompactButton } from './CompactButton'
+import { ContextGauge } from './ContextGauge'
 import { FolderBrowserDialog } from './FolderBrowserDialog'
 import { ModelField } from './ModelField'
 import { ModeSwitch } from './ModeSwitch'
@@ -21,6 +24,11 @@ interface ChatHeaderProps {
   agents: AgentProfile[] | undefined
   /** The mode the next turn runs in: the chat's own, or its profile's. */
   approvalMode: ApprovalMode
+  /** How full the model's context is; null when not known. */
+  context: ContextStatus | null
+  /** A turn runs (Compact now waits). */
+  running: boolean
+  onCompact(): Promise<Compaction | null>
   onError(message: string): void
 }
 
@@ -36,10 +44,21 @@ function folderName(path: string): string {
 }
 
 /**
- * The chat's title and everything that shapes its next turn: folder, mode, approval mode, provider,
- * model, profile.
+ * The chat's title, how full its context is, and everything that shapes its next turn: folder,
+ * mode, approval mode, provider, model, profile. Memoized: the conversation streaming below does
+ * not render it again.
  */
-export function ChatHeader({ api, chat, providers, agents, approvalMode, onError }: ChatHeaderProps) {
+export const ChatHeader = memo(function ChatHeader({
+  api,
+  chat,
+  providers,
+  agents,
+  approvalMode,
+  context,
+  running,
+  onCompact,
+  onError,
+}: ChatHeaderProps) {
   const [browsing, setBrowsing] = useState(false)
   const [inspecting, setInspecting] = useState(false)
   const approvalId = useId()
@@ -83,6 +102,8 @@ export function ChatHeader({ api, chat, providers, agents, approvalMode, onError
         <h1 id="chat-title" className="chat-title">
           {chat.title}
         </h1>
+        <ContextGauge context={context} />
+        <CompactButton running={running} onCompact={onCompact} onError={onError} />
         <button type="button" className="head-button" onClick={() => setInspecting(true)}>
           <ChatIcon name="layers" size={14} />
           Capabilities
@@ -213,4 +234,4 @@ export function ChatHeader({ api, chat, providers, agents, approvalMode, onError
       {inspecting && <CapabilitiesDialog api={api} chatId={chat.id} onClose={() => setInspecting(false)} />}
     </header>
   )
-}
+})

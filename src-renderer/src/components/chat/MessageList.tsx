@@ -3,6 +3,7 @@ import { type ReactNode, useCallback, useLayoutEffect, useRef, useState } from '
 import { ApprovalCard } from './ApprovalCard'
 import { AssistantMessage } from './AssistantMessage'
 import { ChatIcon } from './ChatIcon'
+import { CompactionMarker } from './CompactionMarker'
 import type { Row, ToolCallProgress, ToolResultView } from './conversation'
 import { TurnNotice } from './TurnNotice'
 import { UserMessage } from './UserMessage'
@@ -30,6 +31,7 @@ const ESTIMATES: Record<Row['kind'], number> = {
   start_failure: 88,
   working: 44,
   approval: 320,
+  compaction: 84,
 }
 
 /**
@@ -90,6 +92,7 @@ export function MessageList({ rows, results, progress, activeTurnId, onRetry, em
             progress={progress}
             active={row.turnId === activeTurnId}
             live={row.live}
+            usage={row.usage}
           />
         )
       case 'turn_end': {
@@ -119,6 +122,8 @@ export function MessageList({ rows, results, progress, activeTurnId, onRetry, em
         return <WorkingIndicator label={row.label} />
       case 'approval':
         return <ApprovalCard card={row.card} />
+      case 'compaction':
+        return <CompactionMarker compaction={row.compaction} />
     }
   }
 

@@ -4,7 +4,16 @@
  * folds both the initial load and every `turns.event` into it, and `buildRows` flattens it into
  * the rows the virtualized list shows.
  */
-import type { ChatMessage, ToolResultPart, Turn, TurnEvent } from '../../../../src-shared/agent'
+import type {
+  ChatMessage,
+  Compaction,
+  CompactionReason,
+  ContextStatus,
+  ToolResultPart,
+  Turn,
+  TurnEvent,
+  Usage,
+} from '../../../../src-shared/agent'
 import type { ApprovalOutcome, ApprovalRequest } from '../../../../src-shared/approvals'
 import type { CountedProgress } from '../../../../src-shared/progress'
 import type { ToolProgress } from '../../../../src-shared/tools'
@@ -65,15 +74,34 @@ export interface StartFailure {
   message: string
 }
 
+/** A compaction under way in the running turn (between `compaction_started` and its end). */
+export interface CompactingNotice {
+  reason: CompactionReason
+  tokensBefore: number
+  windowTokens: number
+}
+
+export interface Draft {
+  turnId: string
+  parts: AssistantPart[]
+  /** Its tokens, once the provider has counted them (the `usage` event, before the message). */
+  usage?: Usage
+}
+
 export interface ConversationState {
   loaded: boolean
   loadError: string | null
   messages: ChatMessage[]
   turns: Turn[]
+  /** The chat's compactions, oldest first: each shows as a marker after its message. */
+  compactions: Compaction[]
+  /** How full the context is (the header's gauge); null until known, or when it cannot be told. */
+  context: ContextStatus | null
+  compacting: CompactingNotice | null
   /** Error codes of failed turns, as `turn_error` reported them (the stored turn keeps the message only). */
   errorCodes: Record<string, string>
   /** The running response: what has streamed since the last committed assistant message. */
-  draft: { turnId: string; parts: AssistantPart[] } | null
+  draft: Draft | null
   /** Results as `tool_result` events reported them, by call id; the committed part is preferred. */
   liveResults: Record<string, ToolResultView>
   progress: Record<string, ToolCallProgress>
@@ -97,6 +125,9 @@ export const initialConversation: ConversationState = {
   loadError: null,
   messages: [],
   turns: [],
+  compactions: [],
+  context: null,
+  compacting: null,
   errorCodes: {},
   draft: null,
   liveResults: {},
@@ -110,8 +141,12 @@ export const initialConversation: ConversationState = {
 }
 
 export type ConversationAction =
-  | { type: 'loaded'; messages: ChatMessage[]; turns: Turn[] }
+  | { type: 'loaded'; messages: ChatMessage[]; turns: Turn[]; compactions: Compaction[] }
   | { type: 'load_failed'; message: string }
+  /** `chats.context` answered (null: it could not tell). */
+  | { type: 'context_loaded'; context: ContextStatus | null }
+  /** "Compact now" made one. */
+  | { type: 'compacted'; compaction: Compaction }
   | { type: 'event'; turnId: string; event: TurnEvent }
   | { type: 'starting' }
   | { type: 'started' }
@@ -125,9 +160,19 @@ export type ConversationAction =
 export function conversationReducer(state: ConversationState, action: ConversationAction): ConversationState {
   switch (action.type) {
     case 'loaded':
-      return { ...state, ...merge(state, action.messages, action.turns), loaded: true, loadError: null }
+      return {
+        ...state,
+        ...merge(state, action.messages, action.turns),
+        compactions: mergeCompactions(action.compactions, state.compactions),
+        loaded: true,
+        loadError: null,
+      }
     case 'load_failed':
       return { ...state, loaded: true, loadError: action.message }
+    case 'context_loaded':
+      return { ...state, context: action.context }
+    case 'compacted':
+      return { ...state, compactions: mergeCompactions(state.compactions, [action.compaction]) }
     case 'starting':
       return { ...state, starting: true, startFailure: null }
     case 'started':
@@ -171,6 +216,14 @@ function merge(state: ConversationState, messages: ChatMessage[], turns: Turn[])
   return { messages: mergedMessages, turns: mergedTurns }
 }
 
+/** `first`, then those of `more` it lacks, oldest first; the same objects where nothing changed. */
+function mergeCompactions(first: Compaction[], more: Compaction[]): Compaction[] {
+  const known = new Set(first.map((compaction) => compaction.id))
+  const added = more.filter((compaction) => !known.has(compaction.id))
+  if (added.length === 0) return first
+  return [...first, ...added].sort((a, b) => a.createdAt - b.createdAt)
+}
+
 /** Ends the waiting cards that `which` picks with `outcome`; cards already over keep theirs. */
 function settleApprovals(
   state: ConversationState,
@@ -202,8 +255,10 @@ function updateDraft(
   turnId: string,
   change: (parts: AssistantPart[]) => AssistantPart[],
 ): ConversationState {
-  const parts = state.draft?.turnId === turnId ? state.draft.parts : []
-  return { ...state, retry: null, draft: { turnId, parts: change(parts) } }
+  const current = state.draft?.turnId === turnId ? state.draft : undefined
+  const draft: Draft = { turnId, parts: change(current?.parts ?? []) }
+  if (current?.usage) draft.usage = current.usage
+  return { ...state, retry: null, draft }
 }
 
 function withToolCall(
@@ -241,6 +296,7 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
         startFailure: null,
         retry: null,
         unavailableServers: [],
+        compacting: null,
       }
     }
     case 'servers_unavailable':
@@ -328,6 +384,7 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
         draft: null,
         retry: null,
         starting: false,
+        compacting: null,
       }
     case 'turn_error':
       return {
@@ -341,12 +398,24 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
         draft: null,
         retry: null,
         starting: false,
+        compacting: null,
       }
-    case 'usage':
+    case 'usage': {
+      const parts = state.draft?.turnId === turnId ? state.draft.parts : []
+      return { ...state, draft: { turnId, parts, usage: event.usage } }
+    }
     case 'context':
-    case 'compaction_started':
+      return { ...state, context: event.context }
+    case 'compaction_started': {
+      const { reason, tokensBefore, windowTokens } = event
+      return { ...state, retry: null, compacting: { reason, tokensBefore, windowTokens } }
+    }
     case 'compaction_completed':
-      return state
+      return {
+        ...state,
+        compacting: null,
+        compactions: mergeCompactions(state.compactions, [event.compaction]),
+      }
   }
 }
 
@@ -382,7 +451,16 @@ function addProgress(current: ToolCallProgress | undefined, progress: ToolProgre
 
 export type Row =
   | { kind: 'user'; key: string; message: ChatMessage }
-  | { kind: 'assistant'; key: string; turnId: string; parts: AssistantPart[]; live: boolean }
+  | {
+      kind: 'assistant'
+      key: string
+      turnId: string
+      parts: AssistantPart[]
+      live: boolean
+      usage: Usage | undefined
+    }
+  /** Where the context was compacted: after the message it names. */
+  | { kind: 'compaction'; key: string; compaction: Compaction }
   | { kind: 'turn_end'; key: string; turn: Turn; code: string | undefined; latest: boolean }
   | { kind: 'start_failure'; key: string; failure: StartFailure }
   | { kind: 'working'; key: string; label: string }
@@ -447,10 +525,25 @@ export function buildRows(state: ConversationState, results: Map<string, ToolRes
       latest: turn.id === lastTurn?.id && !state.startFailure,
     })
   }
+  const markers = new Map<string, Compaction[]>()
+  for (const compaction of state.compactions)
+    markers.set(compaction.afterMessageId, [...(markers.get(compaction.afterMessageId) ?? []), compaction])
+  const marker = (compaction: Compaction): Row => ({
+    kind: 'compaction',
+    key: `compaction:${compaction.id}`,
+    compaction,
+  })
+  // "Compact now" happened after its turn ended: its marker follows the turn's ending.
+  let between: Compaction[] = []
+  const flushBetween = () => {
+    for (const compaction of between) rows.push(marker(compaction))
+    between = []
+  }
   let currentTurn: string | undefined
   for (const message of state.messages) {
     if (message.turnId !== currentTurn) {
       endTurn(currentTurn)
+      flushBetween()
       currentTurn = message.turnId
     }
     if (message.role === 'user') {
@@ -466,11 +559,21 @@ export function buildRows(state: ConversationState, results: Map<string, ToolRes
           turnId: message.turnId,
           parts,
           live: false,
+          usage: message.usage,
         })
       }
     }
+    for (const compaction of markers.get(message.id) ?? []) {
+      if (compaction.turnId === null) between.push(compaction)
+      else rows.push(marker(compaction))
+    }
+    markers.delete(message.id)
   }
   endTurn(currentTurn)
+  flushBetween()
+  // Compactions after a message not loaded yet (it is on its way): at the end, for now.
+  for (const compactions of markers.values())
+    for (const compaction of compactions) rows.push(marker(compaction))
   const { draft } = state
   if (draft && draft.parts.length > 0) {
     const index = responseIndex.get(draft.turnId) ?? 0
@@ -480,6 +583,7 @@ export function buildRows(state: ConversationState, results: Map<string, ToolRes
       turnId: draft.turnId,
       parts: draft.parts,
       live: true,
+      usage: draft.usage,
     })
   }
   const shownCalls = new Set(
@@ -495,7 +599,9 @@ export function buildRows(state: ConversationState, results: Map<string, ToolRes
   }
   const running = runningTurn(state)
   const waitingOnPerson = state.approvals.some((card) => card.outcome === undefined)
-  if ((state.starting || running) && !waitingOnPerson) {
+  if (running && state.compacting) {
+    rows.push({ kind: 'working', key: 'working', label: 'Compacting context…' })
+  } else if ((state.starting || running) && !waitingOnPerson) {
     const waitingOnTools = state.messages.some(
       (message) =>
         message.turnId === running?.id &&

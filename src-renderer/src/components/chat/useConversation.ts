@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react'
+import type { ContextStatus } from '../../../../src-shared/agent'
 import type { AtelierApi } from '../../../../src-shared/api'
 import type { ApprovalAnswer, ApprovalRequest } from '../../../../src-shared/approvals'
 import { isAtelierErrorPayload } from '../../../../src-shared/errors'
@@ -16,26 +17,59 @@ import {
 
 /**
  * One chat's conversation: loaded when the chat opens, kept live from `turns.event`, and settled
- * again from the database when a turn ends (so nothing a dropped event missed stays wrong).
+ * again from the database when a turn ends (so nothing a dropped event missed stays wrong). The
+ * context gauge is asked for then too, and whenever `contextKey` (what the window depends on:
+ * provider, model, their settings) changes.
  */
-export function useConversation(api: AtelierApi, chatId: string) {
+export function useConversation(api: AtelierApi, chatId: string, contextKey = '') {
   const [state, dispatch] = useReducer(conversationReducer, initialConversation)
+  /** Counts live `context` events: an answer of `chats.context` asked before one is out of date. */
+  const liveContexts = useRef(0)
+
+  const reloadContext = useCallback(async () => {
+    const asked = liveContexts.current
+    let context: ContextStatus | null
+    try {
+      context = await api.chats.context({ id: chatId })
+    } catch {
+      // No provider set up (or it is gone): the gauge has nothing to say.
+      context = null
+    }
+    if (liveContexts.current === asked) dispatch({ type: 'context_loaded', context })
+  }, [api, chatId])
 
   const reload = useCallback(async () => {
     try {
-      const { messages, turns } = await api.chats.messages({ id: chatId })
-      dispatch({ type: 'loaded', messages, turns })
+      const { messages, turns, compactions } = await api.chats.messages({ id: chatId })
+      dispatch({ type: 'loaded', messages, turns, compactions })
     } catch (failure) {
       dispatch({ type: 'load_failed', message: errorMessage(failure) })
     }
   }, [api, chatId])
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new contextKey is what asks again
+  useEffect(() => {
+    void reloadContext()
+  }, [contextKey, reloadContext])
+
+  /** "Compact now": resolves with the compaction (null: nothing to compact); rejects with the error. */
+  const compact = useCallback(async () => {
+    const { compaction } = await api.chats.compact({ id: chatId })
+    if (compaction) dispatch({ type: 'compacted', compaction })
+    void reloadContext()
+    return compaction
+  }, [api, chatId, reloadContext])
+
   useEffect(() => {
     // Subscribe first: an event arriving while the load is on its way is merged, not lost.
     const unsubscribe = api.turns.onEvent(({ chatId: id, turnId, event }) => {
       if (id !== chatId) return
+      if (event.type === 'context') liveContexts.current++
       dispatch({ type: 'event', turnId, event })
-      if (event.type === 'turn_completed' || event.type === 'turn_error') void reload()
+      if (event.type === 'turn_completed' || event.type === 'turn_error') {
+        void reload()
+        void reloadContext()
+      }
     })
     void reload()
     // Cards still waiting (a reload, another window's turn) show again.
@@ -44,7 +78,7 @@ export function useConversation(api: AtelierApi, chatId: string) {
       () => undefined,
     )
     return unsubscribe
-  }, [api, chatId, reload])
+  }, [api, chatId, reload, reloadContext])
 
   // A retry notice goes away by itself once its wait is over (and a little after).
   useEffect(() => {
@@ -110,5 +144,17 @@ export function useConversation(api: AtelierApi, chatId: string) {
   const running = state.starting || runningTurn(state) !== undefined
   const retryPrompt = lastPrompt(state)
 
-  return { state, rows, results, running, send, stop, retryPrompt, approvals, activeApprovalId, answer }
+  return {
+    state,
+    rows,
+    results,
+    running,
+    send,
+    stop,
+    retryPrompt,
+    approvals,
+    activeApprovalId,
+    answer,
+    compact,
+  }
 }

@@ -82,6 +82,12 @@ export function ProviderCard({ api, provider, onEdit, onDelete }: ProviderCardPr
           <dt>API key</dt>
           <dd className={provider.keySource === 'none' ? 'muted' : undefined}>{keySourceText(provider)}</dd>
         </div>
+        {provider.contextWindow !== null && (
+          <div>
+            <dt>Context window</dt>
+            <dd>{provider.contextWindow.toLocaleString('en-US')} tokens</dd>
+          </div>
+        )}
       </dl>
       <div className="test-result" role="status">
         {test.kind === 'testing' && <span className="muted">Asking {provider.name} for its models…</span>}

@@ -27,8 +27,17 @@ interface ProviderFormProps {
   onCancel(): void
 }
 
-type Field = 'name' | 'baseUrl' | 'defaultModel' | 'apiKey'
-const FIELDS: readonly Field[] = ['name', 'baseUrl', 'defaultModel', 'apiKey']
+type Field = 'name' | 'baseUrl' | 'defaultModel' | 'apiKey' | 'contextWindow'
+const FIELDS: readonly Field[] = ['name', 'baseUrl', 'defaultModel', 'apiKey', 'contextWindow']
+const MIN_CONTEXT_WINDOW = 1024
+const MAX_CONTEXT_WINDOW = 100_000_000
+
+/** The context window as typed: digits, with any spaces, commas or underscores between them ignored. */
+function parseTokens(text: string): number {
+  const digits = text.trim().replace(/[\s,_]/g, '')
+  return /^\d+$/.test(digits) ? Number(digits) : Number.NaN
+}
+
 const URL_PATTERN = /^https?:\/\/\S+$/
 
 interface KeyPlan {
@@ -77,6 +86,9 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
   const [name, setName] = useState(provider?.name ?? preset?.name ?? '')
   const [baseUrl, setBaseUrl] = useState(provider?.baseUrl ?? preset?.baseUrl ?? '')
   const [defaultModel, setDefaultModel] = useState(provider?.defaultModel ?? '')
+  const [contextWindow, setContextWindow] = useState(
+    provider?.contextWindow ? String(provider.contextWindow) : '',
+  )
   const [apiKey, setApiKey] = useState('')
   const [showKey, setShowKey] = useState(false)
   const [forgetKey, setForgetKey] = useState(false)
@@ -92,6 +104,11 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
     if (!name.trim()) found.name = 'Give the provider a name.'
     if (baseUrl.trim() && !URL_PATTERN.test(baseUrl.trim()))
       found.baseUrl = 'Enter an address that starts with http:// or https://, without spaces.'
+    if (contextWindow.trim()) {
+      const tokens = parseTokens(contextWindow)
+      if (!Number.isInteger(tokens) || tokens < MIN_CONTEXT_WINDOW || tokens > MAX_CONTEXT_WINDOW)
+        found.contextWindow = `Enter a whole number of tokens from ${MIN_CONTEXT_WINDOW.toLocaleString('en-US')} to ${MAX_CONTEXT_WINDOW.toLocaleString('en-US')}, or leave it empty.`
+    }
     return found
   }
 
@@ -102,6 +119,7 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
     setFormError(undefined)
     if (Object.keys(found).length > 0) return
     const key = apiKey.trim()
+    const windowTokens = contextWindow.trim() ? parseTokens(contextWindow) : null
     setSaving(true)
     try {
       const saved = provider
@@ -110,6 +128,7 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
             name: name.trim(),
             baseUrl: baseUrl.trim() || null,
             defaultModel: defaultModel.trim() || null,
+            contextWindow: windowTokens,
             ...(forgetKey ? { apiKey: null } : key ? { apiKey: key } : {}),
           })
         : await api.providers.create({
@@ -118,6 +137,7 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
             ...(baseUrl.trim() && { baseUrl: baseUrl.trim() }),
             ...(defaultModel.trim() && { defaultModel: defaultModel.trim() }),
             ...(key && { apiKey: key }),
+            ...(windowTokens !== null && { contextWindow: windowTokens }),
           })
       onDone(saved)
     } catch (error) {
@@ -207,6 +227,17 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
           spellCheck={false}
           placeholder={info.modelPlaceholder}
           hint="Used when a chat does not choose one. Test connection lists what the provider offers."
+        />
+        <TextField
+          fields={fields}
+          field="contextWindow"
+          label="Context window (tokens)"
+          value={contextWindow}
+          onChange={setContextWindow}
+          inputMode="numeric"
+          spellCheck={false}
+          placeholder="From the model listing or the table"
+          hint="Optional: how many tokens its models hold. Empty: what the model listing says, else Atelier’s table of well-known models. Set it smaller to compact sooner."
         />
         <div className="field field-wide">
           <label className="field-label" htmlFor={`${id}-apiKey`}>
