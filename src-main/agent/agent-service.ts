@@ -206,7 +206,10 @@ export class AgentService {
     return context.status(context.estimate(history))
   }
 
-  /** "Compact now": everything before the latest prompt summarized by the chat's model. */
+  /**
+   * "Compact now": everything before the latest prompt summarized by the chat's model. The chat is
+   * busy meanwhile: a prompt sent during the summary is refused, as during a turn.
+   */
   async compact({ id }: { id: string }): Promise<{ compaction: Compaction | null }> {
     if (this.running.has(id)) {
       throw new AtelierError(
@@ -217,8 +220,14 @@ export class AgentService {
         },
       )
     }
-    const { context, history } = await this.betweenTurns(id)
-    return { compaction: await context.compactNow(history) }
+    const controller = new AbortController()
+    this.running.set(id, { turnId: '', controller })
+    try {
+      const { context, history } = await this.betweenTurns(id, controller.signal)
+      return { compaction: await context.compactNow(history) }
+    } finally {
+      this.running.delete(id)
+    }
   }
 
   /** Ends every running turn as interrupted: the app is closing under them. */
@@ -284,7 +293,10 @@ export class AgentService {
   }
 
   /** A chat's context as its next turn would see it (tools, system prompt, window), outside a turn. */
-  private async betweenTurns(id: string): Promise<{ context: TurnContext; history: ChatMessage[] }> {
+  private async betweenTurns(
+    id: string,
+    signal = new AbortController().signal,
+  ): Promise<{ context: TurnContext; history: ChatMessage[] }> {
     const chat = this.deps.chats.get(id)
     const provider = this.resolveProvider(chat, {})
     const profile = this.deps.profiles.forChat(chat.agent)
@@ -295,7 +307,7 @@ export class AgentService {
       system: buildSystemPrompt(profile, chat, approvalMode),
       tools: definitions,
       emit: () => {},
-      signal: new AbortController().signal,
+      signal,
     })
     return { context, history: this.deps.conversation.messages(chat.id) }
   }

@@ -96,7 +96,10 @@ export async function compactToFit(
   }
 }
 
-/** "Compact now": everything before the latest prompt summarized; undefined when there is nothing before it. */
+/**
+ * "Compact now": everything before the latest prompt summarized; undefined when there is nothing
+ * before it, or when the summary would not make the request smaller.
+ */
 export async function compactAllButLatest(
   history: readonly ChatMessage[],
   state: ViewState,
@@ -110,13 +113,9 @@ export async function compactAllButLatest(
   const summary = await summarize(history.slice(start, prompt), state.summary)
   const summarizedThrough = (history[prompt - 1] as ChatMessage).id
   const next = { ...state, summarizedThrough, summary }
-  return {
-    state: next,
-    tokensBefore,
-    tokensAfter: estimate(history, next, budget),
-    summarizedThrough,
-    summary,
-  }
+  const tokensAfter = estimate(history, next, budget)
+  if (tokensAfter >= tokensBefore) return undefined
+  return { state: next, tokensBefore, tokensAfter, summarizedThrough, summary }
 }
 
 /**
