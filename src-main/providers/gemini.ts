@@ -1,7 +1,7 @@
 /** Gemini over `@google/genai`: function declarations, thought signatures kept on their calls. */
 import { randomUUID } from 'node:crypto'
 import type { Content, FinishReason, GenerateContentResponse, Part } from '@google/genai'
-import type { ProviderStreamEvent, StopReason } from '../../src-shared/agent'
+import type { ProviderStreamEvent, StopReason, Usage } from '../../src-shared/agent'
 import { lazily, loadGoogleGenAI } from './lazily'
 import { toolDefsToGeminiInteractions } from './tool-mapper'
 import {
@@ -56,6 +56,14 @@ export function createGeminiAdapter(config: ProviderConfig): ProviderAdapter {
       }
       return names.sort()
     },
+    async contextWindowOf(model, signal) {
+      try {
+        const { inputTokenLimit } = await (await ai()).models.get({ model, config: { abortSignal: signal } })
+        return typeof inputTokenLimit === 'number' && inputTokenLimit > 0 ? inputTokenLimit : undefined
+      } catch {
+        return undefined
+      }
+    },
   }
 }
 
@@ -64,7 +72,7 @@ async function* readGeminiStream(
 ): AsyncIterable<ProviderStreamEvent> {
   let finish: FinishReason | undefined
   let calledTools = false
-  let usage: { inputTokens: number; outputTokens: number } | undefined
+  let usage: Usage | undefined
   for await (const chunk of stream) {
     const blocked = chunk.promptFeedback?.blockReason
     if (blocked) throw new Error(`Gemini refused the prompt (${blocked}).`)
@@ -90,9 +98,12 @@ async function* readGeminiStream(
     finish = candidate?.finishReason ?? finish
     const metadata = chunk.usageMetadata
     if (metadata) {
+      // promptTokenCount includes cachedContentTokenCount; thinking is output outside the candidates.
+      const cached = metadata.cachedContentTokenCount
       usage = {
         inputTokens: metadata.promptTokenCount ?? 0,
-        outputTokens: metadata.candidatesTokenCount ?? 0,
+        outputTokens: (metadata.candidatesTokenCount ?? 0) + (metadata.thoughtsTokenCount ?? 0),
+        ...(typeof cached === 'number' && { cachedTokens: cached }),
       }
     }
   }

@@ -47,6 +47,11 @@ export interface ProviderAdapter {
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderStreamEvent>
   /** The models the provider offers, from its model-list endpoint. */
   listModels(signal?: AbortSignal): Promise<string[]>
+  /**
+   * The model's context window in tokens as the provider's model listing states it; undefined when
+   * it states none, or the lookup fails (never throws).
+   */
+  contextWindowOf?(model: string, signal?: AbortSignal): Promise<number | undefined>
 }
 
 /** The items among these parts that this provider made: another provider's reasoning means nothing to it. */
