@@ -20,6 +20,14 @@ interface GeminiCallData {
   thoughtSignature?: string
 }
 
+/**
+ * What Google documents to send as a call's thoughtSignature when the real one is not at hand (history
+ * from another model, or a step whose signature compaction dropped): Gemini 3 rejects a current-turn
+ * call without one, and this value skips that check (Gemini API and Vertex AI alike; see
+ * ai.google.dev/gemini-api/docs/thought-signatures, FAQ).
+ */
+export const PLACEHOLDER_THOUGHT_SIGNATURE = 'skip_thought_signature_validator'
+
 /** The SDK loads on first use: the CLI and the app start without it. */
 export async function geminiClient(config: ProviderConfig) {
   const GoogleGenAI = await loadGoogleGenAI()
@@ -151,10 +159,19 @@ function toContent(message: ModelMessage, callData: Map<string, GeminiCallData>)
         },
       ]
     case 'assistant': {
+      // Gemini signs the first call of a step (only that one in a parallel batch). Calls that come
+      // without Gemini's data (another provider's, or a step whose data compaction dropped) get the
+      // documented placeholder on the step's first call, so that Gemini 3 still takes the step.
+      // Calls Gemini itself made unsigned (older models) go back as they came.
+      const calls = message.parts.filter((part) => part.type === 'tool_call')
+      const signed = calls.some((part) => callData.get(part.id)?.thoughtSignature)
+      const placeholderFor = !signed && calls[0]?.providerData === undefined ? calls[0] : undefined
       const parts = message.parts.flatMap((part): Part[] => {
         if (part.type === 'text') return part.text ? [{ text: part.text }] : []
         if (part.type !== 'tool_call') return []
         const data = callData.get(part.id) ?? {}
+        const thoughtSignature =
+          data.thoughtSignature ?? (part === placeholderFor ? PLACEHOLDER_THOUGHT_SIGNATURE : undefined)
         return [
           {
             functionCall: {
@@ -162,7 +179,7 @@ function toContent(message: ModelMessage, callData: Map<string, GeminiCallData>)
               name: part.name,
               args: argumentsObject(part.arguments),
             },
-            ...(data.thoughtSignature && { thoughtSignature: data.thoughtSignature }),
+            ...(thoughtSignature && { thoughtSignature }),
           },
         ]
       })
