@@ -47,6 +47,16 @@ export function createAnthropicAdapter(config: ProviderConfig): ProviderAdapter 
       for await (const model of (await client()).models.list({}, { signal })) ids.push(model.id)
       return ids.sort()
     },
+    async contextWindowOf(model, signal) {
+      try {
+        // ModelInfo.max_input_tokens (null or absent where the API does not say).
+        const info = await (await client()).models.retrieve(model, {}, { signal })
+        const limit = (info as { max_input_tokens?: unknown }).max_input_tokens
+        return typeof limit === 'number' && limit > 0 ? limit : undefined
+      } catch {
+        return undefined
+      }
+    },
   }
 }
 
@@ -60,15 +70,23 @@ async function* readAnthropicStream(
   stream: AsyncIterable<RawMessageStreamEvent>,
 ): AsyncIterable<ProviderStreamEvent> {
   const blocks = new Map<number, Block>()
-  let inputTokens = 0
+  // input_tokens counts only what came after the last cache breakpoint: the whole prompt is it plus
+  // what was read from the cache and what was written to it. message_delta's counts are cumulative.
+  let uncached = 0
+  let cacheRead: number | null = null
+  let cacheWrite: number | null = null
   let outputTokens = 0
   let stop: string | null = null
   for await (const event of stream) {
     switch (event.type) {
-      case 'message_start':
-        inputTokens = event.message.usage.input_tokens
-        outputTokens = event.message.usage.output_tokens
+      case 'message_start': {
+        const { usage } = event.message
+        uncached = usage.input_tokens
+        cacheRead = usage.cache_read_input_tokens ?? null
+        cacheWrite = usage.cache_creation_input_tokens ?? null
+        outputTokens = usage.output_tokens
         break
+      }
       case 'content_block_start': {
         const block = event.content_block
         if (block.type === 'text') {
@@ -112,12 +130,24 @@ async function* readAnthropicStream(
         }
         break
       }
-      case 'message_delta':
+      case 'message_delta': {
+        const { usage } = event
         stop = event.delta.stop_reason ?? stop
-        outputTokens = event.usage.output_tokens ?? outputTokens
+        outputTokens = usage.output_tokens ?? outputTokens
+        uncached = usage.input_tokens ?? uncached
+        cacheRead = usage.cache_read_input_tokens ?? cacheRead
+        cacheWrite = usage.cache_creation_input_tokens ?? cacheWrite
         break
+      }
       case 'message_stop':
-        yield { type: 'usage', usage: { inputTokens, outputTokens } }
+        yield {
+          type: 'usage',
+          usage: {
+            inputTokens: uncached + (cacheRead ?? 0) + (cacheWrite ?? 0),
+            outputTokens,
+            ...(cacheRead !== null && { cachedTokens: cacheRead }),
+          },
+        }
         yield { type: 'done', stopReason: stopReason(stop) }
         return
     }

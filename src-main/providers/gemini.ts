@@ -1,7 +1,7 @@
 /** Gemini over `@google/genai`: function declarations, thought signatures kept on their calls. */
 import { randomUUID } from 'node:crypto'
 import type { Content, FinishReason, GenerateContentResponse, Part } from '@google/genai'
-import type { ProviderStreamEvent, StopReason } from '../../src-shared/agent'
+import type { ProviderStreamEvent, StopReason, Usage } from '../../src-shared/agent'
 import { lazily, loadGoogleGenAI } from './lazily'
 import { toolDefsToGeminiInteractions } from './tool-mapper'
 import {
@@ -19,6 +19,14 @@ interface GeminiCallData {
   /** Required back on the call part for reasoning models to continue a tool loop. */
   thoughtSignature?: string
 }
+
+/**
+ * What Google documents to send as a call's thoughtSignature when the real one is not at hand (history
+ * from another model, or a step whose signature compaction dropped): Gemini 3 rejects a current-turn
+ * call without one, and this value skips that check (Gemini API and Vertex AI alike; see
+ * ai.google.dev/gemini-api/docs/thought-signatures, FAQ).
+ */
+export const PLACEHOLDER_THOUGHT_SIGNATURE = 'skip_thought_signature_validator'
 
 /** The SDK loads on first use: the CLI and the app start without it. */
 export async function geminiClient(config: ProviderConfig) {
@@ -56,6 +64,14 @@ export function createGeminiAdapter(config: ProviderConfig): ProviderAdapter {
       }
       return names.sort()
     },
+    async contextWindowOf(model, signal) {
+      try {
+        const { inputTokenLimit } = await (await ai()).models.get({ model, config: { abortSignal: signal } })
+        return typeof inputTokenLimit === 'number' && inputTokenLimit > 0 ? inputTokenLimit : undefined
+      } catch {
+        return undefined
+      }
+    },
   }
 }
 
@@ -64,7 +80,7 @@ async function* readGeminiStream(
 ): AsyncIterable<ProviderStreamEvent> {
   let finish: FinishReason | undefined
   let calledTools = false
-  let usage: { inputTokens: number; outputTokens: number } | undefined
+  let usage: Usage | undefined
   for await (const chunk of stream) {
     const blocked = chunk.promptFeedback?.blockReason
     if (blocked) throw new Error(`Gemini refused the prompt (${blocked}).`)
@@ -90,9 +106,12 @@ async function* readGeminiStream(
     finish = candidate?.finishReason ?? finish
     const metadata = chunk.usageMetadata
     if (metadata) {
+      // promptTokenCount includes cachedContentTokenCount; thinking is output outside the candidates.
+      const cached = metadata.cachedContentTokenCount
       usage = {
         inputTokens: metadata.promptTokenCount ?? 0,
-        outputTokens: metadata.candidatesTokenCount ?? 0,
+        outputTokens: (metadata.candidatesTokenCount ?? 0) + (metadata.thoughtsTokenCount ?? 0),
+        ...(typeof cached === 'number' && { cachedTokens: cached }),
       }
     }
   }
@@ -140,10 +159,19 @@ function toContent(message: ModelMessage, callData: Map<string, GeminiCallData>)
         },
       ]
     case 'assistant': {
+      // Gemini signs the first call of a step (only that one in a parallel batch). Calls that come
+      // without Gemini's data (another provider's, or a step whose data compaction dropped) get the
+      // documented placeholder on the step's first call, so that Gemini 3 still takes the step.
+      // Calls Gemini itself made unsigned (older models) go back as they came.
+      const calls = message.parts.filter((part) => part.type === 'tool_call')
+      const signed = calls.some((part) => callData.get(part.id)?.thoughtSignature)
+      const placeholderFor = !signed && calls[0]?.providerData === undefined ? calls[0] : undefined
       const parts = message.parts.flatMap((part): Part[] => {
         if (part.type === 'text') return part.text ? [{ text: part.text }] : []
         if (part.type !== 'tool_call') return []
         const data = callData.get(part.id) ?? {}
+        const thoughtSignature =
+          data.thoughtSignature ?? (part === placeholderFor ? PLACEHOLDER_THOUGHT_SIGNATURE : undefined)
         return [
           {
             functionCall: {
@@ -151,7 +179,7 @@ function toContent(message: ModelMessage, callData: Map<string, GeminiCallData>)
               name: part.name,
               args: argumentsObject(part.arguments),
             },
-            ...(data.thoughtSignature && { thoughtSignature: data.thoughtSignature }),
+            ...(thoughtSignature && { thoughtSignature }),
           },
         ]
       })

@@ -3,11 +3,12 @@
  * llama.cpp, vLLM) as much as for OpenAI itself.
  */
 import { randomUUID } from 'node:crypto'
+import type OpenAI from 'openai'
 import type {
   ChatCompletionChunk,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions/completions'
-import type { ProviderStreamEvent, StopReason } from '../../src-shared/agent'
+import type { ProviderStreamEvent, StopReason, Usage } from '../../src-shared/agent'
 import { lazily, loadOpenAI } from './lazily'
 import { toolDefsToChatCompletions } from './tool-mapper'
 import { type ModelMessage, NO_KEY, type ProviderAdapter, type ProviderConfig } from './types'
@@ -39,7 +40,37 @@ export function createOpenAIChatAdapter(config: ProviderConfig): ProviderAdapter
       for await (const model of (await client()).models.list({ signal })) ids.push(model.id)
       return ids.sort()
     },
+    async contextWindowOf(model, signal) {
+      return windowFromListing(await client(), model, signal)
+    },
   }
+}
+
+/**
+ * Where OpenAI-compatible servers put a model's context window in their /models entries (OpenAI's
+ * own entries carry none): OpenRouter `context_length` (and `top_provider.context_length`), vLLM
+ * `max_model_len`, Groq `context_window`, LM Studio's REST listing `max_context_length`.
+ */
+const WINDOW_FIELDS = ['context_length', 'max_model_len', 'context_window', 'max_context_length'] as const
+
+/** The model's window from the server's model listing; undefined when it says none or the listing fails. */
+export async function windowFromListing(
+  client: OpenAI,
+  model: string,
+  signal?: AbortSignal,
+): Promise<number | undefined> {
+  try {
+    for await (const entry of client.models.list({ signal })) {
+      if (entry.id !== model) continue
+      const raw = entry as unknown as Record<string, unknown>
+      const topProvider = raw.top_provider as Record<string, unknown> | undefined
+      const figures = [...WINDOW_FIELDS.map((field) => raw[field]), topProvider?.context_length]
+      return figures.find((value): value is number => typeof value === 'number' && value > 0)
+    }
+  } catch {
+    // A listing that fails or is not there tells nothing about the window.
+  }
+  return undefined
 }
 
 interface PendingCall {
@@ -54,10 +85,18 @@ async function* readChatStream(
   // Calls arrive by index: the first piece names the call, later pieces carry argument text.
   const calls = new Map<number, PendingCall>()
   let finish: string | null = null
+  // Asked for with stream_options.include_usage: a last chunk with empty choices. Some servers send
+  // usage on more chunks (running totals); the last one stands, told once before `done`.
+  let usage: Usage | undefined
   for await (const chunk of stream) {
     if (chunk.usage) {
-      const { prompt_tokens, completion_tokens } = chunk.usage
-      yield { type: 'usage', usage: { inputTokens: prompt_tokens, outputTokens: completion_tokens } }
+      const { prompt_tokens, completion_tokens, prompt_tokens_details } = chunk.usage
+      const cached = prompt_tokens_details?.cached_tokens
+      usage = {
+        inputTokens: prompt_tokens,
+        outputTokens: completion_tokens,
+        ...(typeof cached === 'number' && { cachedTokens: cached }),
+      }
     }
     const choice = chunk.choices[0]
     if (!choice) continue
@@ -83,6 +122,7 @@ async function* readChatStream(
   for (const call of ordered) {
     yield { type: 'tool_call_completed', id: call.id, name: call.name, arguments: call.arguments || '{}' }
   }
+  if (usage) yield { type: 'usage', usage }
   yield { type: 'done', stopReason: stopReason(finish, ordered.length > 0) }
 }
 

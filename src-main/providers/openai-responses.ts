@@ -2,6 +2,7 @@
 import type { ResponseInputItem, ResponseStreamEvent } from 'openai/resources/responses/responses'
 import type { ProviderStreamEvent, StopReason } from '../../src-shared/agent'
 import { lazily, loadOpenAI } from './lazily'
+import { windowFromListing } from './openai-chat'
 import { toolDefsToResponsesAPI } from './tool-mapper'
 import { type ModelMessage, NO_KEY, opaqueItems, type ProviderAdapter, type ProviderConfig } from './types'
 
@@ -35,6 +36,11 @@ export function createOpenAIResponsesAdapter(config: ProviderConfig): ProviderAd
       const ids: string[] = []
       for await (const model of (await client()).models.list({ signal })) ids.push(model.id)
       return ids.sort()
+    },
+    async contextWindowOf(model, signal) {
+      // OpenAI's own listing names no window; a compatible server's (LM Studio, OpenRouter) may.
+      if (config.baseUrl === undefined) return undefined
+      return windowFromListing(await client(), model, signal)
     },
   }
 }
@@ -73,21 +79,41 @@ async function* readResponsesStream(
       case 'response.completed':
       case 'response.incomplete': {
         const { usage, incomplete_details } = event.response
-        if (usage)
+        if (usage) {
+          // input_tokens counts the whole prompt, cached part included (input_tokens_details.cached_tokens).
+          const cached = usage.input_tokens_details?.cached_tokens
           yield {
             type: 'usage',
-            usage: { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens },
+            usage: {
+              inputTokens: usage.input_tokens,
+              outputTokens: usage.output_tokens,
+              ...(typeof cached === 'number' && { cachedTokens: cached }),
+            },
           }
+        }
         yield { type: 'done', stopReason: stopReason(calledTools, incomplete_details?.reason) }
         return
       }
-      case 'response.failed':
-        throw new Error(event.response.error?.message ?? 'The response failed.')
-      case 'error':
-        throw new Error(event.message)
+      case 'response.failed': {
+        const { code, message } = event.response.error ?? {}
+        throw streamError(message ?? 'The response failed.', code)
+      }
+      case 'error': {
+        // Typed with code and message on the event; streams seen in the wild nest them in `error`.
+        const nested = (event as { error?: { code?: string | null; message?: string } }).error
+        throw streamError(
+          event.message ?? nested?.message ?? 'The response failed.',
+          event.code ?? nested?.code,
+        )
+      }
     }
   }
   throw new Error('The response stream ended before the response was complete.')
+}
+
+/** A failure the stream reported, with the provider's code kept (`context_length_exceeded`, …). */
+function streamError(message: string, code: string | null | undefined): Error {
+  return Object.assign(new Error(message), code ? { code } : {})
 }
 
 function stopReason(calledTools: boolean, incomplete: string | undefined): StopReason {

@@ -10,9 +10,15 @@ export type ProviderErrorCode =
   | 'provider_unavailable'
   | 'provider_auth'
   | 'provider_rejected'
-  | 'provider_context_overflow'
   | 'provider_connection'
+  /** The request is longer than the model's context window: compact, don't retry. */
+  | 'provider_context_overflow'
   | 'provider_error'
+
+export interface ProviderErrorOptions {
+  /** The model's context window, when the refusal named it. */
+  limitTokens?: number
+}
 
 const PROVIDER_NAMES: Record<ProviderKind, string> = {
   'openai-responses': 'OpenAI',
@@ -32,6 +38,8 @@ const PROVIDER_ERROR = errorBrand('ProviderError')
 
 export class ProviderError extends AtelierError {
   override readonly name = 'ProviderError'
+  /** A context overflow's window as the provider stated it ("maximum context length is N tokens"). */
+  readonly limitTokens?: number
 
   constructor(
     code: ProviderErrorCode,
@@ -40,8 +48,17 @@ export class ProviderError extends AtelierError {
     readonly status?: number,
     /** What the provider asked for in Retry-After, when it did. */
     readonly retryAfterMs?: number,
+    options: ProviderErrorOptions = {},
   ) {
-    super(code, message, status === undefined ? undefined : { status })
+    const { limitTokens } = options
+    super(
+      code,
+      message,
+      status === undefined && limitTokens === undefined
+        ? undefined
+        : { ...(status !== undefined && { status }), ...(limitTokens !== undefined && { limitTokens }) },
+    )
+    if (limitTokens !== undefined) this.limitTokens = limitTokens
     PROVIDER_ERROR.mark(this)
   }
 
@@ -50,12 +67,30 @@ export class ProviderError extends AtelierError {
   }
 }
 
+/** The request was refused as longer than the model's context window: compact it, then try again. */
+export function isContextOverflow(error: unknown): error is ProviderError {
+  return ProviderError.isInstance(error) && error.code === 'provider_context_overflow'
+}
+
 /** Reads an SDK error (or a network failure under it) as a ProviderError. */
 export function toProviderError(kind: ProviderKind, error: unknown): ProviderError {
   if (ProviderError.isInstance(error)) return error
   const who = PROVIDER_NAMES[kind]
   const status = statusOf(error)
   const detail = describe(error)
+  const overflow = status === 401 || status === 403 || status === 429 ? undefined : contextOverflowOf(error)
+  if (overflow) {
+    const { limitTokens } = overflow
+    const window = limitTokens === undefined ? '' : ` (${limitTokens} tokens)`
+    return new ProviderError(
+      'provider_context_overflow',
+      `${who}'s model refused the request as longer than its context window${window}: ${detail}`,
+      false,
+      status,
+      undefined,
+      limitTokens === undefined ? {} : { limitTokens },
+    )
+  }
   if (status === undefined) {
     if (isConnectionFailure(error)) {
       return new ProviderError('provider_connection', `${who} could not be reached: ${detail}`, true)
@@ -97,6 +132,59 @@ export function toProviderError(kind: ProviderKind, error: unknown): ProviderErr
   )
 }
 
+/**
+ * How each server words a request longer than the context window, and where it states the window.
+ * Confirmed in public reports (GitHub issues, error bodies quoted verbatim):
+ * - OpenAI Chat Completions, vLLM, OpenRouter: "This model's (endpoint's) maximum context length is
+ *   N tokens. However, …" (OpenAI with code `context_length_exceeded`, vLLM with type BadRequestError).
+ * - OpenAI Responses: code `context_length_exceeded`, "Your input exceeds the context window of this
+ *   model…" (no figure), as an HTTP 400 or, streaming, as an `error` / `response.failed` event.
+ * - Anthropic: invalid_request_error "prompt is too long: N tokens > M maximum", and the older
+ *   "input length and `max_tokens` exceed context limit: N + K > M".
+ * - Gemini: INVALID_ARGUMENT "The input token count (N) exceeds the maximum number of tokens allowed (M)."
+ * - llama.cpp server: type `exceed_context_size_error` with `n_ctx`, "the request exceeds the available
+ *   context size…" or "request (N tokens) exceeds the available context size (M tokens)…".
+ * - LM Studio: "Trying to keep the first N tokens when context the overflows. However, the model is
+ *   loaded with context length of only M tokens…", or "Cannot truncate prompt with n_keep (N) >= n_ctx (M)".
+ * - Ollama (which truncates unless told not to): "the input length exceeds the context length",
+ *   "the prompt is longer than the context length…".
+ */
+const OVERFLOW_PATTERNS: readonly RegExp[] = [
+  /maximum context length is ([\d,]+) tokens/i,
+  /prompt is too long: [\d,]+ tokens > ([\d,]+) maximum/i,
+  /exceed context limit: [\d,]+ \+ [\d,]+ > ([\d,]+)/i,
+  /input token count \(?[\d,]+\)? exceeds the maximum number of tokens allowed \(?([\d,]+)\)?/i,
+  /exceeds the available context size \(([\d,]+) tokens\)/i,
+  /context length of only ([\d,]+) tokens/i,
+  /n_keep \(?[\d,]+\)? >= n_ctx \(?([\d,]+)\)?/i,
+  /exceeds the available context size/i,
+  /exceeds the context window/i,
+  /input length exceeds the context length/i,
+  /prompt is longer than the context length/i,
+]
+
+const OVERFLOW_CODES = new Set(['context_length_exceeded', 'exceed_context_size_error'])
+
+/** Whether the error says the request outgrew the context window, and the window when it names it. */
+function contextOverflowOf(error: unknown): { limitTokens?: number } | undefined {
+  // The openai SDK keeps the body's `error` object (code, type, llama.cpp's n_ctx) on the error.
+  const body = (error as { error?: unknown } | null)?.error
+  const fields = [error, typeof body === 'object' && body !== null ? body : undefined]
+  const codes = fields.flatMap((field) => {
+    const { code, type } = (field ?? {}) as { code?: unknown; type?: unknown }
+    return [code, type].filter((value): value is string => typeof value === 'string')
+  })
+  const nCtx = (fields[1] as { n_ctx?: unknown } | undefined)?.n_ctx
+  const text = error instanceof Error ? error.message : typeof error === 'string' ? error : ''
+  const match = OVERFLOW_PATTERNS.map((pattern) => pattern.exec(text)).find((found) => found !== null)
+  if (!match && !codes.some((code) => OVERFLOW_CODES.has(code))) return undefined
+  const stated = match?.[1] === undefined ? undefined : Number(match[1].replace(/,/g, ''))
+  const limitTokens = [stated, nCtx].find(
+    (value): value is number => typeof value === 'number' && Number.isFinite(value) && value > 0,
+  )
+  return limitTokens === undefined ? {} : { limitTokens }
+}
+
 function statusOf(error: unknown): number | undefined {
   const status = (error as { status?: unknown } | null)?.status
   return typeof status === 'number' && status >= 100 ? status : undefined
@@ -133,9 +221,4 @@ function describe(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error)
   const oneLine = message.replace(/\s+/g, ' ').trim()
   return oneLine.length > 500 ? `${oneLine.slice(0, 500)}…` : oneLine || 'no details'
-}
-
-/** A refusal of the request as longer than the model's context window. */
-export function isContextOverflow(error: unknown): error is ProviderError {
-  return ProviderError.isInstance(error) && error.code === 'provider_context_overflow'
 }

@@ -47,7 +47,10 @@ export interface ProviderAdapter {
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderStreamEvent>
   /** The models the provider offers, from its model-list endpoint. */
   listModels(signal?: AbortSignal): Promise<string[]>
-  /** The model's context window in tokens, where the provider's listing says; never throws. */
+  /**
+   * The model's context window in tokens as the provider's model listing states it; undefined when
+   * it states none, or the lookup fails (never throws).
+   */
   contextWindowOf?(model: string, signal?: AbortSignal): Promise<number | undefined>
 }
 

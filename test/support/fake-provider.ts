@@ -44,7 +44,46 @@ export interface ScriptedResponse {
   retryAfterSeconds?: number
   /** Write this many SSE events (pings and `[DONE]` included), then destroy the socket. */
   dropAfterChunks?: number
-  usage?: { inputTokens: number; outputTokens: number }
+  /**
+   * The response's tokens in the neutral sense (inputTokens the whole prompt, cached part included;
+   * outputTokens all output, reasoning included), told in each wire's own fields: OpenAI
+   * `input_tokens_details.cached_tokens` / `prompt_tokens_details.cached_tokens`, Anthropic
+   * `input_tokens` (the uncached rest) + `cache_read_input_tokens` + `cache_creation_input_tokens`,
+   * Gemini `promptTokenCount` + `cachedContentTokenCount`, `candidatesTokenCount` + `thoughtsTokenCount`.
+   */
+  usage?: ScriptedUsage
+  /** Refuse the request as longer than the model's context window, in the provider's own words. */
+  contextOverflow?: ScriptedOverflow
+}
+
+export interface ScriptedUsage {
+  inputTokens: number
+  outputTokens: number
+  /** Read from the prompt cache (part of inputTokens). Without it OpenAI and Anthropic report 0, Gemini nothing. */
+  cachedTokens?: number
+  /** Anthropic only: written to the prompt cache (part of inputTokens). */
+  cacheWriteTokens?: number
+  /** Reasoning (part of outputTokens): OpenAI `reasoning_tokens`, Gemini `thoughtsTokenCount`. */
+  reasoningTokens?: number
+}
+
+/**
+ * A context-window refusal as each service words it (wording from public reports of the real errors):
+ * - openai-responses: 400 `context_length_exceeded` "Your input exceeds the context window of this
+ *   model…" (states no figure); `inStream` sends it instead as an `error` event after
+ *   `response.created`, as the streaming Responses API does.
+ * - openai-chat: `server` picks whose: OpenAI (default; code `context_length_exceeded`, "This model's
+ *   maximum context length is N tokens…"), vLLM (same words, a top-level error object), llama.cpp
+ *   (`exceed_context_size_error` with `n_ctx`), LM Studio ("…context length of only N tokens…").
+ * - anthropic: 400 invalid_request_error "prompt is too long: P tokens > N maximum".
+ * - gemini: 400 INVALID_ARGUMENT "The input token count (P) exceeds the maximum number of tokens allowed (N)."
+ */
+export interface ScriptedOverflow {
+  limitTokens: number
+  /** What the request came to (default limitTokens + 1000). */
+  promptTokens?: number
+  server?: 'openai' | 'vllm' | 'llama.cpp' | 'lm-studio'
+  inStream?: boolean
 }
 
 /** One answer of an image endpoint; the default is success. */
@@ -75,6 +114,14 @@ export interface FakeProvider {
   enqueueImages(...images: ScriptedImage[]): void
   /** Ids returned by the model-list endpoints (mutable). */
   models: string[]
+  /**
+   * Context windows by model id, reported as each wire reports them (mutable; empty: none): Gemini's
+   * `inputTokenLimit` (listing and models.get), Anthropic's `max_input_tokens` (models.retrieve), and
+   * the OpenAI-compatible listing's `listingWindowField`.
+   */
+  modelWindows: Record<string, number>
+  /** The /v1/models field an OpenAI-compatible server puts the window in (default `context_length`). */
+  listingWindowField: 'context_length' | 'max_model_len' | 'context_window' | 'max_context_length'
   /** Every request received, in order. */
   requests: RecordedRequest[]
   /** Requests of one chat kind only (convenience). */
@@ -123,6 +170,8 @@ export async function startFakeProvider(): Promise<FakeProvider> {
       imageQueue.push(...images)
     },
     models: ['fake-model-large', 'fake-model-small', 'fake-model-image'],
+    modelWindows: {},
+    listingWindowField: 'context_length',
     requests,
     requestsOf: (kind) => requests.filter((request) => request.kind === kind),
     close: async () => {
@@ -155,7 +204,12 @@ export async function startFakeProvider(): Promise<FakeProvider> {
 
   // biome-ignore lint/suspicious/noExplicitAny: a request body of any of the four wire formats.
   async function respond(res: ServerResponse, family: Family, route: KnownRoute, body: any): Promise<void> {
-    if (route.kind === 'models') return sendJson(res, family, MODEL_LISTS[family](fake.models))
+    if (route.kind === 'models') {
+      if (route.model === undefined) return sendJson(res, family, MODEL_LISTS[family](fake))
+      const known = fake.models.includes(route.model) || route.model in fake.modelWindows
+      if (!known) return sendError(res, family, 404, `fake provider: no model ${route.model}`)
+      return sendJson(res, family, MODEL_ENTRIES[family](fake, route.model))
+    }
     if (route.kind === 'images') {
       const script = imageQueue.shift() ?? {}
       await sleep(script.delayMs)
@@ -172,6 +226,14 @@ export async function startFakeProvider(): Promise<FakeProvider> {
       const headers: Record<string, string> = {}
       if (script.retryAfterSeconds !== undefined) headers['retry-after'] = String(script.retryAfterSeconds)
       return sendError(res, family, script.status, `fake provider: scripted ${script.status}`, headers)
+    }
+    if (script.contextOverflow) {
+      await sleep(script.delayMs)
+      const overflow = script.contextOverflow
+      if (route.kind === 'openai-responses' && route.stream && overflow.inStream) {
+        return writeStream(res, family, responsesOverflowStream(route.model, body), {})
+      }
+      return sendJson(res, family, OVERFLOW_BODIES[route.kind](overflow), 400)
     }
     const renderer = RENDERERS[route.kind]
     const turn = turnOf(script)
@@ -191,7 +253,8 @@ export async function startFakeProvider(): Promise<FakeProvider> {
 type Route =
   | { kind: FakeKind; model: string; stream: boolean }
   | { kind: 'images'; render: () => unknown }
-  | { kind: 'models' }
+  /** `model`: one model's entry (Gemini models.get, Anthropic models.retrieve); none: the listing. */
+  | { kind: 'models'; model?: string }
   | { kind: 'unknown' }
 
 type KnownRoute = Exclude<Route, { kind: 'unknown' }>
@@ -228,10 +291,14 @@ function routeOf(family: Family, method: string, path: string, body: any): Route
       return { kind: 'anthropic', model: body?.model ?? '', stream: body?.stream === true }
     }
     if (method === 'GET' && path === '/v1/models') return { kind: 'models' }
+    const entry = /^\/v1\/models\/([^/]+)$/.exec(path)
+    if (method === 'GET' && entry) return { kind: 'models', model: decodeURIComponent(entry[1] ?? '') }
     return { kind: 'unknown' }
   }
   // Gemini: /{version}/models/{model}:{method}; Vertex mode puts publishers/… or projects/… before models.
   if (method === 'GET' && /^\/v1\w*\/models$/.test(path)) return { kind: 'models' }
+  const entry = /^\/v1\w*\/models\/([^/:]+)$/.exec(path)
+  if (method === 'GET' && entry) return { kind: 'models', model: decodeURIComponent(entry[1] ?? '') }
   const call = /^\/v1\w*\/(?:.*\/)?models\/([^/:]+):(\w+)$/.exec(path)
   if (method !== 'POST' || !call) return { kind: 'unknown' }
   const [, model = '', action] = call
@@ -304,7 +371,7 @@ async function writeStream(
   res: ServerResponse,
   family: Family,
   events: SseEvent[],
-  script: ScriptedResponse,
+  script: Pick<ScriptedResponse, 'delayMs' | 'dropAfterChunks'>,
 ) {
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
@@ -364,29 +431,153 @@ const ERROR_BODIES: Record<Family, (status: number, message: string) => unknown>
   }),
 }
 
-const MODEL_LISTS: Record<Family, (ids: string[]) => unknown> = {
-  openai: (ids) => ({
-    object: 'list',
-    data: ids.map((model) => ({ id: model, object: 'model', created: 1_700_000_000, owned_by: 'fake' })),
-  }),
-  anthropic: (ids) => ({
-    data: ids.map((model) => ({
+/** One model as each family lists it, with its window where the fake was given one. */
+const MODEL_ENTRIES: Record<Family, (fake: FakeProvider, model: string) => object> = {
+  openai: (fake, model) => {
+    const window = fake.modelWindows[model]
+    return {
+      id: model,
+      object: 'model',
+      created: 1_700_000_000,
+      owned_by: 'fake',
+      ...(window !== undefined && { [fake.listingWindowField]: window }),
+    }
+  },
+  anthropic: (fake, model) => {
+    const window = fake.modelWindows[model]
+    return {
       id: model,
       type: 'model',
       display_name: model,
       created_at: '2025-01-01T00:00:00Z',
-    })),
-    has_more: false,
-    first_id: ids[0] ?? null,
-    last_id: ids.at(-1) ?? null,
-  }),
-  gemini: (ids) => ({
-    models: ids.map((model) => ({
+      ...(window !== undefined && { max_input_tokens: window }),
+    }
+  },
+  gemini: (fake, model) => {
+    const window = fake.modelWindows[model]
+    return {
       name: `models/${model}`,
       displayName: model,
       supportedGenerationMethods: ['generateContent', 'countTokens'],
-    })),
+      ...(window !== undefined && { inputTokenLimit: window }),
+    }
+  },
+}
+
+const MODEL_LISTS: Record<Family, (fake: FakeProvider) => unknown> = {
+  openai: (fake) => ({
+    object: 'list',
+    data: fake.models.map((model) => MODEL_ENTRIES.openai(fake, model)),
   }),
+  anthropic: (fake) => ({
+    data: fake.models.map((model) => MODEL_ENTRIES.anthropic(fake, model)),
+    has_more: false,
+    first_id: fake.models[0] ?? null,
+    last_id: fake.models.at(-1) ?? null,
+  }),
+  gemini: (fake) => ({
+    models: fake.models.map((model) => MODEL_ENTRIES.gemini(fake, model)),
+  }),
+}
+
+// ── Context overflow ───────────────────────────────────────────────────────────────────────────────
+
+const RESPONSES_OVERFLOW = {
+  type: 'invalid_request_error',
+  code: 'context_length_exceeded',
+  message: 'Your input exceeds the context window of this model. Please adjust your input and try again.',
+  param: 'input',
+}
+
+/** The 400 body of a request longer than the context window, in each service's words. */
+const OVERFLOW_BODIES: Record<FakeKind, (overflow: ScriptedOverflow) => unknown> = {
+  'openai-responses': () => ({ error: RESPONSES_OVERFLOW }),
+  'openai-chat': (overflow) => {
+    const limit = overflow.limitTokens
+    const prompt = promptTokensOf(overflow)
+    switch (overflow.server ?? 'openai') {
+      case 'openai':
+        return {
+          error: {
+            message: `This model's maximum context length is ${limit} tokens. However, your messages resulted in ${prompt} tokens. Please reduce the length of the messages.`,
+            type: 'invalid_request_error',
+            param: 'messages',
+            code: 'context_length_exceeded',
+          },
+        }
+      case 'vllm':
+        return {
+          object: 'error',
+          message: `This model's maximum context length is ${limit} tokens. However, you requested ${prompt} tokens (${prompt - 1000} in the messages, 1000 in the completion). Please reduce the length of the messages or completion.`,
+          type: 'BadRequestError',
+          param: null,
+          code: 400,
+        }
+      case 'llama.cpp':
+        return {
+          error: {
+            code: 400,
+            message: `request (${prompt} tokens) exceeds the available context size (${limit} tokens), try increasing it`,
+            type: 'exceed_context_size_error',
+            n_prompt_tokens: prompt,
+            n_ctx: limit,
+          },
+        }
+      case 'lm-studio':
+        return {
+          error: `Trying to keep the first ${prompt} tokens when context the overflows. However, the model is loaded with context length of only ${limit} tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input`,
+        }
+    }
+  },
+  anthropic: (overflow) => ({
+    type: 'error',
+    error: {
+      type: 'invalid_request_error',
+      message: `prompt is too long: ${promptTokensOf(overflow)} tokens > ${overflow.limitTokens} maximum`,
+    },
+    request_id: id('req_'),
+  }),
+  gemini: (overflow) => {
+    const message = `The input token count (${promptTokensOf(overflow)}) exceeds the maximum number of tokens allowed (${overflow.limitTokens}).`
+    return {
+      error: {
+        code: 400,
+        message,
+        errors: [{ message, domain: 'global', reason: 'badRequest' }],
+        status: 'INVALID_ARGUMENT',
+      },
+    }
+  },
+}
+
+function promptTokensOf(overflow: ScriptedOverflow): number {
+  return overflow.promptTokens ?? overflow.limitTokens + 1000
+}
+
+/** The streaming Responses API's refusal: the response is created, then an `error` event ends it. */
+// biome-ignore lint/suspicious/noExplicitAny: the request body, echoed where the provider echoes it.
+function responsesOverflowStream(model: string, body: any): SseEvent[] {
+  const response = {
+    id: id('resp_', 24),
+    object: 'response',
+    created_at: Math.floor(Date.now() / 1000),
+    status: 'in_progress',
+    error: null,
+    incomplete_details: null,
+    instructions: body?.instructions ?? null,
+    model,
+    output: [],
+    usage: null,
+  }
+  const event = (type: string, sequence: number, fields: object): SseEvent => ({
+    event: type,
+    data: JSON.stringify({ type, sequence_number: sequence, ...fields }),
+  })
+  return [
+    event('response.created', 0, { response }),
+    event('response.in_progress', 1, { response }),
+    event('error', 2, { error: RESPONSES_OVERFLOW }),
+  ]
 }
 
 // ── Images ─────────────────────────────────────────────────────────────────────────────────────────
@@ -445,7 +636,7 @@ interface Turn {
   reasoning: boolean
   /** Splits text or arguments into the deltas the stream sends. */
   pieces(text: string): string[]
-  usage: { inputTokens: number; outputTokens: number }
+  usage: ScriptedUsage
 }
 
 interface TurnContext {
@@ -576,12 +767,12 @@ function responsesTurn(turn: Turn, { model, body }: TurnContext) {
       },
     )
   }
-  const { inputTokens, outputTokens } = turn.usage
+  const { inputTokens, outputTokens, cachedTokens = 0, reasoningTokens = 0 } = turn.usage
   const usage = {
     input_tokens: inputTokens,
-    input_tokens_details: { cached_tokens: 0 },
+    input_tokens_details: { cached_tokens: cachedTokens },
     output_tokens: outputTokens,
-    output_tokens_details: { reasoning_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: reasoningTokens },
     total_tokens: inputTokens + outputTokens,
   }
   const response = { ...snapshot('completed', output, usage), completed_at: Math.floor(Date.now() / 1000) }
@@ -591,13 +782,13 @@ function responsesTurn(turn: Turn, { model, body }: TurnContext) {
 
 // OpenAI Chat Completions: one delta per chunk, tool calls by index, usage last when asked for.
 
-function chatUsage({ inputTokens, outputTokens }: Turn['usage']) {
+function chatUsage({ inputTokens, outputTokens, cachedTokens = 0, reasoningTokens = 0 }: ScriptedUsage) {
   return {
     prompt_tokens: inputTokens,
     completion_tokens: outputTokens,
     total_tokens: inputTokens + outputTokens,
-    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0 },
+    prompt_tokens_details: { cached_tokens: cachedTokens, audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: reasoningTokens, audio_tokens: 0 },
   }
 }
 
@@ -689,14 +880,17 @@ function geminiParts(turn: Turn, pieces: (text: string) => string[]): object[] {
 }
 
 function geminiResponse(turn: Turn, model: string, responseId: string, parts: object[], last: boolean) {
-  const { inputTokens, outputTokens } = turn.usage
+  const { inputTokens, outputTokens, cachedTokens, reasoningTokens } = turn.usage
   return {
     candidates: [{ content: { parts, role: 'model' }, ...(last && { finishReason: 'STOP' }), index: 0 }],
     ...(last && {
       usageMetadata: {
+        // promptTokenCount includes the cached part; thoughts are counted apart from the candidates.
         promptTokenCount: inputTokens,
-        candidatesTokenCount: outputTokens,
+        candidatesTokenCount: outputTokens - (reasoningTokens ?? 0),
         totalTokenCount: inputTokens + outputTokens,
+        ...(cachedTokens !== undefined && { cachedContentTokenCount: cachedTokens }),
+        ...(reasoningTokens !== undefined && { thoughtsTokenCount: reasoningTokens }),
       },
     }),
     modelVersion: model,
@@ -776,14 +970,21 @@ function anthropicMessage(turn: Turn, model: string, content: object[], outputTo
     stop_sequence: null,
     stop_details: null,
     usage: {
-      input_tokens: turn.usage.inputTokens,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
+      ...anthropicInput(turn.usage),
       cache_creation: null,
       output_tokens: outputTokens,
       server_tool_use: null,
       service_tier: 'standard',
     },
+  }
+}
+
+/** Anthropic's input_tokens are what follows the last cache breakpoint; read and written parts apart. */
+function anthropicInput({ inputTokens, cachedTokens = 0, cacheWriteTokens = 0 }: ScriptedUsage) {
+  return {
+    input_tokens: inputTokens - cachedTokens - cacheWriteTokens,
+    cache_creation_input_tokens: cacheWriteTokens,
+    cache_read_input_tokens: cachedTokens,
   }
 }
 
@@ -810,9 +1011,7 @@ function anthropicStream(turn: Turn, { model }: TurnContext): SseEvent[] {
       container: null,
     },
     usage: {
-      input_tokens: turn.usage.inputTokens,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
+      ...anthropicInput(turn.usage),
       output_tokens: turn.usage.outputTokens,
       server_tool_use: null,
     },

@@ -64,7 +64,7 @@ export class TurnContext {
    * limit the provider named, if smaller), compact, and give the request to try once more.
    */
   async afterOverflow(history: readonly ChatMessage[], error: ProviderError): Promise<ModelRequest> {
-    const limit = (error as ProviderError & { limitTokens?: number }).limitTokens
+    const limit = error.limitTokens
     if (limit && limit < this.window) this.window = limit
     this.setup.estimator.atLeast(requestChars(this.build(history)), this.window)
     await this.compact(history, 'overflow')
