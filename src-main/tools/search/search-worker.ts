@@ -48,12 +48,12 @@ function background(): void {
 }
 
 /** The highest sync point heard, and the parts waiting for a higher one. */
-let heard = 0
+const { syncFolder, heard: heardAtStart } = workerData as { syncFolder: string; heard: number }
+let heard = heardAtStart
 const hearing = new Map<number, () => void>()
 /** A sync point not heard by then means the watch of the sync folder is gone: no cache is trusted. */
 const SYNC_WAIT_MS = 2000
 
-const { syncFolder } = workerData as { syncFolder: string }
 watch(syncFolder, { persistent: false }, (_event, name) => {
   const sync = Number(name)
   if (!(sync > heard)) return

@@ -273,7 +273,9 @@ class SearchPool {
 
   private spawn(): Slot {
     const { entry, eval: isScript } = workerEntry()
-    const worker = new Worker(entry, { eval: isScript, workerData: { syncFolder: processFolder('search') } })
+    // Sync points made before it started are heard already: it has nothing cached from before them.
+    const workerData = { syncFolder: processFolder('search'), heard: this.syncs }
+    const worker = new Worker(entry, { eval: isScript, workerData })
     const slot: Slot = { worker }
     this.slots.add(slot)
     worker.unref()
