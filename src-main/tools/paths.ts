@@ -226,6 +226,15 @@ export function isInside(parent: string, child: string): boolean {
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel))
 }
 
+/**
+ * isInside for two real paths (absolute, resolved): on POSIX a prefix up to a separator, without
+ * path.relative's resolving — walks ask it for every folder and link they meet.
+ */
+export const isInsideReal: (parent: string, child: string) => boolean =
+  sep === '/'
+    ? (parent, child) => child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`)
+    : isInside
+
 function expandHome(path: string): string {
   if (path === '~') return homedir()
   if (path.startsWith('~/') || path.startsWith(`~${sep}`)) return join(homedir(), path.slice(2))
@@ -351,9 +360,13 @@ export async function loadPathPolicy(context: PathScope): Promise<PathPolicy> {
   const workingRoot =
     context.mode === 'agent' && context.workingDirectory ? real(context.workingDirectory) : null
   const confinedTo = restricted ? workingRoot : null
-  return policyFromData({ confinedTo, allowed, denied }, (real) =>
-    workingRoot && isInside(workingRoot, real) ? relative(workingRoot, real) || '.' : real,
-  )
+  // A search names thousands of paths below the folder: those are cut, not worked out by relative().
+  const below = workingRoot && (workingRoot.endsWith(sep) ? workingRoot : workingRoot + sep)
+  return policyFromData({ confinedTo, allowed, denied }, (real) => {
+    if (!workingRoot || !below) return real
+    if (real.startsWith(below)) return real.slice(below.length)
+    return isInside(workingRoot, real) ? relative(workingRoot, real) || '.' : real
+  })
 }
 
 /** What a policy is made of, as plain data: what a search worker is sent and rebuilds it from. */
@@ -372,24 +385,25 @@ export function policyFromData(
   { confinedTo, allowed, denied }: PathPolicyData,
   display: (real: string) => string = (real) => real,
 ): PathPolicy {
+  const within = isInsideReal
   return {
     confinedTo,
     display,
     allowed,
     denied,
     refusal(real) {
-      const deniedBy = denied.find((entry) => isInside(entry, real))
+      const deniedBy = denied.find((entry) => within(entry, real))
       if (deniedBy) {
         return { rule: 'deniedPaths', message: `"${real}" is inside the denied path "${deniedBy}".` }
       }
       if (confinedTo) {
-        if (isInside(confinedTo, real) || allowed.some((entry) => isInside(entry, real))) return undefined
+        if (within(confinedTo, real) || allowed.some((entry) => within(entry, real))) return undefined
         return {
           rule: 'restriction',
           message: `"${real}" is outside the chat's folder "${confinedTo}"${allowed.length ? ' and the allowed paths' : ''}; agent mode confines tools to it.`,
         }
       }
-      if (allowed.length > 0 && !allowed.some((entry) => isInside(entry, real))) {
+      if (allowed.length > 0 && !allowed.some((entry) => within(entry, real))) {
         return {
           rule: 'allowedPaths',
           message: `"${real}" is not inside any allowed path (${allowed.join(', ')}).`,

@@ -23,10 +23,11 @@ import {
 } from 'node:fs'
 import { dirname, join, sep } from 'node:path'
 import ignore, { type Ignore } from 'ignore'
+import picomatch from 'picomatch'
 import type { ToolParameterDescriptor } from '../../src-shared/tools'
 import { ToolPathError } from './errors'
 import { descriptorPath, openedAt } from './files'
-import { isInside, type PathPolicy, type PathScope, resolveAndValidatePath } from './paths'
+import { isInsideReal, type PathPolicy, type PathScope, resolveAndValidatePath } from './paths'
 import { toToolOutput } from './pipeline/shape'
 import { clampIntegerSetting, integerParameter } from './settings-policy'
 
@@ -67,6 +68,15 @@ export const WALK_SETTING_DEFAULTS = {
  */
 export function namesDotEntry(glob: string): boolean {
   return /(^|\/)\.(?!\.?(\/|$))/.test(glob)
+}
+
+/**
+ * A glob as a test of paths, as picomatch's matcher decides (the glob itself, or its regex) without
+ * the result object the matcher makes for every path: a walk tests tens of thousands.
+ */
+export function globMatcher(glob: string, options: picomatch.PicomatchOptions): (path: string) => boolean {
+  const regex = picomatch.makeRe(glob, options)
+  return (path) => path !== '' && (path === glob || regex.test(path))
 }
 
 export function walkSettings(parameters: Record<string, unknown>) {
@@ -145,7 +155,7 @@ export async function* walk(root: string, options: WalkOptions): AsyncGenerator<
   // Below a folder the policy accepts, only a denied path inside that folder can refuse anything
   // (what lies in an accepted or allowed folder is accepted). Asking the policy about every entry
   // took longer than listing them, so it is asked only when such a path exists.
-  const deniedInside = policy.denied.some((denied) => denied !== root && isInside(root, denied))
+  const deniedInside = policy.denied.some((denied) => denied !== root && isInsideReal(root, denied))
   const start = options.from ?? { folder: root, depth: 0 }
   const pending: PendingFolder[] = [
     { path: start.folder, depth: start.depth, levels: startLevels(root, start.folder, options, folders) },

@@ -30,6 +30,7 @@ import { clampIntegerSetting, integerParameter, TIMEOUT_SECONDS } from '../setti
 import type { EffectiveToolSettings, RegisteredTool, ToolContext } from '../types'
 import {
   fitMatches,
+  globMatcher,
   namesDotEntry,
   resolveSearchPath,
   WALK_SETTING_DEFAULTS,
@@ -152,7 +153,7 @@ export function globJob(
   part: SearchPart,
   { cache, signal }: JobContext,
 ): Promise<PartResult<string>> {
-  const isMatch = picomatch(plan.pattern, { dot: plan.dot, posix: true })
+  const isMatch = globMatcher(plan.pattern, { dot: plan.dot, posix: true })
   const options: WalkOptions = {
     includeDotfiles: plan.includeDotfiles,
     respectGitignore: plan.respectGitignore,

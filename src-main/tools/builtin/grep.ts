@@ -1,6 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
 import { type Static, Type } from '@sinclair/typebox'
-import picomatch from 'picomatch'
 import { defineTool } from '../define-tool'
 import { ToolArgumentError, ToolError, type ToolErrorType } from '../errors'
 import { DEFAULT_MAX_RESULT_CHARS } from '../executor'
@@ -30,6 +29,7 @@ import { clampIntegerSetting, integerParameter, TIMEOUT_SECONDS } from '../setti
 import type { EffectiveToolSettings, RegisteredTool, ToolContext } from '../types'
 import {
   fitMatches,
+  globMatcher,
   namesDotEntry,
   resolveSearchPath,
   WALK_SETTING_DEFAULTS,
@@ -231,7 +231,7 @@ function compileFileFilter(glob: string, includeDotfiles: boolean): (relative: s
   const body = glob.slice(negations.length)
   const pattern = negations + (body.includes('/') ? body : `**/${body}`)
   try {
-    return picomatch(pattern, { dot: includeDotfiles, posix: true })
+    return globMatcher(pattern, { dot: includeDotfiles, posix: true })
   } catch (error) {
     throw new ToolArgumentError(`"${glob}" is not a valid glob: ${(error as Error).message}`, 'glob')
   }

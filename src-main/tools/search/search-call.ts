@@ -5,8 +5,8 @@
  * The first part lists the top of the tree (one level, or more while it holds too few folders to
  * share out) and handles what it finds there; it answers, in walk order, what it found and where
  * the folders it did not enter fall. The main thread hands those folders out in runs, to the
- * workers as they come free, preferring the worker that walked a run last (its cache holds it),
- * and puts the answers back in place. Once the parts answered so far, in order, hold `limit`
+ * workers as they come free — with caches, each run to the worker of its lane, which walked and
+ * cached it last time — and puts the answers back in place. Once the parts answered so far, in order, hold `limit`
  * entries, the rest are cancelled: a worker stops at its next turn of the event loop and keeps
  * its cache.
  *
@@ -47,9 +47,6 @@ const PARTS_PER_WORKER = 8
 /** The first part lists at most this deep to find folders to share out. */
 const MAX_FRONTIER_DEPTH = 2
 
-/** Which worker (thread id) last ran a part, by the part's first folder or the call's root. */
-const lastRanOn = new Map<string, number>()
-
 export interface SearchCallOptions {
   signal: AbortSignal
   /** Entries enough: the result is the first `limit` of the walk (or all, when fewer). */
@@ -81,9 +78,9 @@ export async function searchInParts<T>(
   const first = await pool.run<PartResult<T>>(kind, plan, { expand: { split } } satisfies SearchPart, {
     signal,
     onProgress: report(-1),
-    prefer: lastRanOn.get(plan.root),
+    // The sync point comes with every part, the first too: it lists the top of the tree.
+    ...(sync && { sync, lane: pool.laneOf(plan.root) }),
   })
-  lastRanOn.set(plan.root, first.thread)
 
   // Each place holds what was found there, or undefined until its part answers.
   const places: (T[] | undefined)[] = []
@@ -103,7 +100,13 @@ export async function searchInParts<T>(
       places.push(undefined)
     }
   }
-  await runParts(kind, plan, parts, places, { signal, limit, onProgress: report, ...(sync && { sync }) })
+  await runParts(kind, plan, parts, places, {
+    signal,
+    limit,
+    onProgress: report,
+    ...(sync && { sync }),
+    sticky: plan.cache !== undefined,
+  })
   const found: T[] = []
   for (const place of places) {
     if (!place || found.length >= limit) break
@@ -126,6 +129,8 @@ function runParts<T>(
     limit: number
     onProgress: (part: number) => (done: number, found: number) => void
     sync?: number
+    /** Each part runs in its lane (see laneOf): only worth it when workers cache. */
+    sticky: boolean
   },
 ): Promise<void> {
   const pool = searchPool()
@@ -140,38 +145,49 @@ function runParts<T>(
     }
     return true
   }
+  // With caches, a part runs in the lane its first folder hashes to, so the same folders are always
+  // walked (and cached) by the same worker, and by no other: the budget holds each folder once.
+  const laneOf = (part: { subtrees: Subtree[] }) => (options.sticky ? pool.laneOf(keyOf(part)) : undefined)
   return new Promise<void>((resolve, reject) => {
     let running = 0
     let failed = false
-    const next = (freed?: number) => {
+    const busy = new Set<number>()
+    const next = () => {
       if (failed) return
       if (enough()) {
         cancel.abort()
         resolve()
         return
       }
-      while (running < pool.size && parts.length > 0) {
-        const own = freed === undefined ? -1 : parts.findIndex((part) => lastRanOn.get(keyOf(part)) === freed)
-        const part = parts.splice(own === -1 ? 0 : own, 1)[0] as (typeof parts)[number]
-        freed = undefined
+      for (let at = 0; at < parts.length && running < pool.size; ) {
+        const lane = laneOf(parts[at] as (typeof parts)[number])
+        if (lane !== undefined && busy.has(lane)) {
+          at++
+          continue
+        }
+        const part = parts.splice(at, 1)[0] as (typeof parts)[number]
+        if (lane !== undefined) busy.add(lane)
         running++
+        const settle = () => {
+          running--
+          if (lane !== undefined) busy.delete(lane)
+        }
         pool
           .run<PartResult<T>>(kind, plan, { subtrees: part.subtrees } satisfies SearchPart, {
             signal: options.signal,
             cancel: cancel.signal,
             onProgress: options.onProgress(part.place),
-            prefer: lastRanOn.get(keyOf(part)),
+            ...(lane !== undefined && { lane }),
             ...(options.sync && { sync: options.sync }),
           })
           .then(
-            ({ result, thread }) => {
-              running--
-              lastRanOn.set(keyOf(part), thread)
+            ({ result }) => {
+              settle()
               places[part.place] = result.pieces.flatMap((piece) => ('found' in piece ? piece.found : []))
-              next(thread)
+              next()
             },
             (error: unknown) => {
-              running--
+              settle()
               if (cancel.signal.aborted && !options.signal.aborted) return
               failed = true
               cancel.abort()
@@ -251,7 +267,6 @@ export function cachePlan(target: string, workingFolder: string, budgetMiB: numb
 /** Drops a project folder's caches in every worker: its watches close, its memory is freed. */
 export function dropSearchCache(root: string): void {
   lastUse.delete(root)
-  for (const key of lastRanOn.keys()) if (isInside(root, key)) lastRanOn.delete(key)
   searchPool().broadcast({ type: 'drop', root })
 }
 

@@ -34,6 +34,20 @@ let settleWaiters: number[] = []
 const cancels = new Map<number, AbortController>()
 /** How long background work holds the thread before the event loop turns (messages, watch events). */
 const BACKGROUND_SLICE_MS = 5
+/**
+ * Background work starts once no part has run for this long: a call's parts come one after another,
+ * and a slice started between two of them would hold the next one up.
+ */
+const IDLE_BEFORE_BACKGROUND_MS = 20
+let idleTimer: ReturnType<typeof setTimeout> | undefined
+
+/** Starts background work after the idle delay, or at once when someone waits for it. */
+function scheduleBackground(now = false): void {
+  if (idleTimer) clearTimeout(idleTimer)
+  idleTimer = undefined
+  if (now) setImmediate(background)
+  else idleTimer = setTimeout(background, IDLE_BEFORE_BACKGROUND_MS)
+}
 
 const post = (reply: SearchReply) => port.postMessage(reply)
 
@@ -80,6 +94,7 @@ function hear(sync: number): Promise<void> {
 
 async function run({ id, kind, plan, part, sync }: Extract<SearchRequest, { type: 'run' }>): Promise<void> {
   running++
+  if (idleTimer) clearTimeout(idleTimer)
   const cancel = new AbortController()
   cancels.set(id, cancel)
   try {
@@ -94,7 +109,7 @@ async function run({ id, kind, plan, part, sync }: Extract<SearchRequest, { type
     cancels.delete(id)
     running--
     cache.checkAfterCall()
-    setImmediate(background)
+    scheduleBackground(settleWaiters.length > 0)
   }
 }
 
@@ -105,6 +120,6 @@ port.on('message', (request: SearchRequest) => {
   else if (request.type === 'stats') post({ id: request.id, type: 'stats', stats: cache.stats() })
   else {
     settleWaiters.push(request.id)
-    setImmediate(background)
+    scheduleBackground(true)
   }
 })

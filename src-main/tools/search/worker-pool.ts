@@ -54,8 +54,11 @@ export type SearchReply =
 export interface SearchRunOptions {
   signal: AbortSignal
   onProgress?: (done: number, found: number) => void
-  /** The worker (thread id) to run on when it is free: the one whose cache holds the folders. */
-  prefer?: number
+  /**
+   * Run on this lane's worker and no other (a lane is a place in the pool, kept by the worker that
+   * replaces one): the worker whose cache holds the part's folders. Any free worker when absent.
+   */
+  lane?: number
   /** The call's sync point: the worker hears it before it runs the part (see syncPoint). */
   sync?: number
   /**
@@ -73,7 +76,7 @@ export interface PartOutcome<T> {
 
 interface Waiter {
   start: (slot: Slot) => void
-  prefer?: number
+  lane?: number
 }
 
 /**
@@ -94,6 +97,7 @@ export function workerEntry(): { entry: URL | string; eval: boolean } {
 
 interface Slot {
   worker: Worker
+  lane: number
   /** The call it is running, if any. */
   call?: number
   /** What ended it, when it failed on its own (its entry did not load, it ran out of memory). */
@@ -102,13 +106,17 @@ interface Slot {
 
 class SearchPool {
   private readonly slots = new Set<Slot>()
+  /** Each lane's worker, while it runs. */
+  private readonly lanes: (Slot | undefined)[]
   private readonly idle: Slot[] = []
   private readonly waiting: Waiter[] = []
   private nextId = 1
   private exits = 0
   private syncs = 0
 
-  constructor(readonly size: number) {}
+  constructor(readonly size: number) {
+    this.lanes = new Array(size).fill(undefined)
+  }
 
   /**
    * A point every worker hears in order with the changes made before it: a file named by a number,
@@ -131,7 +139,7 @@ class SearchPool {
 
   /** Runs one part of a call in a worker; rejects with the signal's reason once it aborts, the worker ended. */
   run<T>(kind: SearchKind, plan: unknown, part: unknown, options: SearchRunOptions): Promise<PartOutcome<T>> {
-    const { signal, onProgress, prefer, cancel, sync } = options
+    const { signal, onProgress, lane, cancel, sync } = options
     signal.throwIfAborted()
     cancel?.throwIfAborted()
     return new Promise<PartOutcome<T>>((resolve, reject) => {
@@ -198,10 +206,10 @@ class SearchPool {
           ...(sync !== undefined && { sync }),
         } satisfies SearchRequest)
       }
-      const waiting: Waiter = { start, ...(prefer !== undefined && { prefer }) }
+      const waiting: Waiter = { start, ...(lane !== undefined && { lane: lane % this.size }) }
       signal.addEventListener('abort', onAbort, { once: true })
       cancel?.addEventListener('abort', onCancel, { once: true })
-      const free = this.acquire(prefer)
+      const free = this.acquire(waiting.lane)
       if (free) start(free)
       else this.waiting.push(waiting)
     })
@@ -248,6 +256,13 @@ class SearchPool {
     )
   }
 
+  /** The lane a key's parts run in, when workers cache: the same lane for the same key, always. */
+  laneOf(key: string): number {
+    let hash = 0
+    for (let i = 0; i < key.length; i++) hash = (Math.imul(hash, 31) + key.charCodeAt(i)) | 0
+    return (hash >>> 0) % this.size
+  }
+
   /** The workers' thread ids, and which of them are running a call. */
   stats(): { threads: number[]; busy: number[]; exits: number } {
     const threads = [...this.slots].map((slot) => slot.worker.threadId)
@@ -263,21 +278,29 @@ class SearchPool {
     await Promise.all(slots.map((slot) => slot.worker.terminate()))
   }
 
-  private acquire(prefer: number | undefined): Slot | undefined {
-    const preferred = this.idle.findIndex((slot) => slot.worker.threadId === prefer)
-    if (preferred !== -1) return this.idle.splice(preferred, 1)[0]
+  /** A free worker (of the lane, when one is asked for); the whole pool starts at its first use. */
+  private acquire(lane: number | undefined): Slot | undefined {
+    if (this.slots.size === 0) for (let i = 1; i < this.size; i++) this.release(this.spawn())
+    if (lane !== undefined) {
+      const slot = this.lanes[lane] ?? this.spawn(lane)
+      const at = this.idle.indexOf(slot)
+      if (at !== -1) this.idle.splice(at, 1)
+      return at !== -1 || slot.call === undefined ? slot : undefined
+    }
     const idle = this.idle.pop()
     if (idle) return idle
     return this.slots.size < this.size ? this.spawn() : undefined
   }
 
-  private spawn(): Slot {
+  /** A new worker, in the lane given or the first without one. */
+  private spawn(lane = this.lanes.indexOf(undefined)): Slot {
     const { entry, eval: isScript } = workerEntry()
     // Sync points made before it started are heard already: it has nothing cached from before them.
     const workerData = { syncFolder: processFolder('search'), heard: this.syncs }
     const worker = new Worker(entry, { eval: isScript, workerData })
-    const slot: Slot = { worker }
+    const slot: Slot = { worker, lane }
     this.slots.add(slot)
+    this.lanes[slot.lane] = slot
     worker.unref()
     // A worker that dies on its own (out of memory) leaves the pool; the call it had is failed by
     // its own exit listener, and a call waiting for a worker gets a new one.
@@ -295,9 +318,9 @@ class SearchPool {
   private release(slot: Slot): void {
     slot.call = undefined
     if (!this.slots.has(slot)) return
-    // A part that prefers this worker first, then the longest waiting.
-    const preferred = this.waiting.findIndex((waiter) => waiter.prefer === slot.worker.threadId)
-    const waiter = this.waiting.splice(preferred === -1 ? 0 : preferred, 1)[0]
+    // The longest waiting part of this lane, or of none.
+    const at = this.waiting.findIndex((waiter) => waiter.lane === undefined || waiter.lane === slot.lane)
+    const waiter = at === -1 ? undefined : this.waiting.splice(at, 1)[0]
     if (waiter) {
       waiter.start(slot)
       return
@@ -317,6 +340,7 @@ class SearchPool {
 
   private forget(slot: Slot): void {
     this.slots.delete(slot)
+    if (this.lanes[slot.lane] === slot) this.lanes[slot.lane] = undefined
     const at = this.idle.indexOf(slot)
     if (at !== -1) this.idle.splice(at, 1)
   }
