@@ -73,19 +73,18 @@ export async function compactToFit(
   let next = elide(history, state, budget, target, latest)
   const needsSummary = force || estimate(history, next, budget) > budget.threshold
   const split = needsSummary ? splitForSummary(history, next, budget, latest) : undefined
-  const lastResort = { ...next, elidedThrough: (history.at(-1) as ChatMessage).id }
-  if (sameView(next, state) && split === undefined && sameView(lastResort, state)) return undefined
+  if (split === undefined) {
+    next = lastResortIfNeeded(history, next, budget)
+    if (sameView(next, state)) return undefined
+  }
   onStart?.()
   let summarizedThrough: string | null = null
   let summary: string | null = null
   if (split !== undefined) {
     summary = await summarize(history.slice(startOf(history, next), split), next.summary)
     summarizedThrough = (history[split - 1] as ChatMessage).id
-    next = elide(history, { ...next, summarizedThrough, summary }, budget, target, latest)
-  }
-  // (c): even the latest results do not fit.
-  if (estimate(history, next, budget) > budget.window) {
-    next = { ...next, elidedThrough: (history.at(-1) as ChatMessage).id }
+    const summarized = { ...next, summarizedThrough, summary }
+    next = lastResortIfNeeded(history, elide(history, summarized, budget, target, latest), budget)
   }
   return {
     state: next,
@@ -116,6 +115,12 @@ export async function compactAllButLatest(
   const tokensAfter = estimate(history, next, budget)
   if (tokensAfter >= tokensBefore) return undefined
   return { state: next, tokensBefore, tokensAfter, summarizedThrough, summary }
+}
+
+/** (c): when even the latest results do not fit the window, they are elided too. */
+function lastResortIfNeeded(history: readonly ChatMessage[], state: ViewState, budget: Budget): ViewState {
+  if (estimate(history, state, budget) <= budget.window) return state
+  return { ...state, elidedThrough: (history.at(-1) as ChatMessage).id }
 }
 
 /**
