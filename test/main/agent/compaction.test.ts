@@ -3,11 +3,12 @@
  * refusal as too long recovered by compacting once, and provider items of elided steps left out.
  * (The scripted six-file session through the CLI is in test/main/cli/context-window.test.ts.)
  */
-import { writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { TurnEvent } from '../../../src-shared/agent'
 import { type AgentFixture, useAgentFixture } from '../../support/agent-harness'
+import { waitFor } from '../../support/custom-tools'
 import type { FakeKind, ScriptedResponse } from '../../support/fake-provider'
 
 /** No count from the provider: the estimate stays at 4 characters a token, as the tests reckon. */
@@ -189,5 +190,47 @@ describe('compaction', { timeout: 60_000 }, () => {
         .filter((part) => part.type === 'tool_result')
       expect(results.map((result) => result.content.includes('a line of thirty kilobytes'))).toContain(true)
     })
+  })
+
+  it('tells custom tools of an automatic compaction (onSession auto_compaction_start, then _end)', async () => {
+    const agent = await chatWithWindow('openai-chat', 16_000)
+    const { home } = agent
+    const log = join(home, 'sessions.log')
+    mkdirSync(join(home, '.atelier', 'tools'), { recursive: true })
+    writeFileSync(
+      join(home, '.atelier', 'tools', 'session-log.ts'),
+      `import { appendFileSync } from 'node:fs'
+export default (pi) => ({
+  name: 'session_log',
+  label: 'Session log',
+  description: 'Records the session events it hears.',
+  parameters: pi.typebox.Type.Object({}),
+  async execute() { return { content: [{ type: 'text', text: 'ok' }] } },
+  onSession(event, ctx) { appendFileSync(${JSON.stringify(log)}, event.reason + ' ' + ctx.cwd + '\\n') },
+})
+`,
+    )
+    for (const name of ['a', 'b']) {
+      writeFileSync(join(agent.project, `${name}.txt`), `${name} line of thirty kilobytes\n`.repeat(1000))
+    }
+    agent.fake.enqueue(
+      ...['a', 'b'].map((name) => ({
+        toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: `${name}.txt` }) }],
+        ...NO_USAGE,
+      })),
+      reply('Both read.'),
+    )
+    const run = await agent.run('Read a.txt, then b.txt.')
+    expect(ofType(run.events, 'compaction_completed')).toHaveLength(1)
+    const heard = () => readFileSync(log, 'utf8').trim().split('\n')
+    await waitFor(
+      () => heard().some((line) => line.startsWith('auto_compaction_end')),
+      'the end of the compaction',
+    )
+    expect(heard()).toEqual([
+      `start ${home}`,
+      `auto_compaction_start ${agent.project}`,
+      `auto_compaction_end ${agent.project}`,
+    ])
   })
 })
