@@ -461,7 +461,7 @@ async function grep(args: Parameters, context: ToolContext): Promise<GrepResult>
 
 /** A file named on its own: one part, in a worker. */
 async function grepOneFile(plan: GrepPlan, signal: AbortSignal, shown: string): Promise<Found[]> {
-  const { result } = await searchPool().run<GrepJobResult>('grep', plan, { subtrees: [] }, { signal })
+  const result = await searchPool().run<GrepJobResult>('grep', plan, { subtrees: [] }, { signal })
   if ('skipped' in result) throw notSearched(shown, result.skipped, plan.maxFileSizeBytes)
   return result.pieces.flatMap((piece) => ('found' in piece ? piece.found : []))
 }

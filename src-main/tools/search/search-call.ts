@@ -85,12 +85,12 @@ export async function searchInParts<T>(
   // Each place holds what was found there, or undefined until its part answers.
   const places: (T[] | undefined)[] = []
   const parts: { place: number; subtrees: Subtree[] }[] = []
-  const folders = first.result.pieces.reduce(
+  const folders = first.pieces.reduce(
     (sum, piece) => sum + ('subtrees' in piece ? piece.subtrees.length : 0),
     0,
   )
   const run = Math.max(1, Math.ceil(folders / split))
-  for (const piece of first.result.pieces) {
+  for (const piece of first.pieces) {
     if ('found' in piece) {
       places.push(piece.found)
       continue
@@ -181,7 +181,7 @@ function runParts<T>(
             ...(options.sync && { sync: options.sync }),
           })
           .then(
-            ({ result }) => {
+            (result) => {
               settle()
               places[part.place] = result.pieces.flatMap((piece) => ('found' in piece ? piece.found : []))
               next()

@@ -68,12 +68,6 @@ export interface SearchRunOptions {
   cancel?: AbortSignal
 }
 
-/** What a part gave, and the worker (thread id) that ran it. */
-export interface PartOutcome<T> {
-  result: T
-  thread: number
-}
-
 interface Waiter {
   start: (slot: Slot) => void
   lane?: number
@@ -138,11 +132,11 @@ class SearchPool {
   }
 
   /** Runs one part of a call in a worker; rejects with the signal's reason once it aborts, the worker ended. */
-  run<T>(kind: SearchKind, plan: unknown, part: unknown, options: SearchRunOptions): Promise<PartOutcome<T>> {
+  run<T>(kind: SearchKind, plan: unknown, part: unknown, options: SearchRunOptions): Promise<T> {
     const { signal, onProgress, lane, cancel, sync } = options
     signal.throwIfAborted()
     cancel?.throwIfAborted()
-    return new Promise<PartOutcome<T>>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       const id = this.nextId++
       let slot: Slot | undefined
       let settled = false
@@ -178,8 +172,7 @@ class SearchPool {
         ended.worker.off('message', onMessage)
         ended.worker.off('exit', onExit)
         this.release(ended)
-        const thread = ended.worker.threadId
-        if (reply.type === 'done') finish(() => resolve({ result: reply.result as T, thread }))
+        if (reply.type === 'done') finish(() => resolve(reply.result as T))
         else if (reply.type === 'error') finish(() => reject(workerError(reply.name, reply.message)))
       }
       const onExit = () =>

@@ -14,6 +14,7 @@ describe('PreferencesService', () => {
       maxIterations: 50,
       protectedPaths: DEFAULT_PROTECTED_PATHS,
       customToolPaths: [],
+      compactionThresholdPercent: 80,
     })
     first.preferences.update({ theme: 'dark', maxIterations: 12 })
     first.close()
@@ -24,6 +25,7 @@ describe('PreferencesService', () => {
         maxIterations: 12,
         protectedPaths: DEFAULT_PROTECTED_PATHS,
         customToolPaths: [],
+        compactionThresholdPercent: 80,
       })
     } finally {
       second.close()
@@ -39,6 +41,7 @@ describe('PreferencesService', () => {
     ['JSON that is not an object', '"dark"'],
     ['protected paths that are not a list of globs', '{"protectedPaths":[".git/**",""]}'],
     ['custom tool paths that are not a list of paths', '{"customToolPaths":"~/tools"}'],
+    ['a compaction threshold out of range', '{"compactionThresholdPercent":99}'],
   ])('falls back to the defaults when the stored preferences hold %s', (_case, stored) => {
     const atelier = createAtelier({ dataDir: tempDir() })
     try {
@@ -50,18 +53,21 @@ describe('PreferencesService', () => {
         maxIterations: 50,
         protectedPaths: DEFAULT_PROTECTED_PATHS,
         customToolPaths: [],
+        compactionThresholdPercent: 80,
       })
       expect(atelier.preferences.update({ theme: 'light' })).toEqual({
         theme: 'light',
         maxIterations: 50,
         protectedPaths: DEFAULT_PROTECTED_PATHS,
         customToolPaths: [],
+        compactionThresholdPercent: 80,
       })
       expect(atelier.preferences.get()).toEqual({
         theme: 'light',
         maxIterations: 50,
         protectedPaths: DEFAULT_PROTECTED_PATHS,
         customToolPaths: [],
+        compactionThresholdPercent: 80,
       })
     } finally {
       atelier.close()

@@ -326,7 +326,8 @@ describe('ProviderService: which key goes where', () => {
       expect(turn.status).toBe('completed')
       await atelier.providers.models({ id: provider.id })
 
-      expect(fake.requests.map((request) => request.kind)).toEqual([kind, 'models'])
+      // The turn asks the model listing for the model's context window first.
+      expect(fake.requests.map((request) => request.kind)).toEqual(['models', kind, 'models'])
       for (const seen of sentKeys(fake)) {
         for (const secret of Object.values(ENV_KEYS)) expect(seen).not.toContain(secret)
       }
