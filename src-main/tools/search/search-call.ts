@@ -249,7 +249,7 @@ async function frontierDepth(root: string, options: WalkOptions, split: number):
 /** A project folder no call has used for this long has its caches dropped. */
 const CACHE_IDLE_MS = 10 * 60_000
 const lastUse = new Map<string, number>()
-let sweeper: ReturnType<typeof setInterval> | undefined
+let sweeping = false
 
 /**
  * The cache a call of `target` (real) uses: that of the chat's folder when the target lies in it,
@@ -260,7 +260,10 @@ export function cachePlan(target: string, workingFolder: string, budgetMiB: numb
   const base = realOrAsGiven(workingFolder)
   const root = isInside(base, target) ? base : target
   lastUse.set(root, Date.now())
-  sweeper ??= setInterval(dropIdleCaches, 60_000).unref()
+  if (!sweeping) {
+    setInterval(dropIdleCaches, 60_000).unref()
+    sweeping = true
+  }
   return { root, budgetBytes: Math.floor((budgetMiB * 1024 * 1024) / searchPool().size) }
 }
 

@@ -364,9 +364,7 @@ export class TreeCache {
 /** Whether the folder at `path` is still the one listed, unchanged: same inode, same mtime. */
 function unchanged(path: string, stamp: FolderStamp): boolean {
   const stats = lstatSync(path, { throwIfNoEntry: false })
-  return (
-    stats !== undefined && stats.isDirectory() && stats.ino === stamp.ino && stats.mtimeMs === stamp.mtimeMs
-  )
+  return stats?.isDirectory() === true && stats.ino === stamp.ino && stats.mtimeMs === stamp.mtimeMs
 }
 
 function parentOf(path: string): string {
