@@ -189,7 +189,8 @@ describe('long sessions: the context gauge, compaction markers and Compact now',
   it('Compact now: nothing to compact after one turn, a summary after two, and a failure said readably', async () => {
     const opened = await open({ colorScheme: 'dark' })
     const { page, fake } = opened
-    fake.enqueue({ text: 'First answer.' })
+    // A long first answer: a summary of it is shorter, so compacting it is worth recording.
+    fake.enqueue({ text: `First answer. ${'More about the first question. '.repeat(60)}` })
     await send(page, 'First question')
     await turnOver(page)
     await compactNow(page).click()
