@@ -98,6 +98,11 @@ export interface WalkOptions {
   policy: PathPolicy
   /** Where folders are listed from: the disk, unless a warm cache is given. */
   folders?: FolderSource
+  /**
+   * A test every yielded entry's name passes (folders are entered all the same): a glob whose last
+   * part is `*.ts` can only match names ending in `.ts`, and the rest need no entry made at all.
+   */
+  nameCanMatch?: (name: string) => boolean
   /** Start at this folder below the root (one a walk of the root would enter), at this depth. */
   from?: { folder: string; depth: number }
   /**
@@ -149,7 +154,7 @@ interface PendingFolder {
  */
 export async function* walk(root: string, options: WalkOptions): AsyncGenerator<WalkEntry[]> {
   const { includeDotfiles, onlyFiles = false, maxDepth = Number.POSITIVE_INFINITY, policy } = options
-  const { folders = DISK, frontier } = options
+  const { folders = DISK, frontier, nameCanMatch } = options
   const slicer = new TimeSlicer(options.signal)
   const rootPrefix = root.endsWith(sep) ? root : root + sep
   // Below a folder the policy accepts, only a denied path inside that folder can refuse anything
@@ -178,7 +183,7 @@ export async function* walk(root: string, options: WalkOptions): AsyncGenerator<
       if (deniedInside && policy.refusal(path)) continue
       if (entry.isSymbolicLink() && !linkTargetAllowed(path, policy)) continue
       if (isDirectory && folder.depth < maxDepth) subfolders.push({ path, depth: folder.depth + 1, levels })
-      if (onlyFiles && isDirectory) continue
+      if ((onlyFiles && isDirectory) || (nameCanMatch && !nameCanMatch(name))) continue
       batch.push({ path, relative: toPosix(path.slice(rootPrefix.length)), isDirectory, parent: folder.path })
     }
     if (batch.length > 0) yield batch

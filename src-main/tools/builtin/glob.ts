@@ -161,6 +161,7 @@ export function globJob(
     policy: policyFromData(plan.policy),
     signal,
     folders: cache.source(plan.cache, false),
+    ...lastNameTest(plan.pattern),
   }
   let count = 0
   return walkPart<string>(plan.root, options, part, (entry, found) => {
@@ -168,6 +169,21 @@ export function globJob(
     found.push(entry.path)
     return ++count <= plan.maxResults
   })
+}
+
+/**
+ * What a matching name must be, read off the pattern's last part when it is plain (`package.json`)
+ * or a star and plain text (`*.d.ts`): a test that lets the walk skip the other names. None for
+ * anything else (classes, braces, extglobs, a leading `!`, `**`): the matcher alone decides.
+ */
+function lastNameTest(pattern: string): Pick<WalkOptions, 'nameCanMatch'> {
+  const last = pattern.slice(pattern.lastIndexOf('/') + 1)
+  if (pattern.startsWith('!') || last === '' || /[?[\]{}()!+@\\]/.test(last)) return {}
+  const star = last.indexOf('*')
+  if (star === -1) return { nameCanMatch: (name) => name === last }
+  if (star !== 0 || last.indexOf('*', 1) !== -1 || last.length === 1) return {}
+  const suffix = last.slice(1)
+  return { nameCanMatch: (name) => name.endsWith(suffix) }
 }
 
 /**
