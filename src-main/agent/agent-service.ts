@@ -242,14 +242,8 @@ export class AgentService {
 
   /** What the chat's next turn would send as tools: the same projection, in its provider's format. */
   async capabilities({ id }: { id: string }): Promise<Capabilities> {
-    const chat = this.deps.chats.get(id)
-    const provider = this.resolveProvider(chat, {})
-    const profile = this.deps.profiles.forChat(chat.agent)
-    const { definitions, servers } = await this.projection(
-      profile,
-      effectiveApprovalMode(chat, profile),
-      projectFolder(chat),
-    )
+    const { provider, projection } = await this.nextTurn(id)
+    const { definitions, servers } = projection
     const tools = wireToolsWithTokens(provider.config.kind, definitions).map((tool) => {
       const source = this.deps.registry.get(tool.name)?.source
       if (source?.kind === 'mcp') return { ...tool, server: source.server }
@@ -292,20 +286,26 @@ export class AgentService {
     return { definitions, offered: new Set(definitions.map((definition) => definition.name)), servers }
   }
 
+  /** What the chat's next turn would use: its provider, profile, approval mode and tools. */
+  private async nextTurn(id: string) {
+    const chat = this.deps.chats.get(id)
+    const provider = this.resolveProvider(chat, {})
+    const profile = this.deps.profiles.forChat(chat.agent)
+    const approvalMode = effectiveApprovalMode(chat, profile)
+    const projection = await this.projection(profile, approvalMode, projectFolder(chat))
+    return { chat, provider, profile, approvalMode, projection }
+  }
+
   /** A chat's context as its next turn would see it (tools, system prompt, window), outside a turn. */
   private async betweenTurns(
     id: string,
     signal = new AbortController().signal,
   ): Promise<{ context: TurnContext; history: ChatMessage[] }> {
-    const chat = this.deps.chats.get(id)
-    const provider = this.resolveProvider(chat, {})
-    const profile = this.deps.profiles.forChat(chat.agent)
-    const approvalMode = effectiveApprovalMode(chat, profile)
-    const { definitions } = await this.projection(profile, approvalMode, projectFolder(chat))
+    const { chat, provider, profile, approvalMode, projection } = await this.nextTurn(id)
     const context = await this.contextFor(chat, provider, createProviderAdapter(provider.config), {
       turnId: null,
       system: buildSystemPrompt(profile, chat, approvalMode),
-      tools: definitions,
+      tools: projection.definitions,
       emit: () => {},
       signal,
     })
