@@ -18,6 +18,7 @@ import {
   modelView,
   type RequestShape,
   requestChars,
+  startOf,
   type TokenEstimator,
   type ViewState,
 } from './view'
@@ -64,7 +65,7 @@ export async function compactToFit(
   state: ViewState,
   budget: Budget,
   summarize: Summarize,
-  { force = false, onStart }: { force?: boolean; onStart?: () => void } = {},
+  { force = false, onStart }: { force?: boolean; onStart?: (tokensBefore: number) => void } = {},
 ): Promise<CompactionPlan | undefined> {
   const tokensBefore = estimate(history, state, budget)
   if (!force && tokensBefore <= budget.threshold) return undefined
@@ -77,7 +78,7 @@ export async function compactToFit(
     next = lastResortIfNeeded(history, next, budget)
     if (sameView(next, state)) return undefined
   }
-  onStart?.()
+  onStart?.(tokensBefore)
   let summarizedThrough: string | null = null
   let summary: string | null = null
   if (split !== undefined) {
@@ -183,10 +184,6 @@ function splitForSummary(
     split = at
   }
   return split > start ? split : undefined
-}
-
-function startOf(history: readonly ChatMessage[], state: ViewState): number {
-  return state.summarizedThrough ? indexOf(history, state.summarizedThrough) + 1 : 0
 }
 
 function sameView(a: ViewState, b: ViewState): boolean {

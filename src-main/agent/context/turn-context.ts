@@ -102,9 +102,8 @@ export class TurnContext {
 
   private async compact(history: readonly ChatMessage[], reason: CompactionReason): Promise<void> {
     let started = false
-    const onStart = () => {
+    const onStart = (tokensBefore: number) => {
       started = true
-      const tokensBefore = this.setup.estimator.tokens(requestChars(this.build(history)))
       this.setup.emit({ type: 'compaction_started', reason, tokensBefore, windowTokens: this.window })
       this.setup.onAutoCompaction?.('start')
     }

@@ -46,7 +46,7 @@ export function summaryMessage(summary: string): string {
 export function modelView(history: readonly ChatMessage[], state: ViewState): ModelMessage[] {
   // A message the state names is always in the history; were one missing (an edited database), -1
   // hides nothing.
-  const start = state.summarizedThrough ? indexOf(history, state.summarizedThrough) + 1 : 0
+  const start = startOf(history, state)
   const elidedUpTo = state.elidedThrough ? indexOf(history, state.elidedThrough) : -1
   const elided = new Map<string, ToolCallPart>()
   const kept = history.slice(start).map((message, offset) => {
@@ -111,6 +111,11 @@ function subjectOf(args: string): string {
 
 export function indexOf(history: readonly ChatMessage[], id: string): number {
   return history.findIndex((message) => message.id === id)
+}
+
+/** Where what the model sees verbatim begins: after the summarized part. */
+export function startOf(history: readonly ChatMessage[], state: ViewState): number {
+  return state.summarizedThrough ? indexOf(history, state.summarizedThrough) + 1 : 0
 }
 
 /** What a request is made of, for its size. */
