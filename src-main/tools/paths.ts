@@ -385,25 +385,25 @@ export function policyFromData(
   { confinedTo, allowed, denied }: PathPolicyData,
   display: (real: string) => string = (real) => real,
 ): PathPolicy {
-  const within = isInsideReal
   return {
     confinedTo,
     display,
     allowed,
     denied,
     refusal(real) {
-      const deniedBy = denied.find((entry) => within(entry, real))
+      const deniedBy = denied.find((entry) => isInsideReal(entry, real))
       if (deniedBy) {
         return { rule: 'deniedPaths', message: `"${real}" is inside the denied path "${deniedBy}".` }
       }
       if (confinedTo) {
-        if (within(confinedTo, real) || allowed.some((entry) => within(entry, real))) return undefined
+        if (isInsideReal(confinedTo, real) || allowed.some((entry) => isInsideReal(entry, real)))
+          return undefined
         return {
           rule: 'restriction',
           message: `"${real}" is outside the chat's folder "${confinedTo}"${allowed.length ? ' and the allowed paths' : ''}; agent mode confines tools to it.`,
         }
       }
-      if (allowed.length > 0 && !allowed.some((entry) => within(entry, real))) {
+      if (allowed.length > 0 && !allowed.some((entry) => isInsideReal(entry, real))) {
         return {
           rule: 'allowedPaths',
           message: `"${real}" is not inside any allowed path (${allowed.join(', ')}).`,
