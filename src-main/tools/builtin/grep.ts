@@ -133,6 +133,8 @@ interface LineMatcher {
    * as UTF-8 does, only several times faster; pieces without it are never decoded as UTF-8.
    */
   candidates?: RegExp
+  /** The three-byte sequences a match needs (from the same texts), for files with a summary. */
+  query?: TrigramQuery
 }
 
 function compilePattern(pattern: string, caseInsensitive: boolean): LineMatcher {
@@ -148,9 +150,10 @@ function compilePattern(pattern: string, caseInsensitive: boolean): LineMatcher 
   const line = new RegExp(pattern, flags)
   const required = requiredTexts(pattern)
   if (!required) return { scan, line }
-  if (!caseInsensitive) return { scan, line, required }
+  const query = trigramQuery(required)
+  if (!caseInsensitive) return { scan, line, required, ...(query && { query }) }
   const longest = required.map(([text]) => String(text).replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'))
-  return { scan, line, candidates: new RegExp(longest.join('|'), 'i') }
+  return { scan, line, candidates: new RegExp(longest.join('|'), 'i'), ...(query && { query }) }
 }
 
 /**
@@ -248,16 +251,11 @@ type Line = { line: number; text: string }
 class FileSearcher {
   private buffer = Buffer.allocUnsafe(64 * 1024)
   filesRead = 0
-  /** The three-byte sequences a match needs, for files with a summary. */
-  private readonly query: TrigramQuery | undefined
 
   constructor(
     private readonly matcher: LineMatcher,
     private readonly maxBytes: number,
-    pattern: string,
-  ) {
-    this.query = trigramQuery(requiredTexts(pattern))
-  }
+  ) {}
 
   /**
    * The file's matching lines, at most `limit`; or why it was not searched. With a summary of the
@@ -267,7 +265,8 @@ class FileSearcher {
     if (summary) {
       if (summary.size > this.maxBytes) return 'too_large'
       if (summary.binary) return 'binary'
-      if (this.query && summary.table && !mayMatch(summary.table, this.query)) return []
+      const { query } = this.matcher
+      if (query && summary.table && !mayMatch(summary.table, query)) return []
     }
     let fd: number
     try {
@@ -475,11 +474,7 @@ export async function grepJob(
   const { maxMatchesPerFile } = plan
   // One match past maxResults is looked for, so truncated is only set when there were more.
   const limit = plan.maxResults + 1
-  const searcher = new FileSearcher(
-    compilePattern(plan.pattern, plan.caseInsensitive),
-    plan.maxFileSizeBytes,
-    plan.pattern,
-  )
+  const searcher = new FileSearcher(compilePattern(plan.pattern, plan.caseInsensitive), plan.maxFileSizeBytes)
   if (!plan.isDirectory) {
     const lines = searcher.search(plan.root, Math.min(maxMatchesPerFile, limit))
     if (typeof lines === 'string') return { skipped: lines }
