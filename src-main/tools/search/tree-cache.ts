@@ -105,6 +105,8 @@ export class TreeCache {
   private readonly toSummarize = new Set<string>()
   /** Cached folders still to be checked by inode and mtime since the last call. */
   private toCheck: string[] = []
+  /** A call ran since the last check began: the next background work checks every folder again. */
+  private checkDue = false
   /** Files grep opened and read (counted by the grep job). */
   filesRead = 0
 
@@ -156,7 +158,7 @@ export class TreeCache {
 
   /** Whether background work remains. */
   get busy(): boolean {
-    return this.toSettle.size > 0 || this.toSummarize.size > 0 || this.toCheck.length > 0
+    return this.toSettle.size > 0 || this.toSummarize.size > 0 || this.toCheck.length > 0 || this.checkDue
   }
 
   /**
@@ -166,7 +168,8 @@ export class TreeCache {
    * least every 10 ms during a call, so such a flood is unlikely; the check costs a lstat a folder.
    */
   checkAfterCall(): void {
-    this.toCheck = [...this.folders.keys()]
+    // The folders are listed when the check begins, not after every part of a call.
+    this.checkDue = true
   }
 
   /** Settles and summarizes until `deadline` (performance.now()); true while work remains. */
@@ -189,6 +192,10 @@ export class TreeCache {
         if (folder.root.over) break
       }
       this.toSummarize.delete(path)
+    }
+    if (this.checkDue) {
+      this.checkDue = false
+      this.toCheck = [...this.folders.keys()]
     }
     while (this.toCheck.length > 0) {
       if (performance.now() >= deadline) return true
