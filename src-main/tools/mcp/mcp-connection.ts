@@ -6,7 +6,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import packageJson from '../../../package.json'
 import type { McpServerConfig } from '../../core/mcp-server-config'
@@ -165,12 +168,34 @@ export class McpConnection {
       await client.connect(new StreamableHTTPClientTransport(url, { requestInit }))
     } catch (error) {
       if (this.opening !== client) throw error
-      // Servers from before Streamable HTTP speak the older HTTP+SSE transport.
+      const status = error instanceof StreamableHTTPError ? error.code : undefined
+      if (status === 401 || status === 403) throw new McpAuthorizationError(status, error as Error)
+      // Servers from before Streamable HTTP speak the older HTTP+SSE transport: they refuse the POST
+      // (400, 404, 405, as the specification's backwards compatibility says). Any other failure is
+      // this server's own, and trying SSE would only hide it.
+      if (status !== 400 && status !== 404 && status !== 405) throw error
       await client.connect(new SSEClientTransport(url, { requestInit }))
     }
   }
 
   private keepStderr(text: string): void {
     this.stderrText = (this.stderrText + text).slice(-STDERR_LIMIT)
+  }
+}
+
+/** The server refused the connection as unauthorized: it needs sign-in, which is said as such. */
+export class McpAuthorizationError extends Error {
+  override readonly name = 'McpAuthorizationError'
+
+  constructor(
+    readonly status: 401 | 403,
+    cause: Error,
+  ) {
+    super(
+      status === 401
+        ? 'needs sign-in: the server answered 401 Unauthorized (it requires OAuth authorization)'
+        : 'needs sign-in: the server answered 403 Forbidden (the credentials are not enough)',
+      { cause },
+    )
   }
 }

@@ -99,6 +99,38 @@ describe('remote MCP servers', () => {
     30_000,
   )
 
+  it.each([
+    [401, /^needs sign-in: the server answered 401 Unauthorized/],
+    [403, /^needs sign-in: the server answered 403 Forbidden/],
+  ])('says a server that answers %i needs sign-in, and does not fall back to SSE', async (status, said) => {
+    const { atelier } = harness()
+    const methods: string[] = []
+    const server = createHttpServer((incoming, outgoing) => {
+      methods.push(`${incoming.method} ${incoming.url}`)
+      incoming.resume()
+      outgoing.writeHead(status, {
+        'Content-Type': 'application/json',
+        'WWW-Authenticate':
+          'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"',
+      })
+      outgoing.end(JSON.stringify({ error: 'invalid_token' }))
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    cleanups.push(() => new Promise((resolve) => server.close(resolve).closeAllConnections()))
+    const address = server.address()
+    const port = typeof address === 'object' && address ? address.port : 0
+    const manager = new McpManager(atelier.tools.registry)
+    cleanups.push(() => manager.close())
+    const [result] = await manager.prepare([
+      { id: 'p', name: 'protected', transport: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: {} },
+    ])
+    expect(result).toMatchObject({ connected: false })
+    expect(result?.error).toMatch(said)
+    expect(result?.error).not.toMatch(/SSE/)
+    // Only Streamable HTTP was tried: no GET for a legacy event stream.
+    expect(methods.every((method) => method.startsWith('POST') || method.startsWith('DELETE'))).toBe(true)
+  })
+
   it('sends the configured headers with every request', async () => {
     const { atelier, run } = harness()
     const remote = await startRemote('streamableHttp')
