@@ -34,6 +34,10 @@ describe('atelier mcp (built CLI)', () => {
     expect(names).toContain('everything__echo')
     expect(names).toContain('read_file')
 
+    // `atelier tool` connects enabled servers when it does not know the tool, as inspect and turns do.
+    const echoed = await atelier(dataDir, 'tool', 'everything__echo', '{"message":"over stdio"}')
+    expect(echoed).toMatchObject({ code: 0, stdout: 'Echo: over stdio\n' })
+
     expect((await atelier(dataDir, 'mcp', 'disable', 'everything')).code).toBe(0)
     const withoutIt = await atelier(dataDir, 'inspect', '--provider', 'anthropic')
     expect(withoutIt.stdout).not.toContain('everything__')
