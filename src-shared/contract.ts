@@ -15,7 +15,7 @@ import {
   RuleText,
 } from './approvals'
 import { CustomToolLog, CustomToolsInfo } from './custom-tools'
-import { McpServerInfo, McpServerInput, McpServerStatus } from './mcp'
+import { McpServerInfo, McpServerInput, McpServerStatus, McpSignIn } from './mcp'
 import {
   AgentProfile,
   CreateAgentProfileBody,
@@ -312,6 +312,13 @@ export const methods = {
     Type.Object({ json: Type.String({ maxLength: 1_000_000 }) }, { additionalProperties: false }),
     Type.Object({ added: Type.Array(Type.String()), skipped: Type.Array(Type.String()) }),
   ),
+  /**
+   * Starts OAuth sign-in to a remote server: the authorization code flow with PKCE through a loopback
+   * redirect on 127.0.0.1, or client credentials. Resolves once the browser is to be opened.
+   */
+  'mcp.signIn': method(Type.Object({ name: Id }, { additionalProperties: false }), McpSignIn),
+  /** Forgets a server's tokens (its registered client stays); it needs sign-in again. */
+  'mcp.signOut': method(Type.Object({ name: Id }, { additionalProperties: false }), McpServerInfo),
   'mcp.stderr': method(
     Type.Object({ name: Id }, { additionalProperties: false }),
     Type.Object({ text: Type.String() }),

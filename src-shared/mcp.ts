@@ -31,6 +31,40 @@ export function isSecret(marks: SecretMarks | undefined, name: string): boolean 
   return marks?.[name] ?? SECRET_NAME.test(name)
 }
 
+/**
+ * How Atelier signs in to a remote server that asks for OAuth 2.1. Everything is optional: without
+ * it, a server that answers 401 is signed in to with dynamic client registration and the
+ * authorization code flow in the browser. `clientSecret` is stored sealed and reads `MASKED_VALUE`.
+ */
+export const McpOAuthSettings = Type.Object(
+  {
+    /** A client registered with the authorization server beforehand (no dynamic registration). */
+    clientId: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+    clientSecret: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+    /** An https URL of a Client ID Metadata Document, used where the authorization server supports them. */
+    clientMetadataUrl: Type.Optional(Type.String({ pattern: '^https://\\S+$', maxLength: 2000 })),
+    /** `client_credentials`: a machine client (needs clientId and clientSecret), no browser. */
+    grant: Type.Optional(
+      Type.Union([Type.Literal('authorization_code'), Type.Literal('client_credentials')]),
+    ),
+    /** Scopes to ask for when neither the server's challenge nor its metadata name any. */
+    scope: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  },
+  { additionalProperties: false },
+)
+export type McpOAuthSettings = Static<typeof McpOAuthSettings>
+
+/**
+ * `none`: the server has not asked for authorization. `needs-sign-in`: it answered 401 and no stored
+ * token works; its tools are missing until the person signs in. `signed-in`: tokens are stored.
+ */
+export const McpAuthState = Type.Union([
+  Type.Literal('none'),
+  Type.Literal('needs-sign-in'),
+  Type.Literal('signed-in'),
+])
+export type McpAuthState = Static<typeof McpAuthState>
+
 export const McpServerInput = Type.Union([
   Type.Object(
     {
@@ -51,6 +85,7 @@ export const McpServerInput = Type.Union([
       url: Type.String({ pattern: '^https?://\\S+$', maxLength: 2000 }),
       headers: Type.Optional(StringMap),
       secret: Type.Optional(SecretMarks),
+      oauth: Type.Optional(McpOAuthSettings),
     },
     { additionalProperties: false },
   ),
@@ -91,5 +126,18 @@ export const McpServerInfo = Type.Object({
   error: Type.Optional(Type.String()),
   /** Its tools under the names the model sees, as last listed (empty before it first ran). */
   tools: Type.Array(Type.String()),
+  /** Whether OAuth sign-in is needed or done (always `none` for stdio servers). */
+  auth: McpAuthState,
 })
 export type McpServerInfo = Static<typeof McpServerInfo>
+
+/**
+ * A sign-in under way: the authorization URL to open in the browser (null when no browser is needed:
+ * a stored refresh token or client credentials sufficed). `opened`: the app opened it itself (the
+ * desktop app); otherwise the caller opens or prints it. Completion arrives as `mcp.changed`.
+ */
+export const McpSignIn = Type.Object({
+  authorizationUrl: Type.Union([Type.String(), Type.Null()]),
+  opened: Type.Boolean(),
+})
+export type McpSignIn = Static<typeof McpSignIn>

@@ -107,6 +107,8 @@ export function createHandlers({
       return { name }
     },
     'mcp.import': ({ json }) => mcp.import(json),
+    'mcp.signIn': ({ name }) => mcp.signIn(name),
+    'mcp.signOut': ({ name }) => mcp.signOut(name),
     'mcp.stderr': ({ name }) => ({ text: mcp.stderr(name) }),
     'services.list': () => services.list(),
     'services.add': ({ json }) => services.add(parseJson(json)),

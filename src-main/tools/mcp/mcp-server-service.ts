@@ -12,6 +12,7 @@ import {
   type McpServerInfo,
   type McpServerInput,
   type McpServerStatus,
+  type McpSignIn,
   SECRET_NAME,
 } from '../../../src-shared/mcp'
 import type { AtelierEvents } from '../../core/events'
@@ -182,6 +183,16 @@ export class McpServerService {
     return this.save({ ...server, approvedLaunch: launchOf(server) })
   }
 
+  /** SKELETON (issue 18): OAuth sign-in, implemented by the OAuth work. */
+  async signIn(name: string): Promise<McpSignIn> {
+    throw new AtelierError('not_implemented', `Sign-in to "${this.get(name).name}" is not built yet.`)
+  }
+
+  /** SKELETON (issue 18): forgets the server's tokens. */
+  async signOut(name: string): Promise<McpServerInfo> {
+    throw new AtelierError('not_implemented', `Sign-out of "${this.get(name).name}" is not built yet.`)
+  }
+
   /** What a server wrote to stderr in its current or last session (the last 64 KiB); empty before it ran. */
   stderr(name: string): string {
     return this.manager.stderr(this.get(name).id)
@@ -234,6 +245,8 @@ export class McpServerService {
       running: connected,
       ...(error && { error }),
       tools,
+      // SKELETON (issue 18): the OAuth work fills this in from the stored tokens and the last 401.
+      auth: 'none',
     }
   }
 
