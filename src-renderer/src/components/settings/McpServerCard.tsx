@@ -16,13 +16,20 @@ interface McpServerCardProps {
   onDelete(): void
 }
 
-type StatusKind = 'off' | 'approval' | 'failed' | 'running' | 'idle'
+type StatusKind = 'off' | 'approval' | 'sign-in' | 'failed' | 'running' | 'idle'
 
 /** One word (or the error) for where the server stands, and a line on what that means. */
 function statusOf(server: McpServerInfo): { kind: StatusKind; label: string; detail?: string } {
   if (!server.enabled) return { kind: 'off', label: 'Off', detail: 'Turned off: it is not started.' }
   if (server.needsApproval)
     return { kind: 'approval', label: 'Needs approval', detail: 'Not started until its command is approved.' }
+  if (server.auth === 'needs-sign-in') {
+    return {
+      kind: 'sign-in',
+      label: 'Needs sign-in',
+      detail: 'The server asks for OAuth sign-in: its tools are left out of turns until you sign in.',
+    }
+  }
   if (server.running) {
     return {
       kind: 'running',
@@ -58,6 +65,8 @@ export function McpServerCard({
   const id = useId()
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string>()
+  /** The authorization page of a sign-in under way, until `mcp.changed` says it ended. */
+  const [signingIn, setSigningIn] = useState<string | null>()
   const status = statusOf(server)
   const definition = server.definition
   const env = definition.transport === 'stdio' ? namesOf(definition.env, definition.secret) : ''
@@ -76,6 +85,32 @@ export function McpServerCard({
     }
   }
 
+  async function signIn() {
+    setError(undefined)
+    setBusy(true)
+    try {
+      const { authorizationUrl, opened } = await api.mcp.signIn({ name: server.name })
+      // The desktop app opens the system browser itself; in a browser tab, the page opens it.
+      if (authorizationUrl && !opened) window.open(authorizationUrl, '_blank', 'noopener')
+      setSigningIn(authorizationUrl)
+    } catch (failure) {
+      setError(errorMessage(failure))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  async function signOut() {
+    setError(undefined)
+    try {
+      onChanged(await api.mcp.signOut({ name: server.name }))
+    } catch (failure) {
+      setError(errorMessage(failure))
+    }
+  }
+
+  // A sign-in ends as `mcp.changed`: signed in, or back to needing it with the reason.
+  const waitingForBrowser = signingIn && server.auth === 'needs-sign-in' && !server.error
   return (
     <section className={`item-card mcp-card${server.enabled ? ' is-on' : ''}`} aria-labelledby={`${id}-name`}>
       <div className="item-card-head">
@@ -84,6 +119,7 @@ export function McpServerCard({
           <span className="tag">{server.transport === 'stdio' ? 'stdio' : 'HTTP'}</span>
           {/* While on, the status says it; while off, this keeps it in sight. */}
           {server.needsApproval && !server.enabled && <span className="tag tag-warning">Needs approval</span>}
+          {server.auth === 'signed-in' && <span className="tag tag-success">Signed in</span>}
         </div>
         <div className="item-card-actions">
           <Switch
@@ -92,6 +128,16 @@ export function McpServerCard({
             busy={busy}
             onChange={(enabled) => void setEnabled(enabled)}
           />
+          {server.auth === 'signed-in' && (
+            <button
+              type="button"
+              className="small"
+              aria-describedby={`${id}-name`}
+              onClick={() => void signOut()}
+            >
+              Sign out
+            </button>
+          )}
           {server.transport === 'stdio' && (
             <button type="button" className="small" aria-describedby={`${id}-name`} onClick={onShowStderr}>
               Show stderr
@@ -171,6 +217,32 @@ export function McpServerCard({
           </p>
           <button type="button" className="small" aria-describedby={`${id}-name`} onClick={onReview}>
             Review command…
+          </button>
+        </Notice>
+      )}
+      {server.enabled && server.auth === 'needs-sign-in' && (
+        <Notice tone="warning" title={waitingForBrowser ? 'Waiting for the browser' : 'Sign-in needed'}>
+          <p className="mcp-notice-text">
+            {waitingForBrowser ? (
+              <>
+                Finish signing in on the page that opened.{' '}
+                <a href={signingIn} target="_blank" rel="noopener noreferrer">
+                  Open the sign-in page again
+                </a>
+              </>
+            ) : (
+              'Sign in with your account on this server, in the browser. Atelier keeps the tokens encrypted on this computer and renews them by itself.'
+            )}
+          </p>
+          {server.error && <p className="field-error">{server.error}</p>}
+          <button
+            type="button"
+            className="small primary"
+            aria-describedby={`${id}-name`}
+            disabled={busy}
+            onClick={() => void signIn()}
+          >
+            {waitingForBrowser ? 'Sign in again' : 'Sign in'}
           </button>
         </Notice>
       )}

@@ -4,6 +4,7 @@ import { isAtelierErrorPayload } from '../../../../src-shared/errors'
 import {
   isSecret,
   MASKED_VALUE,
+  type McpOAuthSettings,
   type McpServerInfo,
   type McpServerInput,
   type SecretMarks,
@@ -24,14 +25,69 @@ interface McpServerFormProps {
 }
 
 type Transport = McpServerInput['transport']
-type Field = 'name' | 'command' | 'args' | 'env' | 'cwd' | 'url' | 'headers'
-const FIELDS: readonly Field[] = ['name', 'command', 'args', 'env', 'cwd', 'url', 'headers']
+type Field =
+  | 'name'
+  | 'command'
+  | 'args'
+  | 'env'
+  | 'cwd'
+  | 'url'
+  | 'headers'
+  | 'clientId'
+  | 'clientSecret'
+  | 'clientMetadataUrl'
+  | 'scope'
+const FIELDS: readonly Field[] = [
+  'name',
+  'command',
+  'args',
+  'env',
+  'cwd',
+  'url',
+  'headers',
+  'clientId',
+  'clientSecret',
+  'clientMetadataUrl',
+  'scope',
+]
 
 /** The contract's rules, checked here first so the message can sit next to its field. */
 const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,32}$/
 const URL_PATTERN = /^https?:\/\/\S+$/
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+const HTTPS_URL = /^https:\/\/\S+$/
+
+type OAuthFields = Required<Omit<McpOAuthSettings, 'grant'>> & { machine: boolean }
+
+/** The OAuth settings as typed, or the errors that stop them; blank fields are left out. */
+function buildOAuth(
+  fields: OAuthFields,
+): { oauth?: McpOAuthSettings } | { errors: Partial<Record<Field, string>> } {
+  const clientId = fields.clientId.trim()
+  const clientSecret = fields.clientSecret.trim()
+  const clientMetadataUrl = fields.clientMetadataUrl.trim()
+  const scope = fields.scope.trim()
+  const errors: Partial<Record<Field, string>> = {}
+  if (clientMetadataUrl && !HTTPS_URL.test(clientMetadataUrl))
+    errors.clientMetadataUrl = 'A client metadata document is an https:// address.'
+  if (clientSecret && !clientId)
+    errors.clientId = 'A client secret goes with the client ID it was issued for.'
+  if (fields.machine && (!clientId || !clientSecret)) {
+    const missing = 'A machine client signs in with its client ID and secret.'
+    if (!clientId) errors.clientId = missing
+    if (!clientSecret) errors.clientSecret = missing
+  }
+  if (Object.keys(errors).length > 0) return { errors }
+  const oauth: McpOAuthSettings = {
+    ...(clientId && { clientId }),
+    ...(clientSecret && { clientSecret }),
+    ...(clientMetadataUrl && { clientMetadataUrl }),
+    ...(fields.machine && { grant: 'client_credentials' as const }),
+    ...(scope && { scope }),
+  }
+  return Object.keys(oauth).length > 0 ? { oauth } : {}
+}
 
 /** The AtelierError codes the service answers with, and the field each is about. */
 const FIELD_OF_CODE: Record<string, Field> = { name_taken: 'name', invalid_name: 'name', invalid_url: 'url' }
@@ -144,6 +200,12 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
   const [url, setUrl] = useState(http?.url ?? '')
   const [headers, setHeaders] = useState(formatPairs(http?.headers, 'headers'))
   const [marks, setMarks] = useState<SecretMarks>(start?.secret ?? {})
+  const oauthStart = http?.oauth
+  const [clientId, setClientId] = useState(oauthStart?.clientId ?? '')
+  const [clientSecret, setClientSecret] = useState(oauthStart?.clientSecret ?? '')
+  const [clientMetadataUrl, setClientMetadataUrl] = useState(oauthStart?.clientMetadataUrl ?? '')
+  const [scope, setScope] = useState(oauthStart?.scope ?? '')
+  const [machine, setMachine] = useState(oauthStart?.grant === 'client_credentials')
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({})
   const [formError, setFormError] = useState<string>()
   const [saving, setSaving] = useState(false)
@@ -194,7 +256,10 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
       found.url = 'Enter an address that starts with http:// or https://, without spaces.'
     const parsedHeaders = parsePairs(headers, 'headers')
     if ('error' in parsedHeaders) found.headers = parsedHeaders.error
-    if ('error' in parsedHeaders || Object.keys(found).length > 0) return { errors: found }
+    const oauth = buildOAuth({ clientId, clientSecret, clientMetadataUrl, scope, machine })
+    if ('errors' in oauth) Object.assign(found, oauth.errors)
+    if ('error' in parsedHeaders || 'errors' in oauth || Object.keys(found).length > 0)
+      return { errors: found }
     return {
       server: {
         name: trimmedName,
@@ -202,6 +267,7 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
         url: url.trim(),
         headers: parsedHeaders.pairs,
         ...marksFor(marks, parsedHeaders.pairs),
+        ...oauth,
       },
     }
   }
@@ -368,6 +434,66 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
               marks={marks}
               onChange={setMarks}
             />
+            <details className="field-wide oauth-settings" open={oauthStart !== undefined}>
+              <summary>Sign-in (OAuth)</summary>
+              <p className="field-hint">
+                A server that asks for sign-in is signed in to in the browser, registering Atelier with it by
+                itself. Fill these in only when the server’s owner gave you a client, or for a machine client.
+              </p>
+              <div className="editor-grid">
+                <TextField
+                  fields={fields}
+                  field="clientId"
+                  label="Client ID"
+                  value={clientId}
+                  onChange={edit('clientId', setClientId)}
+                  spellCheck={false}
+                  autoComplete="off"
+                  hint="Optional: a client registered with the server beforehand."
+                />
+                <TextField
+                  fields={fields}
+                  field="clientSecret"
+                  label="Client secret"
+                  type="password"
+                  value={clientSecret}
+                  onChange={edit('clientSecret', setClientSecret)}
+                  spellCheck={false}
+                  autoComplete="off"
+                  hint={`Stored encrypted; it reads ${MASKED_VALUE} from then on.`}
+                />
+                <TextField
+                  fields={fields}
+                  field="clientMetadataUrl"
+                  label="Client metadata URL"
+                  wide
+                  type="url"
+                  className="mono-input"
+                  value={clientMetadataUrl}
+                  onChange={edit('clientMetadataUrl', setClientMetadataUrl)}
+                  spellCheck={false}
+                  placeholder="https://example.com/atelier-client.json"
+                  hint="Optional: an https address of a Client ID Metadata Document, used where the server accepts them."
+                />
+                <TextField
+                  fields={fields}
+                  field="scope"
+                  label="Scope"
+                  value={scope}
+                  onChange={edit('scope', setScope)}
+                  spellCheck={false}
+                  hint="Optional: asked for when the server names none itself."
+                />
+                <label className="choice field">
+                  <input
+                    type="checkbox"
+                    checked={machine}
+                    onChange={(event) => setMachine(event.target.checked)}
+                  />
+                  Machine client (client credentials, no browser)
+                </label>
+              </div>
+            </details>
           </>
         )}
       </div>
