@@ -56,7 +56,7 @@ export class McpManager {
     for (const entry of this.entries.values()) entry.connection.setRoots(roots)
   }
 
-  /** The connection of a server, for its process id (tests). */
+  /** The connection of a server: its process id (tests), its resources and prompts (the catalog). */
   connection(id: string): McpConnection | undefined {
     return this.entries.get(id)?.connection
   }
