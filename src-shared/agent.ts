@@ -5,6 +5,7 @@
  */
 import { type Static, Type } from '@sinclair/typebox'
 import { ApprovalOutcome, ApprovalRequest } from './approvals'
+import { AttachedContent } from './attachments'
 import { ToolDisplay, ToolErrorType, ToolProgress } from './tools'
 
 /** `agent`: tools work in the bound folder; `chat`: the folder is not injected. */
@@ -72,12 +73,15 @@ export const MessagePart = Type.Union([
     data: Type.Optional(Type.Unknown()),
   }),
   Type.Object({ type: Type.Literal('opaque'), provider: ProviderKind, item: Type.Unknown() }),
+  /** Context the person attached to a prompt (an MCP resource), as read when it was sent. */
+  Type.Object({ type: Type.Literal('attachment'), attachment: AttachedContent }),
 ])
 export type MessagePart = Static<typeof MessagePart>
 export type TextPart = Extract<MessagePart, { type: 'text' }>
 export type ToolCallPart = Extract<MessagePart, { type: 'tool_call' }>
 export type ToolResultPart = Extract<MessagePart, { type: 'tool_result' }>
 export type OpaquePart = Extract<MessagePart, { type: 'opaque' }>
+export type AttachmentPart = Extract<MessagePart, { type: 'attachment' }>
 
 export const MessageRole = Type.Union([Type.Literal('user'), Type.Literal('assistant'), Type.Literal('tool')])
 export type MessageRole = Static<typeof MessageRole>

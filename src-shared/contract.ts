@@ -14,8 +14,10 @@ import {
   RuleScope,
   RuleText,
 } from './approvals'
+import { Attachment, MAX_ATTACHMENTS } from './attachments'
 import { CustomToolLog, CustomToolsInfo } from './custom-tools'
 import { McpServerInfo, McpServerInput, McpServerStatus, McpSignIn } from './mcp'
+import { McpGetPromptRequest, McpRenderedPrompt, McpServerPrompts, McpServerResources } from './mcp-catalog'
 import {
   AgentProfile,
   CreateAgentProfileBody,
@@ -223,7 +225,12 @@ export const methods = {
   /** Starts a turn; its events arrive as `turns.event`. Refused with `turn_running` while one runs. */
   'turns.start': method(
     Type.Object(
-      { chatId: Id, prompt: Type.String({ minLength: 1, maxLength: 1_000_000 }) },
+      {
+        chatId: Id,
+        prompt: Type.String({ minLength: 1, maxLength: 1_000_000 }),
+        /** Read when the turn starts, into the prompt's message; one that cannot be read refuses the send. */
+        attachments: Type.Optional(Type.Array(Attachment, { maxItems: MAX_ATTACHMENTS })),
+      },
       { additionalProperties: false },
     ),
     Type.Object({ turnId: Type.String() }),
@@ -319,6 +326,12 @@ export const methods = {
   'mcp.signIn': method(Type.Object({ name: Id }, { additionalProperties: false }), McpSignIn),
   /** Forgets a server's tokens (its registered client stays); it needs sign-in again. */
   'mcp.signOut': method(Type.Object({ name: Id }, { additionalProperties: false }), McpServerInfo),
+  /** Each enabled server's resources (connected first, as the inspector does), or why not. */
+  'mcp.resources': method(Empty, Type.Array(McpServerResources)),
+  /** Each enabled server's prompts with their arguments, or why not. */
+  'mcp.prompts': method(Empty, Type.Array(McpServerPrompts)),
+  /** A prompt's messages as text for the composer; refused with `missing_argument` for a required one left out. */
+  'mcp.getPrompt': method(McpGetPromptRequest, McpRenderedPrompt),
   'mcp.stderr': method(
     Type.Object({ name: Id }, { additionalProperties: false }),
     Type.Object({ text: Type.String() }),

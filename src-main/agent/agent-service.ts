@@ -3,6 +3,7 @@
  * bus (IPC, the web host) and the caller's own listener (the CLI).
  */
 import type {
+  AttachmentPart,
   ChatMessage,
   Compaction,
   ContextStatus,
@@ -11,6 +12,7 @@ import type {
   TurnEvent,
 } from '../../src-shared/agent'
 import type { ApprovalMode } from '../../src-shared/approvals'
+import type { Attachment } from '../../src-shared/attachments'
 import type { Capabilities, Chat } from '../../src-shared/contract'
 import { AtelierError } from '../../src-shared/errors'
 import type { McpServerStatus } from '../../src-shared/mcp'
@@ -54,6 +56,8 @@ export interface AgentServiceDeps {
   approvals: ApprovalService
   events: AtelierEvents
   user: string
+  /** Reads what a prompt attached (MCP resources) into parts of its message; throws when one cannot be. */
+  readAttachments?: (attachments: readonly Attachment[]) => Promise<AttachmentPart[]>
   retry?: RetryPolicy
   /** Tells the custom tools serving a folder of a lifecycle event (onSession). */
   notifyCustomTools?: (folder: string | null, reason: SessionReason) => void
@@ -62,6 +66,8 @@ export interface AgentServiceDeps {
 export interface TurnRequest {
   chatId: string
   prompt: string
+  /** What was attached to the prompt, already read: stored with it, before its text. */
+  attached?: AttachmentPart[]
   /** The CLI names a wire format directly, with its own base URL and model. */
   provider?: { kind: ProviderKind; baseUrl?: string; model?: string }
   maxIterations?: number
@@ -99,15 +105,7 @@ export class AgentService {
   begin(request: TurnRequest): StartedTurn {
     const { chats, conversation, preferences } = this.deps
     const chat = chats.get(request.chatId)
-    if (this.running.has(chat.id)) {
-      throw new AtelierError(
-        'turn_running',
-        'This chat is still working on the last prompt. Stop it first.',
-        {
-          chatId: chat.id,
-        },
-      )
-    }
+    this.refuseIfBusy(chat.id)
     const provider = this.resolveProvider(chat, request)
     const profile = this.deps.profiles.forChat(chat.agent)
 
@@ -117,7 +115,7 @@ export class AgentService {
     const maxIterations = request.maxIterations ?? preferences.get().maxIterations
 
     // From here the turn exists: it starts with its prompt, in one transaction.
-    const { turn, prompt } = conversation.beginTurn(chat.id, request.prompt)
+    const { turn, prompt } = conversation.beginTurn(chat.id, request.prompt, request.attached)
     const controller = new AbortController()
     const stopFromCaller = () => controller.abort(request.signal?.reason)
     request.signal?.addEventListener('abort', stopFromCaller, { once: true })
@@ -174,10 +172,38 @@ export class AgentService {
     return { turnId: turn.id, done }
   }
 
-  /** The contract's `turns.start`: the turn runs on; its events carry the rest. */
-  start(request: { chatId: string; prompt: string }): { turnId: string } {
-    const { turnId } = this.begin(request)
+  /**
+   * The contract's `turns.start`: the turn runs on; its events carry the rest. Attachments are read
+   * first, so one that cannot be read refuses the send with nothing committed.
+   */
+  async start(request: {
+    chatId: string
+    prompt: string
+    attachments?: Attachment[]
+  }): Promise<{ turnId: string }> {
+    const { attachments = [], ...prompt } = request
+    let attached: AttachmentPart[] = []
+    if (attachments.length > 0) {
+      this.refuseIfBusy(this.deps.chats.get(request.chatId).id)
+      if (!this.deps.readAttachments) {
+        throw new AtelierError('unsupported', 'Attachments cannot be read here.')
+      }
+      attached = await this.deps.readAttachments(attachments)
+    }
+    const { turnId } = this.begin({ ...prompt, attached })
     return { turnId }
+  }
+
+  private refuseIfBusy(chatId: string): void {
+    if (this.running.has(chatId)) {
+      throw new AtelierError(
+        'turn_running',
+        'This chat is still working on the last prompt. Stop it first.',
+        {
+          chatId,
+        },
+      )
+    }
   }
 
   stop({ chatId }: { chatId: string }): { stopped: boolean } {

@@ -1,5 +1,6 @@
 import type { ChatMessage, ToolCallPart, ToolResultPart } from '../../src-shared/agent'
 import type { ModelMessage } from '../providers/types'
+import { userMessageText } from './attachments'
 
 /** Said to the model for a call whose result was never recorded: the turn stopped or the app died first. */
 export const UNFINISHED_CALL =
@@ -19,10 +20,9 @@ export function toModelMessages(messages: readonly ChatMessage[]): ModelMessage[
   const model: ModelMessage[] = []
   for (const message of messages) {
     if (message.role === 'user') {
-      const text = message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n')
-      model.push({ role: 'user', text })
+      model.push({ role: 'user', text: userMessageText(message.parts) })
     } else if (message.role === 'assistant') {
-      const parts = message.parts.filter((part) => part.type !== 'tool_result')
+      const parts = message.parts.filter((part) => part.type !== 'tool_result' && part.type !== 'attachment')
       const calls = parts.filter((part): part is ToolCallPart => part.type === 'tool_call')
       // Reasoning alone, with nothing said or done, is not a response any provider takes back.
       if (!parts.some((part) => (part.type === 'text' && part.text) || part.type === 'tool_call')) continue

@@ -29,6 +29,7 @@ import { builtinTools } from '../tools/builtin'
 import { CustomToolService } from '../tools/custom/custom-tool-service'
 import type { SpawnHost } from '../tools/custom/tool-host-process'
 import { ToolExecutor } from '../tools/executor'
+import { McpCatalog } from '../tools/mcp/mcp-catalog'
 import { McpServerService } from '../tools/mcp/mcp-server-service'
 import { ToolPlayground } from '../tools/playground'
 import type { ToolRegistry } from '../tools/registry'
@@ -133,6 +134,7 @@ export function createAtelier({
     registry,
     events,
   )
+  const mcpCatalog = new McpCatalog(mcp)
   const services = new ToolServiceService({
     repository: new ToolServicesRepository(db),
     settings: new AppSettingsRepository(db),
@@ -170,11 +172,12 @@ export function createAtelier({
     // Each turn (and the inspector) connects what it needs: MCP servers, the broker, stdio services.
     prepareTools: async (folder) => {
       await customTools.prepare(folder)
-      return [...(await mcp.prepare()), ...(await services.prepare())]
+      return [...(await mcp.prepare(folder)), ...(await services.prepare())]
     },
     approvals,
     events,
     user: LOCAL_USER,
+    readAttachments: (attachments) => mcpCatalog.read(attachments),
     ...(retry && { retry }),
     notifyCustomTools: (folder, reason) => customTools.session(folder, reason),
   })
@@ -183,6 +186,7 @@ export function createAtelier({
     images: executorServices.images,
     playground: new ToolPlayground(tools.executor, LOCAL_USER),
     mcp,
+    mcpCatalog,
     services,
     customTools,
     ...(pickFolder && { pickFolder }),

@@ -148,14 +148,21 @@ export class ConversationRepository {
     }
   }
 
-  /** A new running turn and its prompt, committed together: no turn exists without what started it. */
-  beginTurn(chatId: string, prompt: string): { turn: Turn; prompt: ChatMessage } {
+  /**
+   * A new running turn and its prompt, committed together: no turn exists without what started it.
+   * What was attached to the prompt comes before its typed text.
+   */
+  beginTurn(
+    chatId: string,
+    prompt: string,
+    attached: MessagePart[] = [],
+  ): { turn: Turn; prompt: ChatMessage } {
     return this.db.transaction(() => {
       const id = randomUUID()
       this.statements.beginTurn.run(id, chatId, process.pid, this.now())
       return {
         turn: this.turn(id),
-        prompt: this.append(chatId, id, 'user', [{ type: 'text', text: prompt }]),
+        prompt: this.append(chatId, id, 'user', [...attached, { type: 'text', text: prompt }]),
       }
     })()
   }

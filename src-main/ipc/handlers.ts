@@ -9,6 +9,7 @@ import type { PreferencesService } from '../preferences/preferences-service'
 import type { ProviderImageGenerator } from '../providers/image-generation'
 import type { ProviderService } from '../providers/provider-service'
 import type { CustomToolService } from '../tools/custom/custom-tool-service'
+import type { McpCatalog } from '../tools/mcp/mcp-catalog'
 import type { McpServerService } from '../tools/mcp/mcp-server-service'
 import type { ToolPlayground } from '../tools/playground'
 import type { ToolServiceService } from '../tools/services/tool-service-service'
@@ -27,6 +28,8 @@ export interface HandlerServices {
   images: ProviderImageGenerator
   playground: ToolPlayground
   mcp: McpServerService
+  /** The MCP servers' resources and prompts. */
+  mcpCatalog: McpCatalog
   services: ToolServiceService
   customTools: CustomToolService
   /** The OS folder dialog; only the desktop app has one. */
@@ -48,6 +51,7 @@ export function createHandlers({
   images,
   playground,
   mcp,
+  mcpCatalog,
   services,
   customTools,
   pickFolder,
@@ -109,6 +113,9 @@ export function createHandlers({
     'mcp.import': ({ json }) => mcp.import(json),
     'mcp.signIn': ({ name }) => mcp.signIn(name),
     'mcp.signOut': ({ name }) => mcp.signOut(name),
+    'mcp.resources': () => mcpCatalog.resources(),
+    'mcp.prompts': () => mcpCatalog.prompts(),
+    'mcp.getPrompt': (request) => mcpCatalog.getPrompt(request),
     'mcp.stderr': ({ name }) => ({ text: mcp.stderr(name) }),
     'services.list': () => services.list(),
     'services.add': ({ json }) => services.add(parseJson(json)),

@@ -248,7 +248,11 @@ export function transcript(older: readonly ChatMessage[], previous: string | nul
     for (const part of message.parts) {
       if (part.type === 'text' && part.text.trim()) lines.push(`[${message.role}] ${part.text}`)
       else if (part.type === 'tool_call') lines.push(`[assistant calls ${part.name}] ${part.arguments}`)
-      else if (part.type === 'tool_result') {
+      else if (part.type === 'attachment') {
+        lines.push(
+          `[user attached ${part.attachment.server}: ${part.attachment.uri}] ${part.attachment.text.slice(0, SUMMARY_RESULT_CHARS)}`,
+        )
+      } else if (part.type === 'tool_result') {
         const content =
           part.content.length > SUMMARY_RESULT_CHARS
             ? `${part.content.slice(0, SUMMARY_RESULT_CHARS)}… (${part.content.length} characters in all)`

@@ -36,7 +36,7 @@ export function registerToolCommand(program: Command): void {
         // A tool a module, server or service brings exists once they are loaded or connected, as in a turn.
         if (!tools.registry.get(name)) await customTools.prepare(mode === 'agent' ? workingDir : null)
         if (!tools.registry.get(name)) {
-          await mcp.prepare()
+          await mcp.prepare(mode === 'agent' ? workingDir : null)
           await services.discover()
         }
         // A stopped shell takes its whole process group with it.

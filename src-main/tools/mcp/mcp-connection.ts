@@ -10,7 +10,16 @@ import {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
+import {
+  type CallToolResult,
+  type GetPromptResult,
+  ListRootsRequestSchema,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type Root,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js'
 import packageJson from '../../../package.json'
 import type { McpServerConfig } from '../../core/mcp-server-config'
 import { closeProcessTree } from './process-tree'
@@ -37,6 +46,8 @@ export class McpConnection {
   private stdio: StdioClientTransport | undefined
   private tools: Tool[] | undefined
   private stderrText = ''
+  /** What `roots/list` answers: the folder of the chat that last prepared the servers. */
+  private roots: Root[] = []
 
   constructor(
     readonly config: McpServerConfig,
@@ -81,6 +92,50 @@ export class McpConnection {
     return tools
   }
 
+  /** The server's resources, every page; none when it does not offer resources. */
+  async listResources(): Promise<Resource[]> {
+    const client = await this.connect()
+    if (!client.getServerCapabilities()?.resources) return []
+    return allPages(
+      (cursor) => client.listResources(cursor ? { cursor } : {}),
+      (page) => page.resources,
+    )
+  }
+
+  async readResource(uri: string): Promise<ReadResourceResult> {
+    const client = await this.connect()
+    if (!client.getServerCapabilities()?.resources) {
+      throw new Error(`The MCP server “${this.config.name}” offers no resources.`)
+    }
+    return client.readResource({ uri })
+  }
+
+  /** The server's prompts, every page; none when it does not offer prompts. */
+  async listPrompts(): Promise<Prompt[]> {
+    const client = await this.connect()
+    if (!client.getServerCapabilities()?.prompts) return []
+    return allPages(
+      (cursor) => client.listPrompts(cursor ? { cursor } : {}),
+      (page) => page.prompts,
+    )
+  }
+
+  async getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
+    const client = await this.connect()
+    if (!client.getServerCapabilities()?.prompts) {
+      throw new Error(`The MCP server “${this.config.name}” offers no prompts.`)
+    }
+    return client.getPrompt({ name, arguments: args })
+  }
+
+  /** New roots for `roots/list`; a connected server is told they changed. */
+  setRoots(roots: Root[]): void {
+    if (JSON.stringify(roots) === JSON.stringify(this.roots)) return
+    this.roots = roots
+    // A server that cannot take the notification (gone meanwhile) asks again when it reconnects.
+    this.client?.sendRootsListChanged().catch(() => {})
+  }
+
   /** Calls a tool; the abort signal sends `notifications/cancelled` to the server. */
   async callTool(
     name: string,
@@ -111,6 +166,7 @@ export class McpConnection {
     const client = new Client(
       { name: 'Atelier', version: packageJson.version },
       {
+        capabilities: { roots: { listChanged: true } },
         listChanged: {
           // Only the cache is dropped, at once: the next turn or inspection lists the tools again.
           tools: {
@@ -123,6 +179,7 @@ export class McpConnection {
         },
       },
     )
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.roots }))
     client.onclose = () => {
       // The server went away (crashed, killed): the next use connects again.
       if (this.client === client) {
@@ -181,6 +238,21 @@ export class McpConnection {
   private keepStderr(text: string): void {
     this.stderrText = (this.stderrText + text).slice(-STDERR_LIMIT)
   }
+}
+
+/** Every page of a paginated listing, following `nextCursor` to the end. */
+async function allPages<Page extends { nextCursor?: string }, Item>(
+  list: (cursor: string | undefined) => Promise<Page>,
+  items: (page: Page) => Item[],
+): Promise<Item[]> {
+  const all: Item[] = []
+  let cursor: string | undefined
+  do {
+    const page = await list(cursor)
+    all.push(...items(page))
+    cursor = page.nextCursor
+  } while (cursor)
+  return all
 }
 
 /** The server refused the connection as unauthorized: it needs sign-in, which is said as such. */

@@ -4,7 +4,7 @@
  * disabled server is never started nor contacted. One connection per server serves both, so opening
  * the inspector warms the next turn.
  */
-import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js'
+import { ErrorCode, McpError, type Root, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { McpServerStatus } from '../../../src-shared/mcp'
 import type { JsonSchema, ToolKind, ToolProgress } from '../../../src-shared/tools'
 import { inProcess } from '../define-tool'
@@ -28,6 +28,8 @@ export class McpManager {
   private readonly entries = new Map<string, Entry>()
   /** The stderr of servers since disconnected (turned off, edited), so settings can still show why. */
   private readonly pastStderr = new Map<string, string>()
+  /** What every connection answers to `roots/list` (see `rootsOf`). */
+  private roots: Root[] = []
 
   constructor(
     private readonly registry: ToolRegistry,
@@ -48,7 +50,13 @@ export class McpManager {
     return Promise.all(servers.map((server) => this.refresh(server)))
   }
 
-  /** The connection of a server, for its process id (tests). */
+  /** New roots for every server, open or opened later; open ones are told they changed. */
+  setRoots(roots: Root[]): void {
+    this.roots = roots
+    for (const entry of this.entries.values()) entry.connection.setRoots(roots)
+  }
+
+  /** The connection of a server: its process id (tests), its resources and prompts (the catalog). */
   connection(id: string): McpConnection | undefined {
     return this.entries.get(id)?.connection
   }
@@ -91,6 +99,7 @@ export class McpManager {
         listed: undefined,
         unregister: [],
       }
+      created.connection.setRoots(this.roots)
       this.entries.set(server.id, created)
       entry = created
     }

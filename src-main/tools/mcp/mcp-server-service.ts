@@ -20,8 +20,9 @@ import type { LocalSecretStore } from '../../core/local-secret-store'
 import { commandLine, launchApproval } from '../../core/mcp-launch'
 import type { McpServersRepository, StoredMcpServer } from '../../db/mcp-servers-repository'
 import type { ToolRegistry } from '../registry'
-import type { McpServerConfig } from './mcp-connection'
+import type { McpConnection, McpServerConfig } from './mcp-connection'
 import { McpManager } from './mcp-manager'
+import { rootsOf } from './mcp-roots'
 
 const NAME = /^[a-zA-Z0-9_-]{1,32}$/
 
@@ -145,8 +146,11 @@ export class McpServerService {
   /**
    * Connects the enabled, approved servers (and only those) and brings their tools into the
    * registry; servers turned off or removed since are disconnected and their tools removed.
+   * `folder`: the preparing chat's project folder, which becomes the servers' roots (left as they
+   * are when not given: the resources and prompts listings belong to no chat).
    */
-  async prepare(): Promise<McpServerStatus[]> {
+  async prepare(folder?: string | null): Promise<McpServerStatus[]> {
+    if (folder !== undefined) this.manager.setRoots(rootsOf(folder))
     const enabled = this.repository.list().filter((server) => server.enabled)
     const launches: McpServerConfig[] = []
     const unlaunchable: McpServerStatus[] = []
@@ -191,6 +195,11 @@ export class McpServerService {
   /** SKELETON (issue 18): forgets the server's tokens. */
   async signOut(name: string): Promise<McpServerInfo> {
     throw new AtelierError('not_implemented', `Sign-out of "${this.get(name).name}" is not built yet.`)
+  }
+
+  /** A prepared server's connection, for its resources and prompts. */
+  connection(id: string): McpConnection | undefined {
+    return this.manager.connection(id)
   }
 
   /** What a server wrote to stderr in its current or last session (the last 64 KiB); empty before it ran. */

@@ -2,6 +2,7 @@ import { type KeyboardEvent, useCallback, useMemo, useRef, useState } from 'reac
 import type { ApprovalMode } from '../../../../src-shared/approvals'
 import type { Chat } from '../../../../src-shared/contract'
 import { ApprovalsContext, type ApprovalsContextValue } from './approvals-context'
+import { type ComposerAttachment, toAttachment } from './attachments'
 import { Composer } from './Composer'
 import { runningTurn } from './conversation'
 import { EmptyConversation } from './EmptyConversation'
@@ -21,9 +22,21 @@ interface ChatBodyProps {
 
 /** One chat's conversation and composer; mounted per chat, so nothing leaks from one to the next. */
 export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatBodyProps) {
-  const { state, rows, results, running, send, stop, retryPrompt, approvals, activeApprovalId, answer } =
-    conversation
+  const {
+    state,
+    rows,
+    results,
+    running,
+    send,
+    stop,
+    retryPrompt,
+    retryAttachments,
+    approvals,
+    activeApprovalId,
+    answer,
+  } = conversation
   const [draft, setDraft] = useState('')
+  const [attachments, setAttachments] = useState<ComposerAttachment[]>([])
   const textarea = useRef<HTMLTextAreaElement>(null)
 
   // Only when focus went nowhere: the next waiting card may already have taken it.
@@ -35,12 +48,18 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatB
     [approvals, activeApprovalId, answer, returnFocus],
   )
 
-  const submit = async (prompt: string, fromComposer: boolean) => {
-    if (fromComposer) setDraft('')
+  const submit = async (prompt: string, fromComposer: boolean, attached: ComposerAttachment[]) => {
+    if (fromComposer) {
+      setDraft('')
+      setAttachments([])
+    }
     textarea.current?.focus()
-    const sent = await send(prompt)
+    const sent = await send(prompt, attached.map(toAttachment), attached)
     // A refused prompt comes back to the box, unless something new was typed meanwhile.
-    if (!sent && fromComposer) setDraft((current) => (current === '' ? prompt : current))
+    if (!sent && fromComposer) {
+      setDraft((current) => (current === '' ? prompt : current))
+      setAttachments((current) => (current.length === 0 ? attached : current))
+    }
   }
 
   const onStop = () => {
@@ -70,7 +89,9 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatB
           results={results}
           progress={state.progress}
           activeTurnId={runningTurn(state)?.id}
-          onRetry={!running && retryPrompt ? () => void submit(retryPrompt, false) : undefined}
+          onRetry={
+            !running && retryPrompt ? () => void submit(retryPrompt, false, retryAttachments) : undefined
+          }
           empty={
             state.loaded ? (
               <EmptyConversation
@@ -88,7 +109,9 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatB
         <Composer
           value={draft}
           onChange={setDraft}
-          onSend={() => void submit(draft.trim(), true)}
+          onSend={() => void submit(draft.trim(), true, attachments)}
+          attachments={attachments}
+          onAttachmentsChange={setAttachments}
           onStop={onStop}
           running={running}
           textarea={textarea}

@@ -30,6 +30,8 @@ const PATHS = {
   ],
   shield: ['M12 3l8 3v6c0 4.5-3.4 8.3-8 9-4.6-.7-8-4.5-8-9V6Z'],
   key: ['M15 7a4 4 0 1 0-3.9 5L4 19v2h3l1-1v-2h2v-2h2l1.1-1.1A4 4 0 0 0 15 7Z'],
+  paperclip: ['M20 11.5l-8.2 8.2a5 5 0 0 1-7-7L13.5 4a3.5 3.5 0 0 1 5 5l-8.6 8.6a2 2 0 0 1-2.8-2.8L15 7'],
+  file: ['M6 3h8l4 4v14H6Z', 'M14 3v4h4'],
 } as const
 
 export type IconName = keyof typeof PATHS

@@ -17,6 +17,7 @@ import type {
 import type { ApprovalOutcome, ApprovalRequest } from '../../../../src-shared/approvals'
 import type { CountedProgress } from '../../../../src-shared/progress'
 import type { ToolProgress } from '../../../../src-shared/tools'
+import type { ComposerAttachment } from './attachments'
 
 /**
  * A tool result as the card shows it: what the model read and the typed fields about it. A committed
@@ -70,6 +71,8 @@ export interface RetryNotice {
 /** `turns.start` refused before a turn existed (no provider, a turn already running, …). */
 export interface StartFailure {
   prompt: string
+  /** What was attached to it, for a retry. */
+  attachments?: ComposerAttachment[]
   code: string
   message: string
 }

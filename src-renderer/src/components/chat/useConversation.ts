@@ -2,8 +2,10 @@ import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react'
 import type { ContextStatus } from '../../../../src-shared/agent'
 import type { AtelierApi } from '../../../../src-shared/api'
 import type { ApprovalAnswer, ApprovalRequest } from '../../../../src-shared/approvals'
+import type { Attachment } from '../../../../src-shared/attachments'
 import { isAtelierErrorPayload } from '../../../../src-shared/errors'
 import { errorMessage } from '../../errors'
+import { attachmentsOf, type ComposerAttachment } from './attachments'
 import {
   activeApproval,
   approvalsByCall,
@@ -89,17 +91,24 @@ export function useConversation(api: AtelierApi, chatId: string, contextKey = ''
 
   const busy = useRef(false)
   const send = useCallback(
-    async (prompt: string): Promise<boolean> => {
+    async (
+      prompt: string,
+      attachments: Attachment[] = [],
+      shown: ComposerAttachment[] = [],
+    ): Promise<boolean> => {
       if (busy.current) return false
       busy.current = true
       dispatch({ type: 'starting' })
       try {
-        await api.turns.start({ chatId, prompt })
+        await api.turns.start({ chatId, prompt, ...(attachments.length > 0 && { attachments }) })
         dispatch({ type: 'started' })
         return true
       } catch (failure) {
         const code = isAtelierErrorPayload(failure) ? failure.code : 'internal'
-        dispatch({ type: 'start_failed', failure: { prompt, code, message: errorMessage(failure) } })
+        dispatch({
+          type: 'start_failed',
+          failure: { prompt, attachments: shown, code, message: errorMessage(failure) },
+        })
         // Another window may be running a turn here: show it.
         if (code === 'turn_running') void reload()
         return false
@@ -143,6 +152,13 @@ export function useConversation(api: AtelierApi, chatId: string, contextKey = ''
   const rows = useMemo(() => buildRows(state, results), [state, results])
   const running = state.starting || runningTurn(state) !== undefined
   const retryPrompt = lastPrompt(state)
+  const retryAttachments = useMemo(
+    () =>
+      state.startFailure
+        ? (state.startFailure.attachments ?? [])
+        : attachmentsOf(state.messages.findLast((message) => message.role === 'user')),
+    [state.startFailure, state.messages],
+  )
 
   return {
     state,
@@ -152,6 +168,7 @@ export function useConversation(api: AtelierApi, chatId: string, contextKey = ''
     send,
     stop,
     retryPrompt,
+    retryAttachments,
     approvals,
     activeApprovalId,
     answer,
