@@ -10,9 +10,10 @@ import {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
+import { type CallToolResult, ElicitRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import packageJson from '../../../package.json'
 import type { McpServerConfig } from '../../core/mcp-server-config'
+import { ElicitationRouter } from './elicitation'
 import { closeProcessTree } from './process-tree'
 
 export type { McpServerConfig }
@@ -37,12 +38,16 @@ export class McpConnection {
   private stdio: StdioClientTransport | undefined
   private tools: Tool[] | undefined
   private stderrText = ''
+  /** Routes the server's questions (elicitation) to the person behind the call in flight. */
+  readonly elicitations: ElicitationRouter
 
   constructor(
     readonly config: McpServerConfig,
     /** Told when the session ends without being closed (the server crashed or was killed). */
     private readonly onLost: () => void = () => {},
-  ) {}
+  ) {
+    this.elicitations = new ElicitationRouter(config.name)
+  }
 
   /** The stdio server's process, while it runs. */
   get pid(): number | null {
@@ -111,6 +116,8 @@ export class McpConnection {
     const client = new Client(
       { name: 'Atelier', version: packageJson.version },
       {
+        // Form mode only (URL mode is not handled); the SDK fills the schema's defaults into an accepted answer.
+        capabilities: { elicitation: { form: { applyDefaults: true } } },
         listChanged: {
           // Only the cache is dropped, at once: the next turn or inspection lists the tools again.
           tools: {
@@ -122,6 +129,11 @@ export class McpConnection {
           },
         },
       },
+    )
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+      request.params.mode === 'url'
+        ? { action: 'decline' }
+        : this.elicitations.handle(request.params, extra.signal),
     )
     client.onclose = () => {
       // The server went away (crashed, killed): the next use connects again.

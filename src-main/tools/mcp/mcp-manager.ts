@@ -194,12 +194,15 @@ function mcpTool(connection: McpConnection, server: McpServerConfig, tool: Tool)
     runner: inProcess(async (args, context) => {
       const { idle, total } = deadlines(context.settings)
       try {
-        const result = await connection.callTool(tool.name, (args ?? {}) as Record<string, unknown>, {
-          signal: context.signal,
-          onProgress: (progress) => context.onUpdate(countedProgress(progress)),
-          timeoutMs: idle * 1000,
-          maxTotalMs: total * 1000,
-        })
+        // While it runs, the server's questions (elicitation) go to this call's person.
+        const result = await connection.elicitations.during(context.elicit, context.signal, () =>
+          connection.callTool(tool.name, (args ?? {}) as Record<string, unknown>, {
+            signal: context.signal,
+            onProgress: (progress) => context.onUpdate(countedProgress(progress)),
+            timeoutMs: idle * 1000,
+            maxTotalMs: total * 1000,
+          }),
+        )
         return toToolOutput(result)
       } catch (error) {
         if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
