@@ -5,7 +5,7 @@
  */
 import { realpathSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createAtelier } from '../../../../src-main/app/create-atelier'
+import { createAtelier, LOCAL_USER } from '../../../../src-main/app/create-atelier'
 import { nobodyToAsk } from '../../../../src-main/approvals/approval-service'
 import type { TurnEvent } from '../../../../src-shared/agent'
 import type { ElicitationAnswer, ElicitationRequest } from '../../../../src-shared/elicitation'
@@ -183,6 +183,31 @@ describe('MCP elicitation', { timeout: 60_000 }, () => {
     await done
     expect(server.answers).toEqual([{ action: 'decline' }])
     expect(events.some((event) => event.type === 'elicitation_requested')).toBe(false)
+  })
+
+  it("does not count the person's time against the call's timeout, which still holds without them", async () => {
+    const { atelier, server, run, answer } = await setup()
+    await atelier.mcp.prepare()
+    atelier.tools.settings.update(LOCAL_USER, TOOL, { parameters: { timeoutSeconds: 5 } })
+    atelier.tools.settings.update(LOCAL_USER, 'probe__stall', { parameters: { timeoutSeconds: 5 } })
+    // The person takes longer than the call may go without progress.
+    const { events } = await run(async (request) => {
+      await new Promise((resolve) => setTimeout(resolve, 6000))
+      await answer(request, { action: 'decline' })
+    })
+    expect(resultOf(events)).toMatchObject({ isError: false, content: '{"action":"decline"}' })
+    expect(server.answers).toEqual([{ action: 'decline' }])
+
+    const stalled = await atelier.tools.executor.execute(
+      { name: 'probe__stall', arguments: {} },
+      { user: LOCAL_USER, workingDirectory: null, mode: 'chat', restrict: false },
+    )
+    expect(stalled).toMatchObject({
+      isError: true,
+      errorType: 'timeout',
+      content: expect.stringContaining('stall on “probe” timed out: no progress for 5 s'),
+    })
+    await expect.poll(() => server.cancelled).toBe(1)
   })
 
   describe('headless (the built CLI)', { timeout: 120_000 }, () => {
