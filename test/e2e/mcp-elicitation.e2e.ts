@@ -8,7 +8,14 @@ import {
 import { conversation, conversationText, screenshot, send, stopButton, turnOver, useChatApp } from './support'
 
 const TOOL = 'probe__ask_person'
-const DEFAULTS = { name: 'spring', count: 3, ratio: 0.5, urgent: false, channel: 'beta' }
+const DEFAULTS = {
+  name: 'spring',
+  count: 3,
+  ratio: 0.5,
+  urgent: false,
+  channel: 'beta',
+  platforms: ['linux'],
+}
 
 /**
  * An MCP server's question (elicitation) in Chromium, against the web host and the real services:
@@ -53,6 +60,9 @@ describe('MCP elicitation in the chat', () => {
     expect(await form.getByRole('spinbutton', { name: 'Rollout share' }).inputValue()).toBe('0.5')
     expect(await form.getByRole('checkbox', { name: 'Urgent' }).isChecked()).toBe(false)
     expect(await form.getByRole('combobox', { name: 'Channel' }).inputValue()).toBe('beta')
+    const platforms = form.getByRole('group', { name: 'Platforms' })
+    expect(await platforms.getByRole('checkbox', { name: 'Linux' }).isChecked()).toBe(true)
+    expect(await platforms.getByRole('checkbox', { name: 'macOS' }).isChecked()).toBe(false)
     // The first field has focus, so the person can type at once.
     expect(await name.evaluate((element) => element === document.activeElement)).toBe(true)
     await screenshot(page, 'mcp-elicitation-form')
@@ -70,19 +80,27 @@ describe('MCP elicitation in the chat', () => {
     await count.fill('7')
     await form.getByRole('checkbox', { name: 'Urgent' }).check()
     await form.getByRole('combobox', { name: 'Channel' }).selectOption({ label: 'Stable' })
+    await platforms.getByRole('checkbox', { name: 'macOS' }).check()
     // Enter in a field accepts, as in any form.
     await name.press('Enter')
 
     await conversationText(page, (text) => text.includes('Release prepared.'))
     const expected = {
       action: 'accept',
-      content: { ...DEFAULTS, name: 'autumn', count: 7, urgent: true, channel: 'stable' },
+      content: {
+        ...DEFAULTS,
+        name: 'autumn',
+        count: 7,
+        urgent: true,
+        channel: 'stable',
+        platforms: ['linux', 'mac'],
+      },
     }
     expect(server.answers).toEqual([expected])
     const line = answered(page)
     await line.getByText('Answered', { exact: true }).waitFor()
     expect(await line.textContent()).toContain('Release name: autumn · Build count: 7')
-    expect(await line.textContent()).toContain('Channel: Stable')
+    expect(await line.textContent()).toContain('Channel: Stable · Platforms: Linux, macOS')
     expect(await question(page).count()).toBe(0)
   })
 

@@ -21,7 +21,14 @@ import { useTempDirs } from '../../../support/temp-dir'
 import { atelier as cli } from '../../cli/built-cli'
 
 const TOOL = 'probe__ask_person'
-const DEFAULTS = { name: 'spring', count: 3, ratio: 0.5, urgent: false, channel: 'beta' }
+const DEFAULTS = {
+  name: 'spring',
+  count: 3,
+  ratio: 0.5,
+  urgent: false,
+  channel: 'beta',
+  platforms: ['linux'],
+}
 
 describe('MCP elicitation', { timeout: 60_000 }, () => {
   const fixture = useAgentFixture()
