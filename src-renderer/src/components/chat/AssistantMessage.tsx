@@ -4,7 +4,6 @@ import { ApprovalCard } from './ApprovalCard'
 import { useApprovals } from './approvals-context'
 import type { AssistantPart, ToolCallProgress, ToolResultView } from './conversation'
 import { ElicitationCard } from './ElicitationCard'
-import { useElicitations } from './elicitations-context'
 import { MarkdownText } from './MarkdownText'
 import { ToolCallCard } from './ToolCallCard'
 import { usageText } from './tokens'
@@ -38,8 +37,7 @@ export const AssistantMessage = memo(function AssistantMessage({
   live,
   usage,
 }: AssistantMessageProps) {
-  const { byCall } = useApprovals()
-  const questions = useElicitations().byCall
+  const { byCall, questionsByCall } = useApprovals()
   const lastText = parts.findLastIndex((part) => part.kind === 'text')
   return (
     <div className={`assistant-message${live ? ' assistant-message--live' : ''}`}>
@@ -64,7 +62,7 @@ export const AssistantMessage = memo(function AssistantMessage({
             {byCall.get(part.id)?.map((card) => (
               <ApprovalCard key={card.request.id} card={card} />
             ))}
-            {questions.get(part.id)?.map((card) => (
+            {questionsByCall.get(part.id)?.map((card) => (
               <ElicitationCard key={card.request.id} card={card} />
             ))}
           </Fragment>

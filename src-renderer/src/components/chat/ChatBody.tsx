@@ -5,7 +5,6 @@ import { ApprovalsContext, type ApprovalsContextValue } from './approvals-contex
 import { Composer } from './Composer'
 import { runningTurn } from './conversation'
 import { EmptyConversation } from './EmptyConversation'
-import { ElicitationsContext, type ElicitationsContextValue } from './elicitations-context'
 import { MessageList } from './MessageList'
 import { TurnBanners } from './TurnBanners'
 import type { useConversation } from './useConversation'
@@ -22,20 +21,8 @@ interface ChatBodyProps {
 
 /** One chat's conversation and composer; mounted per chat, so nothing leaks from one to the next. */
 export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatBodyProps) {
-  const {
-    state,
-    rows,
-    results,
-    running,
-    send,
-    stop,
-    retryPrompt,
-    approvals,
-    activeApprovalId,
-    answer,
-    elicitations,
-    answerElicitation,
-  } = conversation
+  const { state, rows, results, running, send, stop, retryPrompt, approvals, activeApprovalId, answer } =
+    conversation
   const [draft, setDraft] = useState('')
   const textarea = useRef<HTMLTextAreaElement>(null)
 
@@ -44,12 +31,22 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatB
     if (!document.activeElement || document.activeElement === document.body) textarea.current?.focus()
   }, [])
   const approvalsContext = useMemo<ApprovalsContextValue>(
-    () => ({ byCall: approvals, activeId: activeApprovalId, answer, returnFocus }),
-    [approvals, activeApprovalId, answer, returnFocus],
-  )
-  const elicitationsContext = useMemo<ElicitationsContextValue>(
-    () => ({ byCall: elicitations, answer: answerElicitation, returnFocus }),
-    [elicitations, answerElicitation, returnFocus],
+    () => ({
+      byCall: approvals,
+      activeId: activeApprovalId,
+      answer,
+      returnFocus,
+      questionsByCall: conversation.elicitations,
+      answerQuestion: conversation.answerElicitation,
+    }),
+    [
+      approvals,
+      activeApprovalId,
+      answer,
+      returnFocus,
+      conversation.elicitations,
+      conversation.answerElicitation,
+    ],
   )
 
   const submit = async (prompt: string, fromComposer: boolean) => {
@@ -82,25 +79,23 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatB
         </p>
       )}
       <ApprovalsContext.Provider value={approvalsContext}>
-        <ElicitationsContext.Provider value={elicitationsContext}>
-          <MessageList
-            rows={rows}
-            results={results}
-            progress={state.progress}
-            activeTurnId={runningTurn(state)?.id}
-            onRetry={!running && retryPrompt ? () => void submit(retryPrompt, false) : undefined}
-            empty={
-              state.loaded ? (
-                <EmptyConversation
-                  noProvider={noProvider}
-                  workingDir={chat.workingDir}
-                  mode={chat.mode}
-                  approvalMode={approvalMode}
-                />
-              ) : null
-            }
-          />
-        </ElicitationsContext.Provider>
+        <MessageList
+          rows={rows}
+          results={results}
+          progress={state.progress}
+          activeTurnId={runningTurn(state)?.id}
+          onRetry={!running && retryPrompt ? () => void submit(retryPrompt, false) : undefined}
+          empty={
+            state.loaded ? (
+              <EmptyConversation
+                noProvider={noProvider}
+                workingDir={chat.workingDir}
+                mode={chat.mode}
+                approvalMode={approvalMode}
+              />
+            ) : null
+          }
+        />
       </ApprovalsContext.Provider>
       <div className="composer-dock">
         <TurnBanners retry={state.retry} unavailableServers={state.unavailableServers} />

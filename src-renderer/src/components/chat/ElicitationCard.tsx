@@ -10,9 +10,9 @@ import {
 import { isAtelierErrorPayload } from '../../../../src-shared/errors'
 import { errorMessage } from '../../errors'
 import { mayTakeFocus } from './ApprovalCard'
+import { useApprovals } from './approvals-context'
 import { ChatIcon } from './ChatIcon'
 import type { ElicitationView } from './conversation'
-import { useElicitations } from './elicitations-context'
 
 const ACTION_LABELS = { accept: 'Answered', decline: 'Declined', cancel: 'Cancelled' } as const
 
@@ -108,7 +108,7 @@ function contentOf(
 }
 
 function ElicitationForm({ request }: { request: ElicitationRequest }) {
-  const { answer, returnFocus } = useElicitations()
+  const { answerQuestion: answer, returnFocus } = useApprovals()
   const id = useId()
   const form = useRef<HTMLFormElement>(null)
   const fields = elicitationFields(request.requestedSchema)
