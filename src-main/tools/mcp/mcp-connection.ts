@@ -38,15 +38,18 @@ export class McpConnection {
   private stdio: StdioClientTransport | undefined
   private tools: Tool[] | undefined
   private stderrText = ''
-  /** Routes the server's questions (elicitation) to the person behind the call in flight. */
-  readonly elicitations: ElicitationRouter
+  private router: ElicitationRouter | undefined
 
   constructor(
     readonly config: McpServerConfig,
     /** Told when the session ends without being closed (the server crashed or was killed). */
     private readonly onLost: () => void = () => {},
-  ) {
-    this.elicitations = new ElicitationRouter(config.name)
+  ) {}
+
+  /** Routes the server's questions (elicitation) to the person behind the call in flight. */
+  get elicitations(): ElicitationRouter {
+    this.router ??= new ElicitationRouter(this.config.name)
+    return this.router
   }
 
   /** The stdio server's process, while it runs. */
