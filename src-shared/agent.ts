@@ -6,6 +6,7 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { ApprovalOutcome, ApprovalRequest } from './approvals'
 import { AttachedContent } from './attachments'
+import { ElicitationAction, ElicitationContent, ElicitationRequest } from './elicitation'
 import { ToolDisplay, ToolErrorType, ToolProgress } from './tools'
 
 /** `agent`: tools work in the bound folder; `chat`: the folder is not injected. */
@@ -232,6 +233,16 @@ export const TurnEvent = Type.Union([
     id: Type.String(),
     callId: Type.String(),
     outcome: ApprovalOutcome,
+  }),
+  /** An MCP server asks the person during a call: the card shows the form until `elicitations.answer` or a stop. */
+  Type.Object({ type: Type.Literal('elicitation_requested'), request: ElicitationRequest }),
+  /** What the server was answered; a stop while the card waited answers `cancel`. */
+  Type.Object({
+    type: Type.Literal('elicitation_resolved'),
+    id: Type.String(),
+    callId: Type.String(),
+    action: ElicitationAction,
+    content: Type.Optional(ElicitationContent),
   }),
   /** A message was committed to the database. */
   Type.Object({ type: Type.Literal('message'), message: ChatMessage }),

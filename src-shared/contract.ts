@@ -16,6 +16,7 @@ import {
 } from './approvals'
 import { Attachment, MAX_ATTACHMENTS } from './attachments'
 import { CustomToolLog, CustomToolsInfo } from './custom-tools'
+import { ElicitationAnswer, ElicitationRequest } from './elicitation'
 import { McpServerInfo, McpServerInput, McpServerStatus, McpSignIn } from './mcp'
 import { McpGetPromptRequest, McpRenderedPrompt, McpServerPrompts, McpServerResources } from './mcp-catalog'
 import {
@@ -249,6 +250,22 @@ export const methods = {
   'approvals.pending': method(
     Type.Object({ chatId: Id }, { additionalProperties: false }),
     Type.Array(ApprovalRequest),
+  ),
+  /**
+   * Answers an MCP server's question (its elicitation card); an accepted form that does not fit the
+   * server's schema is refused with `invalid_answer`. `answered` is false when it no longer waits.
+   */
+  'elicitations.answer': method(
+    Type.Object(
+      { chatId: Id, elicitationId: Id, answer: ElicitationAnswer },
+      { additionalProperties: false },
+    ),
+    Type.Object({ answered: Type.Boolean() }),
+  ),
+  /** The servers' questions waiting in a chat, oldest first (a reloaded page shows them again). */
+  'elicitations.pending': method(
+    Type.Object({ chatId: Id }, { additionalProperties: false }),
+    Type.Array(ElicitationRequest),
   ),
   /** Every saved rule: global, per project folder and per chat. */
   'permissions.list': method(Empty, Type.Array(PermissionRule)),

@@ -155,6 +155,7 @@ export class AgentService {
         gate,
         abortTurn: (reason) => controller.abort(new StoppedByTool(reason)),
         confirmAction: this.deps.approvals.confirmerFor(asking),
+        elicit: this.deps.approvals.elicitorFor(asking),
         ...(this.deps.retry && { retry: this.deps.retry }),
         signal: controller.signal,
         commit: (role, parts, usage) => {

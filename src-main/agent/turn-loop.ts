@@ -46,6 +46,8 @@ export interface TurnLoopSetup {
   abortTurn?: ToolCallScope['abortTurn']
   /** Asks the person about a change a call proposes. */
   confirmAction?: ToolCallScope['confirmAction']
+  /** Asks the person what an MCP server wants to know during a call. */
+  elicit?: ToolCallScope['elicit']
   retry?: RetryPolicy
   signal: AbortSignal
   /** Commits one message; it is in the database when this returns. */
@@ -239,6 +241,7 @@ async function runToolCalls(
               signal: batch.signal,
               ...(setup.abortTurn && { abortTurn: setup.abortTurn }),
               ...(setup.confirmAction && { confirmAction: setup.confirmAction }),
+              ...(setup.elicit && { elicit: setup.elicit }),
               onUpdate: (progress) => emit({ type: 'tool_progress', id: call.id, progress }),
             },
           )

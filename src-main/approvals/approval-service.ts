@@ -15,6 +15,11 @@ import type {
   RuleSource,
 } from '../../src-shared/approvals'
 import type { MethodRequest } from '../../src-shared/contract'
+import {
+  type ElicitationAnswer,
+  type ElicitationRequest,
+  elicitationProblems,
+} from '../../src-shared/elicitation'
 import { AtelierError } from '../../src-shared/errors'
 import type { AtelierEvents } from '../core/events'
 import type { PermissionRulesRepository } from '../db/permission-rules-repository'
@@ -22,6 +27,7 @@ import type { PreferencesService } from '../preferences/preferences-service'
 import type { CallGate, ToolCallScope, ToolHookCall } from '../tools/executor'
 import { evaluateCall, type Verdict } from './policy'
 import { assertRule } from './rules'
+import { WaitingAnswers } from './waiting-answers'
 
 /** A person's answer, or why none can come (a run with no terminal to ask on). */
 export type AskResult = ApprovalAnswer | { decision: 'unanswered'; reason: string }
@@ -29,6 +35,8 @@ export type AskResult = ApprovalAnswer | { decision: 'unanswered'; reason: strin
 /** Whoever answers a card: the app's chat view, a terminal prompt, nobody. */
 export interface Asker {
   ask(request: ApprovalRequest, signal: AbortSignal): Promise<AskResult>
+  /** Answers an MCP server's question; without it the server is declined. */
+  elicit?(request: ElicitationRequest, signal: AbortSignal): Promise<ElicitationAnswer>
 }
 
 /** A run with nobody to ask: what would ask is refused, and the model is told why. */
@@ -48,11 +56,6 @@ export interface GateSetup {
   emit(event: TurnEvent): void
 }
 
-interface Waiting {
-  request: ApprovalRequest
-  answer(answer: ApprovalAnswer): void
-}
-
 export interface ApprovalServiceDeps {
   rules: PermissionRulesRepository
   preferences: PreferencesService
@@ -61,7 +64,8 @@ export interface ApprovalServiceDeps {
 }
 
 export class ApprovalService {
-  private readonly waiting = new Map<string, Waiting>()
+  private readonly waiting = new WaitingAnswers<ApprovalRequest, ApprovalAnswer>()
+  private readonly questions = new WaitingAnswers<ElicitationRequest, ElicitationAnswer>()
   private readonly now: () => number
 
   constructor(private readonly deps: ApprovalServiceDeps) {
@@ -69,7 +73,10 @@ export class ApprovalService {
   }
 
   /** Cards answered in the app through `approvals.answer`. */
-  readonly inApp: Asker = { ask: (request, signal) => this.waitForAnswer(request, signal) }
+  readonly inApp: Asker = {
+    ask: (request, signal) => this.waiting.wait(request, signal),
+    elicit: (request, signal) => this.questions.wait(request, signal),
+  }
 
   /**
    * The gate for one turn's calls. Cards are asked one at a time, in the order the calls reached
@@ -123,16 +130,70 @@ export class ApprovalService {
     }
   }
 
+  /**
+   * How a turn asks its person what an MCP server wants to know during a call: a form in the chat,
+   * answered through `elicitations.answer`. A stop while it waits answers `cancel`; an asker that
+   * cannot ask (no person) declines.
+   */
+  elicitorFor(setup: Omit<GateSetup, 'mode' | 'folder'>): NonNullable<ToolCallScope['elicit']> {
+    return async (question, call, signal) => {
+      const { asker, emit } = setup
+      if (!asker.elicit) return { action: 'decline' }
+      const request: ElicitationRequest = {
+        id: randomUUID(),
+        chatId: setup.chatId,
+        callId: call.callId,
+        tool: call.tool,
+        ...question,
+      }
+      // Asked before it is announced, so an answer to the announcement finds the card waiting.
+      const answered = asker.elicit(request, signal)
+      emit({ type: 'elicitation_requested', request })
+      let answer: ElicitationAnswer = { action: 'cancel' }
+      try {
+        answer = await answered
+        return answer
+      } catch (error) {
+        if (signal.aborted) return answer
+        throw error
+      } finally {
+        emit({ type: 'elicitation_resolved', id: request.id, callId: request.callId, ...answer })
+      }
+    }
+  }
+
+  pendingElicitations({ chatId }: MethodRequest<'elicitations.pending'>): ElicitationRequest[] {
+    return this.questions.pending(chatId)
+  }
+
+  answerElicitation({ chatId, elicitationId, answer }: MethodRequest<'elicitations.answer'>): {
+    answered: boolean
+  } {
+    const request = this.questions.get(elicitationId, chatId)
+    if (!request) return { answered: false }
+    if (answer.action === 'accept') {
+      const problems = elicitationProblems(request.requestedSchema, answer.content)
+      if (Object.keys(problems).length > 0) {
+        throw new AtelierError(
+          'invalid_answer',
+          `The answer does not fit the server's form: ${Object.values(problems).join(' ')}`,
+          { problems },
+        )
+      }
+    }
+    return { answered: this.questions.answer(elicitationId, chatId, answer) }
+  }
+
   pending({ chatId }: MethodRequest<'approvals.pending'>): ApprovalRequest[] {
-    return [...this.waiting.values()].flatMap(({ request }) => (request.chatId === chatId ? [request] : []))
+    return this.waiting.pending(chatId)
   }
 
   answer({ chatId, approvalId, answer }: MethodRequest<'approvals.answer'>): { answered: boolean } {
-    const waiting = this.waiting.get(approvalId)
-    if (!waiting || waiting.request.chatId !== chatId) return { answered: false }
+    const request = this.waiting.get(approvalId, chatId)
+    if (!request) return { answered: false }
     if (answer.decision === 'always') {
       for (const rule of answer.rules) assertRule(rule)
-      if (answer.scope === 'project' && waiting.request.folder === null) {
+      if (answer.scope === 'project' && request.folder === null) {
         throw new AtelierError(
           'invalid_rule',
           'This chat has no project folder: save the rule for everywhere instead.',
@@ -140,8 +201,7 @@ export class ApprovalService {
         )
       }
     }
-    waiting.answer(answer)
-    return { answered: true }
+    return { answered: this.waiting.answer(approvalId, chatId, answer) }
   }
 
   list(): PermissionRule[] {
@@ -282,25 +342,6 @@ export class ApprovalService {
         outcome: decision === undefined ? 'cancelled' : decision === 'unanswered' ? 'deny' : decision,
       })
     }
-  }
-
-  private waitForAnswer(request: ApprovalRequest, signal: AbortSignal): Promise<AskResult> {
-    return new Promise((resolve, reject) => {
-      const stop = () => {
-        this.waiting.delete(request.id)
-        reject(signal.reason)
-      }
-      if (signal.aborted) return stop()
-      signal.addEventListener('abort', stop, { once: true })
-      this.waiting.set(request.id, {
-        request,
-        answer: (answer) => {
-          signal.removeEventListener('abort', stop)
-          this.waiting.delete(request.id)
-          resolve(answer)
-        },
-      })
-    })
   }
 
   private changed(): void {

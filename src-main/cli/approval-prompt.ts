@@ -6,10 +6,12 @@
 import { createInterface } from 'node:readline/promises'
 import type { ApprovalRequest } from '../../src-shared/approvals'
 import { type Asker, type AskResult, nobodyToAsk } from '../approvals/approval-service'
+import { declineHeadless } from './headless-elicitation'
 
+/** MCP servers' questions are declined either way: a form is not something to fill in here. */
 export function terminalAsker(): Asker {
-  if (!process.stdin.isTTY || !process.stderr.isTTY) return nobodyToAsk
-  return { ask: askInTerminal }
+  if (!process.stdin.isTTY || !process.stderr.isTTY) return { ...nobodyToAsk, elicit: declineHeadless }
+  return { ask: askInTerminal, elicit: declineHeadless }
 }
 
 async function askInTerminal(request: ApprovalRequest, signal: AbortSignal): Promise<AskResult> {

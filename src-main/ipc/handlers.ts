@@ -88,6 +88,8 @@ export function createHandlers({
     'turns.stop': (request) => agent.stop(request),
     'approvals.answer': (request) => approvals.answer(request),
     'approvals.pending': (request) => approvals.pending(request),
+    'elicitations.answer': (request) => approvals.answerElicitation(request),
+    'elicitations.pending': (request) => approvals.pendingElicitations(request),
     'permissions.list': () => approvals.list(),
     'permissions.add': (request) => approvals.add(request),
     'permissions.update': (request) => approvals.update(request),

@@ -44,5 +44,6 @@ export function withHost(call: ToolCallRecord, host: ToolHost): ToolContext {
     beginCommit: host.beginCommit,
     protectedPaths: host.protectedPaths,
     images: host.images,
+    elicit: host.elicit,
   }
 }

@@ -118,6 +118,11 @@ export class ToolExecutor {
             scope.confirmAction?.(action, { callId: record.callId, tool: name, args }, signal) ??
             Promise.resolve(false),
         }),
+        ...(scope.elicit && {
+          elicit: (question, signal) =>
+            scope.elicit?.(question, { callId: record.callId, tool: name }, signal) ??
+            Promise.resolve({ action: 'decline' as const }),
+        }),
       }
       const context = withHost(record, host)
       // Describing resolves real paths (I/O the tool does again): only done for a reader of it.

@@ -1,6 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox'
 import type { PendingActionView } from '../../src-shared/approvals'
 import type { ChatMode } from '../../src-shared/contract'
+import type { ElicitationAnswer, ElicitationQuestion } from '../../src-shared/elicitation'
 import type {
   ToolCallDescription,
   ToolDefinition,
@@ -71,6 +72,11 @@ export interface ToolHost {
    * where nobody can answer (the CLI, the playground).
    */
   confirm?: (action: PendingActionView, signal: AbortSignal) => Promise<boolean>
+  /**
+   * Asks the person, on a form in the chat, what an MCP server wants to know during the call (MCP
+   * elicitation); absent where nobody can answer, and then the server is declined.
+   */
+  elicit?: (question: ElicitationQuestion, signal: AbortSignal) => Promise<ElicitationAnswer>
 }
 
 /** Everything an in-process tool may know about the call it is serving: the record and its host. */

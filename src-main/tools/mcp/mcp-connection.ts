@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import {
   type CallToolResult,
+  ElicitRequestSchema,
   type GetPromptResult,
   ListRootsRequestSchema,
   type Prompt,
@@ -22,6 +23,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import packageJson from '../../../package.json'
 import type { McpServerConfig } from '../../core/mcp-server-config'
+import { ElicitationRouter } from './elicitation'
 import { closeProcessTree } from './process-tree'
 
 export type { McpServerConfig }
@@ -48,12 +50,19 @@ export class McpConnection {
   private stderrText = ''
   /** What `roots/list` answers: the folder of the chat that last prepared the servers. */
   private roots: Root[] = []
+  private router: ElicitationRouter | undefined
 
   constructor(
     readonly config: McpServerConfig,
     /** Told when the session ends without being closed (the server crashed or was killed). */
     private readonly onLost: () => void = () => {},
   ) {}
+
+  /** Routes the server's questions (elicitation) to the person behind the call in flight. */
+  get elicitations(): ElicitationRouter {
+    this.router ??= new ElicitationRouter(this.config.name)
+    return this.router
+  }
 
   /** The stdio server's process, while it runs. */
   get pid(): number | null {
@@ -166,7 +175,9 @@ export class McpConnection {
     const client = new Client(
       { name: 'Atelier', version: packageJson.version },
       {
-        capabilities: { roots: { listChanged: true } },
+        // Elicitation in form mode only (URL mode is not handled); the SDK fills the schema's defaults
+        // into an accepted answer.
+        capabilities: { roots: { listChanged: true }, elicitation: { form: { applyDefaults: true } } },
         listChanged: {
           // Only the cache is dropped, at once: the next turn or inspection lists the tools again.
           tools: {
@@ -180,6 +191,11 @@ export class McpConnection {
       },
     )
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.roots }))
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+      request.params.mode === 'url'
+        ? { action: 'decline' }
+        : this.elicitations.handle(request.params, extra.signal),
+    )
     client.onclose = () => {
       // The server went away (crashed, killed): the next use connects again.
       if (this.client === client) {

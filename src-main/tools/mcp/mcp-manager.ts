@@ -12,6 +12,8 @@ import { ToolError } from '../errors'
 import type { ToolRegistry } from '../registry'
 import { clampIntegerSetting, integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
 import type { EffectiveToolSettings, RegisteredTool } from '../types'
+import type { AskPerson } from './elicitation'
+import { IdleDeadline } from './idle-deadline'
 import { McpConnection, type McpServerConfig } from './mcp-connection'
 import { mcpToolName } from './names'
 import { toToolOutput } from './results'
@@ -202,19 +204,37 @@ function mcpTool(connection: McpConnection, server: McpServerConfig, tool: Tool)
     kind: mcpToolKind(tool.annotations),
     runner: inProcess(async (args, context) => {
       const { idle, total } = deadlines(context.settings)
+      // The idle timeout is kept here rather than by the SDK, so that it can stand still while the
+      // person answers the server's question; the SDK keeps the hard cap.
+      const idleDeadline = new IdleDeadline(
+        idle * 1000,
+        () =>
+          new ToolError('timeout', `${tool.name} on “${server.name}” timed out: no progress for ${idle} s`),
+      )
+      const { elicit } = context
+      const ask: AskPerson | undefined =
+        elicit && ((question, signal) => idleDeadline.pausedWhile(() => elicit(question, signal)))
       try {
-        const result = await connection.callTool(tool.name, (args ?? {}) as Record<string, unknown>, {
-          signal: context.signal,
-          onProgress: (progress) => context.onUpdate(countedProgress(progress)),
-          timeoutMs: idle * 1000,
-          maxTotalMs: total * 1000,
-        })
+        // While it runs, the server's questions (elicitation) go to this call's person.
+        const result = await connection.elicitations.during(ask, context.signal, () =>
+          connection.callTool(tool.name, (args ?? {}) as Record<string, unknown>, {
+            signal: AbortSignal.any([context.signal, idleDeadline.signal]),
+            onProgress: (progress) => {
+              idleDeadline.restart()
+              context.onUpdate(countedProgress(progress))
+            },
+            timeoutMs: total * 1000,
+            maxTotalMs: total * 1000,
+          }),
+        )
         return toToolOutput(result)
       } catch (error) {
         if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
           throw new ToolError('timeout', `${tool.name} on “${server.name}” timed out: ${error.message}`)
         }
         throw error
+      } finally {
+        idleDeadline.dispose()
       }
     }),
   }

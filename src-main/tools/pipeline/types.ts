@@ -1,5 +1,6 @@
 import type { PendingActionView } from '../../../src-shared/approvals'
 import type { ChatMode } from '../../../src-shared/contract'
+import type { ElicitationAnswer, ElicitationQuestion } from '../../../src-shared/elicitation'
 import type { ToolDisplay, ToolErrorType, ToolProgress } from '../../../src-shared/tools'
 import type { ToolHost } from '../types'
 import type { CallGate } from './decide'
@@ -36,6 +37,12 @@ export interface ToolCallScope {
     call: { callId: string; tool: string; args: unknown },
     signal: AbortSignal,
   ) => Promise<boolean>
+  /** Asks the turn's person what an MCP server wants to know during a call (see ToolHost's `elicit`). */
+  elicit?: (
+    question: ElicitationQuestion,
+    call: { callId: string; tool: string },
+    signal: AbortSignal,
+  ) => Promise<ElicitationAnswer>
 }
 
 /** What the model receives (`content`) and what only hooks and the UI see (the rest). */

@@ -36,7 +36,7 @@ const focusTaken = new Set<string>()
  * any text field, select or editable element keeps focus, except the empty message box, where
  * focus sits right after Send.
  */
-function mayTakeFocus(): boolean {
+export function mayTakeFocus(): boolean {
   const focused = document.activeElement
   if (!(focused instanceof HTMLElement) || focused === document.body) return true
   if (focused instanceof HTMLTextAreaElement && focused.classList.contains('composer-input'))

@@ -3,6 +3,7 @@ import type { Usage } from '../../../../src-shared/agent'
 import { ApprovalCard } from './ApprovalCard'
 import { useApprovals } from './approvals-context'
 import type { AssistantPart, ToolCallProgress, ToolResultView } from './conversation'
+import { ElicitationCard } from './ElicitationCard'
 import { MarkdownText } from './MarkdownText'
 import { ToolCallCard } from './ToolCallCard'
 import { usageText } from './tokens'
@@ -26,7 +27,7 @@ function StreamingText({ text }: { text: string }) {
 
 /**
  * One model response: its text as Markdown and a card per tool call, in the order they came, each
- * followed by the approval it waits (or waited) for.
+ * followed by the approval it waits (or waited) for and the questions its MCP server asked.
  */
 export const AssistantMessage = memo(function AssistantMessage({
   parts,
@@ -36,7 +37,7 @@ export const AssistantMessage = memo(function AssistantMessage({
   live,
   usage,
 }: AssistantMessageProps) {
-  const { byCall } = useApprovals()
+  const { byCall, questionsByCall } = useApprovals()
   const lastText = parts.findLastIndex((part) => part.kind === 'text')
   return (
     <div className={`assistant-message${live ? ' assistant-message--live' : ''}`}>
@@ -60,6 +61,9 @@ export const AssistantMessage = memo(function AssistantMessage({
             />
             {byCall.get(part.id)?.map((card) => (
               <ApprovalCard key={card.request.id} card={card} />
+            ))}
+            {questionsByCall.get(part.id)?.map((card) => (
+              <ElicitationCard key={card.request.id} card={card} />
             ))}
           </Fragment>
         ),

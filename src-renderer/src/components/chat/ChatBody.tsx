@@ -44,8 +44,22 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatB
     if (!document.activeElement || document.activeElement === document.body) textarea.current?.focus()
   }, [])
   const approvalsContext = useMemo<ApprovalsContextValue>(
-    () => ({ byCall: approvals, activeId: activeApprovalId, answer, returnFocus }),
-    [approvals, activeApprovalId, answer, returnFocus],
+    () => ({
+      byCall: approvals,
+      activeId: activeApprovalId,
+      answer,
+      returnFocus,
+      questionsByCall: conversation.elicitations,
+      answerQuestion: conversation.answerElicitation,
+    }),
+    [
+      approvals,
+      activeApprovalId,
+      answer,
+      returnFocus,
+      conversation.elicitations,
+      conversation.answerElicitation,
+    ],
   )
 
   const submit = async (prompt: string, fromComposer: boolean, attached: ComposerAttachment[]) => {

@@ -5,6 +5,7 @@ import { AssistantMessage } from './AssistantMessage'
 import { ChatIcon } from './ChatIcon'
 import { CompactionMarker } from './CompactionMarker'
 import type { Row, ToolCallProgress, ToolResultView } from './conversation'
+import { ElicitationCard } from './ElicitationCard'
 import { TurnNotice } from './TurnNotice'
 import { UserMessage } from './UserMessage'
 import { WorkingIndicator } from './WorkingIndicator'
@@ -31,6 +32,7 @@ const ESTIMATES: Record<Row['kind'], number> = {
   start_failure: 88,
   working: 44,
   approval: 320,
+  elicitation: 360,
   compaction: 84,
 }
 
@@ -122,6 +124,8 @@ export function MessageList({ rows, results, progress, activeTurnId, onRetry, em
         return <WorkingIndicator label={row.label} />
       case 'approval':
         return <ApprovalCard card={row.card} />
+      case 'elicitation':
+        return <ElicitationCard card={row.card} />
       case 'compaction':
         return <CompactionMarker compaction={row.compaction} />
     }

@@ -15,6 +15,11 @@ import type {
   Usage,
 } from '../../../../src-shared/agent'
 import type { ApprovalOutcome, ApprovalRequest } from '../../../../src-shared/approvals'
+import type {
+  ElicitationAction,
+  ElicitationContent,
+  ElicitationRequest,
+} from '../../../../src-shared/elicitation'
 import type { CountedProgress } from '../../../../src-shared/progress'
 import type { ToolProgress } from '../../../../src-shared/tools'
 import type { ComposerAttachment } from './attachments'
@@ -60,6 +65,12 @@ export type AssistantPart = { kind: 'text'; text: string } | ({ kind: 'tool_call
 export interface ApprovalView {
   request: ApprovalRequest
   outcome?: ApprovalOutcome
+}
+
+/** An MCP server's question: a form while `outcome` is absent, then a one-line summary of the answer. */
+export interface ElicitationView {
+  request: ElicitationRequest
+  outcome?: { action: ElicitationAction; content?: ElicitationContent }
 }
 
 export interface RetryNotice {
@@ -121,6 +132,10 @@ export interface ConversationState {
    * bring them back.
    */
   settledApprovals: ReadonlySet<string>
+  /** MCP servers' questions of this session, oldest first. */
+  elicitations: ElicitationView[]
+  /** Ids of questions known to be answered, as `settledApprovals` is for cards. */
+  settledElicitations: ReadonlySet<string>
 }
 
 export const initialConversation: ConversationState = {
@@ -141,6 +156,8 @@ export const initialConversation: ConversationState = {
   starting: false,
   approvals: [],
   settledApprovals: new Set(),
+  elicitations: [],
+  settledElicitations: new Set(),
 }
 
 export type ConversationAction =
@@ -159,6 +176,10 @@ export type ConversationAction =
   | { type: 'approvals_loaded'; requests: ApprovalRequest[] }
   /** This window's answer was taken (or came too late): the card ends without waiting for the event. */
   | { type: 'approval_settled'; id: string; outcome: ApprovalOutcome }
+  /** `elicitations.pending` answered: the servers' questions still waiting. */
+  | { type: 'elicitations_loaded'; requests: ElicitationRequest[] }
+  /** This window's answer was taken (or came too late): the form folds without waiting for the event. */
+  | { type: 'elicitation_settled'; id: string; outcome: NonNullable<ElicitationView['outcome']> }
 
 export function conversationReducer(state: ConversationState, action: ConversationAction): ConversationState {
   switch (action.type) {
@@ -195,6 +216,17 @@ export function conversationReducer(state: ConversationState, action: Conversati
     }
     case 'approval_settled':
       return settleApprovals(state, (card) => card.request.id === action.id, action.outcome)
+    case 'elicitations_loaded': {
+      const known = new Set(state.elicitations.map((card) => card.request.id))
+      const fresh = action.requests.filter(
+        (request) => !known.has(request.id) && !state.settledElicitations.has(request.id),
+      )
+      return fresh.length === 0
+        ? state
+        : { ...state, elicitations: [...state.elicitations, ...fresh.map((request) => ({ request }))] }
+    }
+    case 'elicitation_settled':
+      return settleElicitations(state, (card) => card.request.id === action.id, action.outcome)
     case 'event':
       return applyEvent(state, action.turnId, action.event)
   }
@@ -244,9 +276,32 @@ function settleApprovals(
   }
 }
 
-/** A turn that ended took its waiting cards with it. */
+/** Ends the waiting questions that `which` picks with `outcome`; answered ones keep theirs. */
+function settleElicitations(
+  state: ConversationState,
+  which: (card: ElicitationView) => boolean,
+  outcome: NonNullable<ElicitationView['outcome']>,
+): ConversationState {
+  const ending = state.elicitations.filter((card) => card.outcome === undefined && which(card))
+  if (ending.length === 0) return state
+  const settledElicitations = new Set(state.settledElicitations)
+  for (const card of ending) settledElicitations.add(card.request.id)
+  return {
+    ...state,
+    elicitations: state.elicitations.map((card) => (ending.includes(card) ? { ...card, outcome } : card)),
+    settledElicitations,
+  }
+}
+
+/** A turn that ended took its waiting cards (and the servers' questions: cancelled) with it. */
 function cancelWaiting(state: ConversationState): ConversationState {
-  return settleApprovals(state, () => true, 'cancelled')
+  return settleElicitations(
+    settleApprovals(state, () => true, 'cancelled'),
+    () => true,
+    {
+      action: 'cancel',
+    },
+  )
 }
 
 function setTurn(turns: Turn[], id: string, change: Partial<Turn>): Turn[] {
@@ -371,6 +426,27 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
         settledApprovals: new Set(state.settledApprovals).add(event.id),
       }
     }
+    case 'elicitation_requested': {
+      const { request } = event
+      if (
+        state.settledElicitations.has(request.id) ||
+        state.elicitations.some((card) => card.request.id === request.id)
+      )
+        return state
+      return { ...state, elicitations: [...state.elicitations, { request }] }
+    }
+    case 'elicitation_resolved': {
+      const outcome = { action: event.action, ...(event.content && { content: event.content }) }
+      const settledElicitations = new Set(state.settledElicitations).add(event.id)
+      // The event has the last word: another window may have answered first.
+      return {
+        ...state,
+        elicitations: state.elicitations.map((card) =>
+          card.request.id === event.id ? { ...card, outcome } : card,
+        ),
+        settledElicitations,
+      }
+    }
     case 'message': {
       const { message } = event
       const known = state.messages.some((m) => m.id === message.id)
@@ -469,6 +545,8 @@ export type Row =
   | { kind: 'working'; key: string; label: string }
   /** A card whose tool call is not on screen (yet): it still shows, at the end. */
   | { kind: 'approval'; key: string; card: ApprovalView }
+  /** A server's question whose tool call is not on screen (yet). */
+  | { kind: 'elicitation'; key: string; card: ElicitationView }
 
 /** Parts by message, so a committed row keeps the same props (and skips rendering) while others stream. */
 const partsCache = new WeakMap<ChatMessage, AssistantPart[]>()
@@ -600,8 +678,14 @@ export function buildRows(state: ConversationState, results: Map<string, ToolRes
     if (!shownCalls.has(card.request.callId))
       rows.push({ kind: 'approval', key: `approval:${card.request.id}`, card })
   }
+  for (const card of state.elicitations) {
+    if (!shownCalls.has(card.request.callId))
+      rows.push({ kind: 'elicitation', key: `elicitation:${card.request.id}`, card })
+  }
   const running = runningTurn(state)
-  const waitingOnPerson = state.approvals.some((card) => card.outcome === undefined)
+  const waitingOnPerson =
+    state.approvals.some((card) => card.outcome === undefined) ||
+    state.elicitations.some((card) => card.outcome === undefined)
   if (running && state.compacting) {
     rows.push({ kind: 'working', key: 'working', label: 'Compacting context…' })
   } else if ((state.starting || running) && !waitingOnPerson) {
@@ -622,6 +706,14 @@ export function buildRows(state: ConversationState, results: Map<string, ToolRes
 export function approvalsByCall(approvals: ApprovalView[]): Map<string, ApprovalView[]> {
   const byCall = new Map<string, ApprovalView[]>()
   for (const card of approvals)
+    byCall.set(card.request.callId, [...(byCall.get(card.request.callId) ?? []), card])
+  return byCall
+}
+
+/** The servers' questions by the call they came during, shown under that call's card. */
+export function elicitationsByCall(elicitations: ElicitationView[]): Map<string, ElicitationView[]> {
+  const byCall = new Map<string, ElicitationView[]>()
+  for (const card of elicitations)
     byCall.set(card.request.callId, [...(byCall.get(card.request.callId) ?? []), card])
   return byCall
 }

@@ -3,6 +3,7 @@ import type { ContextStatus } from '../../../../src-shared/agent'
 import type { AtelierApi } from '../../../../src-shared/api'
 import type { ApprovalAnswer, ApprovalRequest } from '../../../../src-shared/approvals'
 import type { Attachment } from '../../../../src-shared/attachments'
+import type { ElicitationAnswer, ElicitationRequest } from '../../../../src-shared/elicitation'
 import { isAtelierErrorPayload } from '../../../../src-shared/errors'
 import { errorMessage } from '../../errors'
 import { attachmentsOf, type ComposerAttachment } from './attachments'
@@ -12,6 +13,7 @@ import {
   buildRows,
   collectResults,
   conversationReducer,
+  elicitationsByCall,
   initialConversation,
   lastPrompt,
   runningTurn,
@@ -79,6 +81,10 @@ export function useConversation(api: AtelierApi, chatId: string, contextKey = ''
       (requests) => dispatch({ type: 'approvals_loaded', requests }),
       () => undefined,
     )
+    api.elicitations.pending({ chatId }).then(
+      (requests) => dispatch({ type: 'elicitations_loaded', requests }),
+      () => undefined,
+    )
     return unsubscribe
   }, [api, chatId, reload, reloadContext])
 
@@ -142,7 +148,25 @@ export function useConversation(api: AtelierApi, chatId: string, contextKey = ''
     [api, chatId],
   )
 
+  /** Rejects with the error payload (an answer that does not fit the form); the form stays open then. */
+  const answerElicitation = useCallback(
+    async (request: ElicitationRequest, reply: ElicitationAnswer) => {
+      const { answered } = await api.elicitations.answer({
+        chatId,
+        elicitationId: request.id,
+        answer: reply,
+      })
+      dispatch({
+        type: 'elicitation_settled',
+        id: request.id,
+        outcome: answered ? reply : { action: 'cancel' },
+      })
+    },
+    [api, chatId],
+  )
+
   const approvals = useMemo(() => approvalsByCall(state.approvals), [state.approvals])
+  const elicitations = useMemo(() => elicitationsByCall(state.elicitations), [state.elicitations])
   const activeApprovalId = activeApproval(state.approvals)
 
   const results = useMemo(
@@ -172,6 +196,8 @@ export function useConversation(api: AtelierApi, chatId: string, contextKey = ''
     approvals,
     activeApprovalId,
     answer,
+    elicitations,
+    answerElicitation,
     compact,
   }
 }

@@ -33,13 +33,14 @@ const PASSING: Record<string, string> = {
   initialize: 'connects and closes',
   tools_call: 'lists the tools and calls add_numbers through the executor',
   'sse-retry': "the SDK's Streamable HTTP transport reconnects after retry with Last-Event-ID",
+  'elicitation-sep1034-client-defaults':
+    "answers the server's form through the executor's elicit, accepting its defaults",
   'auth/resource-mismatch': 'no OAuth yet, so it never authorizes against the mismatched resource',
 }
 
 const NO_OAUTH = 'no OAuth yet'
 /** Scenarios it fails today, each with why. */
 const FAILING: Record<string, string> = {
-  'elicitation-sep1034-client-defaults': 'no elicitation yet',
   'auth/metadata-default': NO_OAUTH,
   'auth/metadata-var1': NO_OAUTH,
   'auth/metadata-var2': NO_OAUTH,

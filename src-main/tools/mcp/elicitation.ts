@@ -1,0 +1,79 @@
+/**
+ * MCP elicitation on one connection: a server's `elicitation/create` reaches the person who made the
+ * call it belongs to. The SDK's request handler does not say which call that is, and the connection
+ * serves every chat, so each tool call in flight registers its way to ask; a question goes to the
+ * most recently started call still in flight, and with none (or one nobody can answer) the server
+ * is declined.
+ */
+import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js'
+import type {
+  ElicitationAnswer,
+  ElicitationQuestion,
+  ElicitationSchema,
+} from '../../../src-shared/elicitation'
+
+/** How a call in flight asks its person; absent where nobody can answer. */
+export type AskPerson = (question: ElicitationQuestion, signal: AbortSignal) => Promise<ElicitationAnswer>
+
+interface InFlight {
+  ask: AskPerson | undefined
+  /** The call's own stop: a question it asked is cancelled with it. */
+  signal: AbortSignal
+}
+
+export class ElicitationRouter {
+  private readonly inFlight: InFlight[] = []
+
+  constructor(private readonly server: string) {}
+
+  /** Runs one tool call with its way to ask registered, for as long as it runs. */
+  async during<T>(ask: AskPerson | undefined, signal: AbortSignal, call: () => Promise<T>): Promise<T> {
+    const entry: InFlight = { ask, signal }
+    this.inFlight.push(entry)
+    try {
+      return await call()
+    } finally {
+      this.inFlight.splice(this.inFlight.indexOf(entry), 1)
+    }
+  }
+
+  /**
+   * Answers the server's `elicitation/create` (form mode, the only one declared). A stop of the
+   * call, or the server's own cancellation of its request, answers `cancel`.
+   */
+  async handle(params: ElicitRequestFormParams, requestSignal: AbortSignal): Promise<ElicitResult> {
+    const call = this.inFlight.findLast((entry) => !entry.signal.aborted)
+    if (!call?.ask) return { action: 'decline' }
+    const signal = AbortSignal.any([call.signal, requestSignal])
+    const question: ElicitationQuestion = {
+      server: this.server,
+      message: params.message,
+      requestedSchema: params.requestedSchema as ElicitationSchema,
+    }
+    try {
+      return await untilStopped(call.ask(question, signal), signal)
+    } catch (error) {
+      if (signal.aborted) return { action: 'cancel' }
+      throw error
+    }
+  }
+}
+
+/** The answer, or a rejection as soon as the signal aborts (an asker that ignores it cannot hang the server). */
+function untilStopped<T>(answer: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise((resolve, reject) => {
+    const stop = () => reject(signal.reason)
+    signal.addEventListener('abort', stop, { once: true })
+    answer.then(
+      (value) => {
+        signal.removeEventListener('abort', stop)
+        resolve(value)
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', stop)
+        reject(error)
+      },
+    )
+  })
+}

@@ -1,0 +1,382 @@
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
+import {
+  type ElicitationAnswer,
+  type ElicitationContent,
+  type ElicitationField,
+  type ElicitationRequest,
+  elicitationFields,
+  elicitationProblems,
+} from '../../../../src-shared/elicitation'
+import { isAtelierErrorPayload } from '../../../../src-shared/errors'
+import { errorMessage } from '../../errors'
+import { mayTakeFocus } from './ApprovalCard'
+import { useApprovals } from './approvals-context'
+import { ChatIcon } from './ChatIcon'
+import type { ElicitationView } from './conversation'
+
+const ACTION_LABELS = { accept: 'Answered', decline: 'Declined', cancel: 'Cancelled' } as const
+
+/** Questions that have taken focus once; a card the list renders again (scrolled back) leaves focus be. */
+const focusTaken = new Set<string>()
+
+/**
+ * An MCP server's question during a call (elicitation): its message and a form made from the schema
+ * it sent, with the server's defaults filled in, and Accept / Decline / Cancel. Once answered (or
+ * cancelled by a stop) it folds to one line saying what the server was told.
+ */
+export function ElicitationCard({ card }: { card: ElicitationView }) {
+  const { request, outcome } = card
+  if (outcome) {
+    const summary =
+      outcome.action === 'accept'
+        ? summaryOf(request, outcome.content ?? {})
+        : `${request.server} · ${request.message}`
+    return (
+      // biome-ignore lint/a11y/useSemanticElements: a fieldset groups form controls; this is one answered question
+      <div
+        role="group"
+        aria-label={`Question from ${request.server}`}
+        className={`approval approval--settled elicitation--${outcome.action}`}
+      >
+        <ChatIcon name="info" size={14} />
+        <span className="approval-outcome">{ACTION_LABELS[outcome.action]}</span>
+        <span className="approval-outcome-summary" title={summary}>
+          {summary}
+        </span>
+      </div>
+    )
+  }
+  return <ElicitationForm request={request} />
+}
+
+/** What was sent, in the form's words: `Release name: autumn · Urgent: no`. */
+function summaryOf(request: ElicitationRequest, content: ElicitationContent): string {
+  const fields = elicitationFields(request.requestedSchema)
+  const parts = fields.flatMap((field) => {
+    const value = content[field.name]
+    if (value === undefined) return []
+    return [`${field.label}: ${shown(field, value)}`]
+  })
+  return parts.length > 0 ? parts.join(' · ') : 'nothing filled in'
+}
+
+function shown(field: ElicitationField, value: ElicitationContent[string]): string {
+  if (typeof value === 'boolean') return value ? 'yes' : 'no'
+  const label = (item: string) =>
+    field.kind === 'choice' || field.kind === 'multi'
+      ? (field.options.find((option) => option.value === item)?.label ?? item)
+      : item
+  return Array.isArray(value) ? value.map(label).join(', ') || 'none' : label(String(value))
+}
+
+/** What each control holds while the person edits: text for text and numbers, a flag, the chosen values. */
+type FormValue = string | boolean | string[]
+
+function initialValue(field: ElicitationField): FormValue {
+  switch (field.kind) {
+    case 'boolean':
+      return field.default ?? false
+    case 'multi':
+      return field.default ?? []
+    case 'number':
+      return field.default === undefined ? '' : String(field.default)
+    default:
+      return field.default ?? ''
+  }
+}
+
+/** The controls' values as content: empty text and numbers left out, numbers parsed. */
+function contentOf(
+  fields: ElicitationField[],
+  values: Record<string, FormValue>,
+): { content: ElicitationContent; problems: Record<string, string> } {
+  const content: ElicitationContent = {}
+  const problems: Record<string, string> = {}
+  for (const field of fields) {
+    const value = values[field.name]
+    if (value === undefined || value === '') continue
+    if (field.kind === 'number' && typeof value === 'string') {
+      const number = Number(value.trim())
+      if (value.trim() === '' || !Number.isFinite(number))
+        problems[field.name] = `${field.label} must be a number.`
+      else content[field.name] = number
+    } else {
+      content[field.name] = value
+    }
+  }
+  return { content, problems }
+}
+
+function ElicitationForm({ request }: { request: ElicitationRequest }) {
+  const { answerQuestion: answer, returnFocus } = useApprovals()
+  const id = useId()
+  const form = useRef<HTMLFormElement>(null)
+  const fields = elicitationFields(request.requestedSchema)
+  const [values, setValues] = useState<Record<string, FormValue>>(() =>
+    Object.fromEntries(fields.map((field) => [field.name, initialValue(field)])),
+  )
+  const [problems, setProblems] = useState<Record<string, string>>({})
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string>()
+
+  useEffect(() => {
+    if (focusTaken.has(request.id)) return
+    focusTaken.add(request.id)
+    if (mayTakeFocus())
+      form.current?.querySelector<HTMLElement>('input, select, button')?.focus({ preventScroll: true })
+  }, [request.id])
+
+  async function reply(decision: ElicitationAnswer) {
+    if (busy) return
+    const hadFocus = form.current?.contains(document.activeElement) ?? false
+    setBusy(true)
+    setError(undefined)
+    try {
+      await answer(request, decision)
+      // The form folds and the focused control goes with it: hand focus on rather than drop it.
+      if (hadFocus) requestAnimationFrame(returnFocus)
+    } catch (failure) {
+      const fromServer =
+        isAtelierErrorPayload(failure) && failure.code === 'invalid_answer'
+          ? (failure.data as { problems?: Record<string, string> } | undefined)?.problems
+          : undefined
+      if (fromServer) setProblems(fromServer)
+      setError(errorMessage(failure))
+      setBusy(false)
+    }
+  }
+
+  const accept = (event: FormEvent) => {
+    event.preventDefault()
+    const { content, problems: unreadable } = contentOf(fields, values)
+    const found = { ...elicitationProblems(request.requestedSchema, content), ...unreadable }
+    setProblems(found)
+    const first = fields.find((field) => found[field.name])
+    if (first) {
+      form.current?.querySelector<HTMLElement>(`[data-field="${CSS.escape(first.name)}"]`)?.focus()
+      return
+    }
+    void reply({ action: 'accept', content })
+  }
+
+  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key !== 'Escape' || event.defaultPrevented || event.nativeEvent.isComposing) return
+    // Handled here, so the chat's own Esc (stop the turn) does not also fire.
+    event.preventDefault()
+    void reply({ action: 'cancel' })
+  }
+
+  const set = (name: string, value: FormValue) => {
+    setValues((current) => ({ ...current, [name]: value }))
+    setProblems(({ [name]: _fixed, ...rest }) => rest)
+  }
+
+  return (
+    <form
+      ref={form}
+      className="approval approval--waiting approval--active elicitation"
+      aria-label={`Question from ${request.server}`}
+      aria-describedby={`${id}-message`}
+      noValidate
+      onSubmit={accept}
+      onKeyDown={onKeyDown}
+    >
+      <header className="approval-head">
+        <span className="approval-icon">
+          <ChatIcon name="info" size={16} />
+        </span>
+        <span className="approval-title">
+          <code className="approval-code">{request.server}</code> asks
+        </span>
+        <span className="badge badge--approval">Waiting for you</span>
+      </header>
+      <div className="approval-body">
+        <p className="elicitation-message" id={`${id}-message`}>
+          {request.message}
+        </p>
+        {fields.map((field) => (
+          <FieldControl
+            key={field.name}
+            id={`${id}-${field.name}`}
+            field={field}
+            value={values[field.name] ?? initialValue(field)}
+            problem={problems[field.name]}
+            disabled={busy}
+            onChange={(value) => set(field.name, value)}
+          />
+        ))}
+        {fields.some((field) => field.required) && (
+          <p className="elicitation-help">
+            <span aria-hidden="true">*</span> required
+          </p>
+        )}
+      </div>
+      {error && (
+        <p className="inline-error approval-error" role="alert">
+          The answer was not taken: {error}
+        </p>
+      )}
+      <div className="approval-actions">
+        <div className="approval-allow">
+          <button type="submit" className="approval-primary" disabled={busy}>
+            Accept
+          </button>
+          <button
+            type="button"
+            className="approval-deny-button"
+            disabled={busy}
+            onClick={() => void reply({ action: 'decline' })}
+          >
+            Decline
+          </button>
+          <button type="button" disabled={busy} onClick={() => void reply({ action: 'cancel' })}>
+            Cancel
+          </button>
+        </div>
+      </div>
+      <p className="approval-keys">
+        <kbd>Enter</kbd> accepts · <kbd>Esc</kbd> cancels · what you send goes to {request.server}
+      </p>
+    </form>
+  )
+}
+
+interface FieldControlProps {
+  id: string
+  field: ElicitationField
+  value: FormValue
+  problem: string | undefined
+  disabled: boolean
+  onChange(value: FormValue): void
+}
+
+/** One field: its label (the field's title, the control's name), the control, its help and its problem. */
+function FieldControl({ id, field, value, problem, disabled, onChange }: FieldControlProps) {
+  const describedBy = [field.description && `${id}-help`, problem && `${id}-problem`]
+    .filter(Boolean)
+    .join(' ')
+  const common = {
+    id,
+    'data-field': field.name,
+    disabled,
+    'aria-invalid': problem ? true : undefined,
+    'aria-describedby': describedBy || undefined,
+    'aria-required': field.required || undefined,
+  }
+  const label = (
+    <>
+      {field.label}
+      {field.required && <span aria-hidden="true"> *</span>}
+    </>
+  )
+  const help = (
+    <>
+      {field.description && (
+        <span className="elicitation-help" id={`${id}-help`}>
+          {field.description}
+        </span>
+      )}
+      {problem && (
+        <span className="elicitation-problem" id={`${id}-problem`}>
+          {problem}
+        </span>
+      )}
+    </>
+  )
+
+  if (field.kind === 'boolean') {
+    return (
+      <div className="elicitation-field elicitation-field--check">
+        <label>
+          <input
+            type="checkbox"
+            {...common}
+            checked={value === true}
+            onChange={(event) => onChange(event.target.checked)}
+          />{' '}
+          {label}
+        </label>
+        {help}
+      </div>
+    )
+  }
+  if (field.kind === 'multi') {
+    const chosen = Array.isArray(value) ? value : []
+    return (
+      <fieldset
+        className="elicitation-field elicitation-choices"
+        aria-describedby={describedBy || undefined}
+        aria-invalid={problem ? true : undefined}
+      >
+        <legend>{label}</legend>
+        {field.options.map((option, index) => (
+          <label key={option.value} className="approval-choice">
+            <input
+              type="checkbox"
+              {...(index === 0 && { 'data-field': field.name })}
+              disabled={disabled}
+              checked={chosen.includes(option.value)}
+              onChange={(event) =>
+                onChange(
+                  event.target.checked
+                    ? [...chosen, option.value]
+                    : chosen.filter((item) => item !== option.value),
+                )
+              }
+            />{' '}
+            {option.label}
+          </label>
+        ))}
+        {help}
+      </fieldset>
+    )
+  }
+  return (
+    <div className="elicitation-field">
+      <label htmlFor={id}>{label}</label>
+      {field.kind === 'choice' ? (
+        <select {...common} value={String(value)} onChange={(event) => onChange(event.target.value)}>
+          {(!field.required || field.default === undefined) && <option value="">—</option>}
+          {field.options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      ) : field.kind === 'number' ? (
+        <input
+          type="number"
+          {...common}
+          step={field.integer ? 1 : 'any'}
+          min={field.minimum}
+          max={field.maximum}
+          value={String(value)}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      ) : (
+        <input
+          type={inputType(field.format)}
+          {...common}
+          minLength={field.minLength}
+          maxLength={field.maxLength}
+          value={String(value)}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      )}
+      {help}
+    </div>
+  )
+}
+
+function inputType(format: string | undefined): string {
+  switch (format) {
+    case 'email':
+      return 'email'
+    case 'uri':
+      return 'url'
+    case 'date':
+      return 'date'
+    default:
+      return 'text'
+  }
+}

@@ -1,0 +1,272 @@
+/**
+ * MCP elicitation through the app's real path: a real SDK server whose tool asks the person a
+ * question during the call, a turn scripted by the fake provider, the card answered through the
+ * contract (`elicitations.answer`) as the chat view does, and the CLI declining when run headless.
+ */
+import { realpathSync } from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createAtelier, LOCAL_USER } from '../../../../src-main/app/create-atelier'
+import { nobodyToAsk } from '../../../../src-main/approvals/approval-service'
+import type { TurnEvent } from '../../../../src-shared/agent'
+import type { ElicitationAnswer, ElicitationRequest } from '../../../../src-shared/elicitation'
+import {
+  ELICITATION_MESSAGE,
+  type ElicitationServer,
+  REQUESTED_SCHEMA,
+  startElicitationServer,
+} from '../../../fixtures/elicitation-mcp-server'
+import { useAgentFixture } from '../../../support/agent-harness'
+import { type FakeProvider, startFakeProvider } from '../../../support/fake-provider'
+import { useTempDirs } from '../../../support/temp-dir'
+import { atelier as cli } from '../../cli/built-cli'
+
+const TOOL = 'probe__ask_person'
+const DEFAULTS = {
+  name: 'spring',
+  count: 3,
+  ratio: 0.5,
+  urgent: false,
+  channel: 'beta',
+  platforms: ['linux'],
+}
+
+describe('MCP elicitation', { timeout: 60_000 }, () => {
+  const fixture = useAgentFixture()
+  const tempDir = useTempDirs()
+  const cleanups: (() => Promise<unknown>)[] = []
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  })
+
+  async function withServer(): Promise<ElicitationServer> {
+    const server = await startElicitationServer()
+    cleanups.push(() => server.close())
+    return server
+  }
+
+  /** A chat whose model calls the server's tool once, then answers in text. */
+  async function setup() {
+    const server = await withServer()
+    const agent = await fixture()
+    const added = await agent.atelier.dispatch('mcp.add', {
+      name: 'probe',
+      transport: 'http',
+      url: server.url,
+      headers: {},
+    })
+    expect(added.ok).toBe(true)
+    agent.fake.enqueue({ toolCalls: [{ id: 'call_1', name: TOOL, arguments: '{}' }] }, { text: 'Done.' })
+    /** Runs the turn; each card is answered by `onCard`, through the contract, as the chat view does. */
+    const run = (onCard: (request: ElicitationRequest) => unknown) =>
+      agent.run('prepare the release', {
+        onEvent: (event) => {
+          if (event.type === 'elicitation_requested') void onCard(event.request)
+        },
+      })
+    const answer = (request: ElicitationRequest, reply: ElicitationAnswer) =>
+      agent.atelier.dispatch('elicitations.answer', {
+        chatId: agent.chat.id,
+        elicitationId: request.id,
+        answer: reply,
+      })
+    return { ...agent, server, run, answer }
+  }
+
+  const resultOf = (events: TurnEvent[]) => events.find((event) => event.type === 'tool_result')
+  const resolved = (events: TurnEvent[]) => events.filter((event) => event.type === 'elicitation_resolved')
+
+  it('shows the form with its defaults and sends an accepted answer, changed fields and all, to the server', async () => {
+    const { atelier, chat, server, run, answer } = await setup()
+    let pending: unknown
+    const { events, turn } = await run(async (request) => {
+      pending = await atelier.dispatch('elicitations.pending', { chatId: chat.id })
+      // The person changes the name and the count and leaves the rest as the server proposed.
+      await answer(request, { action: 'accept', content: { ...DEFAULTS, name: 'autumn', count: 7 } })
+    })
+
+    expect(turn.status).toBe('completed')
+    const requested = events.find((event) => event.type === 'elicitation_requested')
+    expect(requested).toMatchObject({
+      request: {
+        chatId: chat.id,
+        callId: 'call_1',
+        tool: TOOL,
+        server: 'probe',
+        message: ELICITATION_MESSAGE,
+        requestedSchema: REQUESTED_SCHEMA,
+      },
+    })
+    expect(pending).toMatchObject({ ok: true, value: [{ callId: 'call_1', server: 'probe' }] })
+    const expected = { action: 'accept', content: { ...DEFAULTS, name: 'autumn', count: 7 } }
+    expect(server.answers).toEqual([expected])
+    expect(resultOf(events)).toMatchObject({ isError: false, content: JSON.stringify(expected) })
+    expect(resolved(events)).toEqual([expect.objectContaining({ callId: 'call_1', ...expected })])
+    expect(await atelier.dispatch('elicitations.pending', { chatId: chat.id })).toEqual({
+      ok: true,
+      value: [],
+    })
+  })
+
+  it('fills in the defaults of fields an accepted answer leaves out (SEP-1034)', async () => {
+    const { server, run, answer } = await setup()
+    await run((request) => answer(request, { action: 'accept', content: { name: 'winter', count: 2 } }))
+    expect(server.answers).toEqual([{ action: 'accept', content: { ...DEFAULTS, name: 'winter', count: 2 } }])
+  })
+
+  it.each(['decline', 'cancel'] as const)('passes on %s to the server', async (action) => {
+    const { server, run, answer } = await setup()
+    const { events } = await run((request) => answer(request, { action }))
+    expect(server.answers).toEqual([{ action }])
+    expect(resolved(events)).toEqual([expect.objectContaining({ action })])
+    expect(resultOf(events)).toMatchObject({ isError: false, content: JSON.stringify({ action }) })
+  })
+
+  it('refuses an answer that does not fit the form, and the card keeps waiting for one that does', async () => {
+    const { server, run, answer } = await setup()
+    const refusals: unknown[] = []
+    await run(async (request) => {
+      refusals.push(await answer(request, { action: 'accept', content: { ...DEFAULTS, count: 42 } }))
+      refusals.push(await answer(request, { action: 'accept', content: { count: 2, channel: 'nightly' } }))
+      refusals.push(
+        await answer(request, { action: 'accept', content: { ...DEFAULTS, count: 2.5, extra: 'x' } }),
+      )
+      await answer(request, { action: 'accept', content: { ...DEFAULTS, count: 4 } })
+    })
+
+    expect(refusals).toEqual([
+      {
+        ok: false,
+        error: expect.objectContaining({
+          code: 'invalid_answer',
+          message: "The answer does not fit the server's form: Build count must be at most 10.",
+        }),
+      },
+      {
+        ok: false,
+        error: expect.objectContaining({
+          code: 'invalid_answer',
+          data: {
+            problems: {
+              name: 'Release name is required.',
+              channel: 'Channel must be one of: Stable, Beta.',
+            },
+          },
+        }),
+      },
+      {
+        ok: false,
+        error: expect.objectContaining({
+          data: {
+            problems: { count: 'Build count must be a whole number.', extra: 'The form has no such field.' },
+          },
+        }),
+      },
+    ])
+    expect(server.answers).toEqual([{ action: 'accept', content: { ...DEFAULTS, count: 4 } }])
+  })
+
+  it('answers cancel to the server when the turn is stopped while the card waits', async () => {
+    const { atelier, chat, server, run } = await setup()
+    const { events, turn } = await run(() => atelier.agent.stop({ chatId: chat.id }))
+
+    expect(turn.status).toBe('stopped')
+    await expect.poll(() => server.answers).toEqual([{ action: 'cancel' }])
+    expect(resolved(events)).toEqual([expect.objectContaining({ action: 'cancel' })])
+    expect(await atelier.dispatch('elicitations.pending', { chatId: chat.id })).toEqual({
+      ok: true,
+      value: [],
+    })
+  })
+
+  it('declines, without a card, where nobody can answer', async () => {
+    const { server, atelier, chat } = await setup()
+    const events: TurnEvent[] = []
+    const { done } = atelier.agent.begin({
+      chatId: chat.id,
+      prompt: 'prepare the release',
+      asker: nobodyToAsk,
+      onEvent: (event) => events.push(event),
+    })
+    await done
+    expect(server.answers).toEqual([{ action: 'decline' }])
+    expect(events.some((event) => event.type === 'elicitation_requested')).toBe(false)
+  })
+
+  it("does not count the person's time against the call's timeout, which still holds without them", async () => {
+    const { atelier, server, run, answer } = await setup()
+    await atelier.mcp.prepare()
+    atelier.tools.settings.update(LOCAL_USER, TOOL, { parameters: { timeoutSeconds: 5 } })
+    atelier.tools.settings.update(LOCAL_USER, 'probe__stall', { parameters: { timeoutSeconds: 5 } })
+    // The person takes longer than the call may go without progress.
+    const { events } = await run(async (request) => {
+      await new Promise((resolve) => setTimeout(resolve, 6000))
+      await answer(request, { action: 'decline' })
+    })
+    expect(resultOf(events)).toMatchObject({ isError: false, content: '{"action":"decline"}' })
+    expect(server.answers).toEqual([{ action: 'decline' }])
+
+    const stalled = await atelier.tools.executor.execute(
+      { name: 'probe__stall', arguments: {} },
+      { user: LOCAL_USER, workingDirectory: null, mode: 'chat', restrict: false },
+    )
+    expect(stalled).toMatchObject({
+      isError: true,
+      errorType: 'timeout',
+      content: expect.stringContaining('stall on “probe” timed out: no progress for 5 s'),
+    })
+    await expect.poll(() => server.cancelled).toBe(1)
+  })
+
+  describe('headless (the built CLI)', { timeout: 120_000 }, () => {
+    const DECLINED = `Declined the MCP server “probe”'s question (no one to answer in a headless run): ${ELICITATION_MESSAGE}\n`
+
+    /** A data folder with the server added, as `atelier mcp add` or the settings would leave it. */
+    async function dataDirWith(server: ElicitationServer): Promise<string> {
+      const dataDir = tempDir()
+      const app = createAtelier({ dataDir })
+      const added = await app.dispatch('mcp.add', {
+        name: 'probe',
+        transport: 'http',
+        url: server.url,
+        headers: {},
+      })
+      await app.close()
+      expect(added.ok).toBe(true)
+      return dataDir
+    }
+
+    it('atelier tool declines the question and says so on stderr', async () => {
+      const server = await withServer()
+      const result = await cli(await dataDirWith(server), 'tool', TOOL, '{}')
+      expect(result).toMatchObject({ code: 0, stdout: '{"action":"decline"}\n' })
+      expect(result.stderr).toContain(DECLINED)
+      expect(server.answers).toEqual([{ action: 'decline' }])
+    })
+
+    it('atelier run declines the question and says so on stderr', async () => {
+      const server = await withServer()
+      const fake: FakeProvider = await startFakeProvider()
+      cleanups.push(() => fake.close())
+      fake.enqueue({ toolCalls: [{ id: 'call_1', name: TOOL, arguments: '{}' }] }, { text: 'Done.' })
+      const project = realpathSync(tempDir())
+      const result = await cli(
+        await dataDirWith(server),
+        'run',
+        'prepare the release',
+        '--provider',
+        'openai-chat',
+        '--base-url',
+        fake.baseUrlFor('openai-chat'),
+        '--model',
+        'm',
+        '--cwd',
+        project,
+        '--approval',
+        'full-auto',
+      )
+      expect(result.code).toBe(0)
+      expect(result.stderr).toContain(DECLINED)
+      expect(server.answers).toEqual([{ action: 'decline' }])
+    })
+  })
+})
