@@ -1,5 +1,16 @@
+/**
+ * How Atelier signs in to a remote server, as a connection needs it: the settings' `oauth` without
+ * the client secret, which stays sealed and is read only by the OAuth provider.
+ */
+export interface McpOAuthConfig {
+  clientId?: string
+  clientMetadataUrl?: string
+  grant?: 'authorization_code' | 'client_credentials'
+  scope?: string
+}
+
 /** An MCP server as a connection needs it, and as the database keeps it. */
 export type McpServerConfig = { id: string; name: string } & (
   | { transport: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd: string | null }
-  | { transport: 'http'; url: string; headers: Record<string, string> }
+  | { transport: 'http'; url: string; headers: Record<string, string>; oauth?: McpOAuthConfig }
 )

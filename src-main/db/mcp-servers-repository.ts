@@ -1,7 +1,7 @@
 import { SECRET_NAME } from '../../src-shared/mcp'
 import type { LocalSecretStore } from '../core/local-secret-store'
 import { commandLine, launchApproval } from '../core/mcp-launch'
-import type { McpServerConfig } from '../core/mcp-server-config'
+import type { McpOAuthConfig, McpServerConfig } from '../core/mcp-server-config'
 import type { Database } from './database'
 
 /**
@@ -15,6 +15,8 @@ export type StoredMcpServer = McpServerConfig & {
   approvedLaunch: string | null
   /** Secret values by environment variable (stdio) or header (http) name, sealed by the secret store. */
   secrets: Record<string, Buffer>
+  /** A remote server's OAuth client secret (its `oauth.clientSecret`), sealed. */
+  oauthClientSecret?: Buffer
 }
 
 interface Row {
@@ -27,7 +29,7 @@ interface Row {
 }
 
 /** A row whose JSON no longer parses keeps its name and stays off, so nothing odd is started. */
-function toServer(row: Row, secrets: Record<string, Buffer>): StoredMcpServer {
+function toServer(row: Row, secrets: Record<string, Buffer>, oauthClientSecret?: Buffer): StoredMcpServer {
   let config: Record<string, unknown> = {}
   let enabled = row.enabled === 1
   try {
@@ -42,6 +44,9 @@ function toServer(row: Row, secrets: Record<string, Buffer>): StoredMcpServer {
       transport: 'http',
       url: String(config.url ?? ''),
       headers: (config.headers ?? {}) as Record<string, string>,
+      ...(typeof config.oauth === 'object' &&
+        config.oauth !== null && { oauth: config.oauth as McpOAuthConfig }),
+      ...(oauthClientSecret && { oauthClientSecret }),
     }
   }
   return {
@@ -58,7 +63,7 @@ function configJson(server: McpServerConfig): string {
   return JSON.stringify(
     server.transport === 'stdio'
       ? { command: server.command, args: server.args, env: server.env, cwd: server.cwd }
-      : { url: server.url, headers: server.headers },
+      : { url: server.url, headers: server.headers, ...(server.oauth && { oauth: server.oauth }) },
   )
 }
 
@@ -83,7 +88,16 @@ export class McpServersRepository {
       ),
       forgetSecrets: db.prepare('DELETE FROM mcp_secrets WHERE server_id = ?'),
       keepSecret: db.prepare('INSERT INTO mcp_secrets (server_id, name, sealed) VALUES (?, ?, ?)'),
-      // Its secrets go with it (ON DELETE CASCADE).
+      oauthClientSecret: db.prepare<[string], { sealed: Buffer }>(
+        "SELECT sealed FROM mcp_oauth_credentials WHERE server_id = ? AND kind = 'client_secret'",
+      ),
+      forgetOAuthClientSecret: db.prepare(
+        "DELETE FROM mcp_oauth_credentials WHERE server_id = ? AND kind = 'client_secret'",
+      ),
+      keepOAuthClientSecret: db.prepare(
+        "INSERT INTO mcp_oauth_credentials (server_id, kind, sealed) VALUES (?, 'client_secret', ?)",
+      ),
+      // Its secrets and OAuth credentials go with it (ON DELETE CASCADE).
       delete: db.prepare('DELETE FROM mcp_servers WHERE id = ?'),
     }
     this.saveInTransaction = db.transaction((server: StoredMcpServer, now: number) => {
@@ -100,6 +114,9 @@ export class McpServersRepository {
       for (const [name, sealed] of Object.entries(server.secrets)) {
         this.statements.keepSecret.run(server.id, name, sealed)
       }
+      this.statements.forgetOAuthClientSecret.run(server.id)
+      if (server.oauthClientSecret)
+        this.statements.keepOAuthClientSecret.run(server.id, server.oauthClientSecret)
     })
   }
 
@@ -127,7 +144,7 @@ export class McpServersRepository {
 
   private withSecrets(row: Row): StoredMcpServer {
     const secrets = this.statements.secrets.all(row.id).map(({ name, sealed }) => [name, sealed] as const)
-    return toServer(row, Object.fromEntries(secrets))
+    return toServer(row, Object.fromEntries(secrets), this.statements.oauthClientSecret.get(row.id)?.sealed)
   }
 }
 

@@ -5,10 +5,13 @@
  * auth headers) are sealed at rest and masked in all it answers; only a launch unseals them.
  */
 import { randomUUID } from 'node:crypto'
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
+import { isHttpsUrl } from '@modelcontextprotocol/sdk/client/auth.js'
 import { AtelierError } from '../../../src-shared/errors'
 import {
   isSecret,
   MASKED_VALUE,
+  type McpOAuthSettings,
   type McpServerInfo,
   type McpServerInput,
   type McpServerStatus,
@@ -18,18 +21,31 @@ import {
 import type { AtelierEvents } from '../../core/events'
 import type { LocalSecretStore } from '../../core/local-secret-store'
 import { commandLine, launchApproval } from '../../core/mcp-launch'
+import type { McpOAuthConfig } from '../../core/mcp-server-config'
+import type { McpOAuthCredentialsRepository } from '../../db/mcp-oauth-credentials-repository'
 import type { McpServersRepository, StoredMcpServer } from '../../db/mcp-servers-repository'
 import type { ToolRegistry } from '../registry'
 import type { McpServerConfig } from './mcp-connection'
 import { McpManager } from './mcp-manager'
+import { McpOAuth, type OAuthTarget } from './oauth/mcp-oauth'
 
 const NAME = /^[a-zA-Z0-9_-]{1,32}$/
 
 /** A server as its settings say, before `enabled` and the approval. */
-type StoredDefinition = McpServerConfig & Pick<StoredMcpServer, 'secrets'>
+type StoredDefinition = McpServerConfig & Pick<StoredMcpServer, 'secrets' | 'oauthClientSecret'>
+
+export interface McpServerOAuthOptions {
+  /** Where what signing in leaves (registrations, tokens) is kept, sealed. */
+  credentials: McpOAuthCredentialsRepository
+  /** Opens an authorization page in the system browser (the desktop app's shell); true when it did. */
+  openExternal?: (url: string) => boolean | Promise<boolean>
+  /** How long a sign-in waits for the browser (5 minutes; tests shorten it). */
+  signInTimeoutMs?: number
+}
 
 export class McpServerService {
   private readonly manager: McpManager
+  private readonly oauth: McpOAuth
   /** Once closing, the database may be gone: nothing more is announced. */
   private closed = false
   /** The servers' states as `prepare` last announced them; any other announcement clears it. */
@@ -42,9 +58,21 @@ export class McpServerService {
     private readonly secrets: LocalSecretStore,
     registry: ToolRegistry,
     private readonly events: AtelierEvents,
+    oauth: McpServerOAuthOptions,
     private readonly now: () => number = Date.now,
   ) {
-    this.manager = new McpManager(registry, () => this.changed())
+    this.oauth = new McpOAuth({
+      repository: oauth.credentials,
+      secrets,
+      openExternal: oauth.openExternal,
+      timeoutMs: oauth.signInTimeoutMs,
+      onChange: () => this.changed(),
+    })
+    this.manager = new McpManager(
+      registry,
+      () => this.changed(),
+      (config) => this.authProviderFor(config),
+    )
   }
 
   list(): McpServerInfo[] {
@@ -79,6 +107,8 @@ export class McpServerService {
     // Saved first, so a turn starting meanwhile cannot bring the old launch back.
     this.repository.save(next, this.now())
     this.unlaunchable.delete(current.id)
+    // Tokens and a registration are for one server and one client: another of either signs in anew.
+    if (signInOf(current) !== signInOf(next)) this.oauth.forget(current.id)
     await this.manager.disconnect(current.id)
     return this.announce(next)
   }
@@ -137,7 +167,9 @@ export class McpServerService {
 
   async remove(name: string): Promise<void> {
     const server = this.get(name)
+    // Its OAuth credentials go with its row.
     this.repository.delete(server.id)
+    this.oauth.forget(server.id, { credentials: false })
     await this.manager.forget(server.id)
     this.changed()
   }
@@ -183,14 +215,38 @@ export class McpServerService {
     return this.save({ ...server, approvedLaunch: launchOf(server) })
   }
 
-  /** SKELETON (issue 18): OAuth sign-in, implemented by the OAuth work. */
+  /**
+   * Signs in to a remote server (OAuth). Resolves once the authorization URL is known — opened in the
+   * system browser where the app can, else for the caller to show — or, when no browser is needed
+   * (client credentials, a stored token that still works), once signed in. The rest completes in
+   * the background: the server is connected again and `mcp.changed` says how it went.
+   */
   async signIn(name: string): Promise<McpSignIn> {
-    throw new AtelierError('not_implemented', `Sign-in to "${this.get(name).name}" is not built yet.`)
+    const server = this.get(name)
+    const target = this.oauthTarget(server)
+    const reconnect = async () => {
+      await this.manager.disconnect(server.id)
+      this.changed()
+      if (!this.repository.get(server.id)?.enabled) return undefined
+      return (await this.prepare()).find((status) => status.id === server.id)
+    }
+    return this.oauth.signIn(target, reconnect)
   }
 
-  /** SKELETON (issue 18): forgets the server's tokens. */
+  /** Settles when the server's sign-in under way has ended; rejects with why it failed. */
+  signInCompletion(name: string): Promise<void> {
+    return this.oauth.completion(this.get(name).id)
+  }
+
+  /** Forgets the server's tokens and closes its session: it needs signing in again. */
   async signOut(name: string): Promise<McpServerInfo> {
-    throw new AtelierError('not_implemented', `Sign-out of "${this.get(name).name}" is not built yet.`)
+    const server = this.get(name)
+    if (server.transport !== 'http') {
+      throw new AtelierError('invalid_transport', `“${server.name}” is a stdio server: it has no sign-in.`)
+    }
+    this.oauth.signOut(server.id)
+    await this.manager.disconnect(server.id)
+    return this.announce(server)
   }
 
   /** What a server wrote to stderr in its current or last session (the last 64 KiB); empty before it ran. */
@@ -201,6 +257,7 @@ export class McpServerService {
   /** Disconnects every server (a stdio server's process ends with its session). */
   close(): Promise<void> {
     this.closed = true
+    this.oauth.close()
     return this.manager.close()
   }
 
@@ -233,7 +290,9 @@ export class McpServerService {
   }
 
   private toInfo(server: StoredMcpServer): McpServerInfo {
-    const { connected, tools, error = this.unlaunchable.get(server.id) } = this.manager.status(server)
+    const status = this.manager.status(server)
+    const { connected, tools } = status
+    const error = this.oauth.failure(server.id) ?? status.error ?? this.unlaunchable.get(server.id)
     return {
       id: server.id,
       name: server.name,
@@ -245,8 +304,8 @@ export class McpServerService {
       running: connected,
       ...(error && { error }),
       tools,
-      // SKELETON (issue 18): the OAuth work fills this in from the stored tokens and the last 401.
-      auth: 'none',
+      auth:
+        server.transport === 'http' ? this.oauth.state(server.id, this.manager.refused(server.id)) : 'none',
     }
   }
 
@@ -287,7 +346,81 @@ export class McpServerService {
           cwd: input.cwd ?? null,
           secrets,
         }
-      : { id, name: input.name, transport: 'http', url: validUrl(input.url), headers: clear, secrets }
+      : {
+          id,
+          name: input.name,
+          transport: 'http',
+          url: validUrl(input.url),
+          headers: clear,
+          secrets,
+          ...this.oauthFrom(input.oauth, kept),
+        }
+  }
+
+  /**
+   * A remote server's `oauth` settings as stored: the client secret sealed (`MASKED_VALUE` keeps the
+   * stored one), the rest in clear, checked so a sign-in cannot fail later for a reason known now.
+   */
+  private oauthFrom(
+    input: McpOAuthSettings | undefined,
+    current: StoredMcpServer | undefined,
+  ): { oauth?: McpOAuthConfig; oauthClientSecret?: Buffer } {
+    if (!input) return {}
+    const { clientSecret, ...settings } = input
+    const oauth = Object.fromEntries(
+      Object.entries(settings).filter(([, value]) => value !== undefined && value !== ''),
+    ) as McpOAuthConfig
+    if (oauth.clientMetadataUrl !== undefined && !isHttpsUrl(oauth.clientMetadataUrl)) {
+      throw new AtelierError(
+        'invalid_oauth',
+        `A client metadata document URL is https with a path, not "${oauth.clientMetadataUrl}".`,
+      )
+    }
+    if (clientSecret && !oauth.clientId) {
+      throw new AtelierError('invalid_oauth', 'A client secret needs the client id it belongs to.')
+    }
+    if (oauth.grant === 'client_credentials' && !(oauth.clientId && clientSecret)) {
+      throw new AtelierError('invalid_oauth', 'Client credentials need a client id and a client secret.')
+    }
+    let sealed: Buffer | undefined
+    if (clientSecret === MASKED_VALUE) {
+      sealed = current?.oauthClientSecret
+      if (!sealed) {
+        throw new AtelierError(
+          'secret_missing',
+          'The OAuth client secret has no stored value to keep: type it.',
+          {
+            name: 'clientSecret',
+          },
+        )
+      }
+    } else if (clientSecret) {
+      sealed = this.sealedAs(clientSecret, current?.oauthClientSecret)
+    }
+    return { oauth, ...(sealed && { oauthClientSecret: sealed }) }
+  }
+
+  /** A remote server as signing in needs it: its headers and client secret unsealed, for this use only. */
+  private oauthTarget(server: StoredMcpServer): OAuthTarget {
+    const config = this.launchConfig(server)
+    if (config.transport !== 'http') {
+      throw new AtelierError('invalid_transport', `“${server.name}” is a stdio server: it has no sign-in.`)
+    }
+    const clientSecret =
+      server.oauthClientSecret && this.unseal('the OAuth client secret', server.oauthClientSecret)
+    return {
+      id: server.id,
+      name: server.name,
+      url: config.url,
+      headers: config.headers,
+      settings: { ...config.oauth, ...(clientSecret && { clientSecret }) },
+    }
+  }
+
+  /** The OAuth client of a remote server's connections: passive, it never opens a browser. */
+  private authProviderFor(config: McpServerConfig): OAuthClientProvider | undefined {
+    const server = config.transport === 'http' ? this.repository.get(config.id) : undefined
+    return server && this.oauth.passiveProvider(this.oauthTarget(server))
   }
 
   /** What `name` holds now, for a value sent back masked. */
@@ -333,7 +466,9 @@ export class McpServerService {
 
   /** The server as a connection needs it: its secret values unsealed, for this launch only. */
   private launchConfig(server: StoredMcpServer): McpServerConfig {
-    const { enabled: _, approvedLaunch: __, secrets, ...config } = server
+    const { enabled: _, approvedLaunch: __, secrets, oauthClientSecret, ...config } = server
+    // Unsealed here only to fail now, as unlaunchable, rather than inside the connection.
+    if (oauthClientSecret) this.unseal('the OAuth client secret', oauthClientSecret)
     const unsealed = Object.fromEntries(
       Object.entries(secrets).map(([name, sealed]) => [name, this.unseal(name, sealed)]),
     )
@@ -391,7 +526,22 @@ function definitionOf(server: StoredMcpServer): McpServerInput {
         ...secret,
         cwd: server.cwd,
       }
-    : { name: server.name, transport: 'http', url: server.url, headers: values, ...secret }
+    : {
+        name: server.name,
+        transport: 'http',
+        url: server.url,
+        headers: values,
+        ...secret,
+        ...(server.oauth && {
+          oauth: { ...server.oauth, ...(server.oauthClientSecret && { clientSecret: MASKED_VALUE }) },
+        }),
+      }
+}
+
+/** What a server's tokens and registration are bound to: its URL and how it signs in. */
+function signInOf(server: StoredMcpServer): string {
+  if (server.transport !== 'http') return ''
+  return JSON.stringify([server.url, server.oauth ?? {}, server.oauthClientSecret?.toString('base64') ?? ''])
 }
 
 function validUrl(url: string): string {
