@@ -112,8 +112,14 @@ export class McpManager {
       delete entry.error
       delete entry.refused
     } catch (error) {
-      entry.error = error instanceof Error ? error.message : String(error)
-      entry.refused = error instanceof McpAuthorizationError
+      entry.refused =
+        error instanceof McpAuthorizationError ||
+        error instanceof UnauthorizedError ||
+        error instanceof SignInRequiredError
+      const message = error instanceof Error ? error.message : String(error)
+      // Past the handshake (a server that guards only its tools): said as needing sign-in all the same.
+      entry.error =
+        entry.refused && !message.startsWith('needs sign-in') ? `needs sign-in: ${message}` : message
     }
     // This entry, not the map's: a server turned off meanwhile is reported with why it did not connect.
     return statusOf(server, entry)

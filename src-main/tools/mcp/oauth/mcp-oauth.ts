@@ -150,6 +150,8 @@ export class McpOAuth {
         probe = new Client({ name: 'Atelier', version: packageJson.version })
         try {
           await probe.connect(transport)
+          // Some servers let anyone initialize and guard only what comes after.
+          await probe.listTools()
         } catch (error) {
           if (!(error instanceof UnauthorizedError) || !authorizationUrl) throw error
         }

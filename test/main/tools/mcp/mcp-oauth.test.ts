@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   type Atelier,
@@ -9,6 +10,7 @@ import type { EventPayload } from '../../../../src-shared/contract'
 import { MASKED_VALUE, type McpServerInfo, type McpServerInput } from '../../../../src-shared/mcp'
 import { OAUTH_TOOL, type OAuthMcpServer, startOAuthMcpServer } from '../../../fixtures/oauth-mcp-server'
 import { useTempDirs } from '../../../support/temp-dir'
+import { BIN, atelier as cli } from '../../cli/built-cli'
 import { databaseFilesHolding } from './secret-probes'
 
 const TOOL = `remote__${OAUTH_TOOL}`
@@ -296,4 +298,47 @@ describe('OAuth sign-in to remote MCP servers', () => {
     const started = await atelier.mcp.signIn('remote')
     expect(started).toMatchObject({ opened: false, authorizationUrl: expect.stringContaining('/authorize?') })
   })
+
+  // The built CLI, as `npm install` leaves it (npm test builds first).
+  it('atelier mcp login prints the URL, waits for the browser, and says how many tools it got', async () => {
+    const server = await serve()
+    const dataDir = tempDir()
+    expect(
+      await cli(dataDir, 'mcp', 'add', 'remote', '--url', server.url, '--scope', 'mcp:read'),
+    ).toMatchObject({
+      code: 0,
+    })
+
+    const login = spawn(process.execPath, [BIN, '--data-dir', dataDir, 'mcp', 'login', 'remote'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    cleanups.push(() => login.kill())
+    let stdout = ''
+    let stderr = ''
+    login.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk
+    })
+    const exited = new Promise<number | null>((resolve) => login.once('exit', resolve))
+    const authorizationUrl = await new Promise<string>((resolve, reject) => {
+      login.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout += chunk
+        const url = /^(http\S+\/authorize\?\S+)$/m.exec(stdout)?.[1]
+        if (url && stdout.includes('Waiting for the browser…')) resolve(url)
+      })
+      login.once('exit', () => reject(new Error(`login exited early: ${stdout}${stderr}`)))
+    })
+    expect(stdout).toContain('Open this URL to sign in to remote:')
+    expect((await browse(authorizationUrl)).status).toBe(200)
+    expect(await exited).toBe(0)
+    expect(stdout).toMatch(/Signed in to remote: 1 tool\n$/)
+    expect(stderr).toBe('')
+
+    expect((await cli(dataDir, 'mcp', 'list')).stdout).toMatch(/^on\s+remote\s+\S+ {2}\(signed in\)$/m)
+    expect((await cli(dataDir, 'tool', TOOL, '{}')).stdout).toMatch(/^signed in as client-/)
+    expect(await cli(dataDir, 'mcp', 'logout', 'remote')).toMatchObject({
+      code: 0,
+      stdout: 'Signed out of remote\n',
+    })
+    expect((await cli(dataDir, 'mcp', 'login', 'nothing')).code).toBe(1)
+  }, 60_000)
 })
