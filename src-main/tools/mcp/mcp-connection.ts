@@ -14,7 +14,7 @@ import {
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import packageJson from '../../../package.json'
 import type { McpServerConfig } from '../../core/mcp-server-config'
-import { SignInRequiredError } from './oauth/atelier-oauth-provider'
+import { AtelierOAuthProvider, SignInRequiredError } from './oauth/atelier-oauth-provider'
 import { closeProcessTree } from './process-tree'
 
 export type { McpServerConfig }
@@ -176,8 +176,10 @@ export class McpConnection {
       const response = await fetch(input, init)
       const asked = new URL(input instanceof Request ? input.url : String(input))
       const refused = response.status === 401 || response.status === 403
-      if (refused && asked.origin === url.origin && asked.pathname === url.pathname)
+      if (refused && asked.origin === url.origin && asked.pathname === url.pathname) {
         challenged = response.status as 401 | 403
+        if (authProvider instanceof AtelierOAuthProvider) authProvider.refused(response)
+      }
       return response
     }
     try {

@@ -5,6 +5,7 @@
  * the inspector warms the next turn.
  */
 import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { McpServerStatus } from '../../../src-shared/mcp'
 import type { JsonSchema, ToolKind, ToolProgress } from '../../../src-shared/tools'
@@ -226,7 +227,8 @@ function mcpTool(connection: McpConnection, server: McpServerConfig, tool: Tool)
           throw new ToolError('timeout', `${tool.name} on “${server.name}” timed out: ${error.message}`)
         }
         // Mid-session (a token that no longer refreshes, a step-up to more scope): the person signs in.
-        if (error instanceof UnauthorizedError || error instanceof SignInRequiredError) {
+        const refused = error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403)
+        if (refused || error instanceof UnauthorizedError || error instanceof SignInRequiredError) {
           throw new ToolError(
             'execution_failed',
             `“${server.name}” needs sign-in (Settings → MCP, or \`atelier mcp login ${server.name}\`): ${error.message}`,

@@ -11,7 +11,11 @@
  * server needs sign-in.
  */
 import { randomBytes } from 'node:crypto'
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js'
+import {
+  extractWWWAuthenticateParams,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+} from '@modelcontextprotocol/sdk/client/auth.js'
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
@@ -158,6 +162,16 @@ export class AtelierOAuthProvider implements OAuthClientProvider {
     else if (scope === 'client') this.credentials.forget('client_information')
     else if (scope === 'verifier') this.credentials.forget('code_verifier')
     else this.credentials.forget(scope)
+  }
+
+  /**
+   * The server refused a request for want of scope (403 `insufficient_scope`). The SDK tries a
+   * refresh first; until tokens that suffice are stored, signing in again (for that scope) is what
+   * will help, so it is recorded now rather than lost in the SDK's "403 after trying upscoping".
+   */
+  refused(response: Response): void {
+    const { error, scope } = extractWWWAuthenticateParams(response)
+    if (error === 'insufficient_scope' && !this.interactive) this.needsSignIn(scope, true)
   }
 
   private needsSignIn(scope: string | undefined, reachedAuthorization: boolean): void {

@@ -169,6 +169,30 @@ describe('OAuth sign-in to remote MCP servers', () => {
     expect(server).toMatchObject({ authorizations: 2, registrations: 1 })
   })
 
+  it('a call that needs more scope than granted needs sign-in; signing in again asks for it (step-up)', async () => {
+    const server = await serve({ scopesSupported: ['mcp:read'], toolScope: 'mcp:read mcp:write' })
+    const { atelier, info, call } = open()
+    addRemote(atelier, server.url)
+    const first = await atelier.mcp.signIn('remote')
+    expect(new URL(first.authorizationUrl ?? '').searchParams.get('scope')).toBe('mcp:read')
+    await browse(first.authorizationUrl ?? '')
+    await atelier.mcp.signInCompletion('remote')
+    expect(info()).toMatchObject({ auth: 'signed-in', tools: [TOOL] })
+
+    // The SDK tries a refresh (same scope), is refused again, and gives up: no browser from a turn.
+    const refused = await call()
+    expect(refused).toMatchObject({ isError: true, content: expect.stringMatching(/“remote” needs sign-in/) })
+    expect(info().auth).toBe('needs-sign-in')
+    expect(server).toMatchObject({ authorizations: 1, refreshes: 1 })
+
+    const again = await atelier.mcp.signIn('remote')
+    expect(new URL(again.authorizationUrl ?? '').searchParams.get('scope')).toBe('mcp:read mcp:write')
+    await browse(again.authorizationUrl ?? '')
+    await atelier.mcp.signInCompletion('remote')
+    expect(await call()).toMatchObject({ isError: false })
+    expect(info().auth).toBe('signed-in')
+  })
+
   it('refuses a callback that does not carry the state it sent, and goes on waiting', async () => {
     const server = await serve()
     const { atelier, info } = open()
