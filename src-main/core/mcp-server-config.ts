@@ -1,12 +1,13 @@
 /**
  * How Atelier signs in to a remote server, as a connection needs it: the settings' `oauth` without
- * the client secret, which stays sealed and is read only by the OAuth provider.
+ * the client secret and private key, which stay sealed and are read only by the OAuth provider.
  */
 export interface McpOAuthConfig {
   clientId?: string
   clientMetadataUrl?: string
   grant?: 'authorization_code' | 'client_credentials'
   scope?: string
+  signingAlgorithm?: string
 }
 
 /** An MCP server as a connection needs it, and as the database keeps it. */

@@ -1,11 +1,12 @@
 import type { Database } from './database'
 
 /**
- * What OAuth keeps per remote MCP server. `client_secret` is part of the server's settings (saved
- * with them); the others are what signing in leaves behind.
+ * What OAuth keeps per remote MCP server. `client_secret` and `client_private_key` are part of the
+ * server's settings (saved with them); the others are what signing in leaves behind.
  */
 export type McpOAuthCredentialKind =
   | 'client_secret'
+  | 'client_private_key'
   | 'client_information'
   | 'tokens'
   | 'code_verifier'
@@ -26,7 +27,7 @@ export class McpOAuthCredentialsRepository {
       ),
       delete: db.prepare('DELETE FROM mcp_oauth_credentials WHERE server_id = ? AND kind = ?'),
       forgetSignIn: db.prepare(
-        "DELETE FROM mcp_oauth_credentials WHERE server_id = ? AND kind != 'client_secret'",
+        "DELETE FROM mcp_oauth_credentials WHERE server_id = ? AND kind NOT IN ('client_secret', 'client_private_key')",
       ),
     }
   }
@@ -43,7 +44,7 @@ export class McpOAuthCredentialsRepository {
     this.statements.delete.run(serverId, kind)
   }
 
-  /** Everything signing in left (the configured client secret stays). */
+  /** Everything signing in left (the configured client secret and key stay). */
   forgetSignIn(serverId: string): void {
     this.statements.forgetSignIn.run(serverId)
   }

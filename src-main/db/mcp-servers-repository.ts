@@ -15,9 +15,17 @@ export type StoredMcpServer = McpServerConfig & {
   approvedLaunch: string | null
   /** Secret values by environment variable (stdio) or header (http) name, sealed by the secret store. */
   secrets: Record<string, Buffer>
-  /** A remote server's OAuth client secret (its `oauth.clientSecret`), sealed. */
-  oauthClientSecret?: Buffer
+  /** A remote server's OAuth client secret and signing key (`oauth.clientSecret`, `oauth.clientPrivateKey`), sealed. */
+  oauthSecrets?: OAuthSecrets
 }
+
+export interface OAuthSecrets {
+  clientSecret?: Buffer
+  clientPrivateKey?: Buffer
+}
+
+/** Where each OAuth secret of the settings is kept in `mcp_oauth_credentials`. */
+const OAUTH_SECRET_KINDS = { clientSecret: 'client_secret', clientPrivateKey: 'client_private_key' } as const
 
 interface Row {
   id: string
@@ -29,7 +37,7 @@ interface Row {
 }
 
 /** A row whose JSON no longer parses keeps its name and stays off, so nothing odd is started. */
-function toServer(row: Row, secrets: Record<string, Buffer>, oauthClientSecret?: Buffer): StoredMcpServer {
+function toServer(row: Row, secrets: Record<string, Buffer>, oauthSecrets?: OAuthSecrets): StoredMcpServer {
   let config: Record<string, unknown> = {}
   let enabled = row.enabled === 1
   try {
@@ -46,7 +54,7 @@ function toServer(row: Row, secrets: Record<string, Buffer>, oauthClientSecret?:
       headers: (config.headers ?? {}) as Record<string, string>,
       ...(typeof config.oauth === 'object' &&
         config.oauth !== null && { oauth: config.oauth as McpOAuthConfig }),
-      ...(oauthClientSecret && { oauthClientSecret }),
+      ...(oauthSecrets && Object.keys(oauthSecrets).length > 0 && { oauthSecrets }),
     }
   }
   return {
@@ -88,14 +96,14 @@ export class McpServersRepository {
       ),
       forgetSecrets: db.prepare('DELETE FROM mcp_secrets WHERE server_id = ?'),
       keepSecret: db.prepare('INSERT INTO mcp_secrets (server_id, name, sealed) VALUES (?, ?, ?)'),
-      oauthClientSecret: db.prepare<[string], { sealed: Buffer }>(
-        "SELECT sealed FROM mcp_oauth_credentials WHERE server_id = ? AND kind = 'client_secret'",
+      oauthSecrets: db.prepare<[string], { kind: string; sealed: Buffer }>(
+        "SELECT kind, sealed FROM mcp_oauth_credentials WHERE server_id = ? AND kind IN ('client_secret', 'client_private_key')",
       ),
-      forgetOAuthClientSecret: db.prepare(
-        "DELETE FROM mcp_oauth_credentials WHERE server_id = ? AND kind = 'client_secret'",
+      forgetOAuthSecrets: db.prepare(
+        "DELETE FROM mcp_oauth_credentials WHERE server_id = ? AND kind IN ('client_secret', 'client_private_key')",
       ),
-      keepOAuthClientSecret: db.prepare(
-        "INSERT INTO mcp_oauth_credentials (server_id, kind, sealed) VALUES (?, 'client_secret', ?)",
+      keepOAuthSecret: db.prepare(
+        'INSERT INTO mcp_oauth_credentials (server_id, kind, sealed) VALUES (?, ?, ?)',
       ),
       // Its secrets and OAuth credentials go with it (ON DELETE CASCADE).
       delete: db.prepare('DELETE FROM mcp_servers WHERE id = ?'),
@@ -114,9 +122,11 @@ export class McpServersRepository {
       for (const [name, sealed] of Object.entries(server.secrets)) {
         this.statements.keepSecret.run(server.id, name, sealed)
       }
-      this.statements.forgetOAuthClientSecret.run(server.id)
-      if (server.oauthClientSecret)
-        this.statements.keepOAuthClientSecret.run(server.id, server.oauthClientSecret)
+      this.statements.forgetOAuthSecrets.run(server.id)
+      for (const [field, kind] of Object.entries(OAUTH_SECRET_KINDS)) {
+        const sealed = server.oauthSecrets?.[field as keyof OAuthSecrets]
+        if (sealed) this.statements.keepOAuthSecret.run(server.id, kind, sealed)
+      }
     })
   }
 
@@ -144,7 +154,12 @@ export class McpServersRepository {
 
   private withSecrets(row: Row): StoredMcpServer {
     const secrets = this.statements.secrets.all(row.id).map(({ name, sealed }) => [name, sealed] as const)
-    return toServer(row, Object.fromEntries(secrets), this.statements.oauthClientSecret.get(row.id)?.sealed)
+    const oauthSecrets: OAuthSecrets = {}
+    for (const { kind, sealed } of this.statements.oauthSecrets.all(row.id)) {
+      if (kind === OAUTH_SECRET_KINDS.clientSecret) oauthSecrets.clientSecret = sealed
+      if (kind === OAUTH_SECRET_KINDS.clientPrivateKey) oauthSecrets.clientPrivateKey = sealed
+    }
+    return toServer(row, Object.fromEntries(secrets), oauthSecrets)
   }
 }
 

@@ -275,13 +275,14 @@ export const migrations: readonly Migration[] = [
     version: 13,
     name: 'MCP OAuth credentials',
     sql: `
-      -- What signing in to a remote MCP server leaves, each a JSON value sealed like mcp_secrets:
-      -- the configured client secret, the client registration, the tokens, the PKCE verifier of a
-      -- sign-in under way, and the discovered metadata.
+      -- A remote MCP server's OAuth secrets, each sealed like mcp_secrets: the configured client
+      -- secret or signing key, and what signing in leaves (as JSON): the client registration, the
+      -- tokens, the PKCE verifier of a sign-in under way, and the discovered metadata.
       CREATE TABLE mcp_oauth_credentials (
         server_id TEXT NOT NULL REFERENCES mcp_servers (id) ON DELETE CASCADE,
         kind TEXT NOT NULL CHECK (kind IN
-          ('client_secret', 'client_information', 'tokens', 'code_verifier', 'discovery')),
+          ('client_secret', 'client_private_key', 'client_information', 'tokens', 'code_verifier',
+           'discovery')),
         sealed BLOB NOT NULL,
         PRIMARY KEY (server_id, kind)
       );

@@ -20,6 +20,8 @@ function storedEncrypted({ definition }: McpServerInfo): string {
   const values = (definition.transport === 'stdio' ? definition.env : definition.headers) ?? {}
   const names = Object.keys(values).filter((name) => isSecret(definition.secret, name))
   if (definition.transport === 'http' && definition.oauth?.clientSecret) names.push('the OAuth client secret')
+  if (definition.transport === 'http' && definition.oauth?.clientPrivateKey)
+    names.push('the OAuth private key')
   return names.length > 0 ? ` (stored encrypted: ${names.join(', ')})` : ''
 }
 
@@ -34,13 +36,17 @@ interface AddOptions {
   clientSecret?: string
   clientMetadataUrl?: string
   clientCredentials?: boolean
+  clientPrivateKey?: string
+  signingAlgorithm?: string
   scope?: string
 }
 
 /** The OAuth flags as the server's `oauth` settings; none given, none stored. */
 function oauthSettings(options: AddOptions): { oauth?: McpOAuthSettings } {
-  const { clientId, clientSecret, clientMetadataUrl, clientCredentials, scope } = options
-  const given = clientId ?? clientSecret ?? clientMetadataUrl ?? scope
+  const { clientId, clientSecret, clientMetadataUrl, clientCredentials, scope, signingAlgorithm } = options
+  // The key is read from its file here: its text is what is stored (sealed), not the path.
+  const clientPrivateKey = options.clientPrivateKey && readFileSync(options.clientPrivateKey, 'utf8')
+  const given = clientId ?? clientSecret ?? clientMetadataUrl ?? scope ?? clientPrivateKey ?? signingAlgorithm
   if (!given && !clientCredentials) return {}
   if (!options.url) throw new InvalidArgumentError('the OAuth options are for a remote server (--url)')
   return {
@@ -48,6 +54,8 @@ function oauthSettings(options: AddOptions): { oauth?: McpOAuthSettings } {
       ...(clientId && { clientId }),
       ...(clientSecret && { clientSecret }),
       ...(clientMetadataUrl && { clientMetadataUrl }),
+      ...(clientPrivateKey && { clientPrivateKey }),
+      ...(signingAlgorithm && { signingAlgorithm }),
       ...(clientCredentials && { grant: 'client_credentials' as const }),
       ...(scope && { scope }),
     },
@@ -97,6 +105,14 @@ export function registerMcpCommand(program: Command): void {
     .option(
       '--client-credentials',
       'OAuth: sign in as a machine client (needs --client-id and --client-secret)',
+    )
+    .option(
+      '--client-private-key <file>',
+      'OAuth, with --client-credentials: a PEM (PKCS #8) key that signs the token requests (private_key_jwt) instead of a secret; stored encrypted',
+    )
+    .option(
+      '--signing-algorithm <alg>',
+      'OAuth: that key’s algorithm (ES256, RS256, …; by default as the key is)',
     )
     .option('--scope <scopes>', 'OAuth: scopes to ask for when the server names none')
     .action((name: string, commandParts: string[], options: AddOptions, command: Command) =>

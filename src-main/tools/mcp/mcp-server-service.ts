@@ -23,16 +23,17 @@ import type { LocalSecretStore } from '../../core/local-secret-store'
 import { commandLine, launchApproval } from '../../core/mcp-launch'
 import type { McpOAuthConfig } from '../../core/mcp-server-config'
 import type { McpOAuthCredentialsRepository } from '../../db/mcp-oauth-credentials-repository'
-import type { McpServersRepository, StoredMcpServer } from '../../db/mcp-servers-repository'
+import type { McpServersRepository, OAuthSecrets, StoredMcpServer } from '../../db/mcp-servers-repository'
 import type { ToolRegistry } from '../registry'
 import type { McpServerConfig } from './mcp-connection'
 import { McpManager } from './mcp-manager'
+import { signingAlgorithmOf } from './oauth/atelier-oauth-provider'
 import { McpOAuth, type OAuthTarget } from './oauth/mcp-oauth'
 
 const NAME = /^[a-zA-Z0-9_-]{1,32}$/
 
 /** A server as its settings say, before `enabled` and the approval. */
-type StoredDefinition = McpServerConfig & Pick<StoredMcpServer, 'secrets' | 'oauthClientSecret'>
+type StoredDefinition = McpServerConfig & Pick<StoredMcpServer, 'secrets' | 'oauthSecrets'>
 
 export interface McpServerOAuthOptions {
   /** Where what signing in leaves (registrations, tokens) is kept, sealed. */
@@ -358,15 +359,16 @@ export class McpServerService {
   }
 
   /**
-   * A remote server's `oauth` settings as stored: the client secret sealed (`MASKED_VALUE` keeps the
-   * stored one), the rest in clear, checked so a sign-in cannot fail later for a reason known now.
+   * A remote server's `oauth` settings as stored: the client secret and private key sealed
+   * (`MASKED_VALUE` keeps the stored one), the rest in clear, checked so that a sign-in cannot fail
+   * later for a reason known now.
    */
   private oauthFrom(
     input: McpOAuthSettings | undefined,
     current: StoredMcpServer | undefined,
-  ): { oauth?: McpOAuthConfig; oauthClientSecret?: Buffer } {
+  ): { oauth?: McpOAuthConfig; oauthSecrets?: OAuthSecrets } {
     if (!input) return {}
-    const { clientSecret, ...settings } = input
+    const { clientSecret, clientPrivateKey, ...settings } = input
     const oauth = Object.fromEntries(
       Object.entries(settings).filter(([, value]) => value !== undefined && value !== ''),
     ) as McpOAuthConfig
@@ -376,44 +378,64 @@ export class McpServerService {
         `A client metadata document URL is https with a path, not "${oauth.clientMetadataUrl}".`,
       )
     }
-    if (clientSecret && !oauth.clientId) {
-      throw new AtelierError('invalid_oauth', 'A client secret needs the client id it belongs to.')
+    if ((clientSecret || clientPrivateKey) && !oauth.clientId) {
+      throw new AtelierError('invalid_oauth', 'A client secret or key needs the client id it belongs to.')
     }
-    if (oauth.grant === 'client_credentials' && !(oauth.clientId && clientSecret)) {
-      throw new AtelierError('invalid_oauth', 'Client credentials need a client id and a client secret.')
+    if (clientPrivateKey && oauth.grant !== 'client_credentials') {
+      throw new AtelierError('invalid_oauth', 'A private key signs client-credentials requests only.')
     }
-    let sealed: Buffer | undefined
-    if (clientSecret === MASKED_VALUE) {
-      sealed = current?.oauthClientSecret
-      if (!sealed) {
-        throw new AtelierError(
-          'secret_missing',
-          'The OAuth client secret has no stored value to keep: type it.',
-          {
-            name: 'clientSecret',
-          },
-        )
+    if (clientSecret && clientPrivateKey) {
+      throw new AtelierError('invalid_oauth', 'A client authenticates with a secret or with a key, not both.')
+    }
+    if (oauth.grant === 'client_credentials' && !(oauth.clientId && (clientSecret || clientPrivateKey))) {
+      throw new AtelierError(
+        'invalid_oauth',
+        'Client credentials need a client id, and a client secret or private key.',
+      )
+    }
+    const stored = current?.oauthSecrets
+    const sealed: OAuthSecrets = {}
+    for (const [field, value, label] of [
+      ['clientSecret', clientSecret, 'client secret'],
+      ['clientPrivateKey', clientPrivateKey, 'private key'],
+    ] as const) {
+      if (value === MASKED_VALUE) {
+        const kept = stored?.[field]
+        if (!kept) {
+          throw new AtelierError(
+            'secret_missing',
+            `The OAuth ${label} has no stored value to keep: type it.`,
+            {
+              name: field,
+            },
+          )
+        }
+        sealed[field] = kept
+      } else if (value) {
+        if (field === 'clientPrivateKey') checkPrivateKey(value, oauth.signingAlgorithm)
+        sealed[field] = this.sealedAs(value, stored?.[field])
       }
-    } else if (clientSecret) {
-      sealed = this.sealedAs(clientSecret, current?.oauthClientSecret)
     }
-    return { oauth, ...(sealed && { oauthClientSecret: sealed }) }
+    return { oauth, ...(Object.keys(sealed).length > 0 && { oauthSecrets: sealed }) }
   }
 
-  /** A remote server as signing in needs it: its headers and client secret unsealed, for this use only. */
+  /** A remote server as signing in needs it: its headers, client secret and key unsealed, for this use only. */
   private oauthTarget(server: StoredMcpServer): OAuthTarget {
     const config = this.launchConfig(server)
     if (config.transport !== 'http') {
       throw new AtelierError('invalid_transport', `“${server.name}” is a stdio server: it has no sign-in.`)
     }
-    const clientSecret =
-      server.oauthClientSecret && this.unseal('the OAuth client secret', server.oauthClientSecret)
+    const { clientSecret, clientPrivateKey } = server.oauthSecrets ?? {}
     return {
       id: server.id,
       name: server.name,
       url: config.url,
       headers: config.headers,
-      settings: { ...config.oauth, ...(clientSecret && { clientSecret }) },
+      settings: {
+        ...config.oauth,
+        ...(clientSecret && { clientSecret: this.unseal('the OAuth client secret', clientSecret) }),
+        ...(clientPrivateKey && { clientPrivateKey: this.unseal('the OAuth private key', clientPrivateKey) }),
+      },
     }
   }
 
@@ -466,9 +488,10 @@ export class McpServerService {
 
   /** The server as a connection needs it: its secret values unsealed, for this launch only. */
   private launchConfig(server: StoredMcpServer): McpServerConfig {
-    const { enabled: _, approvedLaunch: __, secrets, oauthClientSecret, ...config } = server
+    const { enabled: _, approvedLaunch: __, secrets, oauthSecrets, ...config } = server
     // Unsealed here only to fail now, as unlaunchable, rather than inside the connection.
-    if (oauthClientSecret) this.unseal('the OAuth client secret', oauthClientSecret)
+    if (oauthSecrets?.clientSecret) this.unseal('the OAuth client secret', oauthSecrets.clientSecret)
+    if (oauthSecrets?.clientPrivateKey) this.unseal('the OAuth private key', oauthSecrets.clientPrivateKey)
     const unsealed = Object.fromEntries(
       Object.entries(secrets).map(([name, sealed]) => [name, this.unseal(name, sealed)]),
     )
@@ -533,7 +556,11 @@ function definitionOf(server: StoredMcpServer): McpServerInput {
         headers: values,
         ...secret,
         ...(server.oauth && {
-          oauth: { ...server.oauth, ...(server.oauthClientSecret && { clientSecret: MASKED_VALUE }) },
+          oauth: {
+            ...server.oauth,
+            ...(server.oauthSecrets?.clientSecret && { clientSecret: MASKED_VALUE }),
+            ...(server.oauthSecrets?.clientPrivateKey && { clientPrivateKey: MASKED_VALUE }),
+          },
         }),
       }
 }
@@ -541,7 +568,25 @@ function definitionOf(server: StoredMcpServer): McpServerInput {
 /** What a server's tokens and registration are bound to: its URL and how it signs in. */
 function signInOf(server: StoredMcpServer): string {
   if (server.transport !== 'http') return ''
-  return JSON.stringify([server.url, server.oauth ?? {}, server.oauthClientSecret?.toString('base64') ?? ''])
+  const { clientSecret, clientPrivateKey } = server.oauthSecrets ?? {}
+  return JSON.stringify([
+    server.url,
+    server.oauth ?? {},
+    clientSecret?.toString('base64') ?? '',
+    clientPrivateKey?.toString('base64') ?? '',
+  ])
+}
+
+/** A private key that cannot sign is refused when it is typed, not at the first sign-in. */
+function checkPrivateKey(pem: string, algorithm: string | undefined): void {
+  try {
+    signingAlgorithmOf(pem, algorithm)
+  } catch (error) {
+    throw new AtelierError(
+      'invalid_oauth',
+      `The OAuth private key cannot be used: ${error instanceof Error ? error.message : String(error)}`,
+    )
+  }
 }
 
 function validUrl(url: string): string {

@@ -10,12 +10,13 @@
  * is registered and no browser is opened — a flow that would need the person only records that the
  * server needs sign-in.
  */
-import { randomBytes } from 'node:crypto'
+import { createPrivateKey, randomBytes } from 'node:crypto'
 import {
   extractWWWAuthenticateParams,
   type OAuthClientProvider,
   type OAuthDiscoveryState,
 } from '@modelcontextprotocol/sdk/client/auth.js'
+import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js'
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
@@ -24,8 +25,8 @@ import type {
 import type { McpOAuthConfig } from '../../../core/mcp-server-config'
 import type { OAuthCredentials } from './oauth-credentials'
 
-/** A server's `oauth` settings with the client secret unsealed, for this provider only. */
-export type OAuthSettings = McpOAuthConfig & { clientSecret?: string }
+/** A server's `oauth` settings with the client secret and key unsealed, for this provider only. */
+export type OAuthSettings = McpOAuthConfig & { clientSecret?: string; clientPrivateKey?: string }
 
 /**
  * Passive providers never send anyone to the authorization page, so the redirect they name is never
@@ -188,11 +189,24 @@ export class AtelierOAuthProvider implements OAuthClientProvider {
  * it), and from then on the SDK refuses to send the secret to any other one the server might name.
  */
 export class StoredClientCredentialsProvider implements OAuthClientProvider {
+  /** With a private key: the token requests carry a JWT it signed (`private_key_jwt`), not a secret. */
+  readonly addClientAuthentication: OAuthClientProvider['addClientAuthentication']
+
   constructor(
     private readonly credentials: OAuthCredentials,
     private readonly settings: OAuthSettings,
     private readonly onTokensSaved: () => void,
-  ) {}
+  ) {
+    const { clientId = '', clientPrivateKey, signingAlgorithm } = settings
+    this.addClientAuthentication = clientPrivateKey
+      ? createPrivateKeyJwtAuth({
+          issuer: clientId,
+          subject: clientId,
+          privateKey: clientPrivateKey,
+          alg: signingAlgorithmOf(clientPrivateKey, signingAlgorithm),
+        })
+      : undefined
+  }
 
   get redirectUrl(): undefined {
     return undefined
@@ -203,7 +217,7 @@ export class StoredClientCredentialsProvider implements OAuthClientProvider {
       client_name: 'Atelier',
       redirect_uris: [],
       grant_types: ['client_credentials'],
-      token_endpoint_auth_method: 'client_secret_basic',
+      token_endpoint_auth_method: this.settings.clientPrivateKey ? 'private_key_jwt' : 'client_secret_basic',
       ...(this.settings.scope && { scope: this.settings.scope }),
     }
   }
@@ -254,4 +268,33 @@ export class StoredClientCredentialsProvider implements OAuthClientProvider {
     if (scope === 'all' || scope === 'tokens') this.credentials.forget('tokens')
     if (scope === 'all' || scope === 'discovery') this.credentials.forget('discovery')
   }
+}
+
+/**
+ * The JWS algorithm a PEM private key signs with: the one configured, checked against the key, or
+ * the usual one for it (ES256/ES384/ES512 by curve, RS256, PS256). Throws when the key cannot be read.
+ */
+export function signingAlgorithmOf(pem: string, configured: string | undefined): string {
+  if (!pem.includes('-----BEGIN PRIVATE KEY-----')) {
+    throw new Error('it must be a PKCS #8 PEM key ("-----BEGIN PRIVATE KEY-----")')
+  }
+  const key = createPrivateKey(pem)
+  const type = key.asymmetricKeyType
+  const curve = key.asymmetricKeyDetails?.namedCurve
+  const usual =
+    type === 'ec'
+      ? ({ prime256v1: 'ES256', secp384r1: 'ES384', secp521r1: 'ES512' } as Record<string, string>)[
+          curve ?? ''
+        ]
+      : type === 'rsa'
+        ? 'RS256'
+        : type === 'rsa-pss'
+          ? 'PS256'
+          : undefined
+  if (!usual) throw new Error(`a ${type}${curve ? ` (${curve})` : ''} key cannot sign client assertions`)
+  if (!configured) return usual
+  const family = configured.slice(0, 2)
+  const fits = type === 'ec' ? configured === usual : family === 'RS' || family === 'PS'
+  if (!fits) throw new Error(`${configured} does not fit a ${type} key (use ${usual})`)
+  return configured
 }

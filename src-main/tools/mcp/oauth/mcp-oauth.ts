@@ -240,11 +240,11 @@ export class McpOAuth {
   }
 
   private async signInAsMachine(target: OAuthTarget, reconnect: Reconnect): Promise<McpSignIn> {
-    const { clientId, clientSecret } = target.settings
-    if (!clientId || !clientSecret) {
+    const { clientId, clientSecret, clientPrivateKey } = target.settings
+    if (!clientId || !(clientSecret || clientPrivateKey)) {
       throw new AtelierError(
         'invalid_oauth',
-        `“${target.name}” signs in with client credentials, which need a client id and a client secret.`,
+        `“${target.name}” signs in with client credentials, which need a client id, and a client secret or private key.`,
       )
     }
     // The connection's own provider asks for a token on the server's 401, as it would for a turn.

@@ -56,13 +56,13 @@ const PASSING: Record<string, string> = {
   'auth/offline-access-scope': 'asks for offline_access where the authorization server offers it',
   'auth/offline-access-not-supported': 'does not ask for offline_access where it is not offered',
   'auth/client-credentials-basic': 'signs in as a machine client with client_secret_basic, no browser',
+  'auth/client-credentials-jwt':
+    'signs in as a machine client with private_key_jwt (an ES256 key of its settings)',
 }
 
 /** Scenarios it fails today, each with why. */
 const FAILING: Record<string, string> = {
   'elicitation-sep1034-client-defaults': 'no elicitation yet',
-  'auth/client-credentials-jwt':
-    'private_key_jwt client authentication: a server’s settings cannot hold a signing key yet',
   'auth/cross-app-access-complete-flow':
     'SEP-990 (an RFC 8693 token exchange at the identity provider, then a JWT-bearer grant): not in the SDK’s client',
 }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { generateKeyPairSync } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   type Atelier,
@@ -272,6 +273,31 @@ describe('OAuth sign-in to remote MCP servers', () => {
     for (const token of server.tokensIssued) expect(databaseFilesHolding(dataDir, token)).toEqual([])
   })
 
+  it('signs in with client credentials and a private key (private_key_jwt); the key is sealed and masked', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+    const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()
+    const server = await serve({
+      clients: [
+        { clientId: 'signer', publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString() },
+      ],
+    })
+    const { atelier, dataDir, info, call } = open()
+    const added = addRemote(atelier, server.url, {
+      oauth: { grant: 'client_credentials', clientId: 'signer', clientPrivateKey: pem },
+    })
+    expect(added.definition).toMatchObject({ oauth: { clientPrivateKey: MASKED_VALUE } })
+
+    expect(await atelier.mcp.signIn('remote')).toEqual({ authorizationUrl: null, opened: false })
+    expect(await call()).toMatchObject({ isError: false, content: 'signed in as signer' })
+    expect(server).toMatchObject({ assertionsVerified: 1, clientCredentialGrants: 1 })
+    expect(info().auth).toBe('signed-in')
+
+    atelier.db.pragma('wal_checkpoint(TRUNCATE)')
+    const keyBody = pem.split('\n')[1] ?? ''
+    expect(keyBody.length).toBeGreaterThan(20)
+    expect(databaseFilesHolding(dataDir, keyBody)).toEqual([])
+  })
+
   it('signs in as a pre-registered client, without registering one', async () => {
     const server = await serve({ clients: [{ clientId: 'desktop', clientSecret: 'desktop-secret' }] })
     const { atelier, call } = open()
@@ -288,9 +314,25 @@ describe('OAuth sign-in to remote MCP servers', () => {
     const { atelier } = open()
     const add = (oauth: Extract<McpServerInput, { transport: 'http' }>['oauth']) =>
       addRemote(atelier, 'http://127.0.0.1:9/mcp', { oauth })
-    expect(() => add({ grant: 'client_credentials', clientId: 'x' })).toThrow(/client id and a client secret/)
-    expect(() => add({ clientSecret: 's' })).toThrow(/needs the client id/)
+    expect(() => add({ grant: 'client_credentials', clientId: 'x' })).toThrow(
+      /need a client id, and a client secret or private key/,
+    )
+    expect(() => add({ clientSecret: 's' })).toThrow(/needs the client id it belongs to/)
     expect(() => add({ clientMetadataUrl: 'https://example.com' })).toThrow(/https with a path/)
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey
+    const rsaPem = rsa.export({ type: 'pkcs8', format: 'pem' }).toString()
+    expect(() => add({ grant: 'client_credentials', clientId: 'x', clientPrivateKey: 'not a key' })).toThrow(
+      /private key cannot be used: it must be a PKCS #8 PEM key/,
+    )
+    expect(() =>
+      add({
+        grant: 'client_credentials',
+        clientId: 'x',
+        clientPrivateKey: rsaPem,
+        signingAlgorithm: 'ES256',
+      }),
+    ).toThrow(/ES256 does not fit a rsa key/)
+    expect(() => add({ clientId: 'x', clientPrivateKey: rsaPem })).toThrow(/client-credentials requests only/)
   })
 
   it('forgets the credentials with the server, and when its URL changes', async () => {
