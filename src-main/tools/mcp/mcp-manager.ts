@@ -118,9 +118,13 @@ export class McpManager {
         error instanceof UnauthorizedError ||
         error instanceof SignInRequiredError
       const message = error instanceof Error ? error.message : String(error)
-      // Past the handshake (a server that guards only its tools): said as needing sign-in all the same.
-      entry.error =
+      // Past the handshake (a server that guards only its tools): said as needing sign-in all the same,
+      // with where to sign in.
+      const said =
         entry.refused && !message.startsWith('needs sign-in') ? `needs sign-in: ${message}` : message
+      entry.error = entry.refused
+        ? `${said} — sign in from Settings → MCP or with \`atelier mcp login ${server.name}\``
+        : said
     }
     // This entry, not the map's: a server turned off meanwhile is reported with why it did not connect.
     return statusOf(server, entry)

@@ -293,7 +293,11 @@ export class McpServerService {
   private toInfo(server: StoredMcpServer): McpServerInfo {
     const status = this.manager.status(server)
     const { connected, tools } = status
-    const error = this.oauth.failure(server.id) ?? status.error ?? this.unlaunchable.get(server.id)
+    const auth =
+      server.transport === 'http' ? this.oauth.state(server.id, this.manager.refused(server.id)) : 'none'
+    // A failed sign-in is news until a later one (or a refresh) signs in.
+    const failure = auth === 'signed-in' ? undefined : this.oauth.failure(server.id)
+    const error = failure ?? status.error ?? this.unlaunchable.get(server.id)
     return {
       id: server.id,
       name: server.name,
@@ -305,8 +309,7 @@ export class McpServerService {
       running: connected,
       ...(error && { error }),
       tools,
-      auth:
-        server.transport === 'http' ? this.oauth.state(server.id, this.manager.refused(server.id)) : 'none',
+      auth,
     }
   }
 

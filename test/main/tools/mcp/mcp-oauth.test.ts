@@ -137,6 +137,7 @@ describe('OAuth sign-in to remote MCP servers', () => {
     const [status] = await atelier.mcp.prepare()
     expect(status).toMatchObject({ connected: false, tools: [] })
     expect(status?.error).toMatch(/^needs sign-in/)
+    expect(status?.error).toContain('sign in from Settings → MCP or with `atelier mcp login remote`')
     expect(info()).toMatchObject({ auth: 'needs-sign-in', running: false })
     expect(opened).toEqual([])
     // Nothing of signing in happened: no registration, no authorization page.
