@@ -175,11 +175,11 @@ export class McpConnection {
     const watching: typeof fetch = async (input, init) => {
       const response = await fetch(input, init)
       const asked = new URL(input instanceof Request ? input.url : String(input))
+      if (asked.origin !== url.origin || asked.pathname !== url.pathname) return response
       const refused = response.status === 401 || response.status === 403
-      if (refused && asked.origin === url.origin && asked.pathname === url.pathname) {
-        challenged = response.status as 401 | 403
-        if (authProvider instanceof AtelierOAuthProvider) authProvider.refused(response)
-      }
+      // Only the latest answer counts: a refusal the OAuth flow then overcame is not the failure.
+      challenged = refused ? (response.status as 401 | 403) : undefined
+      if (refused && authProvider instanceof AtelierOAuthProvider) authProvider.refused(response)
       return response
     }
     try {
