@@ -362,8 +362,17 @@ describe('OAuth sign-in to remote MCP servers', () => {
     const atelier = createAtelier({ dataDir: tempDir() })
     cleanups.push(() => atelier.close())
     addRemote(atelier, server.url)
-    const started = await atelier.mcp.signIn('remote')
-    expect(started).toMatchObject({ opened: false, authorizationUrl: expect.stringContaining('/authorize?') })
+    // Through the contract, as the web host's page calls it.
+    const started = await atelier.dispatch('mcp.signIn', { name: 'remote' })
+    expect(started).toMatchObject({
+      ok: true,
+      value: { opened: false, authorizationUrl: expect.stringContaining('/authorize?') },
+    })
+    if (!started.ok) return
+    await browse(started.value.authorizationUrl ?? '')
+    await atelier.mcp.signInCompletion('remote')
+    const signedOut = await atelier.dispatch('mcp.signOut', { name: 'remote' })
+    expect(signedOut).toMatchObject({ ok: true, value: { name: 'remote', auth: 'needs-sign-in' } })
   })
 
   // The built CLI, as `npm install` leaves it (npm test builds first).
