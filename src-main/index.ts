@@ -198,6 +198,8 @@ app.whenReady().then(() => {
       pickFolder: pickFolderWithDialog,
       hasUI: true,
       spawnToolHost: utilityToolHost,
+      // An MCP server's sign-in page (https, or http on this machine: checked where it is asked for).
+      openExternal: (url) => shell.openExternal(url).then(() => true),
     })
   } catch (error) {
     dialog.showErrorBox(`${PRODUCT_NAME} cannot start`, toErrorPayload(error).message)

@@ -34,7 +34,8 @@ export function isSecret(marks: SecretMarks | undefined, name: string): boolean 
 /**
  * How Atelier signs in to a remote server that asks for OAuth 2.1. Everything is optional: without
  * it, a server that answers 401 is signed in to with dynamic client registration and the
- * authorization code flow in the browser. `clientSecret` is stored sealed and reads `MASKED_VALUE`.
+ * authorization code flow in the browser. `clientSecret` and `clientPrivateKey` are stored sealed
+ * and read `MASKED_VALUE`.
  */
 export const McpOAuthSettings = Type.Object(
   {
@@ -43,7 +44,14 @@ export const McpOAuthSettings = Type.Object(
     clientSecret: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
     /** An https URL of a Client ID Metadata Document, used where the authorization server supports them. */
     clientMetadataUrl: Type.Optional(Type.String({ pattern: '^https://\\S+$', maxLength: 2000 })),
-    /** `client_credentials`: a machine client (needs clientId and clientSecret), no browser. */
+    /**
+     * A PEM (PKCS #8) private key the client signs its token requests with (`private_key_jwt`,
+     * RFC 7523) instead of a secret; stored sealed, reads `MASKED_VALUE`.
+     */
+    clientPrivateKey: Type.Optional(Type.String({ minLength: 1, maxLength: 16384 })),
+    /** The JWS algorithm of that key's signatures; by default ES256/ES384/ES512 or RS256, as the key is. */
+    signingAlgorithm: Type.Optional(Type.String({ pattern: '^(RS|PS|ES)(256|384|512)$' })),
+    /** `client_credentials`: a machine client (needs clientId, and clientSecret or clientPrivateKey), no browser. */
     grant: Type.Optional(
       Type.Union([Type.Literal('authorization_code'), Type.Literal('client_credentials')]),
     ),

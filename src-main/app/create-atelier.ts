@@ -14,6 +14,7 @@ import { ChatsRepository } from '../db/chats-repository'
 import { ConversationRepository } from '../db/conversation-repository'
 import { type Database, openDatabase } from '../db/database'
 import { FreshnessRepository } from '../db/freshness-repository'
+import { McpOAuthCredentialsRepository } from '../db/mcp-oauth-credentials-repository'
 import { McpServersRepository } from '../db/mcp-servers-repository'
 import { PermissionRulesRepository } from '../db/permission-rules-repository'
 import { ProvidersRepository } from '../db/providers-repository'
@@ -69,6 +70,13 @@ export interface AtelierOptions {
   spawnToolHost?: SpawnHost
   /** Where the person's own tool folders are looked for (`~/.atelier/tools`, …); the OS home by default. */
   home?: string
+  /**
+   * Opens a URL in the system browser (the desktop app's shell): an MCP server's sign-in page.
+   * Without it (the CLI, the web host) the URL is handed back to be shown.
+   */
+  openExternal?: (url: string) => boolean | Promise<boolean>
+  /** How long an MCP sign-in waits for the browser to come back; 5 minutes by default (tests shorten it). */
+  mcpSignInTimeoutMs?: number
 }
 
 /** Every service of the app, wired once; used alike by Electron main, the CLI, the web host and tests. */
@@ -103,6 +111,8 @@ export function createAtelier({
   hasUI = false,
   spawnToolHost,
   home,
+  openExternal,
+  mcpSignInTimeoutMs,
 }: AtelierOptions): Atelier {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const db = openDatabase(join(dataDir, DATABASE_FILE), { nativeBinding })
@@ -133,6 +143,7 @@ export function createAtelier({
     new LocalSecretStore(dataDir),
     registry,
     events,
+    { credentials: new McpOAuthCredentialsRepository(db), openExternal, signInTimeoutMs: mcpSignInTimeoutMs },
   )
   const mcpCatalog = new McpCatalog(mcp)
   const services = new ToolServiceService({

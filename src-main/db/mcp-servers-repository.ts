@@ -1,7 +1,7 @@
 import { SECRET_NAME } from '../../src-shared/mcp'
 import type { LocalSecretStore } from '../core/local-secret-store'
 import { commandLine, launchApproval } from '../core/mcp-launch'
-import type { McpServerConfig } from '../core/mcp-server-config'
+import type { McpOAuthConfig, McpServerConfig } from '../core/mcp-server-config'
 import type { Database } from './database'
 
 /**
@@ -15,7 +15,17 @@ export type StoredMcpServer = McpServerConfig & {
   approvedLaunch: string | null
   /** Secret values by environment variable (stdio) or header (http) name, sealed by the secret store. */
   secrets: Record<string, Buffer>
+  /** A remote server's OAuth client secret and signing key (`oauth.clientSecret`, `oauth.clientPrivateKey`), sealed. */
+  oauthSecrets?: OAuthSecrets
 }
+
+export interface OAuthSecrets {
+  clientSecret?: Buffer
+  clientPrivateKey?: Buffer
+}
+
+/** Where each OAuth secret of the settings is kept in `mcp_oauth_credentials`. */
+const OAUTH_SECRET_KINDS = { clientSecret: 'client_secret', clientPrivateKey: 'client_private_key' } as const
 
 interface Row {
   id: string
@@ -27,7 +37,7 @@ interface Row {
 }
 
 /** A row whose JSON no longer parses keeps its name and stays off, so nothing odd is started. */
-function toServer(row: Row, secrets: Record<string, Buffer>): StoredMcpServer {
+function toServer(row: Row, secrets: Record<string, Buffer>, oauthSecrets?: OAuthSecrets): StoredMcpServer {
   let config: Record<string, unknown> = {}
   let enabled = row.enabled === 1
   try {
@@ -42,6 +52,9 @@ function toServer(row: Row, secrets: Record<string, Buffer>): StoredMcpServer {
       transport: 'http',
       url: String(config.url ?? ''),
       headers: (config.headers ?? {}) as Record<string, string>,
+      ...(typeof config.oauth === 'object' &&
+        config.oauth !== null && { oauth: config.oauth as McpOAuthConfig }),
+      ...(oauthSecrets && Object.keys(oauthSecrets).length > 0 && { oauthSecrets }),
     }
   }
   return {
@@ -58,7 +71,7 @@ function configJson(server: McpServerConfig): string {
   return JSON.stringify(
     server.transport === 'stdio'
       ? { command: server.command, args: server.args, env: server.env, cwd: server.cwd }
-      : { url: server.url, headers: server.headers },
+      : { url: server.url, headers: server.headers, ...(server.oauth && { oauth: server.oauth }) },
   )
 }
 
@@ -83,7 +96,16 @@ export class McpServersRepository {
       ),
       forgetSecrets: db.prepare('DELETE FROM mcp_secrets WHERE server_id = ?'),
       keepSecret: db.prepare('INSERT INTO mcp_secrets (server_id, name, sealed) VALUES (?, ?, ?)'),
-      // Its secrets go with it (ON DELETE CASCADE).
+      oauthSecrets: db.prepare<[string], { kind: string; sealed: Buffer }>(
+        "SELECT kind, sealed FROM mcp_oauth_credentials WHERE server_id = ? AND kind IN ('client_secret', 'client_private_key')",
+      ),
+      forgetOAuthSecrets: db.prepare(
+        "DELETE FROM mcp_oauth_credentials WHERE server_id = ? AND kind IN ('client_secret', 'client_private_key')",
+      ),
+      keepOAuthSecret: db.prepare(
+        'INSERT INTO mcp_oauth_credentials (server_id, kind, sealed) VALUES (?, ?, ?)',
+      ),
+      // Its secrets and OAuth credentials go with it (ON DELETE CASCADE).
       delete: db.prepare('DELETE FROM mcp_servers WHERE id = ?'),
     }
     this.saveInTransaction = db.transaction((server: StoredMcpServer, now: number) => {
@@ -99,6 +121,11 @@ export class McpServersRepository {
       this.statements.forgetSecrets.run(server.id)
       for (const [name, sealed] of Object.entries(server.secrets)) {
         this.statements.keepSecret.run(server.id, name, sealed)
+      }
+      this.statements.forgetOAuthSecrets.run(server.id)
+      for (const [field, kind] of Object.entries(OAUTH_SECRET_KINDS)) {
+        const sealed = server.oauthSecrets?.[field as keyof OAuthSecrets]
+        if (sealed) this.statements.keepOAuthSecret.run(server.id, kind, sealed)
       }
     })
   }
@@ -127,7 +154,12 @@ export class McpServersRepository {
 
   private withSecrets(row: Row): StoredMcpServer {
     const secrets = this.statements.secrets.all(row.id).map(({ name, sealed }) => [name, sealed] as const)
-    return toServer(row, Object.fromEntries(secrets))
+    const oauthSecrets: OAuthSecrets = {}
+    for (const { kind, sealed } of this.statements.oauthSecrets.all(row.id)) {
+      if (kind === OAUTH_SECRET_KINDS.clientSecret) oauthSecrets.clientSecret = sealed
+      if (kind === OAUTH_SECRET_KINDS.clientPrivateKey) oauthSecrets.clientPrivateKey = sealed
+    }
+    return toServer(row, Object.fromEntries(secrets), oauthSecrets)
   }
 }
 

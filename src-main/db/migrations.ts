@@ -271,4 +271,21 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX compactions_by_chat ON compactions (chat_id, created_at);
     `,
   },
+  {
+    version: 13,
+    name: 'MCP OAuth credentials',
+    sql: `
+      -- A remote MCP server's OAuth secrets, each sealed like mcp_secrets: the configured client
+      -- secret or signing key, and what signing in leaves (as JSON): the client registration, the
+      -- tokens, the PKCE verifier of a sign-in under way, and the discovered metadata.
+      CREATE TABLE mcp_oauth_credentials (
+        server_id TEXT NOT NULL REFERENCES mcp_servers (id) ON DELETE CASCADE,
+        kind TEXT NOT NULL CHECK (kind IN
+          ('client_secret', 'client_private_key', 'client_information', 'tokens', 'code_verifier',
+           'discovery')),
+        sealed BLOB NOT NULL,
+        PRIMARY KEY (server_id, kind)
+      );
+    `,
+  },
 ]

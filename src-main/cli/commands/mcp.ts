@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { type Command, InvalidArgumentError } from 'commander'
 import { AtelierError } from '../../../src-shared/errors'
-import { isSecret, type McpServerInfo } from '../../../src-shared/mcp'
+import { isSecret, type McpOAuthSettings, type McpServerInfo } from '../../../src-shared/mcp'
 import { printJson, withAtelier } from '../open-atelier'
 
 function keyValue(value: string, previous: Record<string, string> = {}): Record<string, string> {
@@ -19,6 +19,9 @@ function collect(value: string, previous: string[] = []): string[] {
 function storedEncrypted({ definition }: McpServerInfo): string {
   const values = (definition.transport === 'stdio' ? definition.env : definition.headers) ?? {}
   const names = Object.keys(values).filter((name) => isSecret(definition.secret, name))
+  if (definition.transport === 'http' && definition.oauth?.clientSecret) names.push('the OAuth client secret')
+  if (definition.transport === 'http' && definition.oauth?.clientPrivateKey)
+    names.push('the OAuth private key')
   return names.length > 0 ? ` (stored encrypted: ${names.join(', ')})` : ''
 }
 
@@ -29,6 +32,34 @@ interface AddOptions {
   secret?: string[]
   public?: string[]
   cwd?: string
+  clientId?: string
+  clientSecret?: string
+  clientMetadataUrl?: string
+  clientCredentials?: boolean
+  clientPrivateKey?: string
+  signingAlgorithm?: string
+  scope?: string
+}
+
+/** The OAuth flags as the server's `oauth` settings; none given, none stored. */
+function oauthSettings(options: AddOptions): { oauth?: McpOAuthSettings } {
+  const { clientId, clientSecret, clientMetadataUrl, clientCredentials, scope, signingAlgorithm } = options
+  // The key is read from its file here: its text is what is stored (sealed), not the path.
+  const clientPrivateKey = options.clientPrivateKey && readFileSync(options.clientPrivateKey, 'utf8')
+  const given = clientId ?? clientSecret ?? clientMetadataUrl ?? scope ?? clientPrivateKey ?? signingAlgorithm
+  if (!given && !clientCredentials) return {}
+  if (!options.url) throw new InvalidArgumentError('the OAuth options are for a remote server (--url)')
+  return {
+    oauth: {
+      ...(clientId && { clientId }),
+      ...(clientSecret && { clientSecret }),
+      ...(clientMetadataUrl && { clientMetadataUrl }),
+      ...(clientPrivateKey && { clientPrivateKey }),
+      ...(signingAlgorithm && { signingAlgorithm }),
+      ...(clientCredentials && { grant: 'client_credentials' as const }),
+      ...(scope && { scope }),
+    },
+  }
 }
 
 /** `--secret NAME` and `--public NAME` as the contract's marks; names marked neither follow their look. */
@@ -62,6 +93,28 @@ export function registerMcpCommand(program: Command): void {
       collect,
     )
     .option('--cwd <dir>', 'the folder a stdio server starts in')
+    .option(
+      '--client-id <id>',
+      'OAuth: a client registered with the server beforehand (no dynamic registration)',
+    )
+    .option('--client-secret <secret>', 'OAuth: that client’s secret (stored encrypted)')
+    .option(
+      '--client-metadata-url <url>',
+      'OAuth: an https URL of a Client ID Metadata Document, used where the server supports them',
+    )
+    .option(
+      '--client-credentials',
+      'OAuth: sign in as a machine client (needs --client-id and --client-secret)',
+    )
+    .option(
+      '--client-private-key <file>',
+      'OAuth, with --client-credentials: a PEM (PKCS #8) key that signs the token requests (private_key_jwt) instead of a secret; stored encrypted',
+    )
+    .option(
+      '--signing-algorithm <alg>',
+      'OAuth: that key’s algorithm (ES256, RS256, …; by default as the key is)',
+    )
+    .option('--scope <scopes>', 'OAuth: scopes to ask for when the server names none')
     .action((name: string, commandParts: string[], options: AddOptions, command: Command) =>
       withAtelier(command, ({ mcp: servers }) => {
         const [executable, ...args] = commandParts
@@ -70,7 +123,14 @@ export function registerMcpCommand(program: Command): void {
         // Typing the command here is the approval the desktop app asks for; it is printed back as run.
         const info = options.url
           ? servers.add(
-              { name, transport: 'http', url: options.url, headers: options.header ?? {}, secret },
+              {
+                name,
+                transport: 'http',
+                url: options.url,
+                headers: options.header ?? {},
+                secret,
+                ...oauthSettings(options),
+              },
               { approve: true },
             )
           : servers.add(
@@ -99,7 +159,9 @@ export function registerMcpCommand(program: Command): void {
         if (options.json) return printJson(list)
         for (const server of list) {
           const state = server.enabled ? (server.needsApproval ? 'needs approval' : 'on') : 'off'
-          process.stdout.write(`${state.padEnd(14)} ${server.name}  ${server.target}\n`)
+          const signIn =
+            server.auth === 'none' ? '' : `  (${server.auth === 'signed-in' ? 'signed in' : 'needs sign-in'})`
+          process.stdout.write(`${state.padEnd(14)} ${server.name}  ${server.target}${signIn}\n`)
         }
       }),
     )
@@ -131,6 +193,46 @@ export function registerMcpCommand(program: Command): void {
       withAtelier(command, async ({ mcp: servers }) => {
         await servers.remove(name)
         process.stdout.write(`removed ${name}\n`)
+      }),
+    )
+
+  mcp
+    .command('login <name>')
+    .description(
+      'sign in to a remote server that asks for OAuth: prints the authorization URL to open and waits for the browser (5 minutes)',
+    )
+    .action((name: string, _options: unknown, command: Command) =>
+      withAtelier(command, async ({ mcp: servers }) => {
+        const { authorizationUrl } = await servers.signIn(name)
+        if (authorizationUrl) {
+          process.stdout.write(
+            `Open this URL to sign in to ${name}:\n${authorizationUrl}\nWaiting for the browser…\n`,
+          )
+          await servers.signInCompletion(name)
+        }
+        const info = servers.list().find((server) => server.name === name)
+        if (info?.error && !info.running) {
+          throw new AtelierError(
+            'sign_in_failed',
+            `Signed in to ${name}, but it did not connect: ${info.error}`,
+          )
+        }
+        const count = info?.tools.length ?? 0
+        const connection =
+          info?.enabled === false
+            ? ' (it is off: `atelier mcp enable` to use it)'
+            : `: ${count} tool${count === 1 ? '' : 's'}`
+        process.stdout.write(`Signed in to ${name}${connection}\n`)
+      }),
+    )
+
+  mcp
+    .command('logout <name>')
+    .description('forget the tokens of a remote server: it needs signing in again')
+    .action((name: string, _options: unknown, command: Command) =>
+      withAtelier(command, async ({ mcp: servers }) => {
+        await servers.signOut(name)
+        process.stdout.write(`Signed out of ${name}\n`)
       }),
     )
 

@@ -3,6 +3,7 @@
  * the server says it changed, reconnected after it died. A stdio server is spawned without a shell,
  * so arguments reach it as the literal strings they are.
  */
+import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
@@ -24,6 +25,7 @@ import {
 import packageJson from '../../../package.json'
 import type { McpServerConfig } from '../../core/mcp-server-config'
 import { ElicitationRouter } from './elicitation'
+import { AtelierOAuthProvider, SignInRequiredError } from './oauth/atelier-oauth-provider'
 import { closeProcessTree } from './process-tree'
 
 export type { McpServerConfig }
@@ -56,6 +58,8 @@ export class McpConnection {
     readonly config: McpServerConfig,
     /** Told when the session ends without being closed (the server crashed or was killed). */
     private readonly onLost: () => void = () => {},
+    /** A remote server's OAuth client (passive: stored tokens, refreshed, never a browser). */
+    private readonly authProvider?: OAuthClientProvider,
   ) {}
 
   /** Routes the server's questions (elicitation) to the person behind the call in flight. */
@@ -237,17 +241,40 @@ export class McpConnection {
     this.stdio = undefined
     const url = new URL(config.url)
     const requestInit = { headers: config.headers }
+    const { authProvider } = this
+    // The server's own refusal, kept: when the OAuth flow it starts fails (its metadata cannot be
+    // fetched…), the connection still failed for want of authorization, and signing in says why.
+    let challenged: 401 | 403 | undefined
+    const watching: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init)
+      const asked = new URL(input instanceof Request ? input.url : String(input))
+      if (asked.origin !== url.origin || asked.pathname !== url.pathname) return response
+      const refused = response.status === 401 || response.status === 403
+      // Only the latest answer counts: a refusal the OAuth flow then overcame is not the failure.
+      challenged = refused ? (response.status as 401 | 403) : undefined
+      if (refused && authProvider instanceof AtelierOAuthProvider) authProvider.refused(response)
+      return response
+    }
     try {
-      await client.connect(new StreamableHTTPClientTransport(url, { requestInit }))
+      await client.connect(
+        new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch: watching }),
+      )
     } catch (error) {
       if (this.opening !== client) throw error
+      // The OAuth flow stopped where only the person can go on: signing in is theirs to start.
+      if (error instanceof UnauthorizedError || error instanceof SignInRequiredError) {
+        throw new McpAuthorizationError(401, error)
+      }
+      if (challenged && !(error instanceof StreamableHTTPError)) {
+        throw new McpAuthorizationError(challenged, error as Error)
+      }
       const status = error instanceof StreamableHTTPError ? error.code : undefined
       if (status === 401 || status === 403) throw new McpAuthorizationError(status, error as Error)
       // Servers from before Streamable HTTP speak the older HTTP+SSE transport: they refuse the POST
       // (400, 404, 405, as the specification's backwards compatibility says). Any other failure is
       // this server's own, and trying SSE would only hide it.
       if (status !== 400 && status !== 404 && status !== 405) throw error
-      await client.connect(new SSEClientTransport(url, { requestInit }))
+      await client.connect(new SSEClientTransport(url, { requestInit, authProvider }))
     }
   }
 

@@ -4,6 +4,8 @@
  * disabled server is never started nor contacted. One connection per server serves both, so opening
  * the inspector warms the next turn.
  */
+import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ErrorCode, McpError, type Root, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { McpServerStatus } from '../../../src-shared/mcp'
 import type { JsonSchema, ToolKind, ToolProgress } from '../../../src-shared/tools'
@@ -14,8 +16,9 @@ import { clampIntegerSetting, integerParameter, TIMEOUT_SECONDS } from '../setti
 import type { EffectiveToolSettings, RegisteredTool } from '../types'
 import type { AskPerson } from './elicitation'
 import { IdleDeadline } from './idle-deadline'
-import { McpConnection, type McpServerConfig } from './mcp-connection'
+import { McpAuthorizationError, McpConnection, type McpServerConfig } from './mcp-connection'
 import { mcpToolName } from './names'
+import { SignInRequiredError } from './oauth/atelier-oauth-provider'
 import { toToolOutput } from './results'
 
 interface Entry {
@@ -24,6 +27,8 @@ interface Entry {
   listed: Tool[] | undefined
   unregister: (() => void)[]
   error?: string
+  /** The last connection was refused as unauthorized: the server needs signing in to. */
+  refused?: boolean
 }
 
 export class McpManager {
@@ -37,6 +42,9 @@ export class McpManager {
     private readonly registry: ToolRegistry,
     /** Told when a server's session ends by itself (a crash), so whoever shows it can follow. */
     private readonly onServerLost: () => void = () => {},
+    /** A remote server's OAuth client for its connections, if it has one. */
+    private readonly authProviderFor: (server: McpServerConfig) => OAuthClientProvider | undefined = () =>
+      undefined,
   ) {}
 
   /**
@@ -84,6 +92,11 @@ export class McpManager {
     this.pastStderr.delete(id)
   }
 
+  /** Whether the server's last connection was refused as unauthorized. */
+  refused(id: string): boolean {
+    return this.entries.get(id)?.refused === true
+  }
+
   /** A server as it stands: connected now, its tools as last listed, its last failure. */
   status(server: { id: string; name: string }): McpServerStatus {
     return statusOf(server, this.entries.get(server.id))
@@ -97,7 +110,7 @@ export class McpManager {
     let entry = this.entries.get(server.id)
     if (!entry) {
       const created: Entry = {
-        connection: new McpConnection(server, this.onServerLost),
+        connection: new McpConnection(server, this.onServerLost, this.authProviderFor(server)),
         listed: undefined,
         unregister: [],
       }
@@ -109,8 +122,20 @@ export class McpManager {
       const tools = await entry.connection.listTools()
       if (tools !== entry.listed) this.register(entry, server, tools)
       delete entry.error
+      delete entry.refused
     } catch (error) {
-      entry.error = error instanceof Error ? error.message : String(error)
+      entry.refused =
+        error instanceof McpAuthorizationError ||
+        error instanceof UnauthorizedError ||
+        error instanceof SignInRequiredError
+      const message = error instanceof Error ? error.message : String(error)
+      // Past the handshake (a server that guards only its tools): said as needing sign-in all the same,
+      // with where to sign in.
+      const said =
+        entry.refused && !message.startsWith('needs sign-in') ? `needs sign-in: ${message}` : message
+      entry.error = entry.refused
+        ? `${said} — sign in from Settings → MCP or with \`atelier mcp login ${server.name}\``
+        : said
     }
     // This entry, not the map's: a server turned off meanwhile is reported with why it did not connect.
     return statusOf(server, entry)
@@ -231,6 +256,14 @@ function mcpTool(connection: McpConnection, server: McpServerConfig, tool: Tool)
       } catch (error) {
         if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
           throw new ToolError('timeout', `${tool.name} on “${server.name}” timed out: ${error.message}`)
+        }
+        // Mid-session (a token that no longer refreshes, a step-up to more scope): the person signs in.
+        const refused = error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403)
+        if (refused || error instanceof UnauthorizedError || error instanceof SignInRequiredError) {
+          throw new ToolError(
+            'execution_failed',
+            `“${server.name}” needs sign-in (Settings → MCP, or \`atelier mcp login ${server.name}\`): ${error.message}`,
+          )
         }
         throw error
       } finally {

@@ -5,10 +5,13 @@
  * auth headers) are sealed at rest and masked in all it answers; only a launch unseals them.
  */
 import { randomUUID } from 'node:crypto'
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
+import { isHttpsUrl } from '@modelcontextprotocol/sdk/client/auth.js'
 import { AtelierError } from '../../../src-shared/errors'
 import {
   isSecret,
   MASKED_VALUE,
+  type McpOAuthSettings,
   type McpServerInfo,
   type McpServerInput,
   type McpServerStatus,
@@ -18,19 +21,33 @@ import {
 import type { AtelierEvents } from '../../core/events'
 import type { LocalSecretStore } from '../../core/local-secret-store'
 import { commandLine, launchApproval } from '../../core/mcp-launch'
-import type { McpServersRepository, StoredMcpServer } from '../../db/mcp-servers-repository'
+import type { McpOAuthConfig } from '../../core/mcp-server-config'
+import type { McpOAuthCredentialsRepository } from '../../db/mcp-oauth-credentials-repository'
+import type { McpServersRepository, OAuthSecrets, StoredMcpServer } from '../../db/mcp-servers-repository'
 import type { ToolRegistry } from '../registry'
 import type { McpConnection, McpServerConfig } from './mcp-connection'
 import { McpManager } from './mcp-manager'
 import { rootsOf } from './mcp-roots'
+import { signingAlgorithmOf } from './oauth/atelier-oauth-provider'
+import { McpOAuth, type OAuthTarget } from './oauth/mcp-oauth'
 
 const NAME = /^[a-zA-Z0-9_-]{1,32}$/
 
 /** A server as its settings say, before `enabled` and the approval. */
-type StoredDefinition = McpServerConfig & Pick<StoredMcpServer, 'secrets'>
+type StoredDefinition = McpServerConfig & Pick<StoredMcpServer, 'secrets' | 'oauthSecrets'>
+
+export interface McpServerOAuthOptions {
+  /** Where what signing in leaves (registrations, tokens) is kept, sealed. */
+  credentials: McpOAuthCredentialsRepository
+  /** Opens an authorization page in the system browser (the desktop app's shell); true when it did. */
+  openExternal?: (url: string) => boolean | Promise<boolean>
+  /** How long a sign-in waits for the browser (5 minutes; tests shorten it). */
+  signInTimeoutMs?: number
+}
 
 export class McpServerService {
   private readonly manager: McpManager
+  private readonly oauth: McpOAuth
   /** Once closing, the database may be gone: nothing more is announced. */
   private closed = false
   /** The servers' states as `prepare` last announced them; any other announcement clears it. */
@@ -43,9 +60,21 @@ export class McpServerService {
     private readonly secrets: LocalSecretStore,
     registry: ToolRegistry,
     private readonly events: AtelierEvents,
+    oauth: McpServerOAuthOptions,
     private readonly now: () => number = Date.now,
   ) {
-    this.manager = new McpManager(registry, () => this.changed())
+    this.oauth = new McpOAuth({
+      repository: oauth.credentials,
+      secrets,
+      openExternal: oauth.openExternal,
+      timeoutMs: oauth.signInTimeoutMs,
+      onChange: () => this.changed(),
+    })
+    this.manager = new McpManager(
+      registry,
+      () => this.changed(),
+      (config) => this.authProviderFor(config),
+    )
   }
 
   list(): McpServerInfo[] {
@@ -80,6 +109,8 @@ export class McpServerService {
     // Saved first, so a turn starting meanwhile cannot bring the old launch back.
     this.repository.save(next, this.now())
     this.unlaunchable.delete(current.id)
+    // Tokens and a registration are for one server and one client: another of either signs in anew.
+    if (signInOf(current) !== signInOf(next)) this.oauth.forget(current.id)
     await this.manager.disconnect(current.id)
     return this.announce(next)
   }
@@ -138,7 +169,9 @@ export class McpServerService {
 
   async remove(name: string): Promise<void> {
     const server = this.get(name)
+    // Its OAuth credentials go with its row.
     this.repository.delete(server.id)
+    this.oauth.forget(server.id, { credentials: false })
     await this.manager.forget(server.id)
     this.changed()
   }
@@ -187,14 +220,38 @@ export class McpServerService {
     return this.save({ ...server, approvedLaunch: launchOf(server) })
   }
 
-  /** SKELETON (issue 18): OAuth sign-in, implemented by the OAuth work. */
+  /**
+   * Signs in to a remote server (OAuth). Resolves once the authorization URL is known — opened in the
+   * system browser where the app can, else for the caller to show — or, when no browser is needed
+   * (client credentials, a stored token that still works), once signed in. The rest completes in
+   * the background: the server is connected again and `mcp.changed` says how it went.
+   */
   async signIn(name: string): Promise<McpSignIn> {
-    throw new AtelierError('not_implemented', `Sign-in to "${this.get(name).name}" is not built yet.`)
+    const server = this.get(name)
+    const target = this.oauthTarget(server)
+    const reconnect = async () => {
+      await this.manager.disconnect(server.id)
+      this.changed()
+      if (!this.repository.get(server.id)?.enabled) return undefined
+      return (await this.prepare()).find((status) => status.id === server.id)
+    }
+    return this.oauth.signIn(target, reconnect)
   }
 
-  /** SKELETON (issue 18): forgets the server's tokens. */
+  /** Settles when the server's sign-in under way has ended; rejects with why it failed. */
+  signInCompletion(name: string): Promise<void> {
+    return this.oauth.completion(this.get(name).id)
+  }
+
+  /** Forgets the server's tokens and closes its session: it needs signing in again. */
   async signOut(name: string): Promise<McpServerInfo> {
-    throw new AtelierError('not_implemented', `Sign-out of "${this.get(name).name}" is not built yet.`)
+    const server = this.get(name)
+    if (server.transport !== 'http') {
+      throw new AtelierError('invalid_transport', `“${server.name}” is a stdio server: it has no sign-in.`)
+    }
+    this.oauth.signOut(server.id)
+    await this.manager.disconnect(server.id)
+    return this.announce(server)
   }
 
   /** A prepared server's connection, for its resources and prompts. */
@@ -210,6 +267,7 @@ export class McpServerService {
   /** Disconnects every server (a stdio server's process ends with its session). */
   close(): Promise<void> {
     this.closed = true
+    this.oauth.close()
     return this.manager.close()
   }
 
@@ -242,7 +300,13 @@ export class McpServerService {
   }
 
   private toInfo(server: StoredMcpServer): McpServerInfo {
-    const { connected, tools, error = this.unlaunchable.get(server.id) } = this.manager.status(server)
+    const status = this.manager.status(server)
+    const { connected, tools } = status
+    const auth =
+      server.transport === 'http' ? this.oauth.state(server.id, this.manager.refused(server.id)) : 'none'
+    // A failed sign-in is news until a later one (or a refresh) signs in.
+    const failure = auth === 'signed-in' ? undefined : this.oauth.failure(server.id)
+    const error = failure ?? status.error ?? this.unlaunchable.get(server.id)
     return {
       id: server.id,
       name: server.name,
@@ -254,8 +318,7 @@ export class McpServerService {
       running: connected,
       ...(error && { error }),
       tools,
-      // SKELETON (issue 18): the OAuth work fills this in from the stored tokens and the last 401.
-      auth: 'none',
+      auth,
     }
   }
 
@@ -296,7 +359,102 @@ export class McpServerService {
           cwd: input.cwd ?? null,
           secrets,
         }
-      : { id, name: input.name, transport: 'http', url: validUrl(input.url), headers: clear, secrets }
+      : {
+          id,
+          name: input.name,
+          transport: 'http',
+          url: validUrl(input.url),
+          headers: clear,
+          secrets,
+          ...this.oauthFrom(input.oauth, kept),
+        }
+  }
+
+  /**
+   * A remote server's `oauth` settings as stored: the client secret and private key sealed
+   * (`MASKED_VALUE` keeps the stored one), the rest in clear, checked so that a sign-in cannot fail
+   * later for a reason known now.
+   */
+  private oauthFrom(
+    input: McpOAuthSettings | undefined,
+    current: StoredMcpServer | undefined,
+  ): { oauth?: McpOAuthConfig; oauthSecrets?: OAuthSecrets } {
+    if (!input) return {}
+    const { clientSecret, clientPrivateKey, ...settings } = input
+    const oauth = Object.fromEntries(
+      Object.entries(settings).filter(([, value]) => value !== undefined && value !== ''),
+    ) as McpOAuthConfig
+    if (oauth.clientMetadataUrl !== undefined && !isHttpsUrl(oauth.clientMetadataUrl)) {
+      throw new AtelierError(
+        'invalid_oauth',
+        `A client metadata document URL is https with a path, not "${oauth.clientMetadataUrl}".`,
+      )
+    }
+    if ((clientSecret || clientPrivateKey) && !oauth.clientId) {
+      throw new AtelierError('invalid_oauth', 'A client secret or key needs the client id it belongs to.')
+    }
+    if (clientPrivateKey && oauth.grant !== 'client_credentials') {
+      throw new AtelierError('invalid_oauth', 'A private key signs client-credentials requests only.')
+    }
+    if (clientSecret && clientPrivateKey) {
+      throw new AtelierError('invalid_oauth', 'A client authenticates with a secret or with a key, not both.')
+    }
+    if (oauth.grant === 'client_credentials' && !(oauth.clientId && (clientSecret || clientPrivateKey))) {
+      throw new AtelierError(
+        'invalid_oauth',
+        'Client credentials need a client id, and a client secret or private key.',
+      )
+    }
+    const stored = current?.oauthSecrets
+    const sealed: OAuthSecrets = {}
+    for (const [field, value, label] of [
+      ['clientSecret', clientSecret, 'client secret'],
+      ['clientPrivateKey', clientPrivateKey, 'private key'],
+    ] as const) {
+      if (value === MASKED_VALUE) {
+        const kept = stored?.[field]
+        if (!kept) {
+          throw new AtelierError(
+            'secret_missing',
+            `The OAuth ${label} has no stored value to keep: type it.`,
+            {
+              name: field,
+            },
+          )
+        }
+        sealed[field] = kept
+      } else if (value) {
+        if (field === 'clientPrivateKey') checkPrivateKey(value, oauth.signingAlgorithm)
+        sealed[field] = this.sealedAs(value, stored?.[field])
+      }
+    }
+    return { oauth, ...(Object.keys(sealed).length > 0 && { oauthSecrets: sealed }) }
+  }
+
+  /** A remote server as signing in needs it: its headers, client secret and key unsealed, for this use only. */
+  private oauthTarget(server: StoredMcpServer): OAuthTarget {
+    const config = this.launchConfig(server)
+    if (config.transport !== 'http') {
+      throw new AtelierError('invalid_transport', `“${server.name}” is a stdio server: it has no sign-in.`)
+    }
+    const { clientSecret, clientPrivateKey } = server.oauthSecrets ?? {}
+    return {
+      id: server.id,
+      name: server.name,
+      url: config.url,
+      headers: config.headers,
+      settings: {
+        ...config.oauth,
+        ...(clientSecret && { clientSecret: this.unseal('the OAuth client secret', clientSecret) }),
+        ...(clientPrivateKey && { clientPrivateKey: this.unseal('the OAuth private key', clientPrivateKey) }),
+      },
+    }
+  }
+
+  /** The OAuth client of a remote server's connections: passive, it never opens a browser. */
+  private authProviderFor(config: McpServerConfig): OAuthClientProvider | undefined {
+    const server = config.transport === 'http' ? this.repository.get(config.id) : undefined
+    return server && this.oauth.passiveProvider(this.oauthTarget(server))
   }
 
   /** What `name` holds now, for a value sent back masked. */
@@ -342,7 +500,10 @@ export class McpServerService {
 
   /** The server as a connection needs it: its secret values unsealed, for this launch only. */
   private launchConfig(server: StoredMcpServer): McpServerConfig {
-    const { enabled: _, approvedLaunch: __, secrets, ...config } = server
+    const { enabled: _, approvedLaunch: __, secrets, oauthSecrets, ...config } = server
+    // Unsealed here only to fail now, as unlaunchable, rather than inside the connection.
+    if (oauthSecrets?.clientSecret) this.unseal('the OAuth client secret', oauthSecrets.clientSecret)
+    if (oauthSecrets?.clientPrivateKey) this.unseal('the OAuth private key', oauthSecrets.clientPrivateKey)
     const unsealed = Object.fromEntries(
       Object.entries(secrets).map(([name, sealed]) => [name, this.unseal(name, sealed)]),
     )
@@ -400,7 +561,44 @@ function definitionOf(server: StoredMcpServer): McpServerInput {
         ...secret,
         cwd: server.cwd,
       }
-    : { name: server.name, transport: 'http', url: server.url, headers: values, ...secret }
+    : {
+        name: server.name,
+        transport: 'http',
+        url: server.url,
+        headers: values,
+        ...secret,
+        ...(server.oauth && {
+          oauth: {
+            ...server.oauth,
+            ...(server.oauthSecrets?.clientSecret && { clientSecret: MASKED_VALUE }),
+            ...(server.oauthSecrets?.clientPrivateKey && { clientPrivateKey: MASKED_VALUE }),
+          },
+        }),
+      }
+}
+
+/** What a server's tokens and registration are bound to: its URL and how it signs in. */
+function signInOf(server: StoredMcpServer): string {
+  if (server.transport !== 'http') return ''
+  const { clientSecret, clientPrivateKey } = server.oauthSecrets ?? {}
+  return JSON.stringify([
+    server.url,
+    server.oauth ?? {},
+    clientSecret?.toString('base64') ?? '',
+    clientPrivateKey?.toString('base64') ?? '',
+  ])
+}
+
+/** A private key that cannot sign is refused when it is typed, not at the first sign-in. */
+function checkPrivateKey(pem: string, algorithm: string | undefined): void {
+  try {
+    signingAlgorithmOf(pem, algorithm)
+  } catch (error) {
+    throw new AtelierError(
+      'invalid_oauth',
+      `The OAuth private key cannot be used: ${error instanceof Error ? error.message : String(error)}`,
+    )
+  }
 }
 
 function validUrl(url: string): string {

@@ -35,33 +35,37 @@ const PASSING: Record<string, string> = {
   'sse-retry': "the SDK's Streamable HTTP transport reconnects after retry with Last-Event-ID",
   'elicitation-sep1034-client-defaults':
     "answers the server's form through the executor's elicit, accepting its defaults",
-  'auth/resource-mismatch': 'no OAuth yet, so it never authorizes against the mismatched resource',
+  'auth/metadata-default': 'signs in: path-based protected-resource metadata, then RFC 8414 metadata',
+  'auth/metadata-var1': 'signs in: authorization-server metadata by OpenID discovery',
+  'auth/metadata-var2':
+    'signs in: root protected-resource metadata, a tenant path for the authorization server',
+  'auth/metadata-var3': 'signs in: a custom metadata URL from WWW-Authenticate',
+  'auth/basic-cimd': 'signs in with its client metadata document URL instead of registering',
+  'auth/scope-from-www-authenticate': 'asks for the scope the 401 challenge names',
+  'auth/scope-from-scopes-supported': 'asks for every scope the resource metadata supports',
+  'auth/scope-omitted-when-undefined': 'asks for no scope where none is named',
+  'auth/scope-step-up':
+    'a call refused for want of scope needs sign-in; signing in again asks for the wider scope',
+  'auth/scope-retry-limit': 'gives up after three authorizations for a scope the server never accepts',
+  'auth/token-endpoint-auth-basic': 'client_secret_basic where that is all the server takes',
+  'auth/token-endpoint-auth-post': 'client_secret_post where that is all the server takes',
+  'auth/token-endpoint-auth-none': 'a public client where the server takes that',
+  'auth/pre-registration': 'signs in as the pre-registered client of its settings, without registering',
+  'auth/2025-03-26-oauth-metadata-backcompat':
+    'no protected-resource metadata: authorization-server metadata at the root',
+  'auth/2025-03-26-oauth-endpoint-fallback': 'no metadata at all: /authorize, /token, /register at the root',
+  'auth/resource-mismatch': 'refuses to authorize for a resource that is not the server',
+  'auth/offline-access-scope': 'asks for offline_access where the authorization server offers it',
+  'auth/offline-access-not-supported': 'does not ask for offline_access where it is not offered',
+  'auth/client-credentials-basic': 'signs in as a machine client with client_secret_basic, no browser',
+  'auth/client-credentials-jwt':
+    'signs in as a machine client with private_key_jwt (an ES256 key of its settings)',
 }
 
-const NO_OAUTH = 'no OAuth yet'
 /** Scenarios it fails today, each with why. */
 const FAILING: Record<string, string> = {
-  'auth/metadata-default': NO_OAUTH,
-  'auth/metadata-var1': NO_OAUTH,
-  'auth/metadata-var2': NO_OAUTH,
-  'auth/metadata-var3': NO_OAUTH,
-  'auth/basic-cimd': NO_OAUTH,
-  'auth/scope-from-www-authenticate': NO_OAUTH,
-  'auth/scope-from-scopes-supported': NO_OAUTH,
-  'auth/scope-omitted-when-undefined': NO_OAUTH,
-  'auth/scope-step-up': NO_OAUTH,
-  'auth/scope-retry-limit': `${NO_OAUTH} (it checks that authorization was attempted at all)`,
-  'auth/token-endpoint-auth-basic': NO_OAUTH,
-  'auth/token-endpoint-auth-post': NO_OAUTH,
-  'auth/token-endpoint-auth-none': NO_OAUTH,
-  'auth/pre-registration': NO_OAUTH,
-  'auth/2025-03-26-oauth-metadata-backcompat': NO_OAUTH,
-  'auth/2025-03-26-oauth-endpoint-fallback': NO_OAUTH,
-  'auth/offline-access-scope': NO_OAUTH,
-  'auth/offline-access-not-supported': NO_OAUTH,
-  'auth/client-credentials-jwt': NO_OAUTH,
-  'auth/client-credentials-basic': NO_OAUTH,
-  'auth/cross-app-access-complete-flow': `${NO_OAUTH} (and SEP-990 token exchange)`,
+  'auth/cross-app-access-complete-flow':
+    'SEP-990 (an RFC 8693 token exchange at the identity provider, then a JWT-bearer grant): not in the SDK’s client',
 }
 
 const FIXTURE = resolve(import.meta.dirname, '../../../fixtures/mcp-conformance-client.ts')
