@@ -234,7 +234,10 @@ export function McpServerCard({
               'Sign in with your account on this server, in the browser. Atelier keeps the tokens encrypted on this computer and renews them by itself.'
             )}
           </p>
-          {server.error && <p className="field-error">{server.error}</p>}
+          {/* The plain "needs sign-in" is what this notice says; anything else is why a sign-in failed. */}
+          {server.error && !server.error.startsWith('needs sign-in') && (
+            <p className="field-error mcp-notice-text">{server.error}</p>
+          )}
           <button
             type="button"
             className="small primary"
