@@ -56,6 +56,12 @@ export class McpManager {
     return Promise.all(servers.map((server) => this.refresh(server)))
   }
 
+  /** Connects this one server afresh (after signing in), leaving the others as they are. */
+  async reconnect(server: McpServerConfig): Promise<McpServerStatus> {
+    await this.disconnect(server.id)
+    return this.refresh(server)
+  }
+
   /** The connection of a server, for its process id (tests). */
   connection(id: string): McpConnection | undefined {
     return this.entries.get(id)?.connection
