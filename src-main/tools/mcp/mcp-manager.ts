@@ -66,6 +66,12 @@ export class McpManager {
     for (const entry of this.entries.values()) entry.connection.setRoots(roots)
   }
 
+  /** Connects this one server afresh (after signing in), leaving the others as they are. */
+  async reconnect(server: McpServerConfig): Promise<McpServerStatus> {
+    await this.disconnect(server.id)
+    return this.refresh(server)
+  }
+
   /** The connection of a server: its process id (tests), its resources and prompts (the catalog). */
   connection(id: string): McpConnection | undefined {
     return this.entries.get(id)?.connection

@@ -229,11 +229,17 @@ export class McpServerService {
   async signIn(name: string): Promise<McpSignIn> {
     const server = this.get(name)
     const target = this.oauthTarget(server)
+    // Only this server: signing in to one must not start the others.
     const reconnect = async () => {
-      await this.manager.disconnect(server.id)
+      const current = this.repository.get(server.id)
+      if (!current?.enabled) {
+        await this.manager.disconnect(server.id)
+        this.changed()
+        return undefined
+      }
+      const status = await this.manager.reconnect(this.launchConfig(current))
       this.changed()
-      if (!this.repository.get(server.id)?.enabled) return undefined
-      return (await this.prepare()).find((status) => status.id === server.id)
+      return status
     }
     return this.oauth.signIn(target, reconnect)
   }

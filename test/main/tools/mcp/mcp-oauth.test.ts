@@ -8,7 +8,12 @@ import {
   LOCAL_USER,
 } from '../../../../src-main/app/create-atelier'
 import type { EventPayload } from '../../../../src-shared/contract'
-import { MASKED_VALUE, type McpServerInfo, type McpServerInput } from '../../../../src-shared/mcp'
+import {
+  MASKED_VALUE,
+  type McpServerInfo,
+  type McpServerInput,
+  type McpSignIn,
+} from '../../../../src-shared/mcp'
 import { OAUTH_TOOL, type OAuthMcpServer, startOAuthMcpServer } from '../../../fixtures/oauth-mcp-server'
 import { useTempDirs } from '../../../support/temp-dir'
 import { BIN, atelier as cli } from '../../cli/built-cli'
@@ -71,8 +76,10 @@ describe('OAuth sign-in to remote MCP servers', () => {
 
   it('signs in through the browser: the tools are listed, and the tokens are stored only sealed', async () => {
     const server = await serve()
+    const untouched = await serve()
     const { atelier, dataDir, opened, changes, info, call } = open()
     addRemote(atelier, server.url)
+    atelier.mcp.add({ name: 'other', transport: 'http', url: untouched.url }, { approve: true })
 
     const started = await atelier.mcp.signIn('remote')
     expect(started.authorizationUrl).toMatch(new RegExp(`^${server.origin}/authorize\\?`))
@@ -95,6 +102,8 @@ describe('OAuth sign-in to remote MCP servers', () => {
       content: expect.stringMatching(/^signed in as client-/),
     })
     expect(server).toMatchObject({ authorizations: 1, registrations: 1 })
+    // Signing in to one server connects that one only.
+    expect(untouched.refusals).toBe(0)
 
     // The tokens exist only sealed: neither the access nor the refresh token is in the database's bytes.
     atelier.db.pragma('wal_checkpoint(TRUNCATE)')
@@ -369,7 +378,7 @@ describe('OAuth sign-in to remote MCP servers', () => {
       value: { opened: false, authorizationUrl: expect.stringContaining('/authorize?') },
     })
     if (!started.ok) return
-    await browse(started.value.authorizationUrl ?? '')
+    await browse((started.value as McpSignIn).authorizationUrl ?? '')
     await atelier.mcp.signInCompletion('remote')
     const signedOut = await atelier.dispatch('mcp.signOut', { name: 'remote' })
     expect(signedOut).toMatchObject({ ok: true, value: { name: 'remote', auth: 'needs-sign-in' } })
