@@ -36,6 +36,8 @@ type Field =
   | 'clientId'
   | 'clientSecret'
   | 'clientMetadataUrl'
+  | 'clientPrivateKey'
+  | 'signingAlgorithm'
   | 'scope'
 const FIELDS: readonly Field[] = [
   'name',
@@ -48,6 +50,8 @@ const FIELDS: readonly Field[] = [
   'clientId',
   'clientSecret',
   'clientMetadataUrl',
+  'clientPrivateKey',
+  'signingAlgorithm',
   'scope',
 ]
 
@@ -57,6 +61,7 @@ const URL_PATTERN = /^https?:\/\/\S+$/
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 const HTTPS_URL = /^https:\/\/\S+$/
+const SIGNING_ALGORITHM = /^(RS|PS|ES)(256|384|512)$/
 
 type OAuthFields = Required<Omit<McpOAuthSettings, 'grant'>> & { machine: boolean }
 
@@ -67,22 +72,31 @@ function buildOAuth(
   const clientId = fields.clientId.trim()
   const clientSecret = fields.clientSecret.trim()
   const clientMetadataUrl = fields.clientMetadataUrl.trim()
+  const clientPrivateKey = fields.clientPrivateKey.trim()
+  const signingAlgorithm = fields.signingAlgorithm.trim()
   const scope = fields.scope.trim()
   const errors: Partial<Record<Field, string>> = {}
   if (clientMetadataUrl && !HTTPS_URL.test(clientMetadataUrl))
     errors.clientMetadataUrl = 'A client metadata document is an https:// address.'
-  if (clientSecret && !clientId)
-    errors.clientId = 'A client secret goes with the client ID it was issued for.'
-  if (fields.machine && (!clientId || !clientSecret)) {
-    const missing = 'A machine client signs in with its client ID and secret.'
+  if ((clientSecret || clientPrivateKey) && !clientId)
+    errors.clientId = 'A client secret or key goes with the client ID it was issued for.'
+  if (clientPrivateKey && clientSecret)
+    errors.clientPrivateKey = 'A machine client signs in with a secret or with a key, not both.'
+  if (clientPrivateKey && !fields.machine) errors.clientPrivateKey = 'A private key is for a machine client.'
+  if (signingAlgorithm && !SIGNING_ALGORITHM.test(signingAlgorithm))
+    errors.signingAlgorithm = 'One of RS256, PS256, ES256 (or the 384 and 512 variants).'
+  if (fields.machine && (!clientId || !(clientSecret || clientPrivateKey))) {
+    const missing = 'A machine client signs in with its client ID and a secret or a private key.'
     if (!clientId) errors.clientId = missing
-    if (!clientSecret) errors.clientSecret = missing
+    if (!clientSecret && !clientPrivateKey) errors.clientSecret = missing
   }
   if (Object.keys(errors).length > 0) return { errors }
   const oauth: McpOAuthSettings = {
     ...(clientId && { clientId }),
     ...(clientSecret && { clientSecret }),
     ...(clientMetadataUrl && { clientMetadataUrl }),
+    ...(clientPrivateKey && { clientPrivateKey }),
+    ...(signingAlgorithm && { signingAlgorithm }),
     ...(fields.machine && { grant: 'client_credentials' as const }),
     ...(scope && { scope }),
   }
@@ -204,6 +218,8 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
   const [clientId, setClientId] = useState(oauthStart?.clientId ?? '')
   const [clientSecret, setClientSecret] = useState(oauthStart?.clientSecret ?? '')
   const [clientMetadataUrl, setClientMetadataUrl] = useState(oauthStart?.clientMetadataUrl ?? '')
+  const [clientPrivateKey, setClientPrivateKey] = useState(oauthStart?.clientPrivateKey ?? '')
+  const [signingAlgorithm, setSigningAlgorithm] = useState(oauthStart?.signingAlgorithm ?? '')
   const [scope, setScope] = useState(oauthStart?.scope ?? '')
   const [machine, setMachine] = useState(oauthStart?.grant === 'client_credentials')
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({})
@@ -256,7 +272,15 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
       found.url = 'Enter an address that starts with http:// or https://, without spaces.'
     const parsedHeaders = parsePairs(headers, 'headers')
     if ('error' in parsedHeaders) found.headers = parsedHeaders.error
-    const oauth = buildOAuth({ clientId, clientSecret, clientMetadataUrl, scope, machine })
+    const oauth = buildOAuth({
+      clientId,
+      clientSecret,
+      clientMetadataUrl,
+      clientPrivateKey,
+      signingAlgorithm,
+      scope,
+      machine,
+    })
     if ('errors' in oauth) Object.assign(found, oauth.errors)
     if ('error' in parsedHeaders || 'errors' in oauth || Object.keys(found).length > 0)
       return { errors: found }
@@ -492,6 +516,33 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
                   />
                   Machine client (client credentials, no browser)
                 </label>
+                {machine && (
+                  <>
+                    <TextField
+                      fields={fields}
+                      field="clientPrivateKey"
+                      label="Private key (PEM)"
+                      wide
+                      rows={4}
+                      className="mono-input"
+                      value={clientPrivateKey}
+                      onChange={edit('clientPrivateKey', setClientPrivateKey)}
+                      spellCheck={false}
+                      placeholder="-----BEGIN PRIVATE KEY-----"
+                      hint={`Instead of a secret: token requests are signed with this key (private_key_jwt). Stored encrypted; it reads ${MASKED_VALUE} from then on.`}
+                    />
+                    <TextField
+                      fields={fields}
+                      field="signingAlgorithm"
+                      label="Signing algorithm"
+                      value={signingAlgorithm}
+                      onChange={edit('signingAlgorithm', setSigningAlgorithm)}
+                      spellCheck={false}
+                      placeholder="ES256"
+                      hint="Optional: taken from the key when left empty."
+                    />
+                  </>
+                )}
               </div>
             </details>
           </>
