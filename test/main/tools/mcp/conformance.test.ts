@@ -151,9 +151,10 @@ describe.skipIf(!nodePackage)(
       command = `exec ${process.execPath} --import ${TSX_LOADER} ${FIXTURE}`
     }, 180_000)
 
+    // Node 22 and the suite are some 250 MB of files: a busy machine takes more than the default 10 s.
     afterAll(() => {
       if (scratch) rmSync(scratch, { recursive: true, force: true })
-    })
+    }, 120_000)
 
     it('lists every client scenario of the suite as passing or failing today', async () => {
       const listed = await run(node22, [suite, 'list', '--client'], scratch)
