@@ -35,9 +35,20 @@ function runStep(env: Record<string, string>, ...prerequisites: string[]) {
   return { status: run.status, stdout: run.stdout, stderr: run.stderr }
 }
 
-function fakeExecutable(path: string): string {
+/** Where Playwright looks for its own Chromium in `env` (its browsers folder is the env's). */
+function playwrightsPath(env: Record<string, string>): string {
+  const script = "import { chromium } from 'playwright-core'; console.log(chromium.executablePath())"
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+  })
+  return run.stdout.trim()
+}
+
+function fakeExecutable(path: string, body = ''): string {
   mkdirSync(join(path, '..'), { recursive: true })
-  writeFileSync(path, '#!/bin/sh\n')
+  writeFileSync(path, `#!/bin/sh\n${body}`)
   chmodSync(path, 0o755)
   return path
 }
@@ -52,7 +63,25 @@ describe('the test prerequisites step', () => {
     expect(run.stderr).toBe('')
     expect(run.status).toBe(0)
     expect(run.stdout).toContain(`chromium ${browser}`)
-  })
+  }, 60_000)
+
+  it("uses Playwright's own Chromium first, and passes over one that cannot start", () => {
+    const env = bareEnvironment(tempDir())
+    const playwrights = playwrightsPath(env)
+    expect(playwrights.startsWith(env.PLAYWRIGHT_BROWSERS_PATH ?? '')).toBe(true)
+    const other = fakeExecutable(join(env.HOME ?? '', 'my-chrome', 'chrome'))
+    fakeExecutable(playwrights, 'echo "Chromium 159.0"\n')
+    expect(runStep({ ...env, CHROME_PATH: other }, 'chromium').stdout).toContain(`chromium ${playwrights}`)
+
+    // Playwright's download on a bare machine: there, but missing the libraries it links against.
+    fakeExecutable(
+      playwrights,
+      'echo "chrome: error while loading shared libraries: libnss3.so" >&2\nexit 127\n',
+    )
+    const run = runStep({ ...env, CHROME_PATH: other }, 'chromium')
+    expect(run.status).toBe(0)
+    expect(run.stdout).toContain(`chromium ${other}`)
+  }, 60_000)
 
   it('uses NATS_SERVER, and a nats-server on PATH', () => {
     const env = bareEnvironment(tempDir())
@@ -60,7 +89,7 @@ describe('the test prerequisites step', () => {
     expect(runStep({ ...env, NATS_SERVER: named }, 'nats-server').stdout).toContain(`nats-server ${named}`)
     const onPath = fakeExecutable(join(env.PATH ?? '', 'nats-server'))
     expect(runStep(env, 'nats-server').stdout).toContain(`nats-server ${onPath}`)
-  })
+  }, 60_000)
 
   it('fails with every rung it tried when there is no browser and no apt-get', () => {
     const env = bareEnvironment(tempDir())
@@ -85,7 +114,7 @@ describe('the test prerequisites step', () => {
     expect(run.stderr).toContain('2. nats-server on PATH: not found')
     expect(run.stderr).toContain(`3. ${root}/usr/sbin/nats-server`)
     expect(run.stderr).toContain('What to do: point NATS_SERVER at a nats-server binary')
-  })
+  }, 60_000)
 
   it("installs Debian's chromium with apt-get when running as root", () => {
     const env = bareEnvironment(tempDir())
@@ -121,5 +150,5 @@ describe('the test prerequisites step', () => {
       'DEBIAN_FRONTEND=noninteractive install -y chromium',
     ])
     expect(run.stdout).toContain(`chromium ${root}/usr/bin/chromium (installed by apt-get)`)
-  })
+  }, 60_000)
 })

@@ -66,13 +66,23 @@ function onPath(...names: string[]) {
   }
 }
 
+/**
+ * Playwright's build is its own download, without the system libraries it links against: one that is
+ * there but cannot start (on a bare machine) is passed over, so Debian's package can still be tried.
+ */
 function playwrightsChromium() {
   const rung = "Playwright's own Chromium"
+  let path: string
   try {
-    return file(rung, chromium.executablePath())
+    path = chromium.executablePath()
   } catch (error) {
     return { rung, outcome: firstLine(error) }
   }
+  const present = file(rung, path)
+  if (!('found' in present)) return present
+  const run = spawnSync(path, ['--version'], { encoding: 'utf8', timeout: 15_000 })
+  if (run.status === 0) return present
+  return { rung, outcome: `${path} is there but does not start: ${summary(run.stderr || run.error)}` }
 }
 
 const LADDERS: Record<Prerequisite, Ladder> = {
@@ -160,9 +170,15 @@ export function provision(prerequisite: Prerequisite, options: ProvisionOptions 
   if (ladder.playwright) {
     log(`${prerequisite}: none found; trying Playwright's download (at most 60 s)…`)
     const outcome = playwrightInstall(prerequisite)
-    const after = locate(prerequisite)
+    const afterTried: Attempt[] = []
+    const after = locate(prerequisite, afterTried)
     if (after) return { path: after, how: 'playwright' }
-    tried.push({ rung: `playwright-core install ${prerequisite}`, outcome })
+    // A download that worked yet left nothing usable says why in the first rung's words.
+    const rung = `playwright-core install ${prerequisite}`
+    tried.push({
+      rung,
+      outcome: outcome ?? `it succeeded, but ${afterTried[0]?.outcome ?? 'nothing usable came of it'}`,
+    })
   }
 
   const apt = aptGet(ladder.debianPackage, options.aptUpdated ?? { done: false }, log)
@@ -187,15 +203,15 @@ function failure(prerequisite: Prerequisite, tried: Attempt[]): string {
 /**
  * Playwright's own download of its browser build, the one this playwright-core expects. Run through
  * the installed playwright-core (what `npx playwright install` would fetch first), bounded: offline
- * it fails within seconds, and a stalled download must not hold `npm test`.
+ * it fails within seconds, and a stalled download must not hold `npm test`. Undefined when it worked.
  */
-function playwrightInstall(browser: string): string {
+function playwrightInstall(browser: string): string | undefined {
   const cli = join(dirname(createRequire(import.meta.url).resolve('playwright-core/package.json')), 'cli.js')
   const run = spawnSync(process.execPath, [cli, 'install', browser], { encoding: 'utf8', timeout: 60_000 })
   if (run.error) return `did not run: ${firstLine(run.error)}`
   if (run.signal) return 'gave up after 60 s'
   if (run.status !== 0) return `failed (exit ${run.status}): ${summary(run.stderr || run.stdout)}`
-  return 'it succeeded, yet the browser is not where Playwright looks'
+  return undefined
 }
 
 /** Installs a Debian package as root; undefined when it did, else why not. */
