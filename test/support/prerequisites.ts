@@ -207,7 +207,11 @@ function failure(prerequisite: Prerequisite, tried: Attempt[]): string {
  */
 function playwrightInstall(browser: string): string | undefined {
   const cli = join(dirname(createRequire(import.meta.url).resolve('playwright-core/package.json')), 'cli.js')
-  const run = spawnSync(process.execPath, [cli, 'install', browser], { encoding: 'utf8', timeout: 60_000 })
+  const run = spawnSync(process.execPath, [cli, 'install', browser], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    maxBuffer: LOG_BUFFER,
+  })
   if (run.error) return `did not run: ${firstLine(run.error)}`
   if (run.signal) return 'gave up after 60 s'
   if (run.status !== 0) return `failed (exit ${run.status}): ${summary(run.stderr || run.stdout)}`
@@ -227,7 +231,13 @@ function aptGet(
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
   if (!updated.done) {
     log('apt-get update…')
-    const update = spawnSync(aptGetPath, ['update'], { encoding: 'utf8', env, timeout: 300_000 })
+    const update = spawnSync(aptGetPath, ['update'], {
+      encoding: 'utf8',
+      env,
+      timeout: 300_000,
+      maxBuffer: LOG_BUFFER,
+    })
+    if (update.signal) return 'apt-get update gave up after 5 minutes'
     if (update.status !== 0)
       return `apt-get update failed: ${summary(update.stderr || update.stdout || update.error)}`
     updated.done = true
@@ -237,10 +247,15 @@ function aptGet(
     encoding: 'utf8',
     env,
     timeout: 600_000,
+    maxBuffer: LOG_BUFFER,
   })
+  if (install.signal) return 'gave up after 10 minutes'
   if (install.status !== 0) return `failed: ${summary(install.stderr || install.stdout || install.error)}`
   return undefined
 }
+
+/** An install's whole log is kept in memory for its summary: more than spawnSync's 1 MiB default. */
+const LOG_BUFFER = 64 * 1024 * 1024
 
 function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''
