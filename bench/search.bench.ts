@@ -25,7 +25,7 @@ import { generateTree, TREE_FILES, TREE_FOLDERS } from './search-tree'
 import { requireSystemTool } from './system-tool'
 
 const ROUNDS = 5
-const RIPGREP = requireSystemTool('rg', 'ripgrep')
+const RIPGREP = requireSystemTool('ripgrep')
 const REPO = fileURLToPath(new URL('..', import.meta.url))
 const MAX_FILE_SIZE = 1_048_576
 const MAX_MATCHES_PER_FILE = 1000

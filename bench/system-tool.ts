@@ -1,14 +1,11 @@
 /**
- * A reference program a benchmark measures against (ripgrep), found on PATH. `.ci/run` installs
- * it with the other Debian packages; elsewhere the benchmark says what to install.
+ * A reference program a benchmark measures against (ripgrep). The benchmark provisions it itself,
+ * with the ladder `npm test` uses for its own programs (test/support/prerequisites.ts): on PATH, else
+ * Debian's package when running as root, else an error saying what was tried and what to install.
+ * `npm test` does not need it, so it is not among the test prerequisites.
  */
-import { findOnPath } from '../src-main/tools/processes'
+import { type Prerequisite, provision } from '../test/support/prerequisites'
 
-export function requireSystemTool(command: string, debianPackage: string): string {
-  const found = findOnPath(command)
-  if (found) return found
-  throw new Error(
-    `This benchmark measures against \`${command}\`, which is not on PATH. ` +
-      `Install it (Debian/Ubuntu: sudo apt-get install -y ${debianPackage}) and run again.`,
-  )
+export function requireSystemTool(prerequisite: Prerequisite): string {
+  return provision(prerequisite, { log: (line) => console.log(`  ${line}`) }).path
 }

@@ -74,7 +74,7 @@ describe('the settings view in Chromium, served by the web host', () => {
     const dataDir = tempDir()
     const page = await open(dataDir)
     await settingsSection(page, 'Tools')
-    const bash = page.getByRole('switch', { name: 'bash', exact: true })
+    const bash = page.getByRole('switch', { name: 'Run commands (bash)', exact: true })
     expect(await bash.getAttribute('aria-checked')).toBe('false')
 
     // Cancel keeps it off.
@@ -469,7 +469,7 @@ describe('the settings view in Chromium, served by the web host', () => {
       await shot('appearance')
 
       await settingsSection(page, 'Tools')
-      await toolParametersForm(page, 'bash')
+      await toolParametersForm(page, 'Run commands (bash)')
       await shot('tools')
 
       await page

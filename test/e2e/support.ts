@@ -8,6 +8,7 @@ import { startWebHost, type WebHost } from '../../src-main/web/web-host'
 import type { ApprovalMode } from '../../src-shared/approvals'
 import type { Chat } from '../../src-shared/contract'
 import { type FakeProvider, startFakeProvider } from '../support/fake-provider'
+import { requirePrerequisite } from '../support/prerequisites'
 import { useTempDirs } from '../support/temp-dir'
 
 export { descendantProcesses } from '../support/descendants'
@@ -27,22 +28,12 @@ const CHROMIUM_FLAGS = [
   '--no-first-run',
 ]
 
-/** Playwright's own Chromium if installed, else $CHROME_PATH, else Debian's. Never a silent skip. */
+/**
+ * The Chromium `npm test`'s first step found or installed (test/support/prerequisites.ts: Playwright's
+ * own, else $CHROME_PATH, else Debian's). Never a silent skip.
+ */
 export function findChromium(): string {
-  let playwrights: string | undefined
-  try {
-    playwrights = chromium.executablePath()
-  } catch {
-    playwrights = undefined
-  }
-  for (const candidate of [playwrights, process.env.CHROME_PATH, '/usr/bin/chromium']) {
-    if (candidate && existsSync(candidate)) return candidate
-  }
-  throw new Error(
-    'No Chromium found for the end-to-end tests. Install one with `apt-get install -y chromium` ' +
-      '(Debian/Ubuntu), or point CHROME_PATH at a Chrome or Chromium binary, ' +
-      'or run `npx playwright install chromium` where downloads work.',
-  )
+  return requirePrerequisite('chromium')
 }
 
 export function launchChromium(): Promise<Browser> {

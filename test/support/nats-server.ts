@@ -1,24 +1,17 @@
 /**
- * A real NATS server for a test: Debian's `nats-server` on a random loopback port. It can be
+ * A real NATS server for a test: the machine's `nats-server` on a random loopback port. It can be
  * stopped and started again on the same port (a broker restart), and is ended after the test.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach } from 'vitest'
+import { requirePrerequisite } from './prerequisites'
 
-const BINARIES = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server']
-
+/** The nats-server `npm test`'s first step found or installed ($NATS_SERVER, PATH, Debian's). */
 export function natsServerBinary(): string {
-  const found = [process.env.NATS_SERVER, ...BINARIES].find((path) => path && existsSync(path))
-  if (!found) {
-    throw new Error(
-      'No nats-server found for the tool-service tests: install it with `apt-get install -y nats-server` ' +
-        '(.ci/run does), or point NATS_SERVER at the binary.',
-    )
-  }
-  return found
+  return requirePrerequisite('nats-server')
 }
 
 export interface NatsServer {

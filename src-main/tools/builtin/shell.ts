@@ -245,8 +245,10 @@ export function buildShellTool(name: ShellName, interpreter: Interpreter): Regis
       'paths: a command can reach whatever the user can. stdin is empty; long output keeps its start and end.',
     parameters: Parameters,
     settings: {
-      title: name === 'powershell' ? 'PowerShell' : name,
-      description: `Lets the model run ${name} commands on this computer. Off until you turn it on.`,
+      // Like "Search file contents (grep)": what it does, and the shell by the name people know it by.
+      title: `Run commands (${name === 'powershell' ? 'PowerShell' : name})`,
+      // Whether it is on is said by Settings next to the switch: a fixed sentence would be wrong half the time.
+      description: `Lets the model run ${name} commands on this computer.`,
       category: 'system',
       enabledByDefault: false,
       canDisable: true,

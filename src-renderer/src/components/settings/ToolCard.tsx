@@ -71,6 +71,14 @@ export function ToolCard({ api, tool, onUpdated, onTry }: ToolCardProps) {
             {SHELL_TOOLS.has(tool.name) && <span className="tag tag-warning">Runs any command</span>}
           </div>
           <p className="tool-description">{tool.description}</p>
+          {SHELL_TOOLS.has(tool.name) && (
+            // Shells start off and ask before turning on; what that means is said for the state it is in.
+            <p className="muted tool-state">
+              {tool.enabled
+                ? 'On: the model can run commands. The chat’s approval mode and your rules decide which ask first.'
+                : 'Off until you turn it on.'}
+            </p>
+          )}
           {!tool.canDisable && (
             <p className="muted tool-locked" id={lockedId}>
               Always on: Atelier needs this tool, so it cannot be turned off.
@@ -128,13 +136,14 @@ export function ToolCard({ api, tool, onUpdated, onTry }: ToolCardProps) {
       )}
       {confirmingShell && (
         <ConfirmDialog
-          title={`Turn on ${tool.title}?`}
+          // By the shell's name ("Turn on bash?"): the title says what it does, the warning says how far.
+          title={`Turn on ${tool.name}?`}
           message={
-            `${tool.title} runs any command the model writes, with your permissions: it can read, change and ` +
+            `${tool.name} runs any command the model writes, with your permissions: it can read, change and ` +
             'delete anything you can, and reach the network. The path settings do not confine it — only the ' +
             'folder it starts in (its cwd) is checked. Turn it on only for models and chats you trust.'
           }
-          confirmLabel={`Turn on ${tool.title}`}
+          confirmLabel={`Turn on ${tool.name}`}
           onCancel={() => closeConfirm()}
           onConfirm={() => {
             closeConfirm()
