@@ -64,7 +64,7 @@ export const ChatHeader = memo(function ChatHeader({
   // The folder browser's first screen, once fetched; the browser shows only then, never "Loading…".
   const [browsing, setBrowsing] = useState<FolderBrowserStart>()
   const [inspecting, setInspecting] = useState(false)
-  // Where the header is narrow, the controls past the folder and mode fold under "More".
+  // Where the header is narrow, the next turn's settings (approval, provider, model, profile) fold under "More".
   const [moreOpen, setMoreOpen] = useState(false)
   const moreButton = useRef<HTMLButtonElement>(null)
   const morePanel = useRef<HTMLDivElement>(null)
