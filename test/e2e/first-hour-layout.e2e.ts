@@ -115,6 +115,11 @@ describe('the first hour: header, sidebar and folder browser', () => {
     await show.click()
     await chatList(page).getByRole('button', { name: chat.title, exact: true }).click()
     await chatList(page).waitFor({ state: 'hidden' })
+
+    // Folded, the rail still opens Settings.
+    await page.getByRole('button', { name: 'Settings', exact: true }).click()
+    await page.getByRole('tab', { name: 'Appearance', exact: true }).waitFor()
+    await screenshots(page, 'first-hour-7-narrow-settings')
   })
 
   it('item 7: at full width Hide chats folds the sidebar, by keyboard too, and the choice is remembered', async () => {
