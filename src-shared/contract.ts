@@ -87,6 +87,8 @@ export const AppInfo = Type.Object({
   name: Type.String(),
   version: Type.String(),
   dataDir: Type.String(),
+  /** The person's home folder, which the renderer shows as `~` in paths. */
+  home: Type.String(),
 })
 export type AppInfo = Static<typeof AppInfo>
 
@@ -96,11 +98,18 @@ function method<Request extends TSchema, Response extends TSchema>(request: Requ
 
 const FolderPath = Type.String({ minLength: 1, maxLength: 4096 })
 
+/** The most files one folder listing carries: enough to recognise a project, few enough to send at once. */
+export const FOLDER_FILE_LIMIT = 500
+
 export const FolderListing = Type.Object({
   path: Type.String(),
   parent: Type.Union([Type.String(), Type.Null()]),
   folders: Type.Array(Type.Object({ name: Type.String(), path: Type.String() })),
   home: Type.String(),
+  /** The folder's other entries (files, links), so a person recognises it; at most FOLDER_FILE_LIMIT. */
+  files: Type.Array(Type.Object({ name: Type.String() })),
+  /** How many files the folder holds in all; more than `files` when the listing was cut. */
+  fileCount: Type.Integer({ minimum: 0 }),
 })
 export type FolderListing = Static<typeof FolderListing>
 
@@ -187,7 +196,10 @@ export const methods = {
   ),
   /** The tools the chat's next turn would send, as its provider receives them. */
   'chats.capabilities': method(Type.Object({ id: Id }, { additionalProperties: false }), Capabilities),
-  /** A folder's sub-folders, for the web host's folder browser (a browser cannot pick local paths). */
+  /**
+   * A folder's sub-folders (and its first files, to recognise it by), for the web host's folder
+   * browser (a browser cannot pick local paths).
+   */
   'folders.list': method(
     Type.Object({ path: Type.Optional(FolderPath) }, { additionalProperties: false }),
     FolderListing,

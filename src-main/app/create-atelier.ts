@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs'
+import { homedir } from 'node:os'
 import { join } from 'node:path'
 import packageJson from '../../package.json'
 import type { EventPayload } from '../../src-shared/contract'
@@ -192,7 +193,7 @@ export function createAtelier({
     ...(retry && { retry }),
     notifyCustomTools: (folder, reason) => customTools.session(folder, reason),
   })
-  const info = { name: PRODUCT_NAME, version: APP_VERSION, dataDir }
+  const info = { name: PRODUCT_NAME, version: APP_VERSION, dataDir, home: home ?? homedir() }
   const handlers = createHandlers({
     images: executorServices.images,
     playground: new ToolPlayground(tools.executor, LOCAL_USER),

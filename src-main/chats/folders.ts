@@ -5,12 +5,14 @@
 import { readdir, realpath } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, isAbsolute, join } from 'node:path'
-import type { Chat, FolderListing } from '../../src-shared/contract'
+import { type Chat, FOLDER_FILE_LIMIT, type FolderListing } from '../../src-shared/contract'
 import { AtelierError } from '../../src-shared/errors'
 
-/** The sub-folders of `path` (default: home), dot-folders last, names sorted. */
-export async function listFolders(path: string | undefined): Promise<FolderListing> {
-  const home = homedir()
+/**
+ * The sub-folders of `path` (default: home) and its first files, dot-entries last, names sorted.
+ * `home` is the person's home folder (the OS's unless the app was given another).
+ */
+export async function listFolders(path: string | undefined, home = homedir()): Promise<FolderListing> {
   const requested = path ?? home
   if (!isAbsolute(requested)) {
     throw new AtelierError('invalid_folder', `The folder must be an absolute path, not "${requested}".`)
@@ -29,12 +31,24 @@ export async function listFolders(path: string | undefined): Promise<FolderListi
   const folders = entries
     .filter((entry) => entry.isDirectory())
     .map((entry) => ({ name: entry.name, path: join(real, entry.name) }))
-    .sort(
-      (a, b) =>
-        Number(a.name.startsWith('.')) - Number(b.name.startsWith('.')) || a.name.localeCompare(b.name),
-    )
+    .sort(byName)
+  // Everything else is shown (not chosen) to recognise the folder by; a huge folder is cut.
+  const allFiles = entries.filter((entry) => !entry.isDirectory()).sort(byName)
+  const files = allFiles.slice(0, FOLDER_FILE_LIMIT).map((entry) => ({ name: entry.name }))
   const parent = dirname(real)
-  return { path: real, parent: parent === real ? null : parent, folders, home }
+  return {
+    path: real,
+    parent: parent === real ? null : parent,
+    folders,
+    home,
+    files,
+    fileCount: allFiles.length,
+  }
+}
+
+/** Dot-entries last, then by name. */
+function byName(a: { name: string }, b: { name: string }): number {
+  return Number(a.name.startsWith('.')) - Number(b.name.startsWith('.')) || a.name.localeCompare(b.name)
 }
 
 /** Folders bound to chats, most recently used first. */

@@ -74,7 +74,7 @@ export function createHandlers({
     'chats.capabilities': (request) => agent.capabilities(request),
     'chats.context': (request) => agent.contextStatus(request),
     'chats.compact': (request) => agent.compact(request),
-    'folders.list': (request) => listFolders(request.path),
+    'folders.list': (request) => listFolders(request.path, info.home),
     'folders.recent': () => recentFolders(chats.list()),
     'folders.pick': async () => {
       if (!pickFolder)

@@ -4,6 +4,7 @@ import type { AppInfo, Chat, Preferences } from '../../src-shared/contract'
 import { ChatPane } from './components/ChatPane'
 import { ChatSidebar } from './components/ChatSidebar'
 import { SettingsView } from './components/SettingsView'
+import { useSidebarFold } from './components/useSidebarFold'
 import { errorMessage } from './errors'
 import { applyTheme } from './theme'
 
@@ -16,6 +17,7 @@ export function App({ api }: { api: AtelierApi }) {
   const [info, setInfo] = useState<AppInfo>()
   const [view, setView] = useState<View>({ kind: 'chat' })
   const [error, setError] = useState<string>()
+  const sidebar = useSidebarFold()
 
   /** Runs a call, showing its failure in the error banner instead of losing it. */
   const attempt = useCallback(async <T,>(call: () => Promise<T>): Promise<T | undefined> => {
@@ -89,7 +91,7 @@ export function App({ api }: { api: AtelierApi }) {
   const selected = chats.find((chat) => chat.id === selectedId)
 
   return (
-    <div className="app">
+    <div className={`app${sidebar.shown && !sidebar.overlay ? '' : ' app--folded'}`}>
       <ChatSidebar
         chats={chats}
         selectedId={view.kind === 'chat' ? selectedId : undefined}
@@ -97,11 +99,22 @@ export function App({ api }: { api: AtelierApi }) {
         onSelect={(id) => {
           setSelectedId(id)
           setView({ kind: 'chat' })
+          sidebar.closeDrawer()
         }}
-        onCreate={createChat}
+        onCreate={() => {
+          sidebar.closeDrawer()
+          void createChat()
+        }}
         onRename={(id, title) => attempt(() => api.chats.rename({ id, title }))}
         onDelete={(id) => attempt(() => api.chats.delete({ id }))}
-        onOpenSettings={() => setView({ kind: 'settings' })}
+        onOpenSettings={() => {
+          sidebar.closeDrawer()
+          setView({ kind: 'settings' })
+        }}
+        shown={sidebar.shown}
+        overlay={sidebar.overlay}
+        onToggle={sidebar.toggle}
+        onDismiss={sidebar.closeDrawer}
       />
       <main className="main">
         {error && (

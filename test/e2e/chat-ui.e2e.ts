@@ -270,7 +270,8 @@ describe('the chat screen', () => {
     await dialog.getByRole('button', { name: 'Use this folder' }).click()
     await dialog.waitFor({ state: 'detached' })
 
-    await page.getByRole('main').getByText(real, { exact: true }).waitFor()
+    // The chip shows where the folder lives, its whole path on hover.
+    await page.getByRole('group', { name: 'Project folder' }).getByTitle(real, { exact: true }).waitFor()
     const agentMode = page.getByRole('switch', { name: 'Agent mode' })
     await page.waitForFunction(() => document.querySelector('[role=switch][aria-checked=true]'))
     expect(await agentMode.getAttribute('aria-checked')).toBe('true')

@@ -1,7 +1,7 @@
-import { type KeyboardEvent, type ReactNode, useState } from 'react'
+import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from 'react'
 import type { Chat } from '../../../src-shared/contract'
 import { ConfirmDialog } from './ConfirmDialog'
-import { PencilIcon, TrashIcon } from './icons'
+import { GearIcon, PencilIcon, PlusIcon, SidebarIcon, TrashIcon } from './icons'
 
 interface ChatSidebarProps {
   chats: Chat[]
@@ -12,86 +12,177 @@ interface ChatSidebarProps {
   onRename(id: string, title: string): Promise<unknown>
   onDelete(id: string): Promise<unknown>
   onOpenSettings(): void
+  /** Whether the list shows; folded, a rail keeps Show chats, New chat and Settings at hand. */
+  shown: boolean
+  /** The list opens over the chat (a narrow window) rather than beside it. */
+  overlay: boolean
+  onToggle(): void
+  /** Folds a list open over the chat (Escape, a click elsewhere). */
+  onDismiss(): void
 }
 
 export function ChatSidebar(props: ChatSidebarProps) {
-  const { chats, selectedId, settingsOpen, onSelect, onCreate, onOpenSettings } = props
+  const { chats, selectedId, settingsOpen, onSelect, onCreate, onOpenSettings, shown, overlay } = props
   const [renamingId, setRenamingId] = useState<string>()
   const [deleting, setDeleting] = useState<Chat>()
+  const toggleButton = useRef<HTMLButtonElement>(null)
+  const aside = useRef<HTMLElement>(null)
+  // The button pressed goes away with the state it showed: focus follows to the one that replaces it.
+  const refocus = useRef(false)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs after each fold or unfold, when the new button exists
+  useEffect(() => {
+    if (!refocus.current) return
+    refocus.current = false
+    toggleButton.current?.focus()
+  }, [shown])
+
+  const toggle = () => {
+    refocus.current = true
+    props.onToggle()
+  }
+
+  // A list open over the chat folds when the person clicks anywhere else.
+  const { onDismiss } = props
+  useEffect(() => {
+    if (!overlay) return
+    const outside = (event: PointerEvent) => {
+      if (event.target instanceof Node && !aside.current?.contains(event.target)) onDismiss()
+    }
+    document.addEventListener('pointerdown', outside)
+    return () => document.removeEventListener('pointerdown', outside)
+  }, [overlay, onDismiss])
+
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (!overlay || event.key !== 'Escape' || event.defaultPrevented) return
+    // Escape in the delete question or the title editor closes those, not the list.
+    if (event.target instanceof Element && event.target.closest('dialog, input')) return
+    event.preventDefault()
+    refocus.current = true
+    onDismiss()
+  }
+
+  const rail = (
+    <div className="sidebar-rail">
+      <button
+        ref={shown ? undefined : toggleButton}
+        type="button"
+        className="icon sidebar-toggle"
+        aria-label="Show chats"
+        title="Show chats"
+        onClick={toggle}
+      >
+        <SidebarIcon />
+      </button>
+      <button
+        type="button"
+        className="icon"
+        aria-label="New chat"
+        title="New chat (Ctrl+N)"
+        onClick={onCreate}
+      >
+        <PlusIcon />
+      </button>
+      <button
+        type="button"
+        className="icon sidebar-rail-settings"
+        aria-label="Settings"
+        title="Settings"
+        aria-pressed={settingsOpen}
+        onClick={onOpenSettings}
+      >
+        <GearIcon />
+      </button>
+    </div>
+  )
+  if (!shown) return rail
 
   return (
-    <aside className="sidebar">
-      <header className="sidebar-header">
-        <span className="brand">Atelier</span>
-        <button type="button" className="primary" onClick={onCreate} title="New chat (Ctrl+N)">
-          New chat
-        </button>
-      </header>
-      <nav aria-label="Chats" className="chat-list">
-        {chats.length === 0 ? (
-          <p className="muted">No chats yet.</p>
-        ) : (
-          <ul>
-            {chats.map((chat) =>
-              chat.id === renamingId ? (
-                <li key={chat.id} className="chat-row">
-                  <RenameField
-                    chat={chat}
-                    onDone={async (title) => {
-                      if (title !== undefined && title !== chat.title) await props.onRename(chat.id, title)
-                      setRenamingId(undefined)
-                    }}
-                  />
-                </li>
-              ) : (
-                <li key={chat.id} className="chat-row">
-                  <button
-                    type="button"
-                    className="chat-link"
-                    aria-current={chat.id === selectedId ? 'page' : undefined}
-                    onClick={() => onSelect(chat.id)}
-                    onDoubleClick={() => setRenamingId(chat.id)}
-                  >
-                    {chat.title}
-                  </button>
-                  <IconButton
-                    label={`Rename chat ${chat.title}`}
-                    title="Rename"
-                    onClick={() => setRenamingId(chat.id)}
-                  >
-                    <PencilIcon />
-                  </IconButton>
-                  <IconButton
-                    label={`Delete chat ${chat.title}`}
-                    title="Delete"
-                    onClick={() => setDeleting(chat)}
-                  >
-                    <TrashIcon />
-                  </IconButton>
-                </li>
-              ),
-            )}
-          </ul>
+    <>
+      {overlay && rail}
+      {/* Escape anywhere in a list open over the chat folds it (see onKeyDown). */}
+      <aside ref={aside} className={`sidebar${overlay ? ' sidebar--overlay' : ''}`} onKeyDown={onKeyDown}>
+        <header className="sidebar-header">
+          <button
+            ref={toggleButton}
+            type="button"
+            className="icon sidebar-toggle"
+            aria-label="Hide chats"
+            title="Hide chats"
+            onClick={toggle}
+          >
+            <SidebarIcon />
+          </button>
+          <span className="brand">Atelier</span>
+          <button type="button" className="primary" onClick={onCreate} title="New chat (Ctrl+N)">
+            New chat
+          </button>
+        </header>
+        <nav aria-label="Chats" className="chat-list">
+          {chats.length === 0 ? (
+            <p className="muted">No chats yet.</p>
+          ) : (
+            <ul>
+              {chats.map((chat) =>
+                chat.id === renamingId ? (
+                  <li key={chat.id} className="chat-row">
+                    <RenameField
+                      chat={chat}
+                      onDone={async (title) => {
+                        if (title !== undefined && title !== chat.title) await props.onRename(chat.id, title)
+                        setRenamingId(undefined)
+                      }}
+                    />
+                  </li>
+                ) : (
+                  <li key={chat.id} className="chat-row">
+                    <button
+                      type="button"
+                      className="chat-link"
+                      aria-current={chat.id === selectedId ? 'page' : undefined}
+                      onClick={() => onSelect(chat.id)}
+                      onDoubleClick={() => setRenamingId(chat.id)}
+                    >
+                      {chat.title}
+                    </button>
+                    <IconButton
+                      label={`Rename chat ${chat.title}`}
+                      title="Rename"
+                      onClick={() => setRenamingId(chat.id)}
+                    >
+                      <PencilIcon />
+                    </IconButton>
+                    <IconButton
+                      label={`Delete chat ${chat.title}`}
+                      title="Delete"
+                      onClick={() => setDeleting(chat)}
+                    >
+                      <TrashIcon />
+                    </IconButton>
+                  </li>
+                ),
+              )}
+            </ul>
+          )}
+        </nav>
+        <footer className="sidebar-footer">
+          <button type="button" aria-pressed={settingsOpen} onClick={onOpenSettings}>
+            Settings
+          </button>
+        </footer>
+        {deleting && (
+          <ConfirmDialog
+            title={`Delete “${deleting.title}”?`}
+            message="The chat and everything in it are removed for good."
+            confirmLabel="Delete"
+            onCancel={() => setDeleting(undefined)}
+            onConfirm={async () => {
+              await props.onDelete(deleting.id)
+              setDeleting(undefined)
+            }}
+          />
         )}
-      </nav>
-      <footer className="sidebar-footer">
-        <button type="button" aria-pressed={settingsOpen} onClick={onOpenSettings}>
-          Settings
-        </button>
-      </footer>
-      {deleting && (
-        <ConfirmDialog
-          title={`Delete “${deleting.title}”?`}
-          message="The chat and everything in it are removed for good."
-          confirmLabel="Delete"
-          onCancel={() => setDeleting(undefined)}
-          onConfirm={async () => {
-            await props.onDelete(deleting.id)
-            setDeleting(undefined)
-          }}
-        />
-      )}
-    </aside>
+      </aside>
+    </>
   )
 }
 

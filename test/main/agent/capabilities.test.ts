@@ -73,6 +73,9 @@ describe('desktop-experience contract methods', () => {
           { name: 'src', path: join(project, 'src') },
           { name: '.git', path: join(project, '.git') },
         ],
+        // Files come too, to recognise the folder by.
+        files: [{ name: 'README.md' }],
+        fileCount: 1,
       },
     })
     expect(await atelier.dispatch('folders.list', { path: 'relative' })).toMatchObject({

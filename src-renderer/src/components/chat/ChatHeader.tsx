@@ -1,4 +1,4 @@
-import { memo, useId, useState } from 'react'
+import { memo, useEffect, useId, useRef, useState } from 'react'
 import type { Compaction, ContextStatus } from '../../../../src-shared/agent'
 import type { AtelierApi } from '../../../../src-shared/api'
 import { APPROVAL_MODES, type ApprovalMode } from '../../../../src-shared/approvals'
@@ -12,8 +12,11 @@ import { ChatIcon } from './ChatIcon'
 import { CompactButton } from './CompactButton'
 import { ContextGauge } from './ContextGauge'
 import { FolderBrowserDialog } from './FolderBrowserDialog'
+import { FolderChip } from './FolderChip'
+import { type FolderBrowserStart, prepareFolderBrowser } from './folder-browser-start'
 import { ModelField } from './ModelField'
 import { ModeSwitch } from './ModeSwitch'
+import { useHomeFolder } from './useHomeFolder'
 
 type Changes = Omit<MethodRequest<'chats.configure'>, 'id'>
 
@@ -39,9 +42,8 @@ const KIND_NAMES: Record<ProviderInfo['kind'], string> = {
   anthropic: 'Anthropic',
 }
 
-function folderName(path: string): string {
-  return path.split(/[\\/]/).filter(Boolean).at(-1) ?? path
-}
+/** Remembered for the session: once the OS dialog is known to be missing, the browser opens at once. */
+let osDialogUnsupported = false
 
 /**
  * The chat's title, how full its context is, and everything that shapes its next turn: folder,
@@ -59,8 +61,15 @@ export const ChatHeader = memo(function ChatHeader({
   onCompact,
   onError,
 }: ChatHeaderProps) {
-  const [browsing, setBrowsing] = useState(false)
+  // The folder browser's first screen, once fetched; the browser shows only then, never "Loading…".
+  const [browsing, setBrowsing] = useState<FolderBrowserStart>()
   const [inspecting, setInspecting] = useState(false)
+  // Where the header is narrow, the next turn's settings (approval, provider, model, profile) fold under "More".
+  const [moreOpen, setMoreOpen] = useState(false)
+  const moreButton = useRef<HTMLButtonElement>(null)
+  const morePanel = useRef<HTMLDivElement>(null)
+  const moreId = useId()
+  const home = useHomeFolder(api)
   const approvalId = useId()
   const providerId = useId()
   const agentId = useId()
@@ -81,15 +90,52 @@ export const ChatHeader = memo(function ChatHeader({
         : { workingDir: path },
     )
 
+  const browse = async () => {
+    try {
+      setBrowsing(await prepareFolderBrowser(api, chat.workingDir))
+    } catch (failure) {
+      onError(errorMessage(failure))
+    }
+  }
+
   const chooseFolder = async () => {
+    if (osDialogUnsupported) return browse()
     try {
       const { path } = await api.folders.pick()
       if (path) await bind(path)
     } catch (failure) {
-      if (isAtelierErrorPayload(failure) && failure.code === 'unsupported') setBrowsing(true)
-      else onError(errorMessage(failure))
+      if (isAtelierErrorPayload(failure) && failure.code === 'unsupported') {
+        osDialogUnsupported = true
+        await browse()
+      } else onError(errorMessage(failure))
     }
   }
+
+  // An open menu folds again when the person clicks or moves focus anywhere else.
+  useEffect(() => {
+    if (!moreOpen) return
+    const outside = (event: Event) => {
+      const target = event.target as Node | null
+      if (target && (morePanel.current?.contains(target) || moreButton.current?.contains(target))) return
+      setMoreOpen(false)
+    }
+    // Escape folds it too, and focus goes back to More (a dialog's Escape is the dialog's own).
+    const onEscape = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return
+      if (event.target instanceof Element && event.target.closest('dialog')) return
+      event.preventDefault()
+      setMoreOpen(false)
+      moreButton.current?.focus()
+    }
+    document.addEventListener('pointerdown', outside)
+    document.addEventListener('focusin', outside)
+    document.addEventListener('keydown', onEscape)
+    return () => {
+      document.removeEventListener('pointerdown', outside)
+      document.removeEventListener('focusin', outside)
+      document.removeEventListener('keydown', onEscape)
+    }
+  }, [moreOpen])
 
   const first = providers?.[0]
   const effective = chat.provider === null ? first : providers?.find((p) => p.id === chat.provider)
@@ -99,53 +145,51 @@ export const ChatHeader = memo(function ChatHeader({
   return (
     <header className="chat-head">
       <div className="chat-head-top">
-        <h1 id="chat-title" className="chat-title">
+        <h1 id="chat-title" className="chat-title" title={chat.title}>
           {chat.title}
         </h1>
-        <ContextGauge context={context} />
-        <CompactButton running={running} onCompact={onCompact} onError={onError} />
-        <button type="button" className="head-button" onClick={() => setInspecting(true)}>
-          <ChatIcon name="layers" size={14} />
-          Capabilities
-        </button>
-      </div>
-
-      <div className="chat-head-controls">
-        <div className={`folder-control${chat.workingDir ? '' : ' folder-control--empty'}`}>
-          <ChatIcon name="folder" size={15} />
-          {chat.workingDir ? (
-            <span className="folder-control-path" title={chat.workingDir}>
-              <span className="folder-control-name">{folderName(chat.workingDir)}</span>
-              <span className="folder-control-full">
-                <bdi>{chat.workingDir}</bdi>
-              </span>
-            </span>
-          ) : (
-            <span className="folder-control-path muted">No folder bound</span>
-          )}
-          <button type="button" className="head-button" onClick={() => void chooseFolder()}>
-            Choose folder
-          </button>
-          {chat.workingDir && (
-            <button
-              type="button"
-              className="head-button head-button--quiet"
-              aria-label="Clear folder"
-              title="Unbind the folder"
-              onClick={() => void configure({ workingDir: null })}
-            >
-              <ChatIcon name="close" size={14} />
-              Clear
-            </button>
-          )}
-        </div>
-
+        <FolderChip
+          folder={chat.workingDir}
+          home={home}
+          onChoose={() => void chooseFolder()}
+          onClear={() => void configure({ workingDir: null })}
+        />
         <ModeSwitch
           mode={chat.mode}
           hasFolder={chat.workingDir !== null}
           onChange={(mode: ChatMode) => void configure({ mode })}
         />
+        <ContextGauge context={context} />
+        <CompactButton running={running} onCompact={onCompact} onError={onError} />
+        <button
+          type="button"
+          className="head-button"
+          title="Capabilities"
+          onClick={() => setInspecting(true)}
+        >
+          <ChatIcon name="layers" size={14} />
+          <span className="head-button-label">Capabilities</span>
+        </button>
+        {/* Shown only where the header is narrow (see chat.css): the next turn's settings fold under it. */}
+        <button
+          ref={moreButton}
+          type="button"
+          className="head-button chat-head-more"
+          aria-expanded={moreOpen}
+          aria-controls={moreId}
+          onClick={() => setMoreOpen((open) => !open)}
+        >
+          <span className="visually-hidden">More chat settings</span>
+          <span aria-hidden="true">More</span>
+          <ChatIcon name={moreOpen ? 'chevron-up' : 'chevron-down'} size={14} />
+        </button>
+      </div>
 
+      <div
+        ref={morePanel}
+        id={moreId}
+        className={`chat-head-controls${moreOpen ? ' chat-head-controls--open' : ''}`}
+      >
         <div className="header-field" title={APPROVAL_MODE_HINTS[approvalMode]}>
           <label htmlFor={approvalId} className="header-field-label">
             Approval mode
@@ -223,10 +267,10 @@ export const ChatHeader = memo(function ChatHeader({
       {browsing && (
         <FolderBrowserDialog
           api={api}
-          start={chat.workingDir}
-          onClose={() => setBrowsing(false)}
+          initial={browsing}
+          onClose={() => setBrowsing(undefined)}
           onChoose={(path) => {
-            setBrowsing(false)
+            setBrowsing(undefined)
             void bind(path)
           }}
         />

@@ -63,7 +63,7 @@ export function CompactButton({ running, onCompact, onError }: CompactButtonProp
         onClick={() => void compact()}
       >
         <ChatIcon name="compress" size={14} />
-        Compact now
+        <span className="head-button-label">Compact now</span>
       </button>
     </>
   )

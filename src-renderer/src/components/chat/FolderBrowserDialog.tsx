@@ -1,49 +1,59 @@
-import { useCallback, useEffect, useId, useRef, useState } from 'react'
+import { type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
 import type { FolderListing } from '../../../../src-shared/contract'
 import { errorMessage } from '../../errors'
 import { ChatIcon } from './ChatIcon'
+import type { FolderBrowserStart } from './folder-browser-start'
 import { Modal } from './Modal'
 
 interface FolderBrowserDialogProps {
   api: AtelierApi
-  /** Where to start: the chat's folder, else home. */
-  start: string | null
+  /** The first screen, already fetched (see prepareFolderBrowser): the browser opens on it at once. */
+  initial: FolderBrowserStart
   onChoose(path: string): void
   onClose(): void
   /** What the folder is for; by default, the chat's project folder. */
   purpose?: string
 }
 
+const hidden = (name: string) => name.startsWith('.')
+
 /**
  * The folder chooser where there is no OS dialog (a browser on the web host): Atelier lists the
- * folders of this computer, and the person walks to one and uses it.
+ * folders of this computer, with their files greyed to recognise a project by, and the person
+ * walks to one — by pointer or by keyboard (↑/↓ between rows, Enter opens) — and uses it.
  */
 export function FolderBrowserDialog({
   api,
-  start,
+  initial,
   onChoose,
   onClose,
   purpose = 'Pick the project folder this chat works in. The agent reads and edits files there in agent mode.',
 }: FolderBrowserDialogProps) {
-  const [listing, setListing] = useState<FolderListing>()
+  const [listing, setListing] = useState<FolderListing>(initial.listing)
   const [error, setError] = useState<string>()
-  const [typed, setTyped] = useState('')
-  const [recent, setRecent] = useState<string[]>([])
+  const [typed, setTyped] = useState(initial.listing.path)
+  const [filter, setFilter] = useState('')
   const [showHidden, setShowHidden] = useState(false)
   const pathId = useId()
-  // Only the latest listing asked for lands: the first one (home) answering late must not replace
-  // a folder the person has since typed or opened.
+  const filterField = useRef<HTMLInputElement>(null)
+  const rows = useRef<HTMLUListElement>(null)
+  // Only the latest listing asked for lands: one answering late must not replace a folder the
+  // person has since typed or opened.
   const latest = useRef(0)
+  // Opened from a row: the row is gone with its folder, so focus goes on to the new rows.
+  const focusRows = useRef(false)
 
   const open = useCallback(
-    async (path: string | undefined) => {
+    async (path: string | undefined, fromRow = false) => {
       const ticket = ++latest.current
       try {
         const next = await api.folders.list(path === undefined ? {} : { path })
         if (ticket !== latest.current) return
+        focusRows.current = fromRow
         setListing(next)
         setTyped(next.path)
+        setFilter('')
         setError(undefined)
       } catch (failure) {
         if (ticket === latest.current) setError(errorMessage(failure))
@@ -52,14 +62,56 @@ export function FolderBrowserDialog({
     [api],
   )
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once each new listing is on screen
   useEffect(() => {
-    void open(start ?? undefined)
-    api.folders.recent().then(setRecent, () => setRecent([]))
-  }, [api, open, start])
+    if (!focusRows.current) return
+    focusRows.current = false
+    const first = rows.current?.querySelector<HTMLButtonElement>('button.folder-entry')
+    ;(first ?? filterField.current)?.focus()
+  }, [listing])
 
-  const folders = listing?.folders.filter((folder) => showHidden || !folder.name.startsWith('.')) ?? []
+  const query = filter.trim().toLowerCase()
+  // A filter starting with a dot is looking for hidden entries: it finds them too.
+  const visible = (name: string) =>
+    (showHidden || !hidden(name) || (query.startsWith('.') && hidden(name))) &&
+    (!query || name.toLowerCase().includes(query))
+  const folders = listing.folders.filter((folder) => visible(folder.name))
+  const files = listing.files.filter((file) => visible(file.name))
   const hiddenCount =
-    (listing?.folders.length ?? 0) - (listing?.folders.filter((f) => !f.name.startsWith('.')).length ?? 0)
+    listing.folders.filter((folder) => hidden(folder.name)).length +
+    listing.files.filter((file) => hidden(file.name)).length
+  const cut = listing.fileCount > listing.files.length
+
+  /** ↑/↓ move between the folder rows (↑ from the first goes back to the filter); Home/End jump. */
+  const onRowKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
+    const buttons = [...(rows.current?.querySelectorAll<HTMLButtonElement>('button.folder-entry') ?? [])]
+    const index = buttons.indexOf(event.currentTarget)
+    const target =
+      event.key === 'ArrowDown'
+        ? buttons[index + 1]
+        : event.key === 'ArrowUp'
+          ? (buttons[index - 1] ?? filterField.current)
+          : event.key === 'Home'
+            ? buttons[0]
+            : event.key === 'End'
+              ? buttons.at(-1)
+              : undefined
+    if (!target) return
+    event.preventDefault()
+    target.focus()
+  }
+
+  const onFilterKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    const first = rows.current?.querySelector<HTMLButtonElement>('button.folder-entry')
+    if (event.key === 'ArrowDown' && first) {
+      event.preventDefault()
+      first.focus()
+    } else if (event.key === 'Enter' && query && folders[0]) {
+      // Enter takes the first folder that matches: type a few letters, Enter, and in you go.
+      event.preventDefault()
+      void open(folders[0].path, true)
+    }
+  }
 
   return (
     <Modal
@@ -72,12 +124,7 @@ export function FolderBrowserDialog({
           <button type="button" onClick={onClose}>
             Cancel
           </button>
-          <button
-            type="button"
-            className="primary"
-            disabled={!listing}
-            onClick={() => listing && onChoose(listing.path)}
-          >
+          <button type="button" className="primary" onClick={() => onChoose(listing.path)}>
             Use this folder
           </button>
         </>
@@ -86,13 +133,13 @@ export function FolderBrowserDialog({
       <div className="folder-browser-bar">
         <button
           type="button"
-          disabled={!listing?.parent}
-          onClick={() => listing?.parent && void open(listing.parent)}
+          disabled={!listing.parent}
+          onClick={() => listing.parent && void open(listing.parent)}
         >
           <ChatIcon name="up" size={14} />
           Up
         </button>
-        <button type="button" onClick={() => void open(listing?.home)}>
+        <button type="button" onClick={() => void open(listing.home)}>
           <ChatIcon name="home" size={14} />
           Home
         </button>
@@ -127,31 +174,63 @@ export function FolderBrowserDialog({
       )}
 
       <div className="folder-browser-columns">
-        <section className="folder-browser-list" aria-label="Folders">
-          <p className="folder-browser-current" title={listing?.path}>
-            <ChatIcon name="folder" size={14} />
-            <span>
-              <bdi>{listing?.path ?? 'Loading…'}</bdi>
-            </span>
-          </p>
-          {listing && folders.length === 0 ? (
-            <p className="folder-browser-empty">No folders inside. Use this one, or go up.</p>
+        <section className="folder-browser-list" aria-label="Folder contents">
+          <div className="folder-browser-head">
+            <p className="folder-browser-current" title={listing.path}>
+              <ChatIcon name="folder" size={14} />
+              <span>
+                <bdi>{listing.path}</bdi>
+              </span>
+            </p>
+            <input
+              ref={filterField}
+              type="search"
+              className="input folder-browser-filter"
+              aria-label="Filter"
+              placeholder="Filter"
+              spellCheck={false}
+              value={filter}
+              onChange={(event) => setFilter(event.target.value)}
+              onKeyDown={onFilterKeyDown}
+            />
+          </div>
+          {folders.length === 0 && files.length === 0 ? (
+            <p className="folder-browser-empty">
+              {query ? `Nothing here matches “${filter.trim()}”.` : 'This folder is empty. Use it, or go up.'}
+            </p>
           ) : (
-            <ul>
+            <ul ref={rows}>
               {folders.map((folder) => (
                 <li key={folder.path}>
                   <button
                     type="button"
                     className="folder-entry"
                     title={`Open ${folder.path}`}
-                    onClick={() => void open(folder.path)}
+                    onClick={() => void open(folder.path, true)}
+                    onKeyDown={onRowKeyDown}
                   >
                     <ChatIcon name="folder" size={14} />
                     <span>{folder.name}</span>
                   </button>
                 </li>
               ))}
+              {/* Files are there to recognise the folder by; only folders can be opened or chosen. */}
+              {files.map((file) => (
+                <li
+                  key={file.name}
+                  className="folder-entry folder-entry--file"
+                  title="A file: choose its folder"
+                >
+                  <ChatIcon name="file" size={14} />
+                  <span>{file.name}</span>
+                </li>
+              ))}
             </ul>
+          )}
+          {cut && (
+            <p className="folder-browser-note">
+              Showing the first {listing.files.length} of {listing.fileCount} files.
+            </p>
           )}
           {hiddenCount > 0 && (
             <label className="check">
@@ -160,15 +239,15 @@ export function FolderBrowserDialog({
                 checked={showHidden}
                 onChange={(event) => setShowHidden(event.target.checked)}
               />
-              Show hidden folders ({hiddenCount})
+              Show hidden items ({hiddenCount})
             </label>
           )}
         </section>
-        {recent.length > 0 && (
+        {initial.recent.length > 0 && (
           <section className="folder-browser-recent" aria-labelledby={`${pathId}-recent`}>
             <h3 id={`${pathId}-recent`}>Recent</h3>
             <ul aria-label="Recent folders">
-              {recent.map((path) => (
+              {initial.recent.map((path) => (
                 <li key={path}>
                   <button type="button" className="folder-entry" title={path} onClick={() => void open(path)}>
                     <span className="folder-entry-name">

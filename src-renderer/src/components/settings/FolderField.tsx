@@ -3,6 +3,7 @@ import type { AtelierApi } from '../../../../src-shared/api'
 import { isAtelierErrorPayload } from '../../../../src-shared/errors'
 import { errorMessage } from '../../errors'
 import { FolderBrowserDialog } from '../chat/FolderBrowserDialog'
+import { type FolderBrowserStart, prepareFolderBrowser } from '../chat/folder-browser-start'
 
 interface FolderFieldProps {
   api: AtelierApi
@@ -22,7 +23,8 @@ let osDialogUnsupported = false
 export function FolderField({ api, label, value, onChange, hint }: FolderFieldProps) {
   const id = useId()
   const [recent, setRecent] = useState<string[]>([])
-  const [browsing, setBrowsing] = useState(false)
+  // The folder browser's first screen, once fetched; the browser shows only then, never "Loading…".
+  const [browsing, setBrowsing] = useState<FolderBrowserStart>()
   const [error, setError] = useState<string>()
 
   useEffect(() => {
@@ -36,16 +38,24 @@ export function FolderField({ api, label, value, onChange, hint }: FolderFieldPr
     }
   }, [api])
 
+  async function openBrowser() {
+    try {
+      setBrowsing(await prepareFolderBrowser(api, value.trim() || null))
+    } catch (failure) {
+      setError(errorMessage(failure))
+    }
+  }
+
   async function browse() {
     setError(undefined)
-    if (osDialogUnsupported) return setBrowsing(true)
+    if (osDialogUnsupported) return openBrowser()
     try {
       const { path } = await api.folders.pick()
       if (path) onChange(path)
     } catch (failure) {
       if (isAtelierErrorPayload(failure) && failure.code === 'unsupported') {
         osDialogUnsupported = true
-        setBrowsing(true)
+        await openBrowser()
       } else {
         setError(errorMessage(failure))
       }
@@ -71,7 +81,7 @@ export function FolderField({ api, label, value, onChange, hint }: FolderFieldPr
         <button
           type="button"
           onClick={() => void browse()}
-          aria-expanded={osDialogUnsupported ? browsing : undefined}
+          aria-expanded={osDialogUnsupported ? browsing !== undefined : undefined}
         >
           Browse…
         </button>
@@ -103,13 +113,13 @@ export function FolderField({ api, label, value, onChange, hint }: FolderFieldPr
       {browsing && (
         <FolderBrowserDialog
           api={api}
-          start={value || null}
+          initial={browsing}
           purpose="Pick the folder the tool runs in."
           onChoose={(path) => {
             onChange(path)
-            setBrowsing(false)
+            setBrowsing(undefined)
           }}
-          onClose={() => setBrowsing(false)}
+          onClose={() => setBrowsing(undefined)}
         />
       )}
     </div>
