@@ -144,11 +144,9 @@ export function Composer({
     if (!attachments.some((item) => item.kind === 'file' && item.path === path)) {
       onAttachmentsChange([...attachments, { kind: 'file', path, name: path.split('/').at(-1) ?? path }])
     }
-    // The caret goes after the inserted mention once React has put the new text in the box.
-    requestAnimationFrame(() => {
-      textarea.current?.setSelectionRange(after, after)
-      setCaret(after)
-    })
+    setCaret(after)
+    // The box's own caret follows once React has put the new text in it.
+    requestAnimationFrame(() => textarea.current?.setSelectionRange(after, after))
   }
 
   const attachImages = async (images: File[]) => {
