@@ -36,9 +36,16 @@ export interface MentionDeps {
   now?: () => number
 }
 
+interface FileList {
+  files: string[]
+  /** The same in lower case, for ranking. */
+  lower: string[]
+  partial: boolean
+}
+
 interface Listing {
   at: number
-  files: Promise<{ files: string[]; partial: boolean }>
+  files: Promise<FileList>
 }
 
 export class FolderMentions {
@@ -61,8 +68,8 @@ export class FolderMentions {
   }): Promise<FolderFiles> {
     const folder = this.deps.chat(chatId).workingDir
     if (!folder) return { files: [], partial: false }
-    const { files, partial } = await this.listing(folder)
-    return { files: rankFiles(files, query, Math.min(limit, MAX_FOLDER_FILES)), partial }
+    const { files, lower, partial } = await this.listing(folder)
+    return { files: rankFiles(files, query, Math.min(limit, MAX_FOLDER_FILES), lower), partial }
   }
 
   /**
@@ -141,10 +148,10 @@ export class FolderMentions {
     return files
   }
 
-  private async walkFolder(folder: string): Promise<{ files: string[]; partial: boolean }> {
+  private async walkFolder(folder: string): Promise<FileList> {
     const policy: PathPolicy = await loadPathPolicy(this.scope(folder))
     const root = policy.confinedTo
-    if (!root || policy.refusal(root)) return { files: [], partial: false }
+    if (!root || policy.refusal(root)) return { files: [], lower: [], partial: false }
     const files: string[] = []
     const signal = AbortSignal.timeout(20_000)
     for await (const batch of walk(root, {
@@ -155,9 +162,12 @@ export class FolderMentions {
       policy,
     })) {
       for (const entry of batch) files.push(entry.relative)
-      if (files.length >= MAX_LISTED_FILES) return { files: files.slice(0, MAX_LISTED_FILES), partial: true }
+      if (files.length >= MAX_LISTED_FILES) {
+        const listed = files.slice(0, MAX_LISTED_FILES)
+        return { files: listed, lower: listed.map((file) => file.toLowerCase()), partial: true }
+      }
     }
-    return { files, partial: false }
+    return { files, lower: files.map((file) => file.toLowerCase()), partial: false }
   }
 }
 
@@ -165,27 +175,42 @@ export class FolderMentions {
  * The files `query` matches as a subsequence (case-insensitive; spaces ignored), best first: a match
  * in the file's name beats one spread over its folders, runs of consecutive letters and letters at
  * the start of a word count more, and shorter paths win ties. An empty query keeps walk order.
+ * `lower` is the files in lower case, when the caller keeps them (a listing is ranked per keystroke).
  */
-export function rankFiles(files: readonly string[], query: string, limit: number): string[] {
+export function rankFiles(
+  files: readonly string[],
+  query: string,
+  limit: number,
+  lower: readonly string[] = files.map((file) => file.toLowerCase()),
+): string[] {
   const needle = query.replace(/\s+/g, '').toLowerCase()
   if (needle === '') return files.slice(0, limit)
-  const scored: { file: string; score: number }[] = []
-  for (const file of files) {
-    const score = fuzzyScore(file, needle)
-    if (score !== undefined) scored.push({ file, score })
+  // The best `limit` so far, best first: a folder of 100,000 files is not sorted whole per keystroke.
+  const best: { file: string; score: number }[] = []
+  const worse = (a: { file: string; score: number }, b: { file: string; score: number }) =>
+    a.score < b.score ||
+    (a.score === b.score &&
+      (a.file.length > b.file.length || (a.file.length === b.file.length && a.file > b.file)))
+  for (let i = 0; i < files.length; i++) {
+    const score = fuzzyScore(lower[i] as string, needle)
+    if (score === undefined) continue
+    const entry = { file: files[i] as string, score }
+    if (best.length === limit && !worse(best[limit - 1] as typeof entry, entry)) continue
+    let at = best.length
+    while (at > 0 && worse(best[at - 1] as typeof entry, entry)) at--
+    best.splice(at, 0, entry)
+    if (best.length > limit) best.pop()
   }
-  scored.sort((a, b) => b.score - a.score || a.file.length - b.file.length || (a.file < b.file ? -1 : 1))
-  return scored.slice(0, limit).map(({ file }) => file)
+  return best.map(({ file }) => file)
 }
 
-/** How well `path` matches `needle` (lower case), or undefined when it does not. */
+/** How well `path` (lower case) matches `needle` (lower case), or undefined when it does not. */
 export function fuzzyScore(path: string, needle: string): number | undefined {
-  const haystack = path.toLowerCase()
-  const nameStart = haystack.lastIndexOf('/') + 1
+  const nameStart = path.lastIndexOf('/') + 1
   // The name alone first: "app" should find src/app.ts before apps/x/index.ts.
-  const inName = matchFrom(haystack, needle, nameStart)
+  const inName = matchFrom(path, needle, nameStart)
   if (inName !== undefined) return inName + 100
-  return matchFrom(haystack, needle, 0)
+  return matchFrom(path, needle, 0)
 }
 
 function matchFrom(haystack: string, needle: string, from: number): number | undefined {
