@@ -75,6 +75,7 @@ export function Composer({
   const [caret, setCaret] = useState(0)
   const [files, setFiles] = useState<FolderFiles | { error: string }>()
   const [attachError, setAttachError] = useState<string>()
+  const [dropping, setDropping] = useState(false)
   const recall = usePromptHistory(history, value, onChange)
 
   // `/` then a command with no space yet: the menu of prompts.
@@ -169,10 +170,13 @@ export function Composer({
   }
 
   const onDragOver = (event: DragEvent) => {
-    if (event.dataTransfer.types.includes('Files')) event.preventDefault()
+    if (!event.dataTransfer.types.includes('Files')) return
+    event.preventDefault()
+    setDropping(true)
   }
 
   const onDrop = (event: DragEvent) => {
+    setDropping(false)
     const images = imageFiles(event.dataTransfer)
     if (images.length === 0) return
     event.preventDefault()
@@ -270,9 +274,13 @@ export function Composer({
   return (
     <>
       <form
-        className="composer"
+        className={`composer${dropping ? ' composer--dropping' : ''}`}
         onSubmit={onSubmit}
         onDragOver={onDragOver}
+        // Leaving for one of the form's own children is not leaving the form.
+        onDragLeave={(event) => {
+          if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDropping(false)
+        }}
         onDrop={onDrop}
         aria-label="Compose a message"
       >
