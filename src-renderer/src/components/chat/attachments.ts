@@ -8,6 +8,8 @@ export type ComposerAttachment =
   | { kind: 'file'; path: string; name: string }
   /** A pasted or dropped image, its bytes kept here until it is sent. */
   | { kind: 'image'; mimeType: ImageAttachment['mimeType']; base64: string; name: string; bytes: number }
+  /** An image a sent prompt carries, saved by main: what a retry attaches again. */
+  | { kind: 'image'; mimeType: string; path: string; name: string; bytes: number }
 
 export const sameAttachment = (
   a: Pick<ComposerAttachment & { kind: 'mcp-resource' }, 'server' | 'uri'>,
@@ -21,19 +23,13 @@ export function toAttachment(attachment: ComposerAttachment): Attachment {
     case 'file':
       return { kind: 'file', path: attachment.path }
     case 'image':
-      return {
-        kind: 'image',
-        mimeType: attachment.mimeType,
-        base64: attachment.base64,
-        name: attachment.name,
-      }
+      return 'path' in attachment
+        ? { kind: 'saved-image', path: attachment.path, name: attachment.name }
+        : { kind: 'image', mimeType: attachment.mimeType, base64: attachment.base64, name: attachment.name }
   }
 }
 
-/**
- * What a stored prompt had attached, so a retry sends it again with them. A stored image has left
- * its bytes on disk, not here, so a retry of a sent prompt goes without it.
- */
+/** What a stored prompt had attached, so a retry sends it again with them (an image by its saved file). */
 export function attachmentsOf(message: ChatMessage | undefined): ComposerAttachment[] {
   return (message?.parts ?? []).flatMap((part): ComposerAttachment[] => {
     if (part.type !== 'attachment') return []
@@ -42,6 +38,7 @@ export function attachmentsOf(message: ChatMessage | undefined): ComposerAttachm
       return [{ kind: 'mcp-resource', server: attachment.server, uri: attachment.uri, name: attachment.name }]
     }
     if (attachment.kind === 'file') return [{ kind: 'file', path: attachment.path, name: attachment.name }]
-    return []
+    const { path, mimeType, name, bytes } = attachment
+    return [{ kind: 'image', path, mimeType, name, bytes }]
   })
 }
