@@ -15,8 +15,60 @@ export const McpResourceAttachment = Type.Object(
 )
 export type McpResourceAttachment = Static<typeof McpResourceAttachment>
 
+/** A file of the chat's bound folder, named with `@` in the composer; main reads it when the turn starts. */
+export const FileAttachment = Type.Object(
+  {
+    kind: Type.Literal('file'),
+    /** Relative to the chat's folder, as the `@` menu lists it. */
+    path: Type.String({ minLength: 1, maxLength: 4096 }),
+  },
+  { additionalProperties: false },
+)
+export type FileAttachment = Static<typeof FileAttachment>
+
+/** The image types every provider Atelier speaks to takes in a user message. */
+export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const
+/** The largest image a message may carry: the providers' own limits are about this (Anthropic's is 5 MB). */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024
+
+/** All of one message's images together, so the largest `turns.start` stays bounded. */
+export const MAX_MESSAGE_IMAGE_BYTES = MAX_IMAGE_BYTES
+
+/** An image pasted or dropped into the composer, its bytes as base64; main saves it when the turn starts. */
+export const ImageAttachment = Type.Object(
+  {
+    kind: Type.Literal('image'),
+    mimeType: Type.Union(IMAGE_MIME_TYPES.map((type) => Type.Literal(type))),
+    // Base64 is 4/3 the bytes; the exact byte cap is checked once decoded.
+    base64: Type.String({ minLength: 1, maxLength: Math.ceil(MAX_IMAGE_BYTES / 3) * 4 }),
+    /** The file's name where it had one (a dropped file), for the chip. */
+    name: Type.Optional(Type.String({ maxLength: 255 })),
+  },
+  { additionalProperties: false },
+)
+export type ImageAttachment = Static<typeof ImageAttachment>
+
+/**
+ * An image a sent message already carries, by where main saved it: what a retry of that prompt
+ * attaches again. Only a path under the data folder's images is accepted.
+ */
+export const SavedImageAttachment = Type.Object(
+  {
+    kind: Type.Literal('saved-image'),
+    path: Type.String({ minLength: 1, maxLength: 4096 }),
+    name: Type.Optional(Type.String({ maxLength: 255 })),
+  },
+  { additionalProperties: false },
+)
+export type SavedImageAttachment = Static<typeof SavedImageAttachment>
+
 /** What `turns.start` takes beside the prompt. */
-export const Attachment = Type.Union([McpResourceAttachment])
+export const Attachment = Type.Union([
+  McpResourceAttachment,
+  FileAttachment,
+  ImageAttachment,
+  SavedImageAttachment,
+])
 export type Attachment = Static<typeof Attachment>
 
 /** How many attachments one message may carry. */
@@ -43,5 +95,34 @@ export const AttachedMcpResource = Type.Object({
 })
 export type AttachedMcpResource = Static<typeof AttachedMcpResource>
 
-export const AttachedContent = Type.Union([AttachedMcpResource])
+/** A file of the chat's folder as it was when the message was sent. */
+export const AttachedFile = Type.Object({
+  kind: Type.Literal('file'),
+  /** Relative to the chat's folder. */
+  path: Type.String(),
+  /** The file's name, for the chip. */
+  name: Type.String(),
+  text: Type.String(),
+  /** The text was cut at `FILE_TEXT_LIMIT` characters. */
+  truncated: Type.Optional(Type.Boolean()),
+})
+export type AttachedFile = Static<typeof AttachedFile>
+
+/** The most of one mentioned file's text that reaches the model, as for a resource. */
+export const FILE_TEXT_LIMIT = RESOURCE_TEXT_LIMIT
+
+/**
+ * An image as the message keeps it: saved under the data folder's images (as generated images are),
+ * so the database holds its path, not its bytes; `images.read` shows it.
+ */
+export const AttachedImage = Type.Object({
+  kind: Type.Literal('image'),
+  path: Type.String(),
+  mimeType: Type.String(),
+  name: Type.String(),
+  bytes: Type.Number(),
+})
+export type AttachedImage = Static<typeof AttachedImage>
+
+export const AttachedContent = Type.Union([AttachedMcpResource, AttachedFile, AttachedImage])
 export type AttachedContent = Static<typeof AttachedContent>

@@ -113,6 +113,17 @@ export const FolderListing = Type.Object({
 })
 export type FolderListing = Static<typeof FolderListing>
 
+/** The most files one `folders.files` answer lists. */
+export const MAX_FOLDER_FILES = 50
+
+export const FolderFiles = Type.Object({
+  /** Relative to the chat's folder, with `/` separators. */
+  files: Type.Array(Type.String()),
+  /** The folder holds more files than were walked (the listing stops at a cap). */
+  partial: Type.Boolean(),
+})
+export type FolderFiles = Static<typeof FolderFiles>
+
 /** What the model would receive from one tool call, and what only the UI sees. */
 export const ToolRunResult = Type.Object({
   content: Type.String(),
@@ -208,6 +219,22 @@ export const methods = {
   'folders.recent': method(Empty, Type.Array(Type.String())),
   /** The OS folder dialog; refused with `unsupported` outside the desktop app. */
   'folders.pick': method(Empty, Type.Object({ path: Type.Union([Type.String(), Type.Null()]) })),
+  /**
+   * Files of a chat's bound folder for the composer's `@` menu, best fuzzy match first (all files in
+   * walk order for an empty query); .gitignore and the path policy apply as for the search tools.
+   * A chat without a folder has none.
+   */
+  'folders.files': method(
+    Type.Object(
+      {
+        chatId: Id,
+        query: Type.String({ maxLength: 500 }),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_FOLDER_FILES })),
+      },
+      { additionalProperties: false },
+    ),
+    FolderFiles,
+  ),
   /**
    * The tool playground: one call through the full executor, exactly as a turn would make it.
    * `runId`, chosen by the caller, is what `tools.stop` stops.

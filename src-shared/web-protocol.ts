@@ -1,5 +1,6 @@
 /** The web host's WebSocket messages: the same contract calls Electron makes over IPC. */
 import type { InvokeResult } from './api'
+import { MAX_MESSAGE_IMAGE_BYTES } from './attachments'
 import type { EventName } from './contract'
 
 /** Browser → host: one contract call. The request is validated later, by the dispatcher. */
@@ -49,9 +50,10 @@ export function webSocketProtocols(token: string): string[] {
  * units. In any real text each unit costs at most 3 bytes as UTF-8 in JSON: CJK is 3, an astral
  * character 4 bytes for its 2 units, and quotes, backslashes, tabs and newlines escape in 2. Only
  * control characters without a short escape (`\u0001`, 6 bytes) cost more. 64 KiB more covers the
- * envelope and a request's other, short fields.
+ * envelope and a request's other, short fields. A prompt may also carry images, at most
+ * MAX_MESSAGE_IMAGE_BYTES of them, as base64 (4 bytes for 3).
  */
-export const MAX_REQUEST_BYTES = 3 * 1_000_000 + 64 * 1024
+export const MAX_REQUEST_BYTES = 3 * 1_000_000 + Math.ceil(MAX_MESSAGE_IMAGE_BYTES / 3) * 4 + 64 * 1024
 
 export function parseClientMessage(text: string): ClientMessage {
   const message = JSON.parse(text) as Partial<ClientMessage> | null

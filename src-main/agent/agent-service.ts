@@ -56,8 +56,11 @@ export interface AgentServiceDeps {
   approvals: ApprovalService
   events: AtelierEvents
   user: string
-  /** Reads what a prompt attached (MCP resources) into parts of its message; throws when one cannot be. */
-  readAttachments?: (attachments: readonly Attachment[]) => Promise<AttachmentPart[]>
+  /**
+   * Reads what a prompt attached (MCP resources, files of the chat's folder, images) into parts of
+   * its message; throws when one cannot be.
+   */
+  readAttachments?: (attachments: readonly Attachment[], chat: Chat) => Promise<AttachmentPart[]>
   retry?: RetryPolicy
   /** Tells the custom tools serving a folder of a lifecycle event (onSession). */
   notifyCustomTools?: (folder: string | null, reason: SessionReason) => void
@@ -185,11 +188,12 @@ export class AgentService {
     const { attachments = [], ...prompt } = request
     let attached: AttachmentPart[] = []
     if (attachments.length > 0) {
-      this.refuseIfBusy(this.deps.chats.get(request.chatId).id)
+      const chat = this.deps.chats.get(request.chatId)
+      this.refuseIfBusy(chat.id)
       if (!this.deps.readAttachments) {
         throw new AtelierError('unsupported', 'Attachments cannot be read here.')
       }
-      attached = await this.deps.readAttachments(attachments)
+      attached = await this.deps.readAttachments(attachments, chat)
     }
     const { turnId } = this.begin({ ...prompt, attached })
     return { turnId }

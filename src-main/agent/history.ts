@@ -1,6 +1,6 @@
 import type { ChatMessage, ToolCallPart, ToolResultPart } from '../../src-shared/agent'
 import type { ModelMessage } from '../providers/types'
-import { userMessageText } from './attachments'
+import { userMessageImages, userMessageText } from './attachments'
 
 /** Said to the model for a call whose result was never recorded: the turn stopped or the app died first. */
 export const UNFINISHED_CALL =
@@ -20,7 +20,8 @@ export function toModelMessages(messages: readonly ChatMessage[]): ModelMessage[
   const model: ModelMessage[] = []
   for (const message of messages) {
     if (message.role === 'user') {
-      model.push({ role: 'user', text: userMessageText(message.parts) })
+      const images = userMessageImages(message.parts)
+      model.push({ role: 'user', text: userMessageText(message.parts), ...(images.length > 0 && { images }) })
     } else if (message.role === 'assistant') {
       const parts = message.parts.filter((part) => part.type !== 'tool_result' && part.type !== 'attachment')
       const calls = parts.filter((part): part is ToolCallPart => part.type === 'tool_call')

@@ -1,10 +1,12 @@
 import { mkdirSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import packageJson from '../../package.json'
 import type { EventPayload } from '../../src-shared/contract'
 import { AgentProfileService } from '../agent/agent-profiles'
 import { AgentService } from '../agent/agent-service'
+import { readAttachments } from '../agent/attachments'
+import { FolderMentions } from '../agent/mentions'
 import { ApprovalService } from '../approvals/approval-service'
 import { ChatService } from '../chats/chat-service'
 import { AtelierEvents } from '../core/events'
@@ -172,6 +174,15 @@ export function createAtelier({
   conversation.markInterrupted()
   const profiles = new AgentProfileService(new AgentProfilesRepository(db), events)
   const approvals = new ApprovalService({ rules: new PermissionRulesRepository(db), preferences, events })
+  // The composer's `@`: files of a chat's folder, under read_file's path policy.
+  const mentions = new FolderMentions({
+    chat: (id) => chats.get(id),
+    readFileSettings: () => {
+      const entry = registry.get('read_file')
+      return entry ? toolSettings.resolve(LOCAL_USER, entry).settings : { enabled: true, parameters: {} }
+    },
+    protectedPaths: executorServices.protectedPaths,
+  })
   const agent = new AgentService({
     chats,
     conversation,
@@ -189,12 +200,27 @@ export function createAtelier({
     approvals,
     events,
     user: LOCAL_USER,
-    readAttachments: (attachments) => mcpCatalog.read(attachments),
+    readAttachments: (attachments, chat) =>
+      readAttachments(attachments, chat, {
+        resources: (resources) => mcpCatalog.read(resources),
+        file: (chat, path) => mentions.read(chat, path),
+        image: async (chat, image, data) => {
+          const saved = await executorServices.images.save(chat.id, data, image.mimeType)
+          const name = image.name || `Pasted image.${saved.path.split('.').pop()}`
+          return { kind: 'image', path: saved.path, mimeType: saved.mimeType, name, bytes: saved.bytes }
+        },
+        savedImage: async ({ path, name }) => {
+          const { mimeType, base64 } = await executorServices.images.read(path)
+          const bytes = Buffer.byteLength(base64, 'base64')
+          return { kind: 'image', path, mimeType, name: name || basename(path), bytes }
+        },
+      }),
     ...(retry && { retry }),
     notifyCustomTools: (folder, reason) => customTools.session(folder, reason),
   })
   const info = { name: PRODUCT_NAME, version: APP_VERSION, dataDir, home: home ?? homedir() }
   const handlers = createHandlers({
+    mentions,
     images: executorServices.images,
     playground: new ToolPlayground(tools.executor, LOCAL_USER),
     mcp,

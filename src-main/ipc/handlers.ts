@@ -2,6 +2,7 @@ import type { AppInfo } from '../../src-shared/contract'
 import { AtelierError } from '../../src-shared/errors'
 import type { AgentProfileService } from '../agent/agent-profiles'
 import type { AgentService } from '../agent/agent-service'
+import type { FolderMentions } from '../agent/mentions'
 import type { ApprovalService } from '../approvals/approval-service'
 import type { ChatService } from '../chats/chat-service'
 import { listFolders, recentFolders } from '../chats/folders'
@@ -30,6 +31,8 @@ export interface HandlerServices {
   mcp: McpServerService
   /** The MCP servers' resources and prompts. */
   mcpCatalog: McpCatalog
+  /** Files of a chat's folder, for the composer's `@`. */
+  mentions: FolderMentions
   services: ToolServiceService
   customTools: CustomToolService
   /** The OS folder dialog; only the desktop app has one. */
@@ -52,6 +55,7 @@ export function createHandlers({
   playground,
   mcp,
   mcpCatalog,
+  mentions,
   services,
   customTools,
   pickFolder,
@@ -76,6 +80,7 @@ export function createHandlers({
     'chats.compact': (request) => agent.compact(request),
     'folders.list': (request) => listFolders(request.path, info.home),
     'folders.recent': () => recentFolders(chats.list()),
+    'folders.files': (request) => mentions.files(request),
     'folders.pick': async () => {
       if (!pickFolder)
         throw new AtelierError('unsupported', 'Picking a folder with the OS dialog needs the desktop app.')

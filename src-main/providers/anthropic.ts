@@ -15,7 +15,11 @@ import {
   opaqueItems,
   type ProviderAdapter,
   type ProviderConfig,
+  userContent,
 } from './types'
+
+/** The image types an Anthropic image block names; the composer only attaches these. */
+type AnthropicImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'
 
 /** Anthropic requires an output budget; this one fits every current model. */
 const DEFAULT_MAX_TOKENS = 8192
@@ -180,8 +184,15 @@ function toAnthropicMessage(message: ModelMessage): {
   content: ContentBlockParam[]
 } {
   switch (message.role) {
-    case 'user':
-      return { role: 'user', content: message.text ? [{ type: 'text', text: message.text }] : [] }
+    case 'user': {
+      const { text, images } = userContent(message)
+      // Anthropic's image block with a base64 source; images first, as its documentation advises.
+      const blocks: ContentBlockParam[] = images.map(({ mimeType, base64 }) => ({
+        type: 'image',
+        source: { type: 'base64', media_type: mimeType as AnthropicImageType, data: base64 },
+      }))
+      return { role: 'user', content: text ? [...blocks, { type: 'text', text }] : blocks }
+    }
     case 'tool':
       return {
         role: 'user',

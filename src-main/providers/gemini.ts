@@ -10,6 +10,7 @@ import {
   NO_KEY,
   type ProviderAdapter,
   type ProviderConfig,
+  userContent,
 } from './types'
 
 /** What a Gemini call carries besides name and arguments, kept so the next request can return it. */
@@ -140,8 +141,12 @@ function toContents(messages: ModelMessage[]): Content[] {
 
 function toContent(message: ModelMessage, callData: Map<string, GeminiCallData>): Content[] {
   switch (message.role) {
-    case 'user':
-      return [{ role: 'user', parts: [{ text: message.text }] }]
+    case 'user': {
+      const { text, images } = userContent(message)
+      // Gemini takes an image's bytes inline, as inlineData beside the text.
+      const inline = images.map(({ mimeType, base64 }) => ({ inlineData: { mimeType, data: base64 } }))
+      return [{ role: 'user', parts: [...inline, { text }] }]
+    }
     case 'tool':
       return [
         {

@@ -24,7 +24,13 @@ import { NO_KEY } from './types'
 
 export type { ImageGenerator, ImageRequest, SavedImage }
 
-const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' }
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  // Generated images are never GIFs; pasted ones may be.
+  'image/gif': 'gif',
+}
 
 interface GeneratedImage {
   data: Buffer
@@ -49,17 +55,21 @@ export class ProviderImageGenerator implements ImageGenerator {
       if (request.signal.aborted) throw error
       throw toProviderError(kind, error)
     }
-    const folder = join(this.imagesDir, request.chatId ?? 'outside-chats')
+    const saved = await this.save(request.chatId, image.data, image.mimeType)
+    return { ...saved, ...(image.revisedPrompt && { revisedPrompt: image.revisedPrompt }) }
+  }
+
+  /**
+   * Keeps an image with the chat's others (generated, or pasted into a prompt): the database holds
+   * its path, `read` shows it.
+   */
+  async save(chatId: string | null, data: Buffer, mimeType: string): Promise<SavedImage> {
+    const folder = join(this.imagesDir, chatId ?? 'outside-chats')
     await mkdir(folder, { recursive: true, mode: 0o700 })
-    const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.${EXTENSIONS[image.mimeType] ?? 'png'}`
+    const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.${EXTENSIONS[mimeType] ?? 'png'}`
     const path = join(folder, name)
-    await writeFile(path, image.data, { mode: 0o600 })
-    return {
-      path,
-      mimeType: image.mimeType,
-      bytes: image.data.length,
-      ...(image.revisedPrompt && { revisedPrompt: image.revisedPrompt }),
-    }
+    await writeFile(path, data, { mode: 0o600 })
+    return { path, mimeType, bytes: data.length }
   }
 
   /** A saved image, for the chat to show. Nothing outside the images folder is ever read. */

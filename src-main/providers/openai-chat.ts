@@ -11,7 +11,7 @@ import type {
 import type { ProviderStreamEvent, StopReason, Usage } from '../../src-shared/agent'
 import { lazily, loadOpenAI } from './lazily'
 import { toolDefsToChatCompletions } from './tool-mapper'
-import { type ModelMessage, NO_KEY, type ProviderAdapter, type ProviderConfig } from './types'
+import { type ModelMessage, NO_KEY, type ProviderAdapter, type ProviderConfig, userContent } from './types'
 
 export function createOpenAIChatAdapter(config: ProviderConfig): ProviderAdapter {
   const client = lazily(async () => {
@@ -138,8 +138,23 @@ function toChatMessages(messages: ModelMessage[]): ChatCompletionMessageParam[] 
 
 function toItems(message: ModelMessage): ChatCompletionMessageParam[] {
   switch (message.role) {
-    case 'user':
-      return [{ role: 'user', content: message.text }]
+    case 'user': {
+      const { text, images } = userContent(message)
+      if (images.length === 0) return [{ role: 'user', content: text }]
+      // Chat Completions takes an image as an image_url content part; a data: URL carries the bytes.
+      return [
+        {
+          role: 'user',
+          content: [
+            ...images.map(({ mimeType, base64 }) => ({
+              type: 'image_url' as const,
+              image_url: { url: `data:${mimeType};base64,${base64}` },
+            })),
+            { type: 'text' as const, text },
+          ],
+        },
+      ]
+    }
     case 'tool':
       return message.results.map((result) => ({
         role: 'tool',

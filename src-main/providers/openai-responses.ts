@@ -4,7 +4,14 @@ import type { ProviderStreamEvent, StopReason } from '../../src-shared/agent'
 import { lazily, loadOpenAI } from './lazily'
 import { windowFromListing } from './openai-chat'
 import { toolDefsToResponsesAPI } from './tool-mapper'
-import { type ModelMessage, NO_KEY, opaqueItems, type ProviderAdapter, type ProviderConfig } from './types'
+import {
+  type ModelMessage,
+  NO_KEY,
+  opaqueItems,
+  type ProviderAdapter,
+  type ProviderConfig,
+  userContent,
+} from './types'
 
 export function createOpenAIResponsesAdapter(config: ProviderConfig): ProviderAdapter {
   const client = lazily(async () => {
@@ -128,8 +135,24 @@ function toResponsesInput(messages: ModelMessage[]): ResponseInputItem[] {
 
 function toItems(message: ModelMessage): ResponseInputItem[] {
   switch (message.role) {
-    case 'user':
-      return [{ role: 'user', content: message.text }]
+    case 'user': {
+      const { text, images } = userContent(message)
+      if (images.length === 0) return [{ role: 'user', content: text }]
+      // The Responses API's own image input: input_image with a data: URL.
+      return [
+        {
+          role: 'user',
+          content: [
+            ...images.map(({ mimeType, base64 }) => ({
+              type: 'input_image' as const,
+              image_url: `data:${mimeType};base64,${base64}`,
+              detail: 'auto' as const,
+            })),
+            { type: 'input_text' as const, text },
+          ],
+        },
+      ]
+    }
     case 'tool':
       return message.results.map((result) => ({
         type: 'function_call_output',

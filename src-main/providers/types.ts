@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import type {
   MessagePart,
   OpaquePart,
@@ -26,9 +27,41 @@ export interface ProviderConfig {
  * tool calls — all of them, in call order.
  */
 export type ModelMessage =
-  | { role: 'user'; text: string }
+  | { role: 'user'; text: string; images?: ModelImage[] }
   | { role: 'assistant'; parts: (TextPart | ToolCallPart | OpaquePart)[] }
   | { role: 'tool'; results: ToolResultPart[] }
+
+/**
+ * An image the person attached to a prompt, by where it is saved: its bytes are read only when a
+ * request is built, never for the estimates that walk the conversation far more often.
+ */
+export interface ModelImage {
+  mimeType: string
+  path: string
+}
+
+/** Said in place of an image whose file is gone (the data folder was cleaned by hand). */
+export const MISSING_IMAGE = '[An image was attached here; its file is no longer on disk.]'
+
+/**
+ * A user message's images with their bytes as base64, and its text with a note for each image whose
+ * file is gone: a request still goes out, rather than the chat failing on every later turn.
+ */
+export function userContent(message: Extract<ModelMessage, { role: 'user' }>): {
+  text: string
+  images: { mimeType: string; base64: string }[]
+} {
+  const images: { mimeType: string; base64: string }[] = []
+  const notes: string[] = []
+  for (const image of message.images ?? []) {
+    try {
+      images.push({ mimeType: image.mimeType, base64: readFileSync(image.path).toString('base64') })
+    } catch {
+      notes.push(MISSING_IMAGE)
+    }
+  }
+  return { text: [...notes, message.text].join('\n'), images }
+}
 
 export interface ModelRequest {
   model: string

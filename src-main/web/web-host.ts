@@ -20,7 +20,8 @@ export const SOCKET_PATH = '/api'
 
 /**
  * Open WebSockets at once, one per browser tab: more tabs than a person keeps open, and few enough
- * that the frames the host may be in the middle of reading stay under 50 MB (16 × MAX_REQUEST_BYTES).
+ * that the frames the host may be in the middle of reading stay under 160 MB (16 × MAX_REQUEST_BYTES, a
+ * prompt with an image each).
  */
 export const MAX_CONNECTIONS = 16
 

@@ -59,7 +59,7 @@ describe('MCP resources and prompts in the composer', () => {
     await library.getByRole('button', { name: 'Attach Project readme' }).click()
     await dialog.waitFor({ state: 'hidden' })
 
-    const chips = page.getByRole('list', { name: 'Attached resources' })
+    const chips = page.getByRole('list', { name: 'Attachments' })
     await chips.getByText('Project readme').waitFor()
     // A second one, removed again before sending.
     await page.getByRole('button', { name: 'Attach resource' }).click()
@@ -82,7 +82,7 @@ describe('MCP resources and prompts in the composer', () => {
     // The bubble shows what was attached, and still does after a reload.
     const sent = conversation(page).getByRole('list', { name: 'Attached to this message' })
     await sent.getByText('Project readme').waitFor()
-    expect(await page.getByRole('list', { name: 'Attached resources' }).count()).toBe(0)
+    expect(await page.getByRole('list', { name: 'Attachments' }).count()).toBe(0)
     await page.reload()
     await conversation(page)
       .getByRole('list', { name: 'Attached to this message' })

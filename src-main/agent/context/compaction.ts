@@ -10,6 +10,7 @@
  * (and cacheable) from one request to the next.
  */
 import type { ChatMessage } from '../../../src-shared/agent'
+import type { AttachedContent } from '../../../src-shared/attachments'
 import { type RetryPolicy, streamWithRetry } from '../../providers/retry'
 import type { ModelRequest, ProviderAdapter } from '../../providers/types'
 import {
@@ -249,9 +250,7 @@ export function transcript(older: readonly ChatMessage[], previous: string | nul
       if (part.type === 'text' && part.text.trim()) lines.push(`[${message.role}] ${part.text}`)
       else if (part.type === 'tool_call') lines.push(`[assistant calls ${part.name}] ${part.arguments}`)
       else if (part.type === 'attachment') {
-        lines.push(
-          `[user attached ${part.attachment.server}: ${part.attachment.uri}] ${part.attachment.text.slice(0, SUMMARY_RESULT_CHARS)}`,
-        )
+        lines.push(attachmentLine(part.attachment))
       } else if (part.type === 'tool_result') {
         const content =
           part.content.length > SUMMARY_RESULT_CHARS
@@ -270,4 +269,11 @@ export function transcript(older: readonly ChatMessage[], previous: string | nul
     body = `(earlier lines left out)\n${lines.join('\n')}`
   }
   return head + body
+}
+
+/** What the summarizer reads of an attachment: what it was, and the start of its text. */
+function attachmentLine(attachment: AttachedContent): string {
+  if (attachment.kind === 'image') return `[user attached an image: ${attachment.name}]`
+  const what = attachment.kind === 'file' ? attachment.path : `${attachment.server}: ${attachment.uri}`
+  return `[user attached ${what}] ${attachment.text.slice(0, SUMMARY_RESULT_CHARS)}`
 }

@@ -136,8 +136,14 @@ export function requestChars({ system, tools, messages }: RequestShape): number 
   return chars
 }
 
+/**
+ * What one attached image counts for: providers bill an image by its size in tiles, about 1,600
+ * tokens for a large one at their default detail — as characters, at 4 a token.
+ */
+const IMAGE_CHARS = 1600 * 4
+
 export function messageChars(message: ModelMessage): number {
-  if (message.role === 'user') return message.text.length + 8
+  if (message.role === 'user') return message.text.length + 8 + (message.images?.length ?? 0) * IMAGE_CHARS
   if (message.role === 'tool') {
     return message.results.reduce((sum, result) => sum + result.content.length + result.name.length + 24, 0)
   }

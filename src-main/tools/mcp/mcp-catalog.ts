@@ -7,8 +7,8 @@ import type { GetPromptResult, ReadResourceResult, Resource } from '@modelcontex
 import type { AttachmentPart } from '../../../src-shared/agent'
 import {
   type AttachedMcpResource,
-  type Attachment,
   MAX_ATTACHMENTS,
+  type McpResourceAttachment,
   RESOURCE_TEXT_LIMIT,
 } from '../../../src-shared/attachments'
 import { AtelierError } from '../../../src-shared/errors'
@@ -107,7 +107,7 @@ export class McpCatalog {
    * Reads what a prompt has attached, all of it before anything is committed: a resource that cannot
    * be read refuses the whole send.
    */
-  async read(attachments: readonly Attachment[]): Promise<AttachmentPart[]> {
+  async read(attachments: readonly McpResourceAttachment[]): Promise<AttachmentPart[]> {
     if (attachments.length > MAX_ATTACHMENTS) {
       throw new AtelierError('validation_failed', `A message takes at most ${MAX_ATTACHMENTS} attachments.`)
     }

@@ -1,15 +1,32 @@
+import type { AttachedContent } from '../../../../src-shared/attachments'
+import { AttachmentThumbnail } from './AttachmentThumbnail'
+import type { ComposerAttachment } from './attachments'
 import { ChatIcon } from './ChatIcon'
 
-interface ChipAttachment {
-  server: string
-  uri: string
-  name: string
-  truncated?: boolean
+/** What a chip shows: an attachment in the composer, or as the sent message keeps it. */
+export type ChipAttachment = ComposerAttachment | AttachedContent
+
+const keyOf = (attachment: ChipAttachment) =>
+  attachment.kind === 'mcp-resource'
+    ? `resource\n${attachment.server}\n${attachment.uri}`
+    : attachment.kind === 'file'
+      ? `file\n${attachment.path}`
+      : `image\n${'path' in attachment ? attachment.path : attachment.base64.slice(0, 64)}\n${attachment.name}`
+
+/** What the remove button says: the kind, then the name, so a screen reader tells them apart. */
+const KIND_WORD = { 'mcp-resource': 'resource', file: 'file', image: 'image' } as const
+
+function tooltipOf(attachment: ChipAttachment): string {
+  const cut = 'truncated' in attachment && attachment.truncated ? ' (cut at 100,000 characters)' : ''
+  if (attachment.kind === 'mcp-resource') return `${attachment.server}: ${attachment.uri}${cut}`
+  if (attachment.kind === 'file') return `${attachment.path}${cut}`
+  return `${attachment.name} · ${attachment.mimeType} · ${Math.max(1, Math.round(attachment.bytes / 1024))} KB`
 }
 
 /**
- * Resources attached to a message: above the composer (removable) and in the sent message's bubble.
- * Each chip names the resource and its server; its URI is the tooltip.
+ * What is attached to a message: above the composer (removable) and in the sent message's bubble.
+ * A resource's chip names it and its server, a file's its name (its path is the tooltip), an image's
+ * is a thumbnail.
  */
 export function AttachmentChips({
   attachments,
@@ -25,18 +42,27 @@ export function AttachmentChips({
     <ul className="attachment-chips" aria-label={label}>
       {attachments.map((attachment) => (
         <li
-          key={`${attachment.server}\n${attachment.uri}`}
-          className="attachment-chip"
-          title={`${attachment.server}: ${attachment.uri}${attachment.truncated ? ' (cut at 100,000 characters)' : ''}`}
+          key={keyOf(attachment)}
+          className={`attachment-chip${attachment.kind === 'image' ? ' attachment-chip--image' : ''}`}
+          title={tooltipOf(attachment)}
         >
-          <ChatIcon name="file" size={13} />
+          {attachment.kind === 'image' ? (
+            <AttachmentThumbnail image={attachment} />
+          ) : (
+            <ChatIcon name="file" size={13} />
+          )}
           <span className="attachment-chip-name">{attachment.name}</span>
-          <span className="attachment-chip-server">{attachment.server}</span>
+          {attachment.kind === 'mcp-resource' && (
+            <span className="attachment-chip-server">{attachment.server}</span>
+          )}
+          {attachment.kind === 'file' && attachment.path !== attachment.name && (
+            <span className="attachment-chip-server">{attachment.path}</span>
+          )}
           {onRemove && (
             <button
               type="button"
               className="icon-button attachment-chip-remove"
-              aria-label={`Remove resource ${attachment.name}`}
+              aria-label={`Remove ${KIND_WORD[attachment.kind]} ${attachment.name}`}
               onClick={() => onRemove(attachment)}
             >
               <ChatIcon name="close" size={12} />

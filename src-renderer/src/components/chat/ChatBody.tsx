@@ -7,6 +7,7 @@ import { Composer } from './Composer'
 import { runningTurn } from './conversation'
 import { EmptyConversation } from './EmptyConversation'
 import { MessageList } from './MessageList'
+import { promptsOf } from './prompt-history'
 import { TurnBanners } from './TurnBanners'
 import type { useConversation } from './useConversation'
 
@@ -38,6 +39,7 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatB
   const [draft, setDraft] = useState('')
   const [attachments, setAttachments] = useState<ComposerAttachment[]>([])
   const textarea = useRef<HTMLTextAreaElement>(null)
+  const promptHistory = useMemo(() => promptsOf(state.messages), [state.messages])
 
   // Only when focus went nowhere: the next waiting card may already have taken it.
   const returnFocus = useCallback(() => {
@@ -126,6 +128,9 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatB
           onSend={() => void submit(draft.trim(), true, attachments)}
           attachments={attachments}
           onAttachmentsChange={setAttachments}
+          chatId={chat.id}
+          folder={chat.workingDir}
+          history={promptHistory}
           onStop={onStop}
           running={running}
           textarea={textarea}

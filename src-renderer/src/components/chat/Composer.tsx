@@ -1,12 +1,26 @@
-import { type FormEvent, type KeyboardEvent, type RefObject, useEffect, useId, useState } from 'react'
+import {
+  type ClipboardEvent,
+  type DragEvent,
+  type FormEvent,
+  type KeyboardEvent,
+  type RefObject,
+  useEffect,
+  useId,
+  useState,
+} from 'react'
+import type { FolderFiles } from '../../../../src-shared/contract'
 import type { McpServerPrompts } from '../../../../src-shared/mcp-catalog'
 import { errorMessage } from '../../errors'
 import { AttachmentChips } from './AttachmentChips'
 import { useApi } from './api-context'
 import type { ComposerAttachment } from './attachments'
 import { ChatIcon } from './ChatIcon'
+import { ComposerMenu, menuOptionId } from './ComposerMenu'
+import { fileMention, fileOption, mentionAt } from './file-mentions'
 import { PromptArgumentsDialog } from './PromptArgumentsDialog'
-import { matchingPrompts, type PromptChoice, PromptMenu, promptOptionId } from './PromptMenu'
+import { matchingPrompts, type PromptChoice, promptOption } from './PromptMenu'
+import { imageFiles, readImage } from './pasted-images'
+import { usePromptHistory } from './prompt-history'
 import { ResourceDialog } from './ResourceDialog'
 
 interface ComposerProps {
@@ -17,15 +31,22 @@ interface ComposerProps {
   running: boolean
   textarea: RefObject<HTMLTextAreaElement | null>
   placeholder: string
-  /** MCP resources to send with the message. */
+  /** What goes with the message: MCP resources, files named with `@`, pasted images. */
   attachments: readonly ComposerAttachment[]
   onAttachmentsChange(attachments: ComposerAttachment[]): void
+  chatId: string
+  /** The chat's bound folder, whose files `@` mentions; null: `@` is only a character. */
+  folder: string | null
+  /** The chat's earlier prompts, oldest first, for ↑. */
+  history: readonly string[]
 }
 
 /**
  * Where the person writes. Enter sends, Shift+Enter breaks the line, Esc stops a running turn.
  * While a turn runs, Stop takes Send's place and the box stays open for the next prompt. A `/` at
- * the start opens the MCP servers' prompts; the paperclip attaches a server's resource.
+ * the start opens the MCP servers' prompts; `@` a search of the chat's folder's files; the paperclip
+ * attaches a server's resource; an image pasted or dropped goes with the message; ↑ recalls the
+ * chat's earlier prompts.
  */
 export function Composer({
   value,
@@ -37,6 +58,9 @@ export function Composer({
   placeholder,
   attachments,
   onAttachmentsChange,
+  chatId,
+  folder,
+  history,
 }: ComposerProps) {
   const api = useApi()
   const hintId = useId()
@@ -48,18 +72,29 @@ export function Composer({
   const [dismissed, setDismissed] = useState(false)
   const [asking, setAsking] = useState<PromptChoice>()
   const [promptError, setPromptError] = useState<string>()
+  const [caret, setCaret] = useState(0)
+  const [files, setFiles] = useState<FolderFiles | { error: string }>()
+  const [attachError, setAttachError] = useState<string>()
+  const [dropping, setDropping] = useState(false)
+  const recall = usePromptHistory(history, value, onChange)
 
   // `/` then a command with no space yet: the menu of prompts.
   const query = /^\/\S*$/.test(value) ? value.slice(1) : null
-  const menuOpen = query !== null && !dismissed && !asking
-  const choices =
+  // `@` then a path with no space yet, right before the caret, in a chat with a folder: its files.
+  const mention = folder ? mentionAt(value, caret) : null
+  const fileMenuOpen = mention !== null && query === null && !dismissed && !recall.browsing
+  const promptMenuOpen = query !== null && !dismissed && !asking
+  const menuOpen = promptMenuOpen || fileMenuOpen
+  const fileChoices = fileMenuOpen && files && !('error' in files) ? files.files : []
+  const promptChoices =
     prompts && !('error' in prompts)
       ? matchingPrompts(
           prompts.flatMap(({ server, prompts }) => prompts.map((prompt) => ({ server, prompt }))),
           query ?? '',
         )
       : []
-  const activeIndex = Math.min(active, Math.max(choices.length - 1, 0))
+  const choiceCount = fileMenuOpen ? fileChoices.length : promptChoices.length
+  const activeIndex = Math.min(active, Math.max(choiceCount - 1, 0))
 
   // The servers' prompts are asked for each time the menu opens, so a server added meanwhile is in it.
   const opening = query !== null && !dismissed
@@ -76,14 +111,76 @@ export function Composer({
     }
   }, [api, opening])
 
+  // The folder is searched as the mention is typed; an answer to an older query is dropped.
+  const mentionQuery = fileMenuOpen ? mention.query : null
   useEffect(() => {
-    if (query === null) setDismissed(false)
-  }, [query])
+    if (mentionQuery === null) return
+    let live = true
+    api.folders.files({ chatId, query: mentionQuery }).then(
+      (value) => live && setFiles(value),
+      (failure: unknown) => live && setFiles({ error: errorMessage(failure) }),
+    )
+    return () => {
+      live = false
+    }
+  }, [api, chatId, mentionQuery])
+
+  const menuKey = query ?? (mention ? `@${mention.start}` : null)
+  useEffect(() => {
+    if (menuKey === null) setDismissed(false)
+  }, [menuKey])
 
   const fill = (text: string) => {
     setAsking(undefined)
     setPromptError(undefined)
     onChange(text)
+    textarea.current?.focus()
+  }
+
+  const chooseFile = (path: string) => {
+    if (!mention) return
+    setActive(0)
+    const { text, caret: after } = fileMention(value, mention, path)
+    onChange(text)
+    if (!attachments.some((item) => item.kind === 'file' && item.path === path)) {
+      onAttachmentsChange([...attachments, { kind: 'file', path, name: path.split('/').at(-1) ?? path }])
+    }
+    setCaret(after)
+    // The box's own caret follows once React has put the new text in it.
+    requestAnimationFrame(() => textarea.current?.setSelectionRange(after, after))
+  }
+
+  const attachImages = async (images: File[]) => {
+    setAttachError(undefined)
+    const added: ComposerAttachment[] = []
+    for (const file of images) {
+      const read = await readImage(file)
+      if ('error' in read) setAttachError(read.error)
+      else added.push(read)
+    }
+    if (added.length > 0) onAttachmentsChange([...attachments, ...added])
+  }
+
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const images = imageFiles(event.clipboardData)
+    if (images.length === 0) return
+    // An image's bytes go as an attachment; its name (or a copied file's text) stays out of the box.
+    event.preventDefault()
+    void attachImages(images)
+  }
+
+  const onDragOver = (event: DragEvent) => {
+    if (!event.dataTransfer.types.includes('Files')) return
+    event.preventDefault()
+    setDropping(true)
+  }
+
+  const onDrop = (event: DragEvent) => {
+    setDropping(false)
+    const images = imageFiles(event.dataTransfer)
+    if (images.length === 0) return
+    event.preventDefault()
+    void attachImages(images)
     textarea.current?.focus()
   }
 
@@ -104,7 +201,7 @@ export function Composer({
       if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
         event.preventDefault()
         const step = event.key === 'ArrowDown' ? 1 : -1
-        if (choices.length > 0) setActive((activeIndex + step + choices.length) % choices.length)
+        if (choiceCount > 0) setActive((activeIndex + step + choiceCount) % choiceCount)
         return
       }
       if (event.key === 'Escape') {
@@ -112,12 +209,32 @@ export function Composer({
         setDismissed(true)
         return
       }
-      const chosen = choices[activeIndex]
-      if (event.key === 'Enter' && !event.shiftKey && chosen) {
-        event.preventDefault()
-        choose(chosen)
-        return
+      if ((event.key === 'Enter' && !event.shiftKey) || (event.key === 'Tab' && fileMenuOpen)) {
+        const file = fileMenuOpen ? fileChoices[activeIndex] : undefined
+        const prompt = promptMenuOpen ? promptChoices[activeIndex] : undefined
+        if (file !== undefined || prompt) {
+          event.preventDefault()
+          if (file !== undefined) chooseFile(file)
+          else if (prompt) choose(prompt)
+          return
+        }
       }
+    }
+    if (
+      (event.key === 'ArrowUp' || event.key === 'ArrowDown') &&
+      !event.shiftKey &&
+      !event.altKey &&
+      !event.metaKey &&
+      !event.ctrlKey &&
+      !event.nativeEvent.isComposing &&
+      recall.move(event.key === 'ArrowUp' ? 'up' : 'down', event.currentTarget)
+    ) {
+      event.preventDefault()
+      return
+    }
+    if (event.key === 'Escape' && recall.leave()) {
+      event.preventDefault()
+      return
     }
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault()
@@ -133,12 +250,22 @@ export function Composer({
     if (!running && !empty) onSend()
   }
 
-  const menuStatus =
+  const fileStatus =
+    files === undefined
+      ? 'Looking through the folder…'
+      : 'error' in files
+        ? `The folder's files could not be listed: ${files.error}`
+        : files.files.length === 0
+          ? mention?.query
+            ? `No file of the folder matches “@${mention.query}”.`
+            : 'The folder has no files to mention.'
+          : null
+  const promptStatus =
     prompts === undefined
       ? 'Asking the MCP servers for their prompts…'
       : 'error' in prompts
         ? `The prompts could not be listed: ${prompts.error}`
-        : choices.length === 0
+        : promptChoices.length === 0
           ? query
             ? `No MCP prompt matches “/${query}”.`
             : 'No MCP server offers prompts.'
@@ -146,23 +273,55 @@ export function Composer({
 
   return (
     <>
-      <form className="composer" onSubmit={onSubmit} aria-label="Compose a message">
+      <form
+        className={`composer${dropping ? ' composer--dropping' : ''}`}
+        onSubmit={onSubmit}
+        onDragOver={onDragOver}
+        // Leaving for one of the form's own children is not leaving the form.
+        onDragLeave={(event) => {
+          if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDropping(false)
+        }}
+        onDrop={onDrop}
+        aria-label="Compose a message"
+      >
         <AttachmentChips
           attachments={attachments}
-          label="Attached resources"
+          label="Attachments"
           onRemove={(removed) => {
             onAttachmentsChange(attachments.filter((attachment) => attachment !== removed))
             textarea.current?.focus()
           }}
         />
-        {menuOpen && (
-          <PromptMenu
+        {fileMenuOpen && (
+          <ComposerMenu
             id={menuId}
-            choices={choices}
+            label="Files of the folder"
+            options={fileChoices.map(fileOption)}
             active={activeIndex}
-            status={menuStatus}
-            onChoose={choose}
+            status={fileStatus}
+            onChoose={(index) => {
+              const file = fileChoices[index]
+              if (file !== undefined) chooseFile(file)
+            }}
           />
+        )}
+        {promptMenuOpen && (
+          <ComposerMenu
+            id={menuId}
+            label="MCP prompts"
+            options={promptChoices.map(promptOption)}
+            active={activeIndex}
+            status={promptStatus}
+            onChoose={(index) => {
+              const prompt = promptChoices[index]
+              if (prompt) choose(prompt)
+            }}
+          />
+        )}
+        {attachError && (
+          <p className="inline-error composer-error" role="alert">
+            {attachError}
+          </p>
         )}
         {promptError && (
           <p className="inline-error composer-error" role="alert">
@@ -186,7 +345,7 @@ export function Composer({
             aria-describedby={hintId}
             aria-controls={menuOpen ? menuId : undefined}
             aria-activedescendant={
-              menuOpen && choices.length > 0 ? promptOptionId(menuId, activeIndex) : undefined
+              menuOpen && choiceCount > 0 ? menuOptionId(menuId, activeIndex) : undefined
             }
             placeholder={placeholder}
             rows={1}
@@ -194,9 +353,13 @@ export function Composer({
             onChange={(event) => {
               setActive(0)
               setPromptError(undefined)
+              recall.typed()
+              setCaret(event.target.selectionStart)
               onChange(event.target.value)
             }}
+            onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
             onKeyDown={onKeyDown}
+            onPaste={onPaste}
           />
           <div className="composer-actions">
             {running ? (
@@ -215,6 +378,18 @@ export function Composer({
         <p id={hintId} className="composer-hint">
           <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line · <kbd>/</kbd> for
           prompts
+          {folder ? (
+            <>
+              {' '}
+              · <kbd>@</kbd> for files
+            </>
+          ) : null}
+          {history.length > 0 ? (
+            <>
+              {' '}
+              · <kbd>↑</kbd> for earlier prompts
+            </>
+          ) : null}
           {running ? (
             <>
               {' '}

@@ -97,7 +97,7 @@ export function ResourceDialog({
                         disabled={already}
                         aria-label={`${already ? 'Attached' : 'Attach'} ${name}`}
                         onClick={() => {
-                          onAttach({ server: server.server, uri: resource.uri, name })
+                          onAttach({ kind: 'mcp-resource', server: server.server, uri: resource.uri, name })
                           onClose()
                         }}
                       >
