@@ -30,7 +30,7 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatB
     send,
     stop,
     retryPrompt,
-    retryAttachments,
+    retry,
     approvals,
     activeApprovalId,
     answer,
@@ -38,6 +38,8 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatB
   const [draft, setDraft] = useState('')
   const [attachments, setAttachments] = useState<ComposerAttachment[]>([])
   const textarea = useRef<HTMLTextAreaElement>(null)
+  /** Counts sends and retries: each brings the list to its end, to the new prompt. */
+  const [follow, setFollow] = useState(0)
 
   // Only when focus went nowhere: the next waiting card may already have taken it.
   const returnFocus = useCallback(() => {
@@ -68,6 +70,7 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatB
       setAttachments([])
     }
     textarea.current?.focus()
+    setFollow((count) => count + 1)
     const sent = await send(prompt, attached.map(toAttachment), attached)
     // A refused prompt comes back to the box, unless something new was typed meanwhile.
     if (!sent && fromComposer) {
@@ -103,8 +106,15 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatB
           results={results}
           progress={state.progress}
           activeTurnId={runningTurn(state)?.id}
+          follow={follow}
           onRetry={
-            !running && retryPrompt ? () => void submit(retryPrompt, false, retryAttachments) : undefined
+            !running && retryPrompt
+              ? () => {
+                  textarea.current?.focus()
+                  setFollow((count) => count + 1)
+                  void retry()
+                }
+              : undefined
           }
           empty={
             state.loaded ? (
