@@ -1,6 +1,7 @@
 import { type KeyboardEvent, useCallback, useMemo, useRef, useState } from 'react'
 import type { ApprovalMode } from '../../../../src-shared/approvals'
 import type { Chat } from '../../../../src-shared/contract'
+import { useApi } from './api-context'
 import { ApprovalsContext, type ApprovalsContextValue } from './approvals-context'
 import { type ComposerAttachment, toAttachment } from './attachments'
 import { Composer } from './Composer'
@@ -8,6 +9,7 @@ import { runningTurn } from './conversation'
 import { EmptyConversation } from './EmptyConversation'
 import { MessageList } from './MessageList'
 import { TurnBanners } from './TurnBanners'
+import { ToolTitlesContext, useToolTitles } from './tool-titles'
 import type { useConversation } from './useConversation'
 
 interface ChatBodyProps {
@@ -38,6 +40,8 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatB
   const [draft, setDraft] = useState('')
   const [attachments, setAttachments] = useState<ComposerAttachment[]>([])
   const textarea = useRef<HTMLTextAreaElement>(null)
+  // Tool cards say what a tool is, as Settings does.
+  const toolTitles = useToolTitles(useApi(), running)
   /** Counts sends and retries: each brings the list to its end, to the new prompt. */
   const [follow, setFollow] = useState(0)
 
@@ -101,32 +105,34 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatB
         </p>
       )}
       <ApprovalsContext.Provider value={approvalsContext}>
-        <MessageList
-          rows={rows}
-          results={results}
-          progress={state.progress}
-          activeTurnId={runningTurn(state)?.id}
-          follow={follow}
-          onRetry={
-            !running && retryPrompt
-              ? () => {
-                  textarea.current?.focus()
-                  setFollow((count) => count + 1)
-                  void retry()
-                }
-              : undefined
-          }
-          empty={
-            state.loaded ? (
-              <EmptyConversation
-                noProvider={noProvider}
-                workingDir={chat.workingDir}
-                mode={chat.mode}
-                approvalMode={approvalMode}
-              />
-            ) : null
-          }
-        />
+        <ToolTitlesContext.Provider value={toolTitles}>
+          <MessageList
+            rows={rows}
+            results={results}
+            progress={state.progress}
+            activeTurnId={runningTurn(state)?.id}
+            follow={follow}
+            onRetry={
+              !running && retryPrompt
+                ? () => {
+                    textarea.current?.focus()
+                    setFollow((count) => count + 1)
+                    void retry()
+                  }
+                : undefined
+            }
+            empty={
+              state.loaded ? (
+                <EmptyConversation
+                  noProvider={noProvider}
+                  workingDir={chat.workingDir}
+                  mode={chat.mode}
+                  approvalMode={approvalMode}
+                />
+              ) : null
+            }
+          />
+        </ToolTitlesContext.Provider>
       </ApprovalsContext.Provider>
       <div className="composer-dock">
         <TurnBanners retry={state.retry} unavailableServers={state.unavailableServers} />
