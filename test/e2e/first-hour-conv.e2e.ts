@@ -215,6 +215,7 @@ describe('the first hour: the conversation', () => {
       // At a laptop's height, both cards fit above the composer.
       expect(await within(folderCard, log)).toBe(true)
       expect(await page.getByRole('button', { name: 'More below' }).count()).toBe(0)
+      await screenshot(page, `first-hour-10-help-fits-${theme}`)
 
       // Lower, they do not: a cue says so, and takes the person there.
       await page.setViewportSize({ width: 1000, height: 560 })
