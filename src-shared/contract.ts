@@ -275,6 +275,15 @@ export const methods = {
     ),
     Type.Object({ turnId: Type.String() }),
   ),
+  /**
+   * Retry (issue 19, item 2): runs the chat's latest turn again when it failed or was interrupted,
+   * with the prompt it already stored — nothing new is written, so the model gets the prompt once.
+   * Refused with `nothing_to_retry` when the latest turn did not fail, `turn_running` while one runs.
+   */
+  'turns.retry': method(
+    Type.Object({ chatId: Id }, { additionalProperties: false }),
+    Type.Object({ turnId: Type.String() }),
+  ),
   /** Stops the chat's running turn: the provider stream and every running tool. */
   'turns.stop': method(
     Type.Object({ chatId: Id }, { additionalProperties: false }),

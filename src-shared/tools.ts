@@ -190,7 +190,12 @@ export type DisplayImage = Static<typeof DisplayImage>
  */
 export const ToolDisplay = Type.Union([
   Type.Object({ kind: Type.Literal('diff'), path: Type.String(), patch: Type.String() }),
-  Type.Composite([Type.Object({ kind: Type.Literal('shell') }), ShellCommandResult]),
+  Type.Composite([
+    Type.Object({ kind: Type.Literal('shell') }),
+    ShellCommandResult,
+    /** The real folder the command ran in (issue 19, item 11); absent in results stored before. */
+    Type.Object({ cwd: Type.Optional(Type.String()) }),
+  ]),
   Type.Object({ kind: Type.Literal('images'), images: Type.Array(DisplayImage) }),
   /**
    * What a custom tool's render hooks made of the call and its result, as Markdown (raw HTML stays

@@ -106,19 +106,66 @@ export class AgentService {
    * when the chat is busy or no provider can be reached.
    */
   begin(request: TurnRequest): StartedTurn {
-    const { chats, conversation, preferences } = this.deps
+    const { chats, conversation } = this.deps
+    const setup = this.setUp(request)
+    // From here the turn exists: it starts with its prompt, in one transaction.
+    const { turn, prompt } = conversation.beginTurn(setup.chat.id, request.prompt, request.attached)
+    return this.run(setup, turn, request, (emit) => {
+      emit({ type: 'message', message: prompt })
+      chats.nameAfterPrompt(setup.chat.id, request.prompt)
+    })
+  }
+
+  /**
+   * The contract's `turns.retry`: runs the chat's latest turn again, when it failed or was
+   * interrupted. Its prompt is already committed, so it is not written again: the same turn runs on
+   * from what it had stored (the prompt, and whatever it got done before it failed), and the model
+   * sees the prompt once. Refused with `nothing_to_retry` when the latest turn did not fail.
+   */
+  retry(request: Omit<TurnRequest, 'prompt' | 'attached'>): StartedTurn {
+    const { conversation } = this.deps
+    const setup = this.setUp(request)
+    const latest = conversation.turns(setup.chat.id).at(-1)
+    if (!latest || (latest.status !== 'failed' && latest.status !== 'interrupted')) {
+      throw new AtelierError(
+        'nothing_to_retry',
+        'The latest turn of this chat did not fail: send a prompt instead.',
+        {
+          chatId: setup.chat.id,
+        },
+      )
+    }
+    return this.run(setup, conversation.reopenTurn(latest.id), request, () => {})
+  }
+
+  /** What a turn is run with, from the chat and the request; refused when busy or without a provider. */
+  private setUp(request: Omit<TurnRequest, 'prompt'>) {
+    const { chats, preferences } = this.deps
     const chat = chats.get(request.chatId)
     this.refuseIfBusy(chat.id)
     const provider = this.resolveProvider(chat, request)
     const profile = this.deps.profiles.forChat(chat.agent)
-
-    const adapter = createProviderAdapter(provider.config)
     const approvalMode = request.approvalMode ?? effectiveApprovalMode(chat, profile)
-    const system = buildSystemPrompt(profile, chat, approvalMode)
-    const maxIterations = request.maxIterations ?? preferences.get().maxIterations
+    return {
+      chat,
+      provider,
+      profile,
+      approvalMode,
+      adapter: createProviderAdapter(provider.config),
+      system: buildSystemPrompt(profile, chat, approvalMode),
+      maxIterations: request.maxIterations ?? preferences.get().maxIterations,
+    }
+  }
 
-    // From here the turn exists: it starts with its prompt, in one transaction.
-    const { turn, prompt } = conversation.beginTurn(chat.id, request.prompt, request.attached)
+  /** Runs a turn that is committed as running; `opened` tells of its start (a new prompt) first. */
+  private run(
+    setup: ReturnType<AgentService['setUp']>,
+    turn: Turn,
+    request: Omit<TurnRequest, 'prompt'>,
+    opened: (emit: (event: TurnEvent) => void) => void,
+  ): StartedTurn {
+    const { conversation } = this.deps
+    const { chat, provider, profile, approvalMode, adapter, system, maxIterations } = setup
     const controller = new AbortController()
     const stopFromCaller = () => controller.abort(request.signal?.reason)
     request.signal?.addEventListener('abort', stopFromCaller, { once: true })
@@ -128,8 +175,7 @@ export class AgentService {
       this.deps.events.emit('turns.event', { chatId: chat.id, turnId: turn.id, event })
     }
     emit({ type: 'turn_started', turnId: turn.id, chatId: chat.id })
-    emit({ type: 'message', message: prompt })
-    chats.nameAfterPrompt(chat.id, request.prompt)
+    opened(emit)
 
     const folder = projectFolder(chat)
     const asking = { chatId: chat.id, folder, asker: request.asker ?? this.deps.approvals.inApp, emit }
@@ -196,6 +242,12 @@ export class AgentService {
       attached = await this.deps.readAttachments(attachments, chat)
     }
     const { turnId } = this.begin({ ...prompt, attached })
+    return { turnId }
+  }
+
+  /** The contract's `turns.retry`: the chat's failed turn runs again; its events carry the rest. */
+  retryTurn(request: { chatId: string }): { turnId: string } {
+    const { turnId } = this.retry(request)
     return { turnId }
   }
 

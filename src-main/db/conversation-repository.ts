@@ -124,6 +124,10 @@ export class ConversationRepository {
       endTurn: db.prepare(
         `UPDATE turns SET status = ?, error = ?, ended_at = ? WHERE id = ? AND status = 'running'`,
       ),
+      reopenTurn: db.prepare(
+        `UPDATE turns SET status = 'running', error = NULL, ended_at = NULL, pid = ?
+         WHERE id = ? AND status IN ('failed', 'interrupted')`,
+      ),
       running: db.prepare<[], Pick<TurnRow, 'id' | 'pid'>>(
         `SELECT id, pid FROM turns WHERE status = 'running'`,
       ),
@@ -169,6 +173,16 @@ export class ConversationRepository {
 
   endTurn(id: string, status: Exclude<TurnStatus, 'running'>, error: string | null = null): Turn {
     this.statements.endTurn.run(status, error, this.now(), id)
+    return this.turn(id)
+  }
+
+  /**
+   * A failed or interrupted turn running again (Retry): its prompt and what it stored stay, its
+   * error goes. A turn in any other state is refused, so two windows retrying start it once.
+   */
+  reopenTurn(id: string): Turn {
+    const { changes } = this.statements.reopenTurn.run(process.pid, id)
+    if (changes === 0) throw new Error(`Turn "${id}" did not fail, so it cannot run again.`)
     return this.turn(id)
   }
 

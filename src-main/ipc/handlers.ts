@@ -91,6 +91,7 @@ export function createHandlers({
     'images.read': (request) => images.read(request.path),
     'turns.start': (request) => agent.start(request),
     'turns.stop': (request) => agent.stop(request),
+    'turns.retry': (request) => agent.retryTurn(request),
     'approvals.answer': (request) => approvals.answer(request),
     'approvals.pending': (request) => approvals.pending(request),
     'elicitations.answer': (request) => approvals.answerElicitation(request),

@@ -18,6 +18,11 @@ export function App({ api }: { api: AtelierApi }) {
   const [view, setView] = useState<View>({ kind: 'chat' })
   const [error, setError] = useState<string>()
   const sidebar = useSidebarFold()
+  /**
+   * Chats this window has just created: known to be empty, they show their help at once instead of
+   * a blank pane while their (empty) conversation loads.
+   */
+  const [created, setCreated] = useState<ReadonlySet<string>>(() => new Set())
 
   /** Runs a call, showing its failure in the error banner instead of losing it. */
   const attempt = useCallback(async <T,>(call: () => Promise<T>): Promise<T | undefined> => {
@@ -62,6 +67,7 @@ export function App({ api }: { api: AtelierApi }) {
     const chat = await attempt(() => api.chats.create())
     if (!chat) return
     setChats((current) => (current.some((c) => c.id === chat.id) ? current : [chat, ...current]))
+    setCreated((current) => new Set(current).add(chat.id))
     setSelectedId(chat.id)
     setView({ kind: 'chat' })
   }, [api, attempt])
@@ -140,7 +146,7 @@ export function App({ api }: { api: AtelierApi }) {
             onClose={() => setView({ kind: 'chat' })}
           />
         ) : selected ? (
-          <ChatPane api={api} chat={selected} />
+          <ChatPane api={api} chat={selected} fresh={created.has(selected.id)} />
         ) : (
           <section className="empty-state" aria-label="No chat selected">
             <h1>Welcome to Atelier</h1>

@@ -123,7 +123,7 @@ describe('the renderer in Chromium, served by the web host', () => {
       providers: ['create', 'delete', 'list', 'models', 'onChanged', 'update'],
       services: ['add', 'broker', 'list', 'onChanged', 'remove', 'setBroker', 'setEnabled'],
       tools: ['list', 'run', 'stop', 'update'],
-      turns: ['onEvent', 'start', 'stop'],
+      turns: ['onEvent', 'retry', 'start', 'stop'],
     })
     const rejection = await page.evaluate(() =>
       window.atelier?.chats

@@ -195,7 +195,7 @@ async function runIn(interpreter: Interpreter, args: Parameters, context: ToolCo
   })
   const report = describeResult(result)
   const shown = {
-    display: { kind: 'shell', ...result } as const,
+    display: { kind: 'shell', ...result, cwd: real } as const,
     truncated: result.truncated.stdout || result.truncated.stderr,
   }
   switch (result.termination) {

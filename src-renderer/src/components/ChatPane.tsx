@@ -21,7 +21,16 @@ function effectiveApprovalMode(chat: Chat, agents: AgentProfile[] | undefined): 
  * A chat: its header (folder, mode, approval mode, provider, model, profile, capabilities), the conversation as it
  * streams, and the composer. The conversation is keyed by chat, so switching chats starts clean.
  */
-export function ChatPane({ api, chat }: { api: AtelierApi; chat: Chat }) {
+export function ChatPane({
+  api,
+  chat,
+  fresh = false,
+}: {
+  api: AtelierApi
+  chat: Chat
+  /** Created by this window, so known to be empty: its help shows before the (empty) load is back. */
+  fresh?: boolean
+}) {
   const [providers, setProviders] = useState<ProviderInfo[]>()
   const [agents, setAgents] = useState<AgentProfile[]>()
 
@@ -41,7 +50,7 @@ export function ChatPane({ api, chat }: { api: AtelierApi; chat: Chat }) {
 
   return (
     <ApiContext.Provider value={api}>
-      <ChatSession key={chat.id} api={api} chat={chat} providers={providers} agents={agents} />
+      <ChatSession key={chat.id} api={api} chat={chat} fresh={fresh} providers={providers} agents={agents} />
     </ApiContext.Provider>
   )
 }
@@ -49,12 +58,13 @@ export function ChatPane({ api, chat }: { api: AtelierApi; chat: Chat }) {
 interface ChatSessionProps {
   api: AtelierApi
   chat: Chat
+  fresh: boolean
   providers: ProviderInfo[] | undefined
   agents: AgentProfile[] | undefined
 }
 
 /** One chat on screen; keyed by chat, so its conversation (and the header's gauge) start clean. */
-function ChatSession({ api, chat, providers, agents }: ChatSessionProps) {
+function ChatSession({ api, chat, fresh, providers, agents }: ChatSessionProps) {
   const [notice, setNotice] = useState<string>()
   const approvalMode = effectiveApprovalMode(chat, agents)
   // What the context window and the request's size depend on: asked again when any changes.
@@ -70,7 +80,7 @@ function ChatSession({ api, chat, providers, agents }: ChatSessionProps) {
     provider?.defaultModel,
     provider?.contextWindow,
   ])
-  const conversation = useConversation(api, chat.id, contextKey)
+  const conversation = useConversation(api, chat.id, contextKey, fresh)
 
   return (
     <section className="chat-view" aria-labelledby="chat-title">

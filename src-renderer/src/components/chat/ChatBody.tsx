@@ -1,6 +1,7 @@
 import { type KeyboardEvent, useCallback, useMemo, useRef, useState } from 'react'
 import type { ApprovalMode } from '../../../../src-shared/approvals'
 import type { Chat } from '../../../../src-shared/contract'
+import { useApi } from './api-context'
 import { ApprovalsContext, type ApprovalsContextValue } from './approvals-context'
 import { type ComposerAttachment, toAttachment } from './attachments'
 import { Composer } from './Composer'
@@ -9,6 +10,7 @@ import { EmptyConversation } from './EmptyConversation'
 import { MessageList } from './MessageList'
 import { promptsOf } from './prompt-history'
 import { TurnBanners } from './TurnBanners'
+import { ToolTitlesContext, useToolTitles } from './tool-titles'
 import type { useConversation } from './useConversation'
 
 interface ChatBodyProps {
@@ -31,7 +33,7 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatB
     send,
     stop,
     retryPrompt,
-    retryAttachments,
+    retry,
     approvals,
     activeApprovalId,
     answer,
@@ -40,6 +42,10 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatB
   const [attachments, setAttachments] = useState<ComposerAttachment[]>([])
   const textarea = useRef<HTMLTextAreaElement>(null)
   const promptHistory = useMemo(() => promptsOf(state.messages), [state.messages])
+  // Tool cards say what a tool is, as Settings does.
+  const toolTitles = useToolTitles(useApi(), running)
+  /** Counts sends and retries: each brings the list to its end, to the new prompt. */
+  const [follow, setFollow] = useState(0)
 
   // Only when focus went nowhere: the next waiting card may already have taken it.
   const returnFocus = useCallback(() => {
@@ -70,6 +76,7 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatB
       setAttachments([])
     }
     textarea.current?.focus()
+    setFollow((count) => count + 1)
     const sent = await send(prompt, attached.map(toAttachment), attached)
     // A refused prompt comes back to the box, unless something new was typed meanwhile.
     if (!sent && fromComposer) {
@@ -100,25 +107,34 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatB
         </p>
       )}
       <ApprovalsContext.Provider value={approvalsContext}>
-        <MessageList
-          rows={rows}
-          results={results}
-          progress={state.progress}
-          activeTurnId={runningTurn(state)?.id}
-          onRetry={
-            !running && retryPrompt ? () => void submit(retryPrompt, false, retryAttachments) : undefined
-          }
-          empty={
-            state.loaded ? (
-              <EmptyConversation
-                noProvider={noProvider}
-                workingDir={chat.workingDir}
-                mode={chat.mode}
-                approvalMode={approvalMode}
-              />
-            ) : null
-          }
-        />
+        <ToolTitlesContext.Provider value={toolTitles}>
+          <MessageList
+            rows={rows}
+            results={results}
+            progress={state.progress}
+            activeTurnId={runningTurn(state)?.id}
+            follow={follow}
+            onRetry={
+              !running && retryPrompt
+                ? () => {
+                    textarea.current?.focus()
+                    setFollow((count) => count + 1)
+                    void retry()
+                  }
+                : undefined
+            }
+            empty={
+              state.loaded ? (
+                <EmptyConversation
+                  noProvider={noProvider}
+                  workingDir={chat.workingDir}
+                  mode={chat.mode}
+                  approvalMode={approvalMode}
+                />
+              ) : null
+            }
+          />
+        </ToolTitlesContext.Provider>
       </ApprovalsContext.Provider>
       <div className="composer-dock">
         <TurnBanners retry={state.retry} unavailableServers={state.unavailableServers} />

@@ -53,43 +53,46 @@ export function EmptyConversation({ noProvider, workingDir, mode, approvalMode }
         )}
       </div>
 
-      {noProvider && (
-        <section className="teach-card" aria-labelledby="teach-provider">
-          <h3 id="teach-provider">
-            <ChatIcon name="key" size={16} /> Connect a model
-          </h3>
-          <p>No provider is set up in Atelier yet. Any of these works:</p>
-          <ul>
-            <li>
-              <strong>OpenAI, Gemini or Anthropic</strong>: set <code>OPENAI_API_KEY</code>,{' '}
-              <code>GEMINI_API_KEY</code> or <code>ANTHROPIC_API_KEY</code> in the environment Atelier starts
-              from — it uses the first key it finds — or add a provider with its key in{' '}
-              <strong>Settings → Providers</strong>.
-            </li>
-            <li>
-              <strong>A model on this computer</strong>: any OpenAI-compatible server, such as Ollama at{' '}
-              <code>http://127.0.0.1:11434/v1</code> or LM Studio. Add it in{' '}
-              <strong>Settings → Providers</strong> as “OpenAI-compatible” with that base URL; it needs no
-              key.
-            </li>
-          </ul>
-        </section>
-      )}
+      {/* Side by side where there is room, so the help fits above the composer. */}
+      <div className="teach-cards">
+        {noProvider && (
+          <section className="teach-card" aria-labelledby="teach-provider">
+            <h3 id="teach-provider">
+              <ChatIcon name="key" size={16} /> Connect a model
+            </h3>
+            <p>No provider is set up in Atelier yet. Any of these works:</p>
+            <ul>
+              <li>
+                <strong>OpenAI, Gemini or Anthropic</strong>: set <code>OPENAI_API_KEY</code>,{' '}
+                <code>GEMINI_API_KEY</code> or <code>ANTHROPIC_API_KEY</code> in the environment Atelier
+                starts from — it uses the first key it finds — or add a provider with its key in{' '}
+                <strong>Settings → Providers</strong>.
+              </li>
+              <li>
+                <strong>A model on this computer</strong>: any OpenAI-compatible server, such as Ollama at{' '}
+                <code>http://127.0.0.1:11434/v1</code> or LM Studio. Add it in{' '}
+                <strong>Settings → Providers</strong> as “OpenAI-compatible” with that base URL; it needs no
+                key.
+              </li>
+            </ul>
+          </section>
+        )}
 
-      {!workingDir && (
-        <section className="teach-card" aria-labelledby="teach-folder">
-          <h3 id="teach-folder">
-            <ChatIcon name="folder" size={16} /> Bind a project folder
-          </h3>
-          <p>
-            <strong>Choose folder</strong> above binds this chat to a folder and turns on agent mode. The
-            agent then works in that folder: it lists, reads, searches and edits its files (relative paths
-            start there, and tools stay inside it), and runs shell commands there if you turned a shell on in{' '}
-            <strong>Settings → Tools</strong>. What runs without asking then follows the{' '}
-            <strong>Approval mode</strong> above.
-          </p>
-        </section>
-      )}
+        {!workingDir && (
+          <section className="teach-card" aria-labelledby="teach-folder">
+            <h3 id="teach-folder">
+              <ChatIcon name="folder" size={16} /> Bind a project folder
+            </h3>
+            <p>
+              <strong>Choose folder</strong> above binds this chat to a folder and turns on agent mode. The
+              agent then works in that folder: it lists, reads, searches and edits its files (relative paths
+              start there, and tools stay inside it), and runs shell commands there if you turned a shell on
+              in <strong>Settings → Tools</strong>. What runs without asking then follows the{' '}
+              <strong>Approval mode</strong> above.
+            </p>
+          </section>
+        )}
+      </div>
     </div>
   )
 }

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { type ReactNode, useCallback, useLayoutEffect, useRef, useState } from 'react'
+import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { ApprovalCard } from './ApprovalCard'
 import { AssistantMessage } from './AssistantMessage'
 import { ChatIcon } from './ChatIcon'
@@ -20,6 +20,11 @@ interface MessageListProps {
   onRetry: (() => void) | undefined
   /** Shown instead of the list when there is nothing yet. */
   empty: ReactNode
+  /**
+   * Changes each time the person sends (or retries): the list goes to the end, where the new prompt
+   * is, and follows the stream again, wherever it had been scrolled to.
+   */
+  follow: number
 }
 
 /** Within this many pixels of the end counts as "at the end": streaming keeps the view there. */
@@ -41,11 +46,39 @@ const ESTIMATES: Record<Row['kind'], number> = {
  * renders (heights change while text streams and cards open). It follows the end while something
  * streams, unless the person has scrolled up to read.
  */
-export function MessageList({ rows, results, progress, activeTurnId, onRetry, empty }: MessageListProps) {
+export function MessageList({
+  rows,
+  results,
+  progress,
+  activeTurnId,
+  onRetry,
+  empty,
+  follow,
+}: MessageListProps) {
   const scroller = useRef<HTMLDivElement>(null)
   const sticky = useRef(true)
   const lastTop = useRef(0)
   const [atEnd, setAtEnd] = useState(true)
+  /** The empty chat's help goes on below the view: a cue says so (it has no rows to jump to). */
+  const [moreBelow, setMoreBelow] = useState(false)
+  const isEmpty = rows.length === 0
+
+  const measureMore = useCallback(() => {
+    const element = scroller.current
+    const hidden = element ? element.scrollHeight - element.scrollTop - element.clientHeight : 0
+    setMoreBelow(isEmpty && hidden > 8)
+  }, [isEmpty])
+
+  // The help's height changes with the window and with what it teaches (a provider added, say).
+  useEffect(() => {
+    const element = scroller.current
+    measureMore()
+    if (!element || !isEmpty) return
+    const observer = new ResizeObserver(measureMore)
+    observer.observe(element)
+    for (const child of element.children) observer.observe(child)
+    return () => observer.disconnect()
+  }, [isEmpty, measureMore])
 
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -70,6 +103,15 @@ export function MessageList({ rows, results, progress, activeTurnId, onRetry, em
     if (sticky.current) scrollToEnd()
   }, [totalSize, rows.length, scrollToEnd])
 
+  // A send takes hold of the end again: the prompt lands there, and its stream is followed (until
+  // the person scrolls up during it).
+  useLayoutEffect(() => {
+    if (follow === 0) return
+    sticky.current = true
+    setAtEnd(true)
+    scrollToEnd()
+  }, [follow, scrollToEnd])
+
   // Only the person scrolling up lets go of the end: growing content and the list's own
   // adjustments never move the view up, and reaching the end again takes hold of it.
   const onScroll = () => {
@@ -80,6 +122,7 @@ export function MessageList({ rows, results, progress, activeTurnId, onRetry, em
     else if (element.scrollTop < lastTop.current) sticky.current = false
     lastTop.current = element.scrollTop
     setAtEnd(sticky.current || end)
+    measureMore()
   }
 
   const render = (row: Row): ReactNode => {
@@ -132,7 +175,7 @@ export function MessageList({ rows, results, progress, activeTurnId, onRetry, em
   }
 
   return (
-    <div className="conversation-frame">
+    <div className={`conversation-frame${moreBelow ? ' conversation-frame--more' : ''}`}>
       <div
         ref={scroller}
         className="conversation"
@@ -164,6 +207,19 @@ export function MessageList({ rows, results, progress, activeTurnId, onRetry, em
           </div>
         )}
       </div>
+      {moreBelow && (
+        <button
+          type="button"
+          className="jump-to-end"
+          onClick={() => {
+            const element = scroller.current
+            if (element) element.scrollTop = element.scrollHeight
+          }}
+        >
+          <ChatIcon name="down" size={14} />
+          More below
+        </button>
+      )}
       {!atEnd && rows.length > 0 && (
         <button
           type="button"

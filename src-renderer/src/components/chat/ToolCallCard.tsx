@@ -8,6 +8,7 @@ import { MarkdownText } from './MarkdownText'
 import { ShellOutput } from './ShellOutput'
 import { ToolImages } from './ToolImages'
 import { formatDuration, headline, parseJson, prettyArguments } from './tool-display'
+import { useToolTitle } from './tool-titles'
 
 /** Arguments this short show open; results only when tiny (or failed): the card stays calm. */
 const SHORT_ARGUMENTS = { lines: 10, chars: 800 }
@@ -194,6 +195,7 @@ export const ToolCallCard = memo(function ToolCallCard({
   // A custom tool's renderCall: the head line instead of the argument it would show.
   const callLine = rendered ? rendered.call : partial?.call
   const visual = Boolean(diff || shell || images.length > 0)
+  const title = useToolTitle(call.name)
 
   return (
     <article className={`tool-card tool-card--${state}`} aria-label={`Tool call ${call.name}`}>
@@ -201,7 +203,9 @@ export const ToolCallCard = memo(function ToolCallCard({
         <span className="tool-card-icon">
           <ChatIcon name={shell || liveOutput.length > 0 ? 'terminal' : 'tool'} size={15} />
         </span>
-        <span className="tool-card-name">{call.name}</span>
+        {/* The title Settings shows, with the name the model called it by (the card's accessible name). */}
+        <span className="tool-card-name">{title}</span>
+        {title !== call.name && <code className="tool-card-id">{call.name}</code>}
         {callLine ? (
           <div className="tool-card-call">
             <MarkdownText text={callLine} />
@@ -212,6 +216,13 @@ export const ToolCallCard = memo(function ToolCallCard({
               {summary}
             </code>
           )
+        )}
+        {shell?.cwd && (
+          <span className="tool-card-where" title={`Ran in ${shell.cwd}`}>
+            <ChatIcon name="folder" size={12} />
+            <span className="visually-hidden">Ran in </span>
+            {shell.cwd}
+          </span>
         )}
         <span className="tool-card-badges">
           {result?.truncated && <span className="badge badge--warning">Truncated</span>}

@@ -84,6 +84,8 @@ export interface StartFailure {
   prompt: string
   /** What was attached to it, for a retry. */
   attachments?: ComposerAttachment[]
+  /** Refused while retrying a stored turn: its Retry runs that turn again rather than send the prompt. */
+  rerun?: boolean
   code: string
   message: string
 }
@@ -348,7 +350,10 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
       }
       return {
         ...state,
-        turns: exists ? state.turns : [...state.turns, turn],
+        // A retried turn starts again under its own id: it runs again, its failure is over.
+        turns: exists
+          ? setTurn(state.turns, turnId, { status: 'running', error: null, endedAt: null })
+          : [...state.turns, turn],
         draft: { turnId, parts: [] },
         starting: false,
         startFailure: null,

@@ -6,7 +6,7 @@ import type { Attachment } from '../../../../src-shared/attachments'
 import type { ElicitationAnswer, ElicitationRequest } from '../../../../src-shared/elicitation'
 import { isAtelierErrorPayload } from '../../../../src-shared/errors'
 import { errorMessage } from '../../errors'
-import { attachmentsOf, type ComposerAttachment } from './attachments'
+import { type ComposerAttachment, toAttachment } from './attachments'
 import {
   activeApproval,
   approvalsByCall,
@@ -23,10 +23,14 @@ import {
  * One chat's conversation: loaded when the chat opens, kept live from `turns.event`, and settled
  * again from the database when a turn ends (so nothing a dropped event missed stays wrong). The
  * context gauge is asked for then too, and whenever `contextKey` (what the window depends on:
- * provider, model, their settings) changes.
+ * provider, model, their settings) changes. `fresh`: the chat was just created here, so it is empty.
  */
-export function useConversation(api: AtelierApi, chatId: string, contextKey = '') {
-  const [state, dispatch] = useReducer(conversationReducer, initialConversation)
+export function useConversation(api: AtelierApi, chatId: string, contextKey = '', fresh = false) {
+  // A chat known to be empty (just created here) counts as loaded from the start: its help shows in
+  // the first frame; the load still comes, and merges in whatever it finds.
+  const [state, dispatch] = useReducer(conversationReducer, fresh, (empty) =>
+    empty ? { ...initialConversation, loaded: true } : initialConversation,
+  )
   /** Counts live `context` events: an answer of `chats.context` asked before one is out of date. */
   const liveContexts = useRef(0)
 
@@ -125,6 +129,37 @@ export function useConversation(api: AtelierApi, chatId: string, contextKey = ''
     [api, chatId, reload],
   )
 
+  /**
+   * Retry: a prompt that was refused (nothing stored) is sent again, with what it attached; a turn
+   * that failed runs again from its stored prompt (its attachments are in it), so nothing is sent twice.
+   */
+  const retry = useCallback(async (): Promise<boolean> => {
+    const failure = state.startFailure
+    if (failure && !failure.rerun) {
+      return send(failure.prompt, (failure.attachments ?? []).map(toAttachment), failure.attachments ?? [])
+    }
+    if (busy.current) return false
+    busy.current = true
+    dispatch({ type: 'starting' })
+    try {
+      await api.turns.retry({ chatId })
+      dispatch({ type: 'started' })
+      return true
+    } catch (failure) {
+      const code = isAtelierErrorPayload(failure) ? failure.code : 'internal'
+      // Shown as a refused send, whose own Retry runs the turn again (never sends the prompt anew).
+      const prompt = lastPrompt(state) ?? ''
+      dispatch({
+        type: 'start_failed',
+        failure: { prompt, code, message: errorMessage(failure), rerun: true },
+      })
+      if (code === 'turn_running') void reload()
+      return false
+    } finally {
+      busy.current = false
+    }
+  }, [api, chatId, reload, send, state])
+
   const stop = useCallback(async () => {
     try {
       await api.turns.stop({ chatId })
@@ -176,13 +211,6 @@ export function useConversation(api: AtelierApi, chatId: string, contextKey = ''
   const rows = useMemo(() => buildRows(state, results), [state, results])
   const running = state.starting || runningTurn(state) !== undefined
   const retryPrompt = lastPrompt(state)
-  const retryAttachments = useMemo(
-    () =>
-      state.startFailure
-        ? (state.startFailure.attachments ?? [])
-        : attachmentsOf(state.messages.findLast((message) => message.role === 'user')),
-    [state.startFailure, state.messages],
-  )
 
   return {
     state,
@@ -192,7 +220,7 @@ export function useConversation(api: AtelierApi, chatId: string, contextKey = ''
     send,
     stop,
     retryPrompt,
-    retryAttachments,
+    retry,
     approvals,
     activeApprovalId,
     answer,
