@@ -99,7 +99,7 @@ describe('the renderer in Chromium, served by the web host', () => {
         'rename',
       ],
       customTools: ['list', 'log', 'onChanged', 'reload'],
-      folders: ['list', 'pick', 'recent', 'trust', 'untrust'],
+      folders: ['files', 'list', 'pick', 'recent', 'trust', 'untrust'],
       elicitations: ['answer', 'pending'],
       images: ['read'],
       mcp: [

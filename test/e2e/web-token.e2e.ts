@@ -111,10 +111,15 @@ describe('the web host in Chromium', () => {
     const { page } = await newPage()
     await page.goto(host.url)
     await page.getByRole('navigation', { name: 'Chats' }).waitFor()
-    // A million control characters: within the contract's length, but 6 MB once JSON-escaped.
+    // A million control characters (within the contract's length, but 6 MB once JSON-escaped) and an
+    // image of 6 MB as base64 (within its own cap): together past what one request may carry.
     const refusal = await page.evaluate(() =>
       window.atelier?.turns
-        .start({ chatId: 'any', prompt: '\u0001'.repeat(1_000_000) })
+        .start({
+          chatId: 'any',
+          prompt: '\u0001'.repeat(1_000_000),
+          attachments: [{ kind: 'image', mimeType: 'image/png', base64: 'A'.repeat(6_000_000) }],
+        })
         .catch((error) => error),
     )
     expect(refusal).toMatchObject({
