@@ -99,12 +99,12 @@ describe('the chat screen', () => {
     await turnOver(page)
 
     expect(await card.locator('.tool-args').textContent()).toBe('{\n  "path": "."\n}')
-    const result = (await card.locator('.tool-result-content').textContent()) ?? ''
-    expect(result).toContain('alpha.txt')
-    expect(result).toContain('"src"')
+    // The entries as a tree (issue 19, item 4), not as the JSON the model reads.
+    const tree = card.getByRole('tree', { name: 'Entries of .' })
+    expect(await tree.getByRole('treeitem').allTextContents()).toEqual(['src', 'alpha.txt'])
     expect(await card.getByText('Done', { exact: true }).count()).toBe(1)
     // The result is collapsible.
-    expect(await card.locator('details.tool-result > summary').textContent()).toMatch(/^Result · \d+ lines$/)
+    expect(await card.locator('details.tool-result > summary').textContent()).toBe('Result · 2 paths')
   })
 
   it('shows generated images inline, read through images.read', async () => {

@@ -7,6 +7,7 @@ import { ApiContext } from './chat/api-context'
 import { ChatBody } from './chat/ChatBody'
 import { ChatHeader } from './chat/ChatHeader'
 import { ChatIcon } from './chat/ChatIcon'
+import { ChatContext } from './chat/chat-context'
 import { TrustNotice } from './chat/TrustNotice'
 import { useConversation } from './chat/useConversation'
 import '../chat.css'
@@ -100,12 +101,14 @@ function ChatSession({ api, chat, providers, agents }: ChatSessionProps) {
           </button>
         </div>
       )}
-      <ChatBody
-        conversation={conversation}
-        chat={chat}
-        approvalMode={approvalMode}
-        noProvider={providers?.length === 0}
-      />
+      <ChatContext.Provider value={chat}>
+        <ChatBody
+          conversation={conversation}
+          chat={chat}
+          approvalMode={approvalMode}
+          noProvider={providers?.length === 0}
+        />
+      </ChatContext.Provider>
     </section>
   )
 }
