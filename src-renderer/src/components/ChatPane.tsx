@@ -3,6 +3,7 @@ import type { AtelierApi } from '../../../src-shared/api'
 import { type ApprovalMode, DEFAULT_APPROVAL_MODE } from '../../../src-shared/approvals'
 import type { Chat } from '../../../src-shared/contract'
 import type { AgentProfile, ProviderInfo } from '../../../src-shared/providers'
+import { OpenSettingsContext, type SettingsTarget } from '../settings-navigation'
 import { ApiContext } from './chat/api-context'
 import { ChatBody } from './chat/ChatBody'
 import { ChatHeader } from './chat/ChatHeader'
@@ -22,7 +23,16 @@ function effectiveApprovalMode(chat: Chat, agents: AgentProfile[] | undefined): 
  * A chat: its header (folder, mode, approval mode, provider, model, profile, capabilities), the conversation as it
  * streams, and the composer. The conversation is keyed by chat, so switching chats starts clean.
  */
-export function ChatPane({ api, chat }: { api: AtelierApi; chat: Chat }) {
+export function ChatPane({
+  api,
+  chat,
+  onOpenSettings,
+}: {
+  api: AtelierApi
+  chat: Chat
+  /** Opens Settings at a section: errors' actions and "Settings → …" links in messages use it. */
+  onOpenSettings?: (target: SettingsTarget) => void
+}) {
   const [providers, setProviders] = useState<ProviderInfo[]>()
   const [agents, setAgents] = useState<AgentProfile[]>()
 
@@ -42,7 +52,9 @@ export function ChatPane({ api, chat }: { api: AtelierApi; chat: Chat }) {
 
   return (
     <ApiContext.Provider value={api}>
-      <ChatSession key={chat.id} api={api} chat={chat} providers={providers} agents={agents} />
+      <OpenSettingsContext.Provider value={onOpenSettings ?? null}>
+        <ChatSession key={chat.id} api={api} chat={chat} providers={providers} agents={agents} />
+      </OpenSettingsContext.Provider>
     </ApiContext.Provider>
   )
 }

@@ -112,7 +112,7 @@ export function PathTreeView({ display, label }: { display: PathsDisplay; label:
   return (
     <div className="path-tree">
       <p className="path-tree-root" title={display.root}>
-        <ChatIcon name="folder" size={13} /> <code>{display.root}</code>
+        <ChatIcon name="folder" size={13} /> <code className="path-tree-root-path">{display.root}</code>
       </p>
       <div
         role="tree"
