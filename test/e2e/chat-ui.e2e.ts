@@ -308,7 +308,11 @@ describe('the chat screen', () => {
     await model.fill('fake-model-small')
     await model.press('Enter')
     await expect.poll(() => app.atelier.chats.get(chat.id).model).toBe('fake-model-small')
-    expect(await page.getByRole('combobox', { name: 'Provider' }).inputValue()).toBe('')
+    // The chat names no provider, so it uses the first set up, shown as chosen (issue 19, item 6).
+    expect(await page.getByRole('combobox', { name: 'Provider' }).inputValue()).toBe(
+      app.atelier.providers.list()[0]?.id,
+    )
+    expect(app.atelier.chats.get(chat.id).provider).toBeNull()
     expect(await page.getByRole('combobox', { name: 'Agent profile' }).inputValue()).toBe('default')
 
     await page.getByRole('button', { name: 'Capabilities' }).click()

@@ -150,6 +150,7 @@ describe('the first hour: results, errors and the provider form', () => {
       const alert = conversation(page).getByRole('alert')
       await alert.getByText('The provider refused the API key').waitFor()
       // What shows, the closed Details left out.
+      // biome-ignore lint/performance/useDomNodeTextContent: innerText leaves out what a closed <details> hides
       const words = await alert.innerText()
       // The web host cannot store keys: it says where a key can come from instead.
       expect(words).toContain('cannot store API keys')
@@ -210,22 +211,24 @@ describe('the first hour: results, errors and the provider form', () => {
     })
   }
 
-  it('item 6: the chat header lists each provider once, by its whole name', async () => {
-    const { page, app, chat, fake } = await open()
-    app.atelier.providers.create({
-      kind: 'openai-chat',
-      name: 'Ollama on this computer, the big one',
-      baseUrl: fake.baseUrlFor('openai-chat'),
+  for (const theme of ['light', 'dark'] as Theme[]) {
+    it(`item 6: the chat header lists each provider once, by its whole name (${theme})`, async () => {
+      const { page, app, chat, fake } = await open({ colorScheme: theme })
+      app.atelier.providers.create({
+        kind: 'openai-chat',
+        name: 'Ollama on this computer, the big one',
+        baseUrl: fake.baseUrlFor('openai-chat'),
+      })
+      await page.reload()
+      await page.getByRole('heading', { level: 1, name: chat.title }).waitFor()
+      const select = page.getByRole('combobox', { name: 'Provider' })
+      await expect.poll(() => select.locator('option').count()).toBe(2)
+      expect(await select.locator('option').allTextContents()).toEqual([
+        'Local',
+        'Ollama on this computer, the big one',
+      ])
+      expect(await select.getAttribute('title')).toBe('Local · OpenAI-compatible')
+      await screenshot(page, `first-hour-6-header-${theme}`)
     })
-    await page.reload()
-    await page.getByRole('heading', { level: 1, name: chat.title }).waitFor()
-    const select = page.getByRole('combobox', { name: 'Provider' })
-    await expect.poll(() => select.locator('option').count()).toBe(2)
-    expect(await select.locator('option').allTextContents()).toEqual([
-      'Local',
-      'Ollama on this computer, the big one',
-    ])
-    expect(await select.getAttribute('title')).toBe('Local · OpenAI-compatible')
-    await screenshot(page, 'first-hour-6-header-light')
-  })
+  }
 })
