@@ -97,6 +97,7 @@ describe('the first hour: results, errors and the provider form', () => {
     await files.getByRole('button', { name: 'Open src/app.ts', exact: true }).waitFor()
     await files.getByRole('button', { name: 'Open src/util.ts', exact: true }).waitFor()
     expect(await result.getByText('export function helper() {').count()).toBe(1)
+    await screenshot(page, 'first-hour-4-grep-light')
     await result.getByRole('button', { name: 'Open src/app.ts at line 1' }).click()
     const dialog = page.getByRole('dialog', { name: 'src/app.ts' })
     await dialog.getByRole('region', { name: 'src/app.ts, lines 1–30 of 30' }).waitFor()
@@ -140,6 +141,7 @@ describe('the first hour: results, errors and the provider form', () => {
     })
     const json = (await other.locator('.tool-result-content').textContent()) ?? ''
     expect(json).toMatch(/^\{\n {2}"/)
+    await screenshot(page, 'first-hour-4-tree-light')
   })
 
   for (const theme of ['light', 'dark'] as Theme[]) {

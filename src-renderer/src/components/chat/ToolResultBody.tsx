@@ -54,9 +54,15 @@ export function resultRows(result: ToolResultView): number {
   return prettyContent(result.content).text.split('\n').length
 }
 
+/** Longer JSON is shown plain: highlighting a result near the executor's cap would hold up the page. */
+const HIGHLIGHT_LIMIT = 50_000
+
 /** JSON, indented and highlighted as the answer's code blocks are. */
 function JsonContent({ text }: { text: string }) {
-  const lines = useMemo(() => highlightLines(text, 'json'), [text])
+  const lines = useMemo(
+    () => highlightLines(text, text.length > HIGHLIGHT_LIMIT ? undefined : 'json'),
+    [text],
+  )
   return (
     <pre className="tool-result-content">
       {lines.map((line, index) => (
