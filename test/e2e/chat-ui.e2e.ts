@@ -104,7 +104,7 @@ describe('the chat screen', () => {
     expect(await tree.getByRole('treeitem').allTextContents()).toEqual(['src', 'alpha.txt'])
     expect(await card.getByText('Done', { exact: true }).count()).toBe(1)
     // The result is collapsible.
-    expect(await card.locator('details.tool-result > summary').textContent()).toBe('Result · 2 paths')
+    expect(await card.locator('details.tool-result > summary').textContent()).toBe('Result · 2 entries')
   })
 
   it('shows generated images inline, read through images.read', async () => {

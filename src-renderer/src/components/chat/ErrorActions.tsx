@@ -95,7 +95,11 @@ export function ErrorActions({ code, message }: { code: string | undefined; mess
       {(message || shownCode) && (
         <details className="turn-alert-details" aria-label="Details">
           <summary>Details</summary>
-          {message && <p className="turn-alert-detail-message">{message}</p>}
+          {message && (
+            <p className="turn-alert-detail-message">
+              <SettingsLinkText text={message} />
+            </p>
+          )}
           {shownCode && <p className="turn-alert-code">{shownCode}</p>}
         </details>
       )}

@@ -280,7 +280,7 @@ export const ToolCallCard = memo(function ToolCallCard({
         >
           <summary>
             {result.isError ? 'Result (error)' : 'Result'}
-            <span className="tool-section-meta"> · {resultSize(result)}</span>
+            <span className="tool-section-meta"> · {resultSize(result, call.name)}</span>
           </summary>
           <ToolResultBody name={call.name} result={result} />
         </details>

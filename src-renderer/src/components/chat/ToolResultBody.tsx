@@ -1,5 +1,6 @@
 import { useMemo } from 'react'
 import type { ToolDisplay } from '../../../../src-shared/tools'
+import { SettingsLinkText } from '../SettingsLinkText'
 import type { ToolResultView } from './conversation'
 import { FileLinesView } from './FileLinesView'
 import { GrepMatchesView, matchesSize } from './GrepMatchesView'
@@ -32,11 +33,17 @@ function countOf(count: number, one: string, many: string): string {
   return `${count.toLocaleString()} ${count === 1 ? one : many}`
 }
 
+/** A folder's entries (its names), rather than paths found below it. */
+function isListing(name: string): boolean {
+  return name === 'list_directory'
+}
+
 /** What the result's summary line counts: the file's lines, the matches, the paths — else the text's lines. */
-export function resultSize(result: ToolResultView): string {
+export function resultSize(result: ToolResultView, name: string): string {
   const display = bodyDisplay(result)
   if (display?.kind === 'file') return countOf(display.lines.length, 'line', 'lines')
   if (display?.kind === 'matches') return matchesSize(display)
+  if (display?.kind === 'paths' && isListing(name)) return countOf(display.entries.length, 'entry', 'entries')
   if (display?.kind === 'paths') return pathsSize(display)
   const { text } = prettyContent(result.content)
   const lines = text.split('\n').length
@@ -95,9 +102,14 @@ export function ToolResultBody({ name, result }: { name: string; result: ToolRes
   if (display?.kind === 'file') return <FileLinesView {...display} />
   if (display?.kind === 'matches') return <GrepMatchesView display={display} />
   if (display?.kind === 'paths') {
-    const label = name === 'list_directory' ? `Entries of ${display.root}` : `Paths found by ${name}`
+    const label = isListing(name) ? `Entries of ${display.root}` : `Paths found by ${name}`
     return <PathTreeView display={display} label={label} />
   }
   if (content.json && !result.isError) return <JsonContent text={content.text} />
-  return <pre className="tool-result-content">{content.text}</pre>
+  return (
+    <pre className="tool-result-content">
+      {/* An error may say where to fix it ("turn it on in Settings → Tools"): that is a link. */}
+      {result.isError ? <SettingsLinkText text={content.text} /> : content.text}
+    </pre>
+  )
 }
