@@ -275,7 +275,7 @@ export const ToolCallCard = memo(function ToolCallCard({
           open={
             result.isError ||
             (!visual && isShort(result.content, SHORT_RESULT)) ||
-            (!visual && resultRows(result) <= SHORT_RESULT.lines)
+            (!visual && (resultRows(result) ?? Number.POSITIVE_INFINITY) <= SHORT_RESULT.lines)
           }
         >
           <summary>
