@@ -25,6 +25,7 @@ import {
   CreateProviderBody,
   ProviderInfo,
   ProvidersList,
+  TestProviderBody,
   UpdateAgentProfileBody,
   UpdateProviderBody,
 } from './providers'
@@ -354,6 +355,8 @@ export const methods = {
     Type.Object({ id: Id }, { additionalProperties: false }),
     Type.Object({ models: Type.Array(Type.String()) }),
   ),
+  /** The models a provider would list with these settings, unsaved: the form's Test connection. */
+  'providers.test': method(TestProviderBody, Type.Object({ models: Type.Array(Type.String()) })),
   'agents.list': method(Empty, Type.Array(AgentProfile)),
   'agents.create': method(CreateAgentProfileBody, AgentProfile),
   'agents.update': method(UpdateAgentProfileBody, AgentProfile),

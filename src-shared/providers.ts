@@ -93,6 +93,22 @@ export const CreateProviderBody = Type.Object(
 )
 export type CreateProviderBody = Static<typeof CreateProviderBody>
 
+/**
+ * A provider's settings as the form holds them, unsaved, for Test connection: the kind, the address
+ * and a key typed into the form. `id`, when editing, lets the stored key be used — only at the
+ * server it was stored for, as on a saved provider.
+ */
+export const TestProviderBody = Type.Object(
+  {
+    kind: ProviderKind,
+    baseUrl: Type.Optional(OptionalUrl),
+    apiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+    id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  },
+  { additionalProperties: false },
+)
+export type TestProviderBody = Static<typeof TestProviderBody>
+
 export const UpdateProviderBody = Type.Object(
   {
     id: Type.String({ minLength: 1 }),

@@ -208,6 +208,36 @@ export const ToolDisplay = Type.Union([
     collapsed: Type.Optional(Type.String()),
     expanded: Type.Optional(Type.String()),
   }),
+  /**
+   * A window of a text file as read_file read it: the lines themselves (unnumbered, as in the file)
+   * from `startLine` to `endLine` of `totalLines`, so the card shows them as a file, not as JSON.
+   */
+  Type.Object({
+    kind: Type.Literal('file'),
+    path: Type.String(),
+    startLine: Type.Number(),
+    endLine: Type.Number(),
+    totalLines: Type.Number(),
+    lines: Type.Array(Type.String()),
+    truncated: Type.Boolean(),
+  }),
+  /** grep's matching lines, sorted by file then line; `file` is ready for read_file. */
+  Type.Object({
+    kind: Type.Literal('matches'),
+    path: Type.String(),
+    matches: Type.Array(Type.Object({ file: Type.String(), line: Type.Number(), text: Type.String() })),
+    truncated: Type.Boolean(),
+  }),
+  /**
+   * Paths a tool found or listed (glob, list_directory), shown as a tree below `root`; `folder`
+   * marks the folders among them where the tool knows.
+   */
+  Type.Object({
+    kind: Type.Literal('paths'),
+    root: Type.String(),
+    entries: Type.Array(Type.Object({ path: Type.String(), folder: Type.Optional(Type.Boolean()) })),
+    truncated: Type.Boolean(),
+  }),
 ])
 export type ToolDisplay = Static<typeof ToolDisplay>
 

@@ -105,6 +105,7 @@ export function createHandlers({
     'providers.update': (request) => providers.update(request),
     'providers.delete': (request) => providers.delete(request),
     'providers.models': (request) => providers.models(request),
+    'providers.test': (request) => providers.test(request),
     'agents.list': () => profiles.list(),
     'agents.create': (request) => profiles.create(request),
     'agents.update': (request) => profiles.update(request),

@@ -13,6 +13,7 @@ import {
   type KeyStorage,
   type ProviderInfo,
   sameServer,
+  type TestProviderBody,
   type UpdateProviderBody,
 } from '../../src-shared/providers'
 import type { AtelierEvents } from '../core/events'
@@ -142,6 +143,34 @@ export class ProviderService {
 
   async models({ id }: { id: string }, signal?: AbortSignal): Promise<{ models: string[] }> {
     return { models: await this.adapterFor(id).listModels(signal) }
+  }
+
+  /**
+   * The models a provider with these settings would list, nothing saved: the form's Test
+   * connection. Keys follow the rules of a saved provider: a typed key goes where it was typed for;
+   * the edited provider's stored key only to the server it was stored for; the environment's only
+   * to the kind's official endpoint.
+   */
+  async test(
+    { kind, baseUrl = null, apiKey, id }: TestProviderBody,
+    signal?: AbortSignal,
+  ): Promise<{ models: string[] }> {
+    const stored = id === undefined ? undefined : this.stored(id)
+    const provider: StoredProvider = stored ?? {
+      id: kind,
+      kind,
+      name: KIND_NAMES[kind],
+      baseUrl: null,
+      defaultModel: null,
+      encryptedKey: null,
+      contextWindow: null,
+      createdAt: 0,
+      updatedAt: 0,
+    }
+    const config = this.configOf(provider, baseUrl)
+    const typed = apiKey?.trim()
+    const adapter = createProviderAdapter(typed ? { ...config, apiKey: typed } : config)
+    return { models: await adapter.listModels(signal) }
   }
 
   adapterFor(id: string): ProviderAdapter {

@@ -6,9 +6,11 @@ import { ChatSidebar } from './components/ChatSidebar'
 import { SettingsView } from './components/SettingsView'
 import { useSidebarFold } from './components/useSidebarFold'
 import { errorMessage } from './errors'
+import type { SettingsTarget } from './settings-navigation'
 import { applyTheme } from './theme'
 
-type View = { kind: 'chat' } | { kind: 'settings' }
+/** Settings opened at a target carry when, so opening the same target again goes there again. */
+type View = { kind: 'chat' } | { kind: 'settings'; target?: SettingsTarget & { at: number } }
 
 export function App({ api }: { api: AtelierApi }) {
   const [chats, setChats] = useState<Chat[]>([])
@@ -95,6 +97,10 @@ export function App({ api }: { api: AtelierApi }) {
   }, [createChat])
 
   const selected = chats.find((chat) => chat.id === selectedId)
+  const openSettings = useCallback(
+    (target: SettingsTarget) => setView({ kind: 'settings', target: { ...target, at: Date.now() } }),
+    [],
+  )
 
   return (
     <div className={`app${sidebar.shown && !sidebar.overlay ? '' : ' app--folded'}`}>
@@ -142,11 +148,17 @@ export function App({ api }: { api: AtelierApi }) {
             info={info}
             preferences={preferences}
             folder={selected?.workingDir ?? null}
+            target={view.target}
             onChange={updatePreferences}
             onClose={() => setView({ kind: 'chat' })}
           />
         ) : selected ? (
-          <ChatPane api={api} chat={selected} fresh={created.has(selected.id)} />
+          <ChatPane
+            api={api}
+            chat={selected}
+            fresh={created.has(selected.id)}
+            onOpenSettings={openSettings}
+          />
         ) : (
           <section className="empty-state" aria-label="No chat selected">
             <h1>Welcome to Atelier</h1>

@@ -99,12 +99,12 @@ describe('the chat screen', () => {
     await turnOver(page)
 
     expect(await card.locator('.tool-args').textContent()).toBe('{\n  "path": "."\n}')
-    const result = (await card.locator('.tool-result-content').textContent()) ?? ''
-    expect(result).toContain('alpha.txt')
-    expect(result).toContain('"src"')
+    // The entries as a tree (issue 19, item 4), not as the JSON the model reads.
+    const tree = card.getByRole('tree', { name: 'Entries of .' })
+    expect(await tree.getByRole('treeitem').allTextContents()).toEqual(['src', 'alpha.txt'])
     expect(await card.getByText('Done', { exact: true }).count()).toBe(1)
     // The result is collapsible.
-    expect(await card.locator('details.tool-result > summary').textContent()).toMatch(/^Result · \d+ lines$/)
+    expect(await card.locator('details.tool-result > summary').textContent()).toBe('Result · 2 entries')
   })
 
   it('shows generated images inline, read through images.read', async () => {
@@ -309,7 +309,11 @@ describe('the chat screen', () => {
     await model.fill('fake-model-small')
     await model.press('Enter')
     await expect.poll(() => app.atelier.chats.get(chat.id).model).toBe('fake-model-small')
-    expect(await page.getByRole('combobox', { name: 'Provider' }).inputValue()).toBe('')
+    // The chat names no provider, so it uses the first set up, shown as chosen (issue 19, item 6).
+    expect(await page.getByRole('combobox', { name: 'Provider' }).inputValue()).toBe(
+      app.atelier.providers.list()[0]?.id,
+    )
+    expect(app.atelier.chats.get(chat.id).provider).toBeNull()
     expect(await page.getByRole('combobox', { name: 'Agent profile' }).inputValue()).toBe('default')
 
     await page.getByRole('button', { name: 'Capabilities' }).click()

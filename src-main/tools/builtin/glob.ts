@@ -15,6 +15,7 @@ import {
   policyFromData,
   resolveAndValidatePath,
 } from '../paths'
+import { withDisplay } from '../pipeline/shape'
 import { registerTool } from '../registry'
 import {
   cachePlan,
@@ -272,7 +273,13 @@ export const globTool: RegisteredTool = defineTool({
   maxResultChars: MAX_RESULT_CHARS,
   describe: (args, context) =>
     describePath(args.cwd ?? '.', context, args.cwd ? `${args.pattern} in ${args.cwd}` : args.pattern),
-  execute: glob,
+  execute: async (args, context) => {
+    const result = await glob(args, context)
+    // A trailing slash asked for folders only; otherwise files and folders are not told apart.
+    const folder = args.pattern.length > 1 && args.pattern.endsWith('/') ? { folder: true } : {}
+    const entries = result.matches.map((path) => ({ path, ...folder }))
+    return withDisplay(result, { kind: 'paths', root: result.cwd, entries, truncated: result.truncated })
+  },
 })
 
 registerTool(globTool)

@@ -13,6 +13,7 @@ import {
   policyData,
   policyFromData,
 } from '../paths'
+import { withDisplay } from '../pipeline/shape'
 import { registerTool } from '../registry'
 import {
   cachePlan,
@@ -599,7 +600,10 @@ export const grepTool: RegisteredTool = defineTool({
   kind: 'read',
   maxResultChars: MAX_RESULT_CHARS,
   describe: (args, context) => describePath(args.path, context, `${args.pattern} in ${args.path}`),
-  execute: grep,
+  execute: async (args, context) => {
+    const result = await grep(args, context)
+    return withDisplay(result, { kind: 'matches', ...result })
+  },
 })
 
 registerTool(grepTool)

@@ -11,6 +11,7 @@ import {
   pathToolSettings,
   resolveAndValidatePath,
 } from '../paths'
+import { withDisplay } from '../pipeline/shape'
 import { registerTool } from '../registry'
 import type { ToolContext } from '../types'
 import { listFolder } from '../walk'
@@ -70,7 +71,19 @@ export const listDirectoryTool = defineTool({
   settings: pathToolSettings('List folders', 'Lets the model see what a folder holds.'),
   kind: 'read',
   describe: (args, context) => describePath(args.path, context),
-  execute: listDirectory,
+  execute: async (args, context) => {
+    const result = await listDirectory(args, context)
+    const entries = result.entries.map(({ name, type }) => ({
+      path: name,
+      ...(type === 'directory' && { folder: true }),
+    }))
+    return withDisplay(result, {
+      kind: 'paths',
+      root: result.path,
+      entries,
+      truncated: result.truncated === true,
+    })
+  },
 })
 
 registerTool(listDirectoryTool)

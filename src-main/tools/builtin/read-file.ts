@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
+import type { ToolDisplay } from '../../../src-shared/tools'
 import { defineTool } from '../define-tool'
 import { ToolArgumentError, ToolError } from '../errors'
 import { BINARY_PROBE_BYTES, looksBinary, readBounded, sha256, WHOLE_FILE_CEILING } from '../files'
@@ -9,6 +10,7 @@ import {
   pathToolSettings,
   resolveAndValidatePath,
 } from '../paths'
+import { withDisplay } from '../pipeline/shape'
 import { registerTool } from '../registry'
 import type { ToolContext } from '../types'
 
@@ -148,6 +150,22 @@ export async function readFile(args: Parameters, context: ToolContext): Promise<
   return { content, ...common, totalLines, startLine, endLine, truncated }
 }
 
+/**
+ * The window as the card shows it: the file's own lines, read back from the numbered content (each
+ * `number<TAB>line`, one per line of the window; a note may follow when it was cut). Byte views
+ * have no lines and keep the default display.
+ */
+export function fileDisplay(result: ReadFileResult): ToolDisplay | undefined {
+  if (result.view !== undefined) return undefined
+  const count = result.endLine - result.startLine + 1
+  const lines = result.content
+    .split('\n')
+    .slice(0, Math.max(0, count))
+    .map((entry) => entry.slice(entry.indexOf('\t') + 1))
+  const { path, startLine, endLine, totalLines, truncated } = result
+  return { kind: 'file', path, startLine, endLine, totalLines, lines, truncated }
+}
+
 export const readFileTool = defineTool({
   name: 'read_file',
   description:
@@ -160,7 +178,10 @@ export const readFileTool = defineTool({
   describe: (args, context) => describePath(args.path, context),
   // A byte view reaches the model whole: hex doubles 256 KiB, plus the JSON around it.
   maxResultChars: 2 * BYTE_VIEW_CEILING + 4096,
-  execute: readFile,
+  execute: async (args, context) => {
+    const result = await readFile(args, context)
+    return withDisplay(result, fileDisplay(result))
+  },
 })
 
 registerTool(readFileTool)

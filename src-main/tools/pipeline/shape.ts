@@ -2,6 +2,8 @@
  * Stage 6, shape: whatever the tool returned or threw becomes the typed result — the text the model
  * reads, cut at the cap, and what only the UI and hooks see.
  */
+
+import type { ToolDisplay } from '../../../src-shared/tools'
 import { ToolArgumentError, ToolError, type ToolErrorType } from '../errors'
 import type { ToolOutput } from '../types'
 import { Timeout } from './run'
@@ -20,6 +22,16 @@ export function toToolOutput(value: unknown): ToolOutput {
   } catch {
     return { content: String(value) }
   }
+}
+
+/**
+ * A result object read exactly as `toToolOutput` reads it (the model's text is unchanged), with a
+ * display payload for the UI alongside: what built-ins use to show their results as files, matches
+ * and trees rather than as JSON.
+ */
+export function withDisplay(value: object, display: ToolDisplay | undefined): ToolOutput {
+  const output = toToolOutput(value)
+  return display ? { ...output, display } : output
 }
 
 const OUTPUT_KEYS = new Set(['content', 'isError', 'errorType', 'truncated', 'display', 'data'])

@@ -3,10 +3,12 @@ import type { AtelierApi } from '../../../src-shared/api'
 import { type ApprovalMode, DEFAULT_APPROVAL_MODE } from '../../../src-shared/approvals'
 import type { Chat } from '../../../src-shared/contract'
 import type { AgentProfile, ProviderInfo } from '../../../src-shared/providers'
+import { OpenSettingsContext, type SettingsTarget } from '../settings-navigation'
 import { ApiContext } from './chat/api-context'
 import { ChatBody } from './chat/ChatBody'
 import { ChatHeader } from './chat/ChatHeader'
 import { ChatIcon } from './chat/ChatIcon'
+import { ChatContext } from './chat/chat-context'
 import { TrustNotice } from './chat/TrustNotice'
 import { useConversation } from './chat/useConversation'
 import '../chat.css'
@@ -25,11 +27,14 @@ export function ChatPane({
   api,
   chat,
   fresh = false,
+  onOpenSettings,
 }: {
   api: AtelierApi
   chat: Chat
   /** Created by this window, so known to be empty: its help shows before the (empty) load is back. */
   fresh?: boolean
+  /** Opens Settings at a section: errors' actions and "Settings → …" links in messages use it. */
+  onOpenSettings?: (target: SettingsTarget) => void
 }) {
   const [providers, setProviders] = useState<ProviderInfo[]>()
   const [agents, setAgents] = useState<AgentProfile[]>()
@@ -50,7 +55,16 @@ export function ChatPane({
 
   return (
     <ApiContext.Provider value={api}>
-      <ChatSession key={chat.id} api={api} chat={chat} fresh={fresh} providers={providers} agents={agents} />
+      <OpenSettingsContext.Provider value={onOpenSettings ?? null}>
+        <ChatSession
+          key={chat.id}
+          api={api}
+          chat={chat}
+          fresh={fresh}
+          providers={providers}
+          agents={agents}
+        />
+      </OpenSettingsContext.Provider>
     </ApiContext.Provider>
   )
 }
@@ -110,12 +124,14 @@ function ChatSession({ api, chat, fresh, providers, agents }: ChatSessionProps) 
           </button>
         </div>
       )}
-      <ChatBody
-        conversation={conversation}
-        chat={chat}
-        approvalMode={approvalMode}
-        noProvider={providers?.length === 0}
-      />
+      <ChatContext.Provider value={chat}>
+        <ChatBody
+          conversation={conversation}
+          chat={chat}
+          approvalMode={approvalMode}
+          noProvider={providers?.length === 0}
+        />
+      </ChatContext.Provider>
     </section>
   )
 }

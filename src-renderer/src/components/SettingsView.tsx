@@ -1,6 +1,7 @@
-import { type ReactNode, useId, useState } from 'react'
+import { type ReactNode, useEffect, useId, useState } from 'react'
 import type { AtelierApi } from '../../../src-shared/api'
 import type { AppInfo, Preferences } from '../../../src-shared/contract'
+import type { SettingsSection, SettingsTarget } from '../settings-navigation'
 import { AgentProfilesSection } from './settings/AgentProfilesSection'
 import { AppearanceSection } from './settings/AppearanceSection'
 import { CustomToolsSection } from './settings/CustomToolsSection'
@@ -12,15 +13,7 @@ import { ServicesSection } from './settings/ServicesSection'
 import { ToolsSection } from './settings/ToolsSection'
 import '../settings.css'
 
-type SectionId =
-  | 'appearance'
-  | 'tools'
-  | 'permissions'
-  | 'mcp'
-  | 'services'
-  | 'custom'
-  | 'providers'
-  | 'agents'
+type SectionId = SettingsSection
 
 const SECTIONS: SectionTab<SectionId>[] = [
   { id: 'appearance', label: 'Appearance', description: 'Theme, turns, about' },
@@ -39,6 +32,8 @@ interface SettingsViewProps {
   preferences: Preferences | undefined
   /** The current chat's bound folder: Custom tools lists its tool folders too. */
   folder: string | null
+  /** Where to open, when something pointed here (an error's action, a link in a message). */
+  target?: (SettingsTarget & { at: number }) | undefined
   onChange(changes: Partial<Preferences>): void
   onClose(): void
 }
@@ -46,8 +41,17 @@ interface SettingsViewProps {
 /** Reopening settings returns to the section last shown in this window. */
 let lastSection: SectionId = 'appearance'
 
-export function SettingsView({ api, info, preferences, folder, onChange, onClose }: SettingsViewProps) {
+export function SettingsView({
+  api,
+  info,
+  preferences,
+  folder,
+  target,
+  onChange,
+  onClose,
+}: SettingsViewProps) {
   const id = useId()
+  if (target) lastSection = target.section
   const [section, setSection] = useState<SectionId>(lastSection)
   // A section is mounted when first shown and then kept, so unsaved edits survive switching sections.
   const [visited, setVisited] = useState<ReadonlySet<SectionId>>(() => new Set([lastSection]))
@@ -59,6 +63,17 @@ export function SettingsView({ api, info, preferences, folder, onChange, onClose
     setSection(next)
     setVisited((current) => (current.has(next) ? current : new Set([...current, next])))
   }
+
+  // Pointed here again while open: show that section, the keyboard on its tab.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each pointing (its `at`) goes there once
+  useEffect(() => {
+    if (!target) return
+    select(target.section)
+    requestAnimationFrame(() => {
+      // A provider to edit takes the focus itself (its form's first field); else the tab does.
+      if (!target.provider) document.getElementById(tabId(target.section))?.focus()
+    })
+  }, [target?.at])
 
   /** From a card that points at Settings → Tools: the keyboard lands on that tab, as if chosen there. */
   function showTools() {
@@ -75,7 +90,13 @@ export function SettingsView({ api, info, preferences, folder, onChange, onClose
     custom: () => (
       <CustomToolsSection api={api} folder={folder} preferences={preferences} onChange={onChange} />
     ),
-    providers: () => <ProvidersSection api={api} />,
+    providers: () => (
+      <ProvidersSection
+        api={api}
+        editing={target?.section === 'providers' ? target.provider : undefined}
+        editingAt={target?.at}
+      />
+    ),
     agents: () => <AgentProfilesSection api={api} />,
   }
 

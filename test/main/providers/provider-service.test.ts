@@ -347,6 +347,37 @@ describe('ProviderService: which key goes where', () => {
     await atelier.providers.models({ id: provider.id })
     expect(fake.requests[0]?.headers.authorization).toBe('Bearer sk-stored-for-this-server')
   })
+
+  it('tests unsaved settings: a typed key where it was typed, a stored key only at its own server, nothing saved', async () => {
+    const fake = await startFakeProvider()
+    const other = await startFakeProvider()
+    fakes.push(fake, other)
+    const atelier = open({ secrets: aesSecretStore() })
+    const baseUrl = fake.baseUrlFor('openai-chat')
+    const typed = await atelier.providers.test({ kind: 'openai-chat', baseUrl, apiKey: 'sk-typed' })
+    expect([...typed.models].sort()).toEqual([...fake.models].sort())
+    expect(fake.requests[0]?.headers.authorization).toBe('Bearer sk-typed')
+    expect(atelier.providers.list()).toEqual([])
+
+    const provider = atelier.providers.create({
+      kind: 'openai-chat',
+      name: 'S',
+      baseUrl,
+      apiKey: 'sk-stored',
+    })
+    await atelier.providers.test({ kind: 'openai-chat', baseUrl, id: provider.id })
+    expect(fake.requests[1]?.headers.authorization).toBe('Bearer sk-stored')
+    // Pointed elsewhere in the form, the stored key stays home, as saving would forget it.
+    await atelier.providers.test({
+      kind: 'openai-chat',
+      baseUrl: other.baseUrlFor('openai-chat'),
+      id: provider.id,
+    })
+    for (const seen of sentKeys(other)) {
+      expect(seen).not.toContain('sk-stored')
+      for (const secret of Object.values(ENV_KEYS)) expect(seen).not.toContain(secret)
+    }
+  })
 })
 
 describe('AgentProfileService', () => {

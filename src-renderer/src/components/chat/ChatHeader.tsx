@@ -221,13 +221,18 @@ export const ChatHeader = memo(function ChatHeader({
             <select
               id={providerId}
               className="header-input"
-              value={chat.provider ?? ''}
+              value={chat.provider ?? first?.id ?? ''}
+              title={effective ? `${effective.name} · ${KIND_NAMES[effective.kind]}` : undefined}
               onChange={(event) => void configure({ provider: event.target.value || null })}
             >
-              <option value="">{first ? `First set up (${first.name})` : 'First provider set up'}</option>
+              {/* Each provider once, by its name: a chat that names none uses the first, shown as chosen.
+                  The kind joins a name only where two share it; the select's title tells it always. */}
+              {!first && <option value="">First provider set up</option>}
               {providers?.map((provider) => (
                 <option key={provider.id} value={provider.id}>
-                  {provider.name} · {KIND_NAMES[provider.kind]}
+                  {providers.some((other) => other !== provider && other.name === provider.name)
+                    ? `${provider.name} · ${KIND_NAMES[provider.kind]}`
+                    : provider.name}
                 </option>
               ))}
               {!knownProvider && chat.provider && <option value={chat.provider}>Removed provider</option>}

@@ -7,6 +7,7 @@ import { DiffView } from './DiffView'
 import { MarkdownText } from './MarkdownText'
 import { ShellOutput } from './ShellOutput'
 import { ToolImages } from './ToolImages'
+import { resultRows, resultSize, ToolResultBody } from './ToolResultBody'
 import { formatDuration, headline, parseJson, prettyArguments } from './tool-display'
 import { useToolTitle } from './tool-titles'
 
@@ -281,13 +282,18 @@ export const ToolCallCard = memo(function ToolCallCard({
       {result && !rendered && (
         <details
           className={`tool-section tool-result${result.isError ? ' tool-result--error' : ''}`}
-          open={result.isError || (!visual && isShort(result.content, SHORT_RESULT))}
+          aria-label={`Result of ${call.name}`}
+          open={
+            result.isError ||
+            (!visual && isShort(result.content, SHORT_RESULT)) ||
+            (!visual && (resultRows(result) ?? Number.POSITIVE_INFINITY) <= SHORT_RESULT.lines)
+          }
         >
           <summary>
             {result.isError ? 'Result (error)' : 'Result'}
-            <span className="tool-section-meta"> · {sizeOf(result.content)}</span>
+            <span className="tool-section-meta"> · {resultSize(result, call.name)}</span>
           </summary>
-          <pre className="tool-result-content">{result.content}</pre>
+          <ToolResultBody name={call.name} result={result} />
         </details>
       )}
     </article>

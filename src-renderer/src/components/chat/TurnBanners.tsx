@@ -1,3 +1,4 @@
+import { SettingsLinkText } from '../SettingsLinkText'
 import { ChatIcon } from './ChatIcon'
 import type { ConversationState, RetryNotice } from './conversation'
 
@@ -26,7 +27,8 @@ export function TurnBanners({ retry, unavailableServers }: TurnBannersProps) {
         <p key={name} className="retry-banner">
           <ChatIcon name="alert" size={14} />
           <span>
-            MCP server “{name}” is unavailable, so its tools are not offered: {error}.
+            MCP server “{name}” is unavailable, so its tools are not offered:{' '}
+            <SettingsLinkText text={error} />.
           </span>
         </p>
       ))}

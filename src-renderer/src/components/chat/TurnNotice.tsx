@@ -1,4 +1,5 @@
 import { ChatIcon } from './ChatIcon'
+import { ErrorActions } from './ErrorActions'
 
 interface TurnNoticeProps {
   kind: 'failed' | 'interrupted' | 'stopped' | 'refused'
@@ -32,8 +33,7 @@ export function TurnNotice({ kind, message, code, latest, onRetry }: TurnNoticeP
       </span>
       <div className="turn-alert-text">
         <p className="turn-alert-title">{TITLES[kind]}</p>
-        {message && <p className="turn-alert-message">{message}</p>}
-        {code && code !== 'internal' && <p className="turn-alert-code">{code}</p>}
+        <ErrorActions code={code} message={message} />
       </div>
       {onRetry && (
         <button type="button" className="turn-alert-retry" onClick={onRetry}>

@@ -10,10 +10,12 @@ import {
   type ProviderInfo,
   sameServer,
 } from '../../../../src-shared/providers'
+import { errorMessage } from '../../errors'
+import { ConnectionTest } from './ConnectionTest'
 import { FormFooter } from './FormFooter'
 import { fieldErrors } from './field-errors'
 import { Notice } from './Notice'
-import { kindInfo, PROVIDER_KINDS, type ProviderPreset } from './provider-kinds'
+import { defaultProviderName, kindInfo, PROVIDER_KINDS, type ProviderPreset } from './provider-kinds'
 import { splitRequestError } from './request-errors'
 import { TextField } from './TextField'
 
@@ -98,10 +100,23 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
   const info = kindInfo(kind)
   const variables = info.keyVariables.join(' or ')
   const keyDisabled = !keyStorage.available || forgetKey
+  // A name left empty is made from the kind and the address, so the form needs nothing more to save.
+  const fallbackName = defaultProviderName(kind, baseUrl)
+
+  /** The models the typed settings reach, nothing saved; the stored key only where saving would keep it. */
+  async function testTyped(): Promise<string[]> {
+    const key = keyDisabled ? '' : apiKey.trim()
+    const { models } = await api.providers.test({
+      kind,
+      ...(baseUrl.trim() && { baseUrl: baseUrl.trim() }),
+      ...(key && { apiKey: key }),
+      ...(provider && !forgetKey && { id: provider.id }),
+    })
+    return models
+  }
 
   function validate(): Partial<Record<Field, string>> {
     const found: Partial<Record<Field, string>> = {}
-    if (!name.trim()) found.name = 'Give the provider a name.'
     if (baseUrl.trim() && !URL_PATTERN.test(baseUrl.trim()))
       found.baseUrl = 'Enter an address that starts with http:// or https://, without spaces.'
     if (contextWindow.trim()) {
@@ -125,7 +140,7 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
       const saved = provider
         ? await api.providers.update({
             id: provider.id,
-            name: name.trim(),
+            name: name.trim() || fallbackName,
             baseUrl: baseUrl.trim() || null,
             defaultModel: defaultModel.trim() || null,
             contextWindow: windowTokens,
@@ -133,7 +148,7 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
           })
         : await api.providers.create({
             kind,
-            name: name.trim(),
+            name: name.trim() || fallbackName,
             ...(baseUrl.trim() && { baseUrl: baseUrl.trim() }),
             ...(defaultModel.trim() && { defaultModel: defaultModel.trim() }),
             ...(key && { apiKey: key }),
@@ -199,9 +214,8 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
           label="Name"
           value={name}
           onChange={setName}
-          required
           maxLength={100}
-          placeholder={info.kind === 'openai-chat' ? 'Ollama on this computer' : info.label}
+          hint={`Optional. Empty: “${fallbackName}”.`}
         />
         <TextField
           fields={fields}
@@ -226,7 +240,7 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
           onChange={setDefaultModel}
           spellCheck={false}
           placeholder={info.modelPlaceholder}
-          hint="Used when a chat does not choose one. Test connection lists what the provider offers."
+          hint="Used when a chat does not choose one. Test connection, below, lists what the provider offers."
         />
         <TextField
           fields={fields}
@@ -298,6 +312,17 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
             </label>
           )}
         </div>
+        <ConnectionTest
+          name={name.trim() || fallbackName}
+          run={testTyped}
+          onPick={setDefaultModel}
+          blocked={
+            baseUrl.trim() && !URL_PATTERN.test(baseUrl.trim())
+              ? 'Enter an address that starts with http:// or https://, without spaces.'
+              : undefined
+          }
+          errorMessage={errorMessage}
+        />
       </div>
       <FormFooter
         error={formError}

@@ -12,7 +12,15 @@ import { upsertById } from './upsert'
 type Editing = { kind: 'create'; preset?: ProviderPreset } | { kind: 'edit'; provider: ProviderInfo }
 
 /** Where models run: the providers set up, a form to add or edit one, and a test for each. */
-export function ProvidersSection({ api }: { api: AtelierApi }) {
+interface ProvidersSectionProps {
+  api: AtelierApi
+  /** A provider to open for editing once the list has loaded (Settings opened at it from an error). */
+  editing?: string | undefined
+  /** When that was asked, so asking again for the same provider opens it again. */
+  editingAt?: number | undefined
+}
+
+export function ProvidersSection({ api, editing: editingId, editingAt }: ProvidersSectionProps) {
   const [providers, setProviders] = useState<ProviderInfo[]>()
   const [keyStorage, setKeyStorage] = useState<KeyStorage>({
     available: false,
@@ -38,6 +46,13 @@ export function ProvidersSection({ api }: { api: AtelierApi }) {
       unsubscribe()
     }
   }, [api])
+
+  const loaded = providers !== undefined
+  // biome-ignore lint/correctness/useExhaustiveDependencies: opened once per request, when the list is there
+  useEffect(() => {
+    const provider = editingId ? providers?.find((p) => p.id === editingId) : undefined
+    if (provider) startEditing({ kind: 'edit', provider })
+  }, [editingId, editingAt, loaded])
 
   function startEditing(next: Editing) {
     setEditing(next)

@@ -1,0 +1,90 @@
+import { useState } from 'react'
+
+type Test =
+  | { kind: 'idle' }
+  | { kind: 'testing' }
+  | { kind: 'ok'; models: string[] }
+  | { kind: 'failed'; message: string }
+
+interface ConnectionTestProps {
+  /** Who is asked, in "Asking … for its models". */
+  name: string
+  /** Asks the provider for its models; rejects with a readable failure. */
+  run(): Promise<string[]>
+  /** Offered for each model listed: fills the form's Default model. */
+  onPick?: (model: string) => void
+  /** Why it cannot run yet (an invalid address), shown instead of running. */
+  blocked?: string | undefined
+  errorMessage(error: unknown): string
+}
+
+/**
+ * Test connection for the settings as typed, before they are saved: the models the provider lists,
+ * each one a choice for Default model, or why it could not be reached.
+ */
+export function ConnectionTest({ name, run, onPick, blocked, errorMessage }: ConnectionTestProps) {
+  const [test, setTest] = useState<Test>({ kind: 'idle' })
+
+  async function start() {
+    if (blocked) {
+      setTest({ kind: 'failed', message: blocked })
+      return
+    }
+    setTest({ kind: 'testing' })
+    try {
+      setTest({ kind: 'ok', models: await run() })
+    } catch (error) {
+      setTest({ kind: 'failed', message: errorMessage(error) })
+    }
+  }
+
+  return (
+    <div className="connection-test field-wide">
+      <button
+        type="button"
+        onClick={() => void start()}
+        disabled={test.kind === 'testing'}
+        aria-busy={test.kind === 'testing' || undefined}
+      >
+        Test connection
+      </button>
+      <div className="test-result" role="status">
+        {test.kind === 'idle' && <span className="muted">Checks these settings without saving them.</span>}
+        {test.kind === 'testing' && <span className="muted">Asking {name} for its models…</span>}
+        {test.kind === 'ok' && (
+          <details open={onPick !== undefined && test.models.length <= 12}>
+            <summary>
+              <span className="ok-mark" aria-hidden="true">
+                ✓
+              </span>{' '}
+              Connected: {test.models.length} {test.models.length === 1 ? 'model' : 'models'} available
+            </summary>
+            <ul className="model-list">
+              {test.models.map((model) => (
+                <li key={model}>
+                  {onPick ? (
+                    <button
+                      type="button"
+                      className="link-button"
+                      aria-label={`Use ${model} as the default model`}
+                      onClick={() => onPick(model)}
+                    >
+                      <code>{model}</code>
+                    </button>
+                  ) : (
+                    <code>{model}</code>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </details>
+        )}
+      </div>
+      {test.kind === 'failed' && (
+        <p className="field-error" role="alert">
+          Connection failed: {test.message}
+        </p>
+      )}
+    </div>
+  )
+}
