@@ -28,6 +28,8 @@ export async function atelierWith(
   try {
     const { stdout, stderr } = await exec(process.execPath, [BIN, '--data-dir', dataDir, ...args], {
       timeout: 60_000,
+      // `run --json` prints every event, tool results with their display payloads: megabytes for a long turn.
+      maxBuffer: 64 * 1024 * 1024,
       env: { ...process.env, ...env },
     })
     return { code: 0, stdout, stderr }
