@@ -11,7 +11,6 @@ import type {
   Attachment,
   ImageAttachment,
   McpResourceAttachment,
-  SavedImageAttachment,
 } from '../../src-shared/attachments'
 import { MAX_ATTACHMENTS, MAX_IMAGE_BYTES, MAX_MESSAGE_IMAGE_BYTES } from '../../src-shared/attachments'
 import type { Chat } from '../../src-shared/contract'
@@ -66,8 +65,6 @@ export interface AttachmentSources {
   file(chat: Chat, path: string): Promise<AttachedFile>
   /** Saves a pasted image (its bytes checked to be what its type says) with the chat's images. */
   image(chat: Chat, image: ImageAttachment, data: Buffer): Promise<AttachedImage>
-  /** An image already saved (a retried prompt's), refused unless it lies under the images folder. */
-  savedImage(image: SavedImageAttachment): Promise<AttachedImage>
 }
 
 /**
@@ -105,10 +102,6 @@ export async function readAttachments(
   for (const item of attachments) {
     if (item.kind === 'file')
       parts.set(item, { type: 'attachment', attachment: await sources.file(chat, item.path) })
-  }
-  for (const item of attachments) {
-    if (item.kind === 'saved-image')
-      parts.set(item, { type: 'attachment', attachment: await sources.savedImage(item) })
   }
   for (const { item, data } of images) {
     parts.set(item, { type: 'attachment', attachment: await sources.image(chat, item, data) })

@@ -104,36 +104,15 @@ describe('an image attached to a prompt', () => {
     expect(first.content).toBe(`${MISSING_IMAGE}\nWhat is this?`)
   })
 
-  it('goes again with a retried prompt by its saved file; a path outside the images folder is refused', async () => {
-    const { atelier, fake, chat, project } = await fixture('openai-chat')
-    fake.enqueue({ text: 'A pixel.' }, { text: 'Still a pixel.' })
-    await turnThroughContract(atelier, {
-      chatId: chat.id,
-      prompt: 'What is this?',
-      attachments: [{ kind: 'image', mimeType: 'image/png', base64: PNG, name: 'pixel.png' }],
-    })
-    const [prompt] = atelier.agent.conversation({ id: chat.id }).messages
-    const part = prompt?.parts.find((candidate) => candidate.type === 'attachment')
-    const path = part?.type === 'attachment' && part.attachment.kind === 'image' ? part.attachment.path : ''
-    const { turn } = await turnThroughContract(atelier, {
-      chatId: chat.id,
-      prompt: 'What is this?',
-      attachments: [{ kind: 'saved-image', path, name: 'pixel.png' }],
-    })
-    expect(turn?.status).toBe('completed')
-    const messages = fake.requestsOf('openai-chat')[1]?.body.messages.filter((m: Wire) => m.role === 'user')
-    expect(messages.at(-1).content).toEqual(EXPECTED_IMAGE['openai-chat'])
-    expect(atelier.agent.conversation({ id: chat.id }).messages.at(-2)?.parts[0]).toMatchObject({
-      attachment: { kind: 'image', path, name: 'pixel.png', bytes: FAKE_PNG.length },
-    })
-
-    writeFileSync(join(project, 'elsewhere.png'), FAKE_PNG)
+  it('is taken only as bytes: a path to an image saved for another message is refused', async () => {
+    const { atelier, chat } = await fixture('openai-chat')
     const { error } = await turnThroughContract(atelier, {
       chatId: chat.id,
-      prompt: 'And this?',
-      attachments: [{ kind: 'saved-image', path: join(project, 'elsewhere.png') }],
+      prompt: 'What is this?',
+      attachments: [{ kind: 'saved-image', path: join('images', 'other-chat', 'pixel.png') }],
     })
-    expect(error?.code).toBe('not_found')
+    expect(error?.code).toBe('validation_failed')
+    expect(atelier.agent.conversation({ id: chat.id }).messages).toEqual([])
   })
 
   it('is refused before anything is committed when too large or not the type it claims', async () => {
