@@ -10,7 +10,7 @@ import { rankFiles } from '../../../src-main/agent/mentions'
 import type { Atelier } from '../../../src-main/app/create-atelier'
 import { MISSING_IMAGE } from '../../../src-main/providers/types'
 import type { Turn } from '../../../src-shared/agent'
-import { FILE_TEXT_LIMIT, MAX_IMAGE_BYTES } from '../../../src-shared/attachments'
+import { FILE_TEXT_LIMIT, MAX_IMAGE_BYTES, MAX_MESSAGE_IMAGE_BYTES } from '../../../src-shared/attachments'
 import { useAgentFixture } from '../../support/agent-harness'
 import { FAKE_PNG, type FakeKind } from '../../support/fake-provider'
 import { useTempDirs } from '../../support/temp-dir'
@@ -113,6 +113,25 @@ describe('an image attached to a prompt', () => {
     })
     expect(error?.code).toBe('validation_failed')
     expect(atelier.agent.conversation({ id: chat.id }).messages).toEqual([])
+  })
+
+  it('is refused, none of them decoded, when a message’s images together pass the cap', async () => {
+    const { atelier, fake, chat } = await fixture('openai-chat')
+    // Each under the one image cap, and not PNGs at all: refused for their size, before decoding
+    // would find out what they are.
+    const part = 'A'.repeat(Math.ceil(MAX_MESSAGE_IMAGE_BYTES / 2 / 3) * 4 + 4)
+    const { error } = await turnThroughContract(atelier, {
+      chatId: chat.id,
+      prompt: 'What are these?',
+      attachments: [
+        { kind: 'image', mimeType: 'image/png', base64: part },
+        { kind: 'image', mimeType: 'image/png', base64: part },
+      ],
+    })
+    expect(error?.code).toBe('validation_failed')
+    expect(error?.message).toContain('in all')
+    expect(atelier.agent.conversation({ id: chat.id }).messages).toEqual([])
+    expect(fake.requestsOf('openai-chat')).toEqual([])
   })
 
   it('is refused before anything is committed when too large or not the type it claims', async () => {
