@@ -7,11 +7,10 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { rankFiles } from '../../../src-main/agent/mentions'
-import type { Atelier } from '../../../src-main/app/create-atelier'
 import { MISSING_IMAGE } from '../../../src-main/providers/types'
-import type { Turn } from '../../../src-shared/agent'
 import { FILE_TEXT_LIMIT, MAX_IMAGE_BYTES, MAX_MESSAGE_IMAGE_BYTES } from '../../../src-shared/attachments'
 import { useAgentFixture } from '../../support/agent-harness'
+import { turnThroughContract } from '../../support/contract-turn'
 import { FAKE_PNG, type FakeKind } from '../../support/fake-provider'
 import { useTempDirs } from '../../support/temp-dir'
 
@@ -20,20 +19,6 @@ type Wire = any
 
 const KINDS = ['openai-responses', 'openai-chat', 'gemini', 'anthropic'] as const satisfies FakeKind[]
 const PNG = FAKE_PNG.toString('base64')
-
-/** A turn started through the contract, as the app starts one, run to its end. */
-async function turnThroughContract(atelier: Atelier, request: Record<string, unknown>) {
-  const started = await atelier.dispatch('turns.start', request)
-  if (!started.ok) return { error: started.error }
-  const { turnId } = started.value as { turnId: string }
-  for (;;) {
-    const turn = atelier.agent
-      .conversation({ id: String(request.chatId) })
-      .turns.find(({ id }) => id === turnId)
-    if (turn && turn.status !== 'running') return { turn: turn as Turn }
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
 
 /** The user message of a request, in each wire format. */
 function userContentOf(kind: FakeKind, body: Wire): Wire {
