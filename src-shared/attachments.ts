@@ -48,27 +48,8 @@ export const ImageAttachment = Type.Object(
 )
 export type ImageAttachment = Static<typeof ImageAttachment>
 
-/**
- * An image a sent message already carries, by where main saved it: what a retry of that prompt
- * attaches again. Only a path under the data folder's images is accepted.
- */
-export const SavedImageAttachment = Type.Object(
-  {
-    kind: Type.Literal('saved-image'),
-    path: Type.String({ minLength: 1, maxLength: 4096 }),
-    name: Type.Optional(Type.String({ maxLength: 255 })),
-  },
-  { additionalProperties: false },
-)
-export type SavedImageAttachment = Static<typeof SavedImageAttachment>
-
 /** What `turns.start` takes beside the prompt. */
-export const Attachment = Type.Union([
-  McpResourceAttachment,
-  FileAttachment,
-  ImageAttachment,
-  SavedImageAttachment,
-])
+export const Attachment = Type.Union([McpResourceAttachment, FileAttachment, ImageAttachment])
 export type Attachment = Static<typeof Attachment>
 
 /** How many attachments one message may carry. */

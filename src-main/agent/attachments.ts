@@ -11,7 +11,6 @@ import type {
   Attachment,
   ImageAttachment,
   McpResourceAttachment,
-  SavedImageAttachment,
 } from '../../src-shared/attachments'
 import { MAX_ATTACHMENTS, MAX_IMAGE_BYTES, MAX_MESSAGE_IMAGE_BYTES } from '../../src-shared/attachments'
 import type { Chat } from '../../src-shared/contract'
@@ -66,8 +65,6 @@ export interface AttachmentSources {
   file(chat: Chat, path: string): Promise<AttachedFile>
   /** Saves a pasted image (its bytes checked to be what its type says) with the chat's images. */
   image(chat: Chat, image: ImageAttachment, data: Buffer): Promise<AttachedImage>
-  /** An image already saved (a retried prompt's), refused unless it lies under the images folder. */
-  savedImage(image: SavedImageAttachment): Promise<AttachedImage>
 }
 
 /**
@@ -82,17 +79,12 @@ export async function readAttachments(
   if (attachments.length > MAX_ATTACHMENTS) {
     throw new AtelierError('validation_failed', `A message takes at most ${MAX_ATTACHMENTS} attachments.`)
   }
-  // The images are checked first (size, type), as that costs no I/O.
-  const images = attachments.flatMap((item) =>
-    item.kind === 'image' ? [{ item, data: decodeImage(item) }] : [],
-  )
-  const total = images.reduce((sum, { data }) => sum + data.length, 0)
-  if (total > MAX_MESSAGE_IMAGE_BYTES) {
-    throw new AtelierError(
-      'validation_failed',
-      `A message's images may take ${megabytes(MAX_MESSAGE_IMAGE_BYTES)} in all; these take ${megabytes(total)}.`,
-    )
-  }
+  // The images are checked first (size, type), as that costs no I/O; their total from the base64's
+  // length before any is decoded, so a message of many large images is refused without decoding them.
+  const pasted = attachments.filter((item): item is ImageAttachment => item.kind === 'image')
+  checkMessageImages(pasted.reduce((sum, item) => sum + base64Bytes(item.base64), 0))
+  const images = pasted.map((item) => ({ item, data: decodeImage(item) }))
+  checkMessageImages(images.reduce((sum, { data }) => sum + data.length, 0))
   const parts = new Map<Attachment, AttachmentPart>()
   const resources = attachments.filter((item): item is McpResourceAttachment => item.kind === 'mcp-resource')
   if (resources.length > 0) {
@@ -106,14 +98,25 @@ export async function readAttachments(
     if (item.kind === 'file')
       parts.set(item, { type: 'attachment', attachment: await sources.file(chat, item.path) })
   }
-  for (const item of attachments) {
-    if (item.kind === 'saved-image')
-      parts.set(item, { type: 'attachment', attachment: await sources.savedImage(item) })
-  }
   for (const { item, data } of images) {
     parts.set(item, { type: 'attachment', attachment: await sources.image(chat, item, data) })
   }
   return attachments.flatMap((item) => parts.get(item) ?? [])
+}
+
+/** How many bytes a base64 string decodes to, from its length alone (its padding aside). */
+function base64Bytes(base64: string): number {
+  const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0
+  return Math.floor((base64.length * 3) / 4) - padding
+}
+
+function checkMessageImages(total: number): void {
+  if (total > MAX_MESSAGE_IMAGE_BYTES) {
+    throw new AtelierError(
+      'validation_failed',
+      `A message's images may take ${megabytes(MAX_MESSAGE_IMAGE_BYTES)} in all; these take ${megabytes(total)}.`,
+    )
+  }
 }
 
 /** The first bytes each image type starts with: a file that says PNG but is not one is refused here. */

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { basename, join } from 'node:path'
+import { join } from 'node:path'
 import packageJson from '../../package.json'
 import type { EventPayload } from '../../src-shared/contract'
 import { AgentProfileService } from '../agent/agent-profiles'
@@ -208,11 +208,6 @@ export function createAtelier({
           const saved = await executorServices.images.save(chat.id, data, image.mimeType)
           const name = image.name || `Pasted image.${saved.path.split('.').pop()}`
           return { kind: 'image', path: saved.path, mimeType: saved.mimeType, name, bytes: saved.bytes }
-        },
-        savedImage: async ({ path, name }) => {
-          const { mimeType, base64 } = await executorServices.images.read(path)
-          const bytes = Buffer.byteLength(base64, 'base64')
-          return { kind: 'image', path, mimeType, name: name || basename(path), bytes }
         },
       }),
     ...(retry && { retry }),

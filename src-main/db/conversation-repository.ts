@@ -9,6 +9,7 @@ import type {
   TurnStatus,
   Usage,
 } from '../../src-shared/agent'
+import { AtelierError } from '../../src-shared/errors'
 import type { Database } from './database'
 
 interface TurnRow {
@@ -182,7 +183,11 @@ export class ConversationRepository {
    */
   reopenTurn(id: string): Turn {
     const { changes } = this.statements.reopenTurn.run(process.pid, id)
-    if (changes === 0) throw new Error(`Turn "${id}" did not fail, so it cannot run again.`)
+    if (changes === 0) {
+      throw new AtelierError('nothing_to_retry', 'This turn did not fail, so it cannot run again.', {
+        turnId: id,
+      })
+    }
     return this.turn(id)
   }
 

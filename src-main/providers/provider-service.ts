@@ -156,17 +156,15 @@ export class ProviderService {
     signal?: AbortSignal,
   ): Promise<{ models: string[] }> {
     const stored = id === undefined ? undefined : this.stored(id)
-    const provider: StoredProvider = stored ?? {
-      id: kind,
-      kind,
-      name: KIND_NAMES[kind],
-      baseUrl: null,
-      defaultModel: null,
-      encryptedKey: null,
-      contextWindow: null,
-      createdAt: 0,
-      updatedAt: 0,
+    // The stored key goes only with its own kind's requests: an edited provider's kind is not changed.
+    if (stored && stored.kind !== kind) {
+      throw new AtelierError(
+        'validation_failed',
+        `${stored.name} is a ${KIND_NAMES[stored.kind]} provider; it cannot be tested as ${KIND_NAMES[kind]}.`,
+        { id: stored.id, kind: stored.kind },
+      )
     }
+    const provider = stored ?? adHocProvider(kind)
     const config = this.configOf(provider, baseUrl)
     const typed = apiKey?.trim()
     const adapter = createProviderAdapter(typed ? { ...config, apiKey: typed } : config)
@@ -205,18 +203,7 @@ export class ProviderService {
    */
   resolveKind(kind: ProviderKind, overrides: ProviderOverrides = {}): ResolvedProvider {
     const stored = this.repository.list().find((provider) => provider.kind === kind)
-    const adHoc: StoredProvider = {
-      id: kind,
-      kind,
-      name: KIND_NAMES[kind],
-      baseUrl: null,
-      defaultModel: null,
-      encryptedKey: null,
-      contextWindow: null,
-      createdAt: 0,
-      updatedAt: 0,
-    }
-    return this.resolved(stored ?? adHoc, overrides)
+    return this.resolved(stored ?? adHocProvider(kind), overrides)
   }
 
   private resolved(provider: StoredProvider, overrides: ProviderOverrides): ResolvedProvider {
@@ -322,6 +309,21 @@ export class ProviderService {
 
   private changed(): void {
     this.events.emit('providers.changed', { providers: this.list(), keyStorage: this.keyStorage() })
+  }
+}
+
+/** A provider of this kind that is not stored: its public endpoint, with the environment's key. */
+function adHocProvider(kind: ProviderKind): StoredProvider {
+  return {
+    id: kind,
+    kind,
+    name: KIND_NAMES[kind],
+    baseUrl: null,
+    defaultModel: null,
+    encryptedKey: null,
+    contextWindow: null,
+    createdAt: 0,
+    updatedAt: 0,
   }
 }
 

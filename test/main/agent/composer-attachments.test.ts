@@ -7,11 +7,10 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { rankFiles } from '../../../src-main/agent/mentions'
-import type { Atelier } from '../../../src-main/app/create-atelier'
 import { MISSING_IMAGE } from '../../../src-main/providers/types'
-import type { Turn } from '../../../src-shared/agent'
-import { FILE_TEXT_LIMIT, MAX_IMAGE_BYTES } from '../../../src-shared/attachments'
+import { FILE_TEXT_LIMIT, MAX_IMAGE_BYTES, MAX_MESSAGE_IMAGE_BYTES } from '../../../src-shared/attachments'
 import { useAgentFixture } from '../../support/agent-harness'
+import { turnThroughContract } from '../../support/contract-turn'
 import { FAKE_PNG, type FakeKind } from '../../support/fake-provider'
 import { useTempDirs } from '../../support/temp-dir'
 
@@ -20,20 +19,6 @@ type Wire = any
 
 const KINDS = ['openai-responses', 'openai-chat', 'gemini', 'anthropic'] as const satisfies FakeKind[]
 const PNG = FAKE_PNG.toString('base64')
-
-/** A turn started through the contract, as the app starts one, run to its end. */
-async function turnThroughContract(atelier: Atelier, request: Record<string, unknown>) {
-  const started = await atelier.dispatch('turns.start', request)
-  if (!started.ok) return { error: started.error }
-  const { turnId } = started.value as { turnId: string }
-  for (;;) {
-    const turn = atelier.agent
-      .conversation({ id: String(request.chatId) })
-      .turns.find(({ id }) => id === turnId)
-    if (turn && turn.status !== 'running') return { turn: turn as Turn }
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
 
 /** The user message of a request, in each wire format. */
 function userContentOf(kind: FakeKind, body: Wire): Wire {
@@ -104,36 +89,34 @@ describe('an image attached to a prompt', () => {
     expect(first.content).toBe(`${MISSING_IMAGE}\nWhat is this?`)
   })
 
-  it('goes again with a retried prompt by its saved file; a path outside the images folder is refused', async () => {
-    const { atelier, fake, chat, project } = await fixture('openai-chat')
-    fake.enqueue({ text: 'A pixel.' }, { text: 'Still a pixel.' })
-    await turnThroughContract(atelier, {
-      chatId: chat.id,
-      prompt: 'What is this?',
-      attachments: [{ kind: 'image', mimeType: 'image/png', base64: PNG, name: 'pixel.png' }],
-    })
-    const [prompt] = atelier.agent.conversation({ id: chat.id }).messages
-    const part = prompt?.parts.find((candidate) => candidate.type === 'attachment')
-    const path = part?.type === 'attachment' && part.attachment.kind === 'image' ? part.attachment.path : ''
-    const { turn } = await turnThroughContract(atelier, {
-      chatId: chat.id,
-      prompt: 'What is this?',
-      attachments: [{ kind: 'saved-image', path, name: 'pixel.png' }],
-    })
-    expect(turn?.status).toBe('completed')
-    const messages = fake.requestsOf('openai-chat')[1]?.body.messages.filter((m: Wire) => m.role === 'user')
-    expect(messages.at(-1).content).toEqual(EXPECTED_IMAGE['openai-chat'])
-    expect(atelier.agent.conversation({ id: chat.id }).messages.at(-2)?.parts[0]).toMatchObject({
-      attachment: { kind: 'image', path, name: 'pixel.png', bytes: FAKE_PNG.length },
-    })
-
-    writeFileSync(join(project, 'elsewhere.png'), FAKE_PNG)
+  it('is taken only as bytes: a path to an image saved for another message is refused', async () => {
+    const { atelier, chat } = await fixture('openai-chat')
     const { error } = await turnThroughContract(atelier, {
       chatId: chat.id,
-      prompt: 'And this?',
-      attachments: [{ kind: 'saved-image', path: join(project, 'elsewhere.png') }],
+      prompt: 'What is this?',
+      attachments: [{ kind: 'saved-image', path: join('images', 'other-chat', 'pixel.png') }],
     })
-    expect(error?.code).toBe('not_found')
+    expect(error?.code).toBe('validation_failed')
+    expect(atelier.agent.conversation({ id: chat.id }).messages).toEqual([])
+  })
+
+  it('is refused, none of them decoded, when a message’s images together pass the cap', async () => {
+    const { atelier, fake, chat } = await fixture('openai-chat')
+    // Each under the one image cap, and not PNGs at all: refused for their size, before decoding
+    // would find out what they are.
+    const part = 'A'.repeat(Math.ceil(MAX_MESSAGE_IMAGE_BYTES / 2 / 3) * 4 + 4)
+    const { error } = await turnThroughContract(atelier, {
+      chatId: chat.id,
+      prompt: 'What are these?',
+      attachments: [
+        { kind: 'image', mimeType: 'image/png', base64: part },
+        { kind: 'image', mimeType: 'image/png', base64: part },
+      ],
+    })
+    expect(error?.code).toBe('validation_failed')
+    expect(error?.message).toContain('in all')
+    expect(atelier.agent.conversation({ id: chat.id }).messages).toEqual([])
+    expect(fake.requestsOf('openai-chat')).toEqual([])
   })
 
   it('is refused before anything is committed when too large or not the type it claims', async () => {

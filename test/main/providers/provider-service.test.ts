@@ -377,6 +377,15 @@ describe('ProviderService: which key goes where', () => {
       expect(seen).not.toContain('sk-stored')
       for (const secret of Object.values(ENV_KEYS)) expect(seen).not.toContain(secret)
     }
+
+    // Named as another kind, the stored provider is refused, not tested (nor its key sent) as that kind.
+    const requests = fake.requests.length + other.requests.length
+    await expect(
+      atelier.providers.test({ kind: 'anthropic', baseUrl, id: provider.id }),
+    ).rejects.toMatchObject({
+      code: 'validation_failed',
+    })
+    expect(fake.requests.length + other.requests.length).toBe(requests)
   })
 })
 

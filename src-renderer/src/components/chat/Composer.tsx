@@ -1,9 +1,11 @@
 import {
   type ClipboardEvent,
+  type Dispatch,
   type DragEvent,
   type FormEvent,
   type KeyboardEvent,
   type RefObject,
+  type SetStateAction,
   useEffect,
   useId,
   useState,
@@ -33,7 +35,8 @@ interface ComposerProps {
   placeholder: string
   /** What goes with the message: MCP resources, files named with `@`, pasted images. */
   attachments: readonly ComposerAttachment[]
-  onAttachmentsChange(attachments: ComposerAttachment[]): void
+  /** A state setter, given updates: an image's read can end after the attachments changed. */
+  onAttachmentsChange: Dispatch<SetStateAction<ComposerAttachment[]>>
   chatId: string
   /** The chat's bound folder, whose files `@` mentions; null: `@` is only a character. */
   folder: string | null
@@ -142,9 +145,11 @@ export function Composer({
     setActive(0)
     const { text, caret: after } = fileMention(value, mention, path)
     onChange(text)
-    if (!attachments.some((item) => item.kind === 'file' && item.path === path)) {
-      onAttachmentsChange([...attachments, { kind: 'file', path, name: path.split('/').at(-1) ?? path }])
-    }
+    onAttachmentsChange((current) =>
+      current.some((item) => item.kind === 'file' && item.path === path)
+        ? current
+        : [...current, { kind: 'file', path, name: path.split('/').at(-1) ?? path }],
+    )
     setCaret(after)
     // The box's own caret follows once React has put the new text in it.
     requestAnimationFrame(() => textarea.current?.setSelectionRange(after, after))
@@ -158,7 +163,7 @@ export function Composer({
       if ('error' in read) setAttachError(read.error)
       else added.push(read)
     }
-    if (added.length > 0) onAttachmentsChange([...attachments, ...added])
+    if (added.length > 0) onAttachmentsChange((current) => [...current, ...added])
   }
 
   const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
@@ -288,7 +293,7 @@ export function Composer({
           attachments={attachments}
           label="Attachments"
           onRemove={(removed) => {
-            onAttachmentsChange(attachments.filter((attachment) => attachment !== removed))
+            onAttachmentsChange((current) => current.filter((attachment) => attachment !== removed))
             textarea.current?.focus()
           }}
         />
@@ -402,7 +407,7 @@ export function Composer({
       {picking && (
         <ResourceDialog
           attached={attachments}
-          onAttach={(attachment) => onAttachmentsChange([...attachments, attachment])}
+          onAttach={(attachment) => onAttachmentsChange((current) => [...current, attachment])}
           onClose={() => setPicking(false)}
         />
       )}

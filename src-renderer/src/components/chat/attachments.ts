@@ -1,4 +1,3 @@
-import type { ChatMessage } from '../../../../src-shared/agent'
 import type { Attachment, ImageAttachment } from '../../../../src-shared/attachments'
 
 /** An attachment as the composer holds it before sending: what to ask main for, and what to call it. */
@@ -8,8 +7,6 @@ export type ComposerAttachment =
   | { kind: 'file'; path: string; name: string }
   /** A pasted or dropped image, its bytes kept here until it is sent. */
   | { kind: 'image'; mimeType: ImageAttachment['mimeType']; base64: string; name: string; bytes: number }
-  /** An image a sent prompt carries, saved by main: what a retry attaches again. */
-  | { kind: 'image'; mimeType: string; path: string; name: string; bytes: number }
 
 export const sameAttachment = (
   a: Pick<ComposerAttachment & { kind: 'mcp-resource' }, 'server' | 'uri'>,
@@ -23,22 +20,11 @@ export function toAttachment(attachment: ComposerAttachment): Attachment {
     case 'file':
       return { kind: 'file', path: attachment.path }
     case 'image':
-      return 'path' in attachment
-        ? { kind: 'saved-image', path: attachment.path, name: attachment.name }
-        : { kind: 'image', mimeType: attachment.mimeType, base64: attachment.base64, name: attachment.name }
+      return {
+        kind: 'image',
+        mimeType: attachment.mimeType,
+        base64: attachment.base64,
+        name: attachment.name,
+      }
   }
-}
-
-/** What a stored prompt had attached, so a retry sends it again with them (an image by its saved file). */
-export function attachmentsOf(message: ChatMessage | undefined): ComposerAttachment[] {
-  return (message?.parts ?? []).flatMap((part): ComposerAttachment[] => {
-    if (part.type !== 'attachment') return []
-    const { attachment } = part
-    if (attachment.kind === 'mcp-resource') {
-      return [{ kind: 'mcp-resource', server: attachment.server, uri: attachment.uri, name: attachment.name }]
-    }
-    if (attachment.kind === 'file') return [{ kind: 'file', path: attachment.path, name: attachment.name }]
-    const { path, mimeType, name, bytes } = attachment
-    return [{ kind: 'image', path, mimeType, name, bytes }]
-  })
 }

@@ -6,23 +6,16 @@ type Test =
   | { kind: 'ok'; models: string[] }
   | { kind: 'failed'; message: string }
 
-interface ConnectionTestProps {
-  /** Who is asked, in "Asking … for its models". */
-  name: string
+interface ConnectionTestRun {
   /** Asks the provider for its models; rejects with a readable failure. */
   run(): Promise<string[]>
-  /** Offered for each model listed: fills the form's Default model. */
-  onPick?: (model: string) => void
   /** Why it cannot run yet (an invalid address), shown instead of running. */
   blocked?: string | undefined
   errorMessage(error: unknown): string
 }
 
-/**
- * Test connection for the settings as typed, before they are saved: the models the provider lists,
- * each one a choice for Default model, or why it could not be reached.
- */
-export function ConnectionTest({ name, run, onPick, blocked, errorMessage }: ConnectionTestProps) {
+/** A connection test's state, and what starts it: the form's and a provider card's. */
+export function useConnectionTest({ run, blocked, errorMessage }: ConnectionTestRun) {
   const [test, setTest] = useState<Test>({ kind: 'idle' })
 
   async function start() {
@@ -38,18 +31,25 @@ export function ConnectionTest({ name, run, onPick, blocked, errorMessage }: Con
     }
   }
 
+  return { test, start }
+}
+
+interface ConnectionTestResultProps {
+  /** Who is asked, in "Asking … for its models". */
+  name: string
+  test: Test
+  /** Offered for each model listed: fills the form's Default model. */
+  onPick?: ((model: string) => void) | undefined
+  /** Shown before the first test, where there is something to say. */
+  idle?: string
+}
+
+/** What a connection test found: the models listed, or why the provider could not be reached. */
+export function ConnectionTestResult({ name, test, onPick, idle }: ConnectionTestResultProps) {
   return (
-    <div className="connection-test field-wide">
-      <button
-        type="button"
-        onClick={() => void start()}
-        disabled={test.kind === 'testing'}
-        aria-busy={test.kind === 'testing' || undefined}
-      >
-        Test connection
-      </button>
+    <>
       <div className="test-result" role="status">
-        {test.kind === 'idle' && <span className="muted">Checks these settings without saving them.</span>}
+        {test.kind === 'idle' && idle && <span className="muted">{idle}</span>}
         {test.kind === 'testing' && <span className="muted">Asking {name} for its models…</span>}
         {test.kind === 'ok' && (
           <details open={onPick !== undefined && test.models.length <= 12}>
@@ -85,6 +85,39 @@ export function ConnectionTest({ name, run, onPick, blocked, errorMessage }: Con
           Connection failed: {test.message}
         </p>
       )}
+    </>
+  )
+}
+
+interface ConnectionTestProps extends ConnectionTestRun {
+  /** Who is asked, in "Asking … for its models". */
+  name: string
+  /** Offered for each model listed: fills the form's Default model. */
+  onPick?: (model: string) => void
+}
+
+/**
+ * Test connection for the settings as typed, before they are saved: the models the provider lists,
+ * each one a choice for Default model, or why it could not be reached.
+ */
+export function ConnectionTest({ name, onPick, ...running }: ConnectionTestProps) {
+  const { test, start } = useConnectionTest(running)
+  return (
+    <div className="connection-test field-wide">
+      <button
+        type="button"
+        onClick={() => void start()}
+        disabled={test.kind === 'testing'}
+        aria-busy={test.kind === 'testing' || undefined}
+      >
+        Test connection
+      </button>
+      <ConnectionTestResult
+        name={name}
+        test={test}
+        onPick={onPick}
+        idle="Checks these settings without saving them."
+      />
     </div>
   )
 }

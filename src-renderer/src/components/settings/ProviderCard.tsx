@@ -1,7 +1,8 @@
-import { useId, useState } from 'react'
+import { useId } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
 import { endpointLabel, isOfficialEndpoint, type ProviderInfo } from '../../../../src-shared/providers'
 import { errorMessage } from '../../errors'
+import { ConnectionTestResult, useConnectionTest } from './ConnectionTest'
 import { ItemActions } from './ItemActions'
 import { kindInfo } from './provider-kinds'
 
@@ -11,12 +12,6 @@ interface ProviderCardProps {
   onEdit(): void
   onDelete(): void
 }
-
-type Test =
-  | { kind: 'idle' }
-  | { kind: 'testing' }
-  | { kind: 'ok'; models: string[] }
-  | { kind: 'failed'; message: string }
 
 /** Which key the provider's requests carry, and to where. */
 function keySourceText(provider: ProviderInfo): string {
@@ -36,17 +31,10 @@ function keySourceText(provider: ProviderInfo): string {
 /** A provider as set up: where it points, where its key comes from, and whether it answers. */
 export function ProviderCard({ api, provider, onEdit, onDelete }: ProviderCardProps) {
   const id = useId()
-  const [test, setTest] = useState<Test>({ kind: 'idle' })
-
-  async function testConnection() {
-    setTest({ kind: 'testing' })
-    try {
-      const { models } = await api.providers.models({ id: provider.id })
-      setTest({ kind: 'ok', models })
-    } catch (error) {
-      setTest({ kind: 'failed', message: errorMessage(error) })
-    }
-  }
+  const { test, start } = useConnectionTest({
+    run: async () => (await api.providers.models({ id: provider.id })).models,
+    errorMessage,
+  })
 
   return (
     <section className="item-card" aria-labelledby={`${id}-name`}>
@@ -60,7 +48,7 @@ export function ProviderCard({ api, provider, onEdit, onDelete }: ProviderCardPr
             type="button"
             className="small"
             aria-describedby={`${id}-name`}
-            onClick={() => void testConnection()}
+            onClick={() => void start()}
             disabled={test.kind === 'testing'}
             aria-busy={test.kind === 'testing' || undefined}
           >
@@ -89,31 +77,7 @@ export function ProviderCard({ api, provider, onEdit, onDelete }: ProviderCardPr
           </div>
         )}
       </dl>
-      <div className="test-result" role="status">
-        {test.kind === 'testing' && <span className="muted">Asking {provider.name} for its models…</span>}
-        {test.kind === 'ok' && (
-          <details>
-            <summary>
-              <span className="ok-mark" aria-hidden="true">
-                ✓
-              </span>{' '}
-              Connected: {test.models.length} {test.models.length === 1 ? 'model' : 'models'} available
-            </summary>
-            <ul className="model-list">
-              {test.models.map((model) => (
-                <li key={model}>
-                  <code>{model}</code>
-                </li>
-              ))}
-            </ul>
-          </details>
-        )}
-      </div>
-      {test.kind === 'failed' && (
-        <p className="field-error" role="alert">
-          Connection failed: {test.message}
-        </p>
-      )}
+      <ConnectionTestResult name={provider.name} test={test} />
     </section>
   )
 }

@@ -2,8 +2,6 @@ import { realpathSync } from 'node:fs'
 import { basename } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Atelier } from '../../../../src-main/app/create-atelier'
-import type { Turn } from '../../../../src-shared/agent'
 import { RESOURCE_TEXT_LIMIT } from '../../../../src-shared/attachments'
 import {
   IMAGE_BYTES,
@@ -15,21 +13,8 @@ import {
   startResourcesServer,
 } from '../../../fixtures/mcp-resources-server'
 import { useAgentFixture } from '../../../support/agent-harness'
+import { turnThroughContract } from '../../../support/contract-turn'
 import { useTempDirs } from '../../../support/temp-dir'
-
-/** A turn started through the contract, as the app starts one, run to its end. */
-async function turnThroughContract(atelier: Atelier, request: Record<string, unknown>) {
-  const started = await atelier.dispatch('turns.start', request)
-  if (!started.ok) return { error: started.error }
-  const { turnId } = started.value as { turnId: string }
-  for (;;) {
-    const turn = atelier.agent
-      .conversation({ id: String(request.chatId) })
-      .turns.find(({ id }) => id === turnId)
-    if (turn && turn.status !== 'running') return { turn: turn as Turn }
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
 
 const rootOf = (folder: string) => ({ uri: pathToFileURL(folder).href, name: basename(folder) })
 

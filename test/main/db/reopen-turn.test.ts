@@ -1,0 +1,26 @@
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ConversationRepository } from '../../../src-main/db/conversation-repository'
+import { openDatabase } from '../../../src-main/db/database'
+import { useTempDirs } from '../../support/temp-dir'
+
+/** Retry's reopening of a failed turn, where two windows can race to it. */
+describe('reopening a turn', () => {
+  const tempDir = useTempDirs()
+
+  it('is refused with nothing_to_retry once another retry reopened it first', () => {
+    const db = openDatabase(join(tempDir(), 'atelier.db'))
+    try {
+      db.exec("INSERT INTO chats (id, title, created_at, updated_at) VALUES ('chat', 'Chat', 0, 0)")
+      const conversation = new ConversationRepository(db)
+      const { turn } = conversation.beginTurn('chat', 'Hello')
+      conversation.endTurn(turn.id, 'failed', 'The provider did not answer.')
+      expect(conversation.reopenTurn(turn.id).status).toBe('running')
+      expect(() => conversation.reopenTurn(turn.id)).toThrow(
+        expect.objectContaining({ code: 'nothing_to_retry', data: { turnId: turn.id } }),
+      )
+    } finally {
+      db.close()
+    }
+  })
+})
