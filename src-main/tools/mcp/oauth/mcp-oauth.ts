@@ -304,7 +304,7 @@ export class McpOAuth {
  * development); any other is shown for the person to open, so a server cannot send the browser to
  * a plain-http page elsewhere.
  */
-function opensInBrowser(url: string): boolean {
+export function opensInBrowser(url: string): boolean {
   if (!URL.canParse(url)) return false
   const { protocol, hostname } = new URL(url)
   return (
