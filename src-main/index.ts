@@ -29,6 +29,7 @@ import { PRODUCT_NAME, resolveDataDir } from './app/data-dir'
 import type { SecretStore } from './providers/provider-service'
 import type { FromHost } from './tools/custom/host-protocol'
 import type { HostChannel } from './tools/custom/tool-host-process'
+import { opensInBrowser } from './tools/mcp/oauth/mcp-oauth'
 import { contentSecurityPolicy } from './web/content-security-policy'
 import { readStaticFile, staticFileHeaders } from './web/static-files'
 
@@ -198,8 +199,9 @@ app.whenReady().then(() => {
       pickFolder: pickFolderWithDialog,
       hasUI: true,
       spawnToolHost: utilityToolHost,
-      // An MCP server's sign-in page (https, or http on this machine: checked where it is asked for).
-      openExternal: (url) => shell.openExternal(url).then(() => true),
+      // An MCP server's sign-in page: https, or http on this machine — checked here too, so no other
+      // page ever reaches the system browser through this.
+      openExternal: (url) => (opensInBrowser(url) ? shell.openExternal(url).then(() => true) : false),
     })
   } catch (error) {
     dialog.showErrorBox(`${PRODUCT_NAME} cannot start`, toErrorPayload(error).message)

@@ -94,13 +94,10 @@ export class McpConnection {
   async listTools(): Promise<Tool[]> {
     const client = await this.connect()
     if (this.tools) return this.tools
-    const tools: Tool[] = []
-    let cursor: string | undefined
-    do {
-      const page = await client.listTools(cursor ? { cursor } : {})
-      tools.push(...page.tools)
-      cursor = page.nextCursor
-    } while (cursor)
+    const tools = await allPages(
+      (cursor) => client.listTools(cursor ? { cursor } : {}),
+      (page) => page.tools,
+    )
     this.tools = tools
     return tools
   }
@@ -283,18 +280,28 @@ export class McpConnection {
   }
 }
 
-/** Every page of a paginated listing, following `nextCursor` to the end. */
+/** The most pages of one listing that are fetched: a server that never stops paging is cut off. */
+export const PAGE_LIMIT = 100
+
+/**
+ * Every page of a paginated listing, following `nextCursor` to the end — or until a cursor comes
+ * back that was already followed, or `PAGE_LIMIT` pages, so a server that pages forever cannot
+ * hang the listing: what the pages so far held is the listing then.
+ */
 async function allPages<Page extends { nextCursor?: string }, Item>(
   list: (cursor: string | undefined) => Promise<Page>,
   items: (page: Page) => Item[],
 ): Promise<Item[]> {
   const all: Item[] = []
+  const followed = new Set<string>()
   let cursor: string | undefined
-  do {
+  for (let pages = 0; pages < PAGE_LIMIT; pages++) {
     const page = await list(cursor)
     all.push(...items(page))
     cursor = page.nextCursor
-  } while (cursor)
+    if (!cursor || followed.has(cursor)) break
+    followed.add(cursor)
+  }
   return all
 }
 

@@ -247,7 +247,7 @@ function mcpTool(connection: McpConnection, server: McpServerConfig, tool: Tool)
         elicit && ((question, signal) => idleDeadline.pausedWhile(() => elicit(question, signal)))
       try {
         // While it runs, the server's questions (elicitation) go to this call's person.
-        const result = await connection.elicitations.during(ask, context.signal, () =>
+        const result = await connection.elicitations.during(context.chatId, ask, context.signal, () =>
           connection.callTool(tool.name, (args ?? {}) as Record<string, unknown>, {
             signal: AbortSignal.any([context.signal, idleDeadline.signal]),
             onProgress: (progress) => {

@@ -43,6 +43,8 @@ export interface InteractiveSignIn {
   freshAuthorization: boolean
   /** The SDK has the authorization URL: the person must visit it. */
   redirect(url: URL): void
+  /** A newer sign-in of the same server replaced this one: the verifier stored is that one's. */
+  superseded(): boolean
 }
 
 export interface ProviderEvents {
@@ -140,7 +142,8 @@ export class AtelierOAuthProvider implements OAuthClientProvider {
 
   saveCodeVerifier(codeVerifier: string): void {
     // A passive flow never goes on to a code, and must not replace the verifier of a sign-in under way.
-    if (this.interactive) this.credentials.write('code_verifier', codeVerifier)
+    if (this.interactive && !this.interactive.superseded())
+      this.credentials.write('code_verifier', codeVerifier)
   }
 
   codeVerifier(): string {

@@ -68,6 +68,8 @@ export async function listenForCallback({
       settle?.reject(new AtelierError('sign_in_failed', message))
       return
     }
+    // The exchange may take its time; the browser is answered when it ends, however long that is.
+    clearTimeout(timer)
     settle?.resolve({
       code,
       answer: (outcome) => {

@@ -52,9 +52,14 @@ interface NeedsSignIn {
   scope: string | undefined
 }
 
+/**
+ * A sign-in under way, recorded before its first await: a newer sign-in of the same server (or
+ * signing out) sets `cancelled` and closes its listener, and from then on it writes nothing.
+ */
 interface PendingSignIn {
-  callback: LoopbackCallback
-  completion: Promise<void>
+  callback?: LoopbackCallback
+  completion?: Promise<void>
+  cancelled?: Error
 }
 
 /** Connects the server again after signing in; its status, or undefined when it is off. */
@@ -104,14 +109,28 @@ export class McpOAuth {
     this.failures.delete(target.id)
     if (target.settings.grant === 'client_credentials') return this.signInAsMachine(target, reconnect)
 
+    // Recorded before anything is awaited, so a sign-in started meanwhile replaces this one.
+    const entry: PendingSignIn = {}
+    this.pending.set(target.id, entry)
     const credentials = this.credentials(target.id)
     const state = randomBytes(16).toString('base64url')
-    const callback = await listenForCallback({
-      state,
-      port: registeredPort(credentials),
-      timeoutMs: this.timeoutMs,
-      serverName: target.name,
-    })
+    let callback: LoopbackCallback
+    try {
+      callback = await listenForCallback({
+        state,
+        port: registeredPort(credentials),
+        timeoutMs: this.timeoutMs,
+        serverName: target.name,
+      })
+    } catch (error) {
+      if (this.pending.get(target.id) === entry) this.pending.delete(target.id)
+      throw this.failed(target, error)
+    }
+    entry.callback = callback
+    if (entry.cancelled) {
+      callback.close(entry.cancelled)
+      throw entry.cancelled
+    }
     // After a passive flow got as far as authorizing (a step-up, a refresh token refused), signing
     // in asks for what it would have asked for, whatever tokens are stored.
     const stopped = this.needsSignIn.get(target.id)
@@ -127,6 +146,7 @@ export class McpOAuth {
         redirect: (url) => {
           authorizationUrl = url
         },
+        superseded: () => entry.cancelled !== undefined,
       },
       { signInNeeded: () => {}, tokensSaved: () => {} },
     )
@@ -160,10 +180,16 @@ export class McpOAuth {
     } catch (error) {
       callback.close(error as Error)
       await probe?.close()
-      throw this.failed(target, error)
+      if (this.pending.get(target.id) === entry) this.pending.delete(target.id)
+      throw entry.cancelled ?? this.failed(target, error)
+    }
+    if (entry.cancelled) {
+      await probe?.close()
+      throw entry.cancelled
     }
 
     if (!authorizationUrl) {
+      this.pending.delete(target.id)
       callback.close(new AtelierError('sign_in_not_needed', 'No browser was needed.'))
       await probe?.close()
       this.needsSignIn.delete(target.id)
@@ -171,7 +197,6 @@ export class McpOAuth {
       return { authorizationUrl: null, opened: false }
     }
 
-    const opened = await this.open(authorizationUrl.href)
     const completion = (async () => {
       try {
         const arrival = await callback.arrival
@@ -184,14 +209,14 @@ export class McpOAuth {
         }
         arrival.answer({ ok: true })
       } finally {
-        credentials.forget('code_verifier')
+        // A newer sign-in's verifier is that one's to forget.
+        if (!entry.cancelled) credentials.forget('code_verifier')
         await probe?.close()
       }
       this.needsSignIn.delete(target.id)
       await reconnect()
     })()
-    const entry: PendingSignIn = { callback, completion }
-    this.pending.set(target.id, entry)
+    entry.completion = completion
     completion
       .catch((error: unknown) => {
         if (this.pending.get(target.id) === entry) {
@@ -203,6 +228,8 @@ export class McpOAuth {
         this.pending.delete(target.id)
         this.options.onChange()
       })
+    const opened = await this.open(authorizationUrl.href)
+    if (entry.cancelled) throw entry.cancelled
     return { authorizationUrl: authorizationUrl.href, opened }
   }
 
@@ -276,7 +303,8 @@ export class McpOAuth {
     const pending = this.pending.get(serverId)
     if (!pending) return
     this.pending.delete(serverId)
-    pending.callback.close(reason)
+    pending.cancelled = reason
+    pending.callback?.close(reason)
   }
 
   private failed(target: OAuthTarget, error: unknown): AtelierError {
@@ -304,7 +332,7 @@ export class McpOAuth {
  * development); any other is shown for the person to open, so a server cannot send the browser to
  * a plain-http page elsewhere.
  */
-function opensInBrowser(url: string): boolean {
+export function opensInBrowser(url: string): boolean {
   if (!URL.canParse(url)) return false
   const { protocol, hostname } = new URL(url)
   return (

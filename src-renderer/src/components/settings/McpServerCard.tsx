@@ -90,6 +90,11 @@ export function McpServerCard({
     setBusy(true)
     try {
       const { authorizationUrl, opened } = await api.mcp.signIn({ name: server.name })
+      // Only a web page is opened (or linked to): never a javascript:, file: or app's own URL.
+      if (authorizationUrl && !isWebPage(authorizationUrl)) {
+        setError(`The server's sign-in page is not a web address, so it was not opened: ${authorizationUrl}`)
+        return
+      }
       // The desktop app opens the system browser itself; in a browser tab, the page opens it.
       if (authorizationUrl && !opened) window.open(authorizationUrl, '_blank', 'noopener')
       setSigningIn(authorizationUrl)
@@ -261,4 +266,8 @@ export function McpServerCard({
       )}
     </section>
   )
+}
+
+function isWebPage(url: string): boolean {
+  return URL.canParse(url) && ['http:', 'https:'].includes(new URL(url).protocol)
 }

@@ -192,6 +192,39 @@ describe('MCP elicitation', { timeout: 60_000 }, () => {
     expect(events.some((event) => event.type === 'elicitation_requested')).toBe(false)
   })
 
+  it('declines, asking neither chat, while calls of two chats are in flight on the server', async () => {
+    const { atelier, chat, server } = await setup()
+    await atelier.mcp.prepare()
+    const asked: string[] = []
+    const scope = (chatId: string, signal?: AbortSignal) => ({
+      user: LOCAL_USER,
+      workingDirectory: null,
+      mode: 'chat' as const,
+      restrict: false,
+      chatId,
+      ...(signal && { signal }),
+      elicit: async (): Promise<ElicitationAnswer> => {
+        asked.push(chatId)
+        return { action: 'accept', content: DEFAULTS }
+      },
+    })
+    // Another chat's call is still running on the same server when this chat's call asks.
+    const stop = new AbortController()
+    const stalled = atelier.tools.executor.execute(
+      { name: 'probe__stall', arguments: {} },
+      scope('another-chat', stop.signal),
+    )
+    await expect.poll(() => atelier.mcp.list().find((entry) => entry.name === 'probe')?.running).toBe(true)
+    const result = await atelier.tools.executor.execute({ name: TOOL, arguments: {} }, scope(chat.id))
+
+    expect(result).toMatchObject({ isError: false, content: '{"action":"decline"}' })
+    expect(server.answers).toEqual([{ action: 'decline' }])
+    expect(asked).toEqual([])
+    stop.abort()
+    await stalled
+    await expect.poll(() => server.cancelled).toBe(1)
+  })
+
   it("does not count the person's time against the call's timeout, which still holds without them", async () => {
     const { atelier, server, run, answer } = await setup()
     await atelier.mcp.prepare()

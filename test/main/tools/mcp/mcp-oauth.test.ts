@@ -257,6 +257,31 @@ describe('OAuth sign-in to remote MCP servers', () => {
     expect(info().error).toBeUndefined()
   })
 
+  it('two sign-ins started together: the later one signs in, the earlier one stops and closes its listener', async () => {
+    const server = await serve()
+    const { atelier, info } = open()
+    addRemote(atelier, server.url)
+    // Signed in once, so the client is registered for a loopback port, which the next sign-in takes first.
+    const once = await atelier.mcp.signIn('remote')
+    await browse(once.authorizationUrl ?? '')
+    await atelier.mcp.signInCompletion('remote')
+    const registered = new URL(once.authorizationUrl ?? '').searchParams.get('redirect_uri') ?? ''
+    atelier.mcp.signOut('remote')
+
+    const first = atelier.mcp.signIn('remote')
+    const second = atelier.mcp.signIn('remote')
+    await expect(first).rejects.toThrow('A new sign-in replaced this one.')
+    const { authorizationUrl } = await second
+    const landed = await browse(authorizationUrl ?? '')
+    expect(landed.page).toContain('Signed in — you can close this tab.')
+    await atelier.mcp.signInCompletion('remote')
+    expect(info()).toMatchObject({ auth: 'signed-in', tools: [TOOL] })
+    expect(info().error).toBeUndefined()
+    // The earlier sign-in listened on the registered port; it is closed, not left waiting.
+    expect(landed.callback.startsWith(registered)).toBe(false)
+    await expect(fetch(registered)).rejects.toThrow()
+  })
+
   it('signs in with client credentials, no browser; the secret is sealed and masked', async () => {
     const server = await serve({ clients: [{ clientId: 'machine', clientSecret: 'machine-secret-2718' }] })
     const { atelier, dataDir, opened, info, call } = open()
