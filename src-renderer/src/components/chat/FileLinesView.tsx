@@ -1,5 +1,6 @@
 import { type CSSProperties, useEffect, useMemo, useRef } from 'react'
 import { CopyButton } from './CopyButton'
+import { HighlightedTokens } from './HighlightedTokens'
 import { highlightLines, languageForPath } from './highlight'
 
 interface FileLinesViewProps {
@@ -69,16 +70,7 @@ export function FileLinesView({
             >
               <span className="file-line-number">{number}</span>
               <code className="file-line-text">
-                {line.map((token, at) =>
-                  token.className ? (
-                    // biome-ignore lint/suspicious/noArrayIndexKey: a line's tokens are fixed once highlighted
-                    <span key={at} className={token.className}>
-                      {token.text}
-                    </span>
-                  ) : (
-                    token.text
-                  ),
-                )}
+                <HighlightedTokens line={line} />
               </code>
             </div>
           )

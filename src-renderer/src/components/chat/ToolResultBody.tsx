@@ -4,6 +4,7 @@ import { SettingsLinkText } from '../SettingsLinkText'
 import type { ToolResultView } from './conversation'
 import { FileLinesView } from './FileLinesView'
 import { GrepMatchesView, matchesSize } from './GrepMatchesView'
+import { HighlightedTokens } from './HighlightedTokens'
 import { highlightLines } from './highlight'
 import { PathTreeView, pathsSize } from './PathTreeView'
 import { parseJson } from './tool-display'
@@ -79,16 +80,7 @@ function JsonContent({ text }: { text: string }) {
         // biome-ignore lint/suspicious/noArrayIndexKey: the lines of a finished result never move
         <span key={index}>
           {index > 0 && '\n'}
-          {line.map((token, at) =>
-            token.className ? (
-              // biome-ignore lint/suspicious/noArrayIndexKey: a line's tokens are fixed once highlighted
-              <span key={at} className={token.className}>
-                {token.text}
-              </span>
-            ) : (
-              token.text
-            ),
-          )}
+          <HighlightedTokens line={line} />
         </span>
       ))}
     </pre>
