@@ -115,22 +115,44 @@ interface WaitingApprovalProps {
   returnFocus(): void
 }
 
-/** Sends the card's answer once; while it travels the card is disabled, and a refusal shows on it. */
-function useReply({ request, active, group, answer, returnFocus }: WaitingApprovalProps) {
+/** What sending a card's answer needs: the card, whether it may answer now, and where focus goes after. */
+interface ReplyProps<Request, Answer> {
+  request: Request
+  active: boolean
+  group: { readonly current: Element | null }
+  answer(request: Request, answer: Answer): Promise<void>
+  returnFocus(): void
+  /** Told of a refusal before it shows (a question card marks the fields main found wrong). */
+  onRefused?(failure: unknown): void
+}
+
+/**
+ * Sends a card's answer once — an approval's or a server question's; while it travels the card is
+ * disabled, and a refusal shows on it.
+ */
+export function useReply<Request, Answer>({
+  request,
+  active,
+  group,
+  answer,
+  returnFocus,
+  onRefused,
+}: ReplyProps<Request, Answer>) {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string>()
   const disabled = !active || busy
 
-  async function reply(decision: ApprovalAnswer) {
+  async function reply(decision: Answer) {
     if (disabled) return
     const hadFocus = group.current?.contains(document.activeElement) ?? false
     setBusy(true)
     setError(undefined)
     try {
       await answer(request, decision)
-      // The card folds and the focused button goes with it: hand focus on rather than drop it.
+      // The card folds and the focused control goes with it: hand focus on rather than drop it.
       if (hadFocus) requestAnimationFrame(returnFocus)
     } catch (failure) {
+      onRefused?.(failure)
       setError(errorMessage(failure))
       setBusy(false)
     }

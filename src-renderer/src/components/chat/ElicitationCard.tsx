@@ -8,8 +8,7 @@ import {
   elicitationProblems,
 } from '../../../../src-shared/elicitation'
 import { isAtelierErrorPayload } from '../../../../src-shared/errors'
-import { errorMessage } from '../../errors'
-import { mayTakeFocus } from './ApprovalCard'
+import { mayTakeFocus, useReply } from './ApprovalCard'
 import { useApprovals } from './approvals-context'
 import { ChatIcon } from './ChatIcon'
 import type { ElicitationView } from './conversation'
@@ -116,8 +115,20 @@ function ElicitationForm({ request }: { request: ElicitationRequest }) {
     Object.fromEntries(fields.map((field) => [field.name, initialValue(field)])),
   )
   const [problems, setProblems] = useState<Record<string, string>>({})
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string>()
+  const { reply, disabled, error } = useReply<ElicitationRequest, ElicitationAnswer>({
+    request,
+    active: true,
+    group: form,
+    answer,
+    returnFocus,
+    onRefused: (failure) => {
+      const fromMain =
+        isAtelierErrorPayload(failure) && failure.code === 'invalid_answer'
+          ? (failure.data as { problems?: Record<string, string> } | undefined)?.problems
+          : undefined
+      if (fromMain) setProblems(fromMain)
+    },
+  })
 
   useEffect(() => {
     if (focusTaken.has(request.id)) return
@@ -125,26 +136,6 @@ function ElicitationForm({ request }: { request: ElicitationRequest }) {
     if (mayTakeFocus())
       form.current?.querySelector<HTMLElement>('input, select, button')?.focus({ preventScroll: true })
   }, [request.id])
-
-  async function reply(decision: ElicitationAnswer) {
-    if (busy) return
-    const hadFocus = form.current?.contains(document.activeElement) ?? false
-    setBusy(true)
-    setError(undefined)
-    try {
-      await answer(request, decision)
-      // The form folds and the focused control goes with it: hand focus on rather than drop it.
-      if (hadFocus) requestAnimationFrame(returnFocus)
-    } catch (failure) {
-      const fromServer =
-        isAtelierErrorPayload(failure) && failure.code === 'invalid_answer'
-          ? (failure.data as { problems?: Record<string, string> } | undefined)?.problems
-          : undefined
-      if (fromServer) setProblems(fromServer)
-      setError(errorMessage(failure))
-      setBusy(false)
-    }
-  }
 
   const accept = (event: FormEvent) => {
     event.preventDefault()
@@ -201,7 +192,7 @@ function ElicitationForm({ request }: { request: ElicitationRequest }) {
             field={field}
             value={values[field.name] ?? initialValue(field)}
             problem={problems[field.name]}
-            disabled={busy}
+            disabled={disabled}
             onChange={(value) => set(field.name, value)}
           />
         ))}
@@ -218,18 +209,18 @@ function ElicitationForm({ request }: { request: ElicitationRequest }) {
       )}
       <div className="approval-actions">
         <div className="approval-allow">
-          <button type="submit" className="approval-primary" disabled={busy}>
+          <button type="submit" className="approval-primary" disabled={disabled}>
             Accept
           </button>
           <button
             type="button"
             className="approval-deny-button"
-            disabled={busy}
+            disabled={disabled}
             onClick={() => void reply({ action: 'decline' })}
           >
             Decline
           </button>
-          <button type="button" disabled={busy} onClick={() => void reply({ action: 'cancel' })}>
+          <button type="button" disabled={disabled} onClick={() => void reply({ action: 'cancel' })}>
             Cancel
           </button>
         </div>
