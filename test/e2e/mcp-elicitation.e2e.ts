@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
+  DEFAULTS,
   ELICITATION_MESSAGE,
   type ElicitationServer,
   startElicitationServer,
@@ -8,14 +9,6 @@ import {
 import { conversation, conversationText, screenshot, send, stopButton, turnOver, useChatApp } from './support'
 
 const TOOL = 'probe__ask_person'
-const DEFAULTS = {
-  name: 'spring',
-  count: 3,
-  ratio: 0.5,
-  urgent: false,
-  channel: 'beta',
-  platforms: ['linux'],
-}
 
 /**
  * An MCP server's question (elicitation) in Chromium, against the web host and the real services:

@@ -10,6 +10,7 @@ import { nobodyToAsk } from '../../../../src-main/approvals/approval-service'
 import type { TurnEvent } from '../../../../src-shared/agent'
 import type { ElicitationAnswer, ElicitationRequest } from '../../../../src-shared/elicitation'
 import {
+  DEFAULTS,
   ELICITATION_MESSAGE,
   type ElicitationServer,
   REQUESTED_SCHEMA,
@@ -18,17 +19,9 @@ import {
 import { useAgentFixture } from '../../../support/agent-harness'
 import { type FakeProvider, startFakeProvider } from '../../../support/fake-provider'
 import { useTempDirs } from '../../../support/temp-dir'
-import { atelier as cli } from '../../cli/built-cli'
+import { atelier as cli, fakeRunArgs } from '../../cli/built-cli'
 
 const TOOL = 'probe__ask_person'
-const DEFAULTS = {
-  name: 'spring',
-  count: 3,
-  ratio: 0.5,
-  urgent: false,
-  channel: 'beta',
-  platforms: ['linux'],
-}
 
 describe('MCP elicitation', { timeout: 60_000 }, () => {
   const fixture = useAgentFixture()
@@ -284,18 +277,7 @@ describe('MCP elicitation', { timeout: 60_000 }, () => {
       const project = realpathSync(tempDir())
       const result = await cli(
         await dataDirWith(server),
-        'run',
-        'prepare the release',
-        '--provider',
-        'openai-chat',
-        '--base-url',
-        fake.baseUrlFor('openai-chat'),
-        '--model',
-        'm',
-        '--cwd',
-        project,
-        '--approval',
-        'full-auto',
+        ...fakeRunArgs(fake, project, 'prepare the release', '--approval', 'full-auto'),
       )
       expect(result.code).toBe(0)
       expect(result.stderr).toContain(DECLINED)
