@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import type { FakeProvider } from '../../support/fake-provider'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 /** The CLI under test is the built one, exactly as `npm install` leaves it (npm test builds first). */
@@ -38,4 +39,26 @@ export async function atelierWith(
     if (typeof code !== 'number') throw error
     return { code, stdout: stdout ?? '', stderr: stderr ?? '' }
   }
+}
+
+/** `run PROMPT` against the fake provider's Chat Completions endpoint with model `m`, in `project`. */
+export function fakeRunArgs(
+  fake: FakeProvider,
+  project: string,
+  prompt: string,
+  ...extra: string[]
+): string[] {
+  return [
+    'run',
+    prompt,
+    '--provider',
+    'openai-chat',
+    '--base-url',
+    fake.baseUrlFor('openai-chat'),
+    '--model',
+    'm',
+    '--cwd',
+    project,
+    ...extra,
+  ]
 }

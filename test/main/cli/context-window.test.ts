@@ -12,7 +12,7 @@ import type { TurnEvent } from '../../../src-shared/agent'
 import { FAKE_ENV } from '../../support/agent-harness'
 import { type FakeProvider, type RecordedRequest, startFakeProvider } from '../../support/fake-provider'
 import { useTempDirs } from '../../support/temp-dir'
-import { atelierWith } from './built-cli'
+import { atelierWith, fakeRunArgs } from './built-cli'
 
 const WINDOW = 16_000
 const FILES = ['a', 'b', 'c', 'd', 'e', 'f']
@@ -64,19 +64,14 @@ describe('a long session with --context-window (built CLI)', { timeout: 120_000 
     const { code, stdout, stderr } = await atelierWith(
       FAKE_ENV,
       dataDir,
-      'run',
-      'Read a.txt to f.txt, one after another.',
-      '--provider',
-      'openai-chat',
-      '--base-url',
-      fake.baseUrlFor('openai-chat'),
-      '--model',
-      'm',
-      '--cwd',
-      project,
-      '--context-window',
-      String(WINDOW),
-      '--json',
+      ...fakeRunArgs(
+        fake,
+        project,
+        'Read a.txt to f.txt, one after another.',
+        '--context-window',
+        String(WINDOW),
+        '--json',
+      ),
     )
     expect(code, stderr).toBe(0)
     const events = stdout

@@ -9,6 +9,7 @@ import { FAKE_ENV } from '../../support/agent-harness'
 import { type FakeProvider, startFakeProvider } from '../../support/fake-provider'
 import { EVERYTHING_SERVER } from '../../support/mcp-servers'
 import { useTempDirs } from '../../support/temp-dir'
+import { fakeRunArgs } from './built-cli'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const BIN = join(ROOT, 'bin', 'atelier.js')
@@ -68,17 +69,7 @@ describe('atelier run (built CLI)', { timeout: 120_000 }, () => {
     const runArgs = (prompt: string, ...extra: string[]) => [
       '--data-dir',
       dataDir,
-      'run',
-      prompt,
-      '--provider',
-      'openai-chat',
-      '--base-url',
-      fake.baseUrlFor('openai-chat'),
-      '--model',
-      'm',
-      '--cwd',
-      project,
-      ...extra,
+      ...fakeRunArgs(fake, project, prompt, ...extra),
     ]
     /** The data folder as the app would open it after the CLI has exited. */
     const opened = <T>(read: (atelier: ReturnType<typeof createAtelier>) => T): T => {
