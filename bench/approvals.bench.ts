@@ -6,9 +6,9 @@
 import { realpathSync } from 'node:fs'
 import { Type } from '@sinclair/typebox'
 import { LOCAL_USER } from '../src-main/app/create-atelier'
-import type { ApprovalService } from '../src-main/approvals/approval-service'
-import type { CallGate, ToolCallScope } from '../src-main/tools/executor'
+import type { ToolCallScope } from '../src-main/tools/executor'
 import { ToolRegistry } from '../src-main/tools/registry'
+import type { AskApproval } from '../src-main/tools/scheduler/scheduler'
 import type { ApprovalMode } from '../src-shared/approvals'
 import { type Benchmark, benchTool, measure, withBenchAtelier } from './measure'
 
@@ -54,28 +54,38 @@ const benchmark: Benchmark = async () => {
         mode: 'agent',
         restrict: true,
       }
-      const gate = (mode: ApprovalMode, approvals: ApprovalService): CallGate =>
-        approvals.gateFor({ chatId: chat.id, folder, mode, asker: approvals.inApp, emit: answerAtOnce })
-      const answerAtOnce = (event: { type: string; request?: { id: string } }) => {
-        if (event.type !== 'approval_requested' || !event.request) return
-        const answer = { chatId: chat.id, approvalId: event.request.id, answer: { decision: 'allow-once' } }
-        queueMicrotask(() => void atelier.dispatch('approvals.answer', answer))
+      const { executor } = atelier.tools
+      const stop = new AbortController().signal
+      // The person, answering each card through the contract as the app does.
+      const ask: AskApproval = async (request) => {
+        const answered = atelier.questions.ask(request, stop)
+        const answer = { chatId: chat.id, questionId: request.id, answer: { decision: 'allow-once' } }
+        queueMicrotask(() => void atelier.dispatch('calls.answer', answer))
+        return { answer: await answered, waitedMs: 0, asked: true }
       }
-      const run = (name: string, text: string, scope: ToolCallScope) => () =>
-        atelier.tools.executor.execute({ name, arguments: { text } }, scope)
+      /** A call as a turn makes it: prepared, judged by the gate (asking when it must), run. */
+      const gated = (mode: ApprovalMode, name: string, text: string) => {
+        const gate = atelier.approvals.gateFor({ chatId: chat.id, folder, mode })
+        return async () => {
+          const prepared = executor.prepare({ name, arguments: { text } }, base)
+          const { refusal } = await gate(await prepared.hookCall(), ask)
+          if (refusal) throw new Error(refusal)
+          return executor.run(prepared)
+        }
+      }
+      const run = (name: string, text: string) => () => executor.execute({ name, arguments: { text } }, base)
 
       atelier.approvals.add({ rule: 'touch(src/**)', action: 'allow', scope: 'global' })
       atelier.approvals.add({ rule: 'sh(git status*)', action: 'allow', scope: 'global' })
       atelier.approvals.add({ rule: 'sh(npm test *)', action: 'allow', scope: 'global' })
-      const byRule = { ...base, gate: gate('ask', atelier.approvals) }
       const command = 'git status --short && npm test -- --run | tail -n 5'
 
-      const ungated = await measure(CALLS, ROUNDS, run('touch', 'a.ts', base))
-      const ruled = await measure(CALLS, ROUNDS, run('touch', 'a.ts', byRule))
-      const shellUngated = await measure(CALLS, ROUNDS, run('sh', command, base))
-      const shellRuled = await measure(CALLS, ROUNDS, run('sh', command, { ...byRule }))
-      const asked = await measure(CALLS, ROUNDS, run('touch', 'other/a.ts', byRule))
-      const untouched = await measure(CALLS, ROUNDS, run('touch', 'other/a.ts', base))
+      const ungated = await measure(CALLS, ROUNDS, run('touch', 'a.ts'))
+      const ruled = await measure(CALLS, ROUNDS, gated('ask', 'touch', 'a.ts'))
+      const shellUngated = await measure(CALLS, ROUNDS, run('sh', command))
+      const shellRuled = await measure(CALLS, ROUNDS, gated('ask', 'sh', command))
+      const asked = await measure(CALLS, ROUNDS, gated('ask', 'touch', 'other/a.ts'))
+      const untouched = await measure(CALLS, ROUNDS, run('touch', 'other/a.ts'))
       return [
         {
           name: 'edit allowed by a rule',
@@ -91,7 +101,7 @@ const benchmark: Benchmark = async () => {
           name: 'approval card round trip',
           ours: { label: 'ask → answer → run', msPerOp: asked },
           reference: { label: 'no approvals', msPerOp: untouched },
-          note: 'answered through approvals.answer as the app does',
+          note: 'answered through calls.answer as the app does',
         },
       ]
     },

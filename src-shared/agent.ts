@@ -4,10 +4,9 @@
  * every provider, transport and view speaks the same language.
  */
 import { type Static, Type } from '@sinclair/typebox'
-import { ApprovalOutcome, ApprovalRequest } from './approvals'
 import { AttachedContent } from './attachments'
-import { ElicitationAction, ElicitationContent, ElicitationRequest } from './elicitation'
-import { ToolDisplay, ToolErrorType, ToolProgress } from './tools'
+import { ToolCallResult, ToolCallState } from './tool-calls'
+import { OutputReport } from './tools'
 
 /** `agent`: tools work in the bound folder; `chat`: the folder is not injected. */
 export const ChatMode = Type.Union([Type.Literal('chat'), Type.Literal('agent')])
@@ -57,22 +56,12 @@ export const MessagePart = Type.Union([
     arguments: Type.String(),
     providerData: Type.Optional(Type.Unknown()),
   }),
-  Type.Object({
-    type: Type.Literal('tool_result'),
-    callId: Type.String(),
-    name: Type.String(),
-    content: Type.String(),
-    isError: Type.Boolean(),
-    /** How an error result failed (timeout, aborted, validation_failed, …), for the UI. */
-    errorType: Type.Optional(ToolErrorType),
-    /** The content was cut (absent on results stored before it was kept). */
-    truncated: Type.Optional(Type.Boolean()),
-    durationMs: Type.Optional(Type.Number()),
-    /** How the UI shows it (a diff, a command's output, images); never sent to the model. */
-    display: Type.Optional(ToolDisplay),
-    /** For hooks and the UI (an MCP server's structured content); never sent to the model. */
-    data: Type.Optional(Type.Unknown()),
-  }),
+  /** A call's result as the model reads it; stored before Atelier kept them, some lack `truncated` and `durationMs`. */
+  Type.Composite([
+    Type.Object({ type: Type.Literal('tool_result'), callId: Type.String(), name: Type.String() }),
+    Type.Omit(ToolCallResult, ['truncated', 'durationMs']),
+    Type.Partial(Type.Pick(ToolCallResult, ['truncated', 'durationMs'])),
+  ]),
   Type.Object({ type: Type.Literal('opaque'), provider: ProviderKind, item: Type.Unknown() }),
   /** Context the person attached to a prompt (an MCP resource), as read when it was sent. */
   Type.Object({ type: Type.Literal('attachment'), attachment: AttachedContent }),
@@ -162,7 +151,10 @@ export const Turn = Type.Object({
   id: Type.String(),
   chatId: Type.String(),
   status: TurnStatus,
+  /** Why it failed, in words for the person. */
   error: Type.Union([Type.String(), Type.Null()]),
+  /** Why it failed, as a code the app acts on (`provider_auth` opens the provider's settings…). */
+  errorCode: Type.Union([Type.String(), Type.Null()]),
   startedAt: Type.Number(),
   endedAt: Type.Union([Type.Number(), Type.Null()]),
 })
@@ -191,19 +183,10 @@ export const TurnEvent = Type.Union([
     name: Type.String(),
     arguments: Type.String(),
   }),
-  Type.Object({ type: Type.Literal('tool_progress'), id: Type.String(), progress: ToolProgress }),
-  Type.Object({
-    type: Type.Literal('tool_result'),
-    id: Type.String(),
-    name: Type.String(),
-    content: Type.String(),
-    isError: Type.Boolean(),
-    errorType: Type.Optional(ToolErrorType),
-    truncated: Type.Boolean(),
-    durationMs: Type.Number(),
-    display: Type.Optional(ToolDisplay),
-    data: Type.Optional(Type.Unknown()),
-  }),
+  /** A call's whole state, each time it changes: the one way a view learns what a call is doing. */
+  Type.Object({ type: Type.Literal('tool_call'), call: ToolCallState }),
+  /** What a running command writes, chunk by chunk (a stream, like `text_delta`, not state). */
+  Type.Object({ type: Type.Literal('tool_output'), callId: Type.String(), output: OutputReport }),
   Type.Object({ type: Type.Literal('usage'), usage: Usage }),
   /** The context after a response or a compaction, for the gauge. */
   Type.Object({ type: Type.Literal('context'), context: ContextStatus }),
@@ -226,25 +209,7 @@ export const TurnEvent = Type.Union([
     type: Type.Literal('servers_unavailable'),
     servers: Type.Array(Type.Object({ name: Type.String(), error: Type.String() })),
   }),
-  /** A call waits for the person: the card shows `request` until `approvals.answer` or a stop. */
-  Type.Object({ type: Type.Literal('approval_requested'), request: ApprovalRequest }),
-  Type.Object({
-    type: Type.Literal('approval_resolved'),
-    id: Type.String(),
-    callId: Type.String(),
-    outcome: ApprovalOutcome,
-  }),
-  /** An MCP server asks the person during a call: the card shows the form until `elicitations.answer` or a stop. */
-  Type.Object({ type: Type.Literal('elicitation_requested'), request: ElicitationRequest }),
-  /** What the server was answered; a stop while the card waited answers `cancel`. */
-  Type.Object({
-    type: Type.Literal('elicitation_resolved'),
-    id: Type.String(),
-    callId: Type.String(),
-    action: ElicitationAction,
-    content: Type.Optional(ElicitationContent),
-  }),
-  /** A message was committed to the database. */
+  /** A prompt or a response was committed to the database (a call's result comes with its `tool_call`). */
   Type.Object({ type: Type.Literal('message'), message: ChatMessage }),
   Type.Object({ type: Type.Literal('turn_completed'), turnId: Type.String(), status: TurnStatus }),
   Type.Object({

@@ -62,7 +62,6 @@ export const CommandVerdict = Type.Object({
 })
 export type CommandVerdict = Static<typeof CommandVerdict>
 
-/** What an approval card shows: the call, what it would do, and why it asks. */
 /** A change a custom tool proposes (`api.pushPendingAction`): the card offers Apply and Discard only. */
 export const PendingActionView = Type.Object({
   label: Type.String(),
@@ -71,13 +70,18 @@ export const PendingActionView = Type.Object({
 })
 export type PendingActionView = Static<typeof PendingActionView>
 
-export const ApprovalRequest = Type.Object({
+/** What every question to the person names: itself, its chat, and the call it belongs to. */
+export const QuestionBase = {
   id: Type.String(),
   chatId: Type.String(),
   callId: Type.String(),
   tool: Type.String(),
-  /** The validated arguments, in full. */
-  arguments: Type.Unknown(),
+}
+
+/** May this call run? What the policy found, for the person to decide: what it does and why it asks. */
+export const ApprovalRequest = Type.Object({
+  kind: Type.Literal('approval'),
+  ...QuestionBase,
   description: ToolCallDescription,
   reasons: Type.Array(Type.String()),
   /** For edits, the diff that would be applied, computed before anything is written. */
@@ -88,11 +92,18 @@ export const ApprovalRequest = Type.Object({
   suggestedRules: Type.Array(Type.String()),
   /** Whether the chat has a project folder, so "Always allow" can be kept to it. */
   folder: Type.Union([Type.String(), Type.Null()]),
-  /** Set when the card is a tool's pending action: Apply is `allow-once`, Discard is `deny`. */
-  action: Type.Optional(PendingActionView),
 })
 export type ApprovalRequest = Static<typeof ApprovalRequest>
 
+/** May a tool apply the change it proposes? Answered Apply (`allow-once`) or Discard (`deny`). */
+export const ConfirmationRequest = Type.Object({
+  kind: Type.Literal('confirmation'),
+  ...QuestionBase,
+  action: PendingActionView,
+})
+export type ConfirmationRequest = Static<typeof ConfirmationRequest>
+
+/** A person's answer to an approval; a confirmation takes `allow-once` (Apply) or `deny` (Discard). */
 export const ApprovalAnswer = Type.Union([
   Type.Object({ decision: Type.Literal('allow-once') }, { additionalProperties: false }),
   Type.Object({ decision: Type.Literal('allow-chat') }, { additionalProperties: false }),
@@ -110,16 +121,6 @@ export const ApprovalAnswer = Type.Union([
   ),
 ])
 export type ApprovalAnswer = Static<typeof ApprovalAnswer>
-
-/** How a card ended: a person's answer, or `cancelled` when the turn stopped while it waited. */
-export const ApprovalOutcome = Type.Union([
-  Type.Literal('allow-once'),
-  Type.Literal('allow-chat'),
-  Type.Literal('always'),
-  Type.Literal('deny'),
-  Type.Literal('cancelled'),
-])
-export type ApprovalOutcome = Static<typeof ApprovalOutcome>
 
 /** A rule's written form, split: the tool pattern and, when given, the argument pattern. */
 export interface ParsedRule {

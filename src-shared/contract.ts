@@ -5,18 +5,9 @@
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import { ChatMessage, ChatMode, Compaction, ContextStatus, ProviderKind, Turn, TurnEvent } from './agent'
-import {
-  ApprovalAnswer,
-  ApprovalMode,
-  ApprovalRequest,
-  PermissionRule,
-  RuleAction,
-  RuleScope,
-  RuleText,
-} from './approvals'
+import { ApprovalMode, PermissionRule, RuleAction, RuleScope, RuleText } from './approvals'
 import { Attachment, MAX_ATTACHMENTS } from './attachments'
 import { CustomToolLog, CustomToolsInfo } from './custom-tools'
-import { ElicitationAnswer, ElicitationRequest } from './elicitation'
 import { McpServerInfo, McpServerInput, McpServerStatus, McpSignIn } from './mcp'
 import { McpGetPromptRequest, McpRenderedPrompt, McpServerPrompts, McpServerResources } from './mcp-catalog'
 import {
@@ -29,14 +20,10 @@ import {
   UpdateAgentProfileBody,
   UpdateProviderBody,
 } from './providers'
+import { Answer } from './questions'
+import { ToolCallResult, ToolCallState } from './tool-calls'
 import { BrokerInfo, BrokerInput, ToolServiceInfo } from './tool-services'
-import {
-  ToolDisplay,
-  ToolErrorType,
-  ToolSettingsDescriptor,
-  ToolSettingsListResponse,
-  UpdateToolSettingsBody,
-} from './tools'
+import { ToolSettingsDescriptor, ToolSettingsListResponse, UpdateToolSettingsBody } from './tools'
 
 export { ChatMode }
 
@@ -126,16 +113,8 @@ export const FolderFiles = Type.Object({
 export type FolderFiles = Static<typeof FolderFiles>
 
 /** What the model would receive from one tool call, and what only the UI sees. */
-export const ToolRunResult = Type.Object({
-  content: Type.String(),
-  isError: Type.Boolean(),
-  errorType: Type.Optional(ToolErrorType),
-  truncated: Type.Boolean(),
-  durationMs: Type.Number(),
-  display: Type.Optional(ToolDisplay),
-  data: Type.Optional(Type.Unknown()),
-})
-export type ToolRunResult = Static<typeof ToolRunResult>
+export const ToolRunResult = ToolCallResult
+export type ToolRunResult = ToolCallResult
 
 /** The exact tool list a chat's next turn sends, in its provider's wire format. */
 export const Capabilities = Type.Object({
@@ -187,13 +166,17 @@ export const methods = {
     ),
     Chat,
   ),
-  /** The conversation: every committed message, and every turn with its outcome. */
+  /**
+   * The conversation: its prompts and responses, every turn with its outcome, and every tool call
+   * with its state and result (a running turn's calls as they are now, a waiting question included).
+   */
   'chats.messages': method(
     Type.Object({ id: Id }, { additionalProperties: false }),
     Type.Object({
       messages: Type.Array(ChatMessage),
       turns: Type.Array(Turn),
       compactions: Type.Array(Compaction),
+      calls: Type.Array(ToolCallState),
     }),
   ),
   /** How full the chat's context is for its next request (the header's gauge). */
@@ -290,31 +273,14 @@ export const methods = {
     Type.Object({ chatId: Id }, { additionalProperties: false }),
     Type.Object({ stopped: Type.Boolean() }),
   ),
-  /** Answers a waiting approval card; `answered` is false when it no longer waits (stopped, answered). */
-  'approvals.answer': method(
-    Type.Object({ chatId: Id, approvalId: Id, answer: ApprovalAnswer }, { additionalProperties: false }),
-    Type.Object({ answered: Type.Boolean() }),
-  ),
-  /** The cards waiting in a chat, oldest first (a reloaded page shows them again). */
-  'approvals.pending': method(
-    Type.Object({ chatId: Id }, { additionalProperties: false }),
-    Type.Array(ApprovalRequest),
-  ),
   /**
-   * Answers an MCP server's question (its elicitation card); an accepted form that does not fit the
-   * server's schema is refused with `invalid_answer`. `answered` is false when it no longer waits.
+   * Answers the question a call waits on — an approval, a change a tool proposes, an MCP server's
+   * form. `answered` is false when it no longer waits (stopped, answered elsewhere). Refused with
+   * `invalid_answer` when the answer is not one the question takes (or does not fit the form).
    */
-  'elicitations.answer': method(
-    Type.Object(
-      { chatId: Id, elicitationId: Id, answer: ElicitationAnswer },
-      { additionalProperties: false },
-    ),
+  'calls.answer': method(
+    Type.Object({ chatId: Id, questionId: Id, answer: Answer }, { additionalProperties: false }),
     Type.Object({ answered: Type.Boolean() }),
-  ),
-  /** The servers' questions waiting in a chat, oldest first (a reloaded page shows them again). */
-  'elicitations.pending': method(
-    Type.Object({ chatId: Id }, { additionalProperties: false }),
-    Type.Array(ElicitationRequest),
   ),
   /** Every saved rule: global, per project folder and per chat. */
   'permissions.list': method(Empty, Type.Array(PermissionRule)),

@@ -5,6 +5,7 @@
  * process judge an answer by the very same rules.
  */
 import { type Static, Type } from '@sinclair/typebox'
+import { QuestionBase } from './approvals'
 
 const Described = {
   title: Type.Optional(Type.String()),
@@ -60,13 +61,10 @@ export const ElicitationSchema = Type.Object({
 })
 export type ElicitationSchema = Static<typeof ElicitationSchema>
 
-/** A server's question as a card shows it. */
+/** A server's question as a card shows it, during the call it names. */
 export const ElicitationRequest = Type.Object({
-  id: Type.String(),
-  chatId: Type.String(),
-  /** The tool call during which the server asked. */
-  callId: Type.String(),
-  tool: Type.String(),
+  kind: Type.Literal('elicitation'),
+  ...QuestionBase,
   /** The MCP server's name, as the person named it. */
   server: Type.String(),
   message: Type.String(),
@@ -295,4 +293,23 @@ function formatProblem(label: string, format: string | undefined, value: string)
 
 function defined<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V }
+}
+
+/** An accepted answer in the form's words: `Release name: autumn · Urgent: no`. */
+export function answerInWords(schema: ElicitationSchema, content: ElicitationContent): string {
+  const parts = elicitationFields(schema).flatMap((field) => {
+    const value = content[field.name]
+    if (value === undefined) return []
+    return [`${field.label}: ${valueInWords(field, value)}`]
+  })
+  return parts.length > 0 ? parts.join(' · ') : 'nothing filled in'
+}
+
+function valueInWords(field: ElicitationField, value: ElicitationValue): string {
+  if (typeof value === 'boolean') return value ? 'yes' : 'no'
+  const label = (item: string) =>
+    field.kind === 'choice' || field.kind === 'multi'
+      ? (field.options.find((option) => option.value === item)?.label ?? item)
+      : item
+  return Array.isArray(value) ? value.map(label).join(', ') || 'none' : label(String(value))
 }

@@ -79,3 +79,8 @@ export function toErrorPayload(error: unknown): AtelierErrorPayload {
   }
   return { code: 'internal', message: String(error) }
 }
+
+/** The words of anything thrown: an Error's message, else the value as text. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}

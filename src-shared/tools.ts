@@ -125,6 +125,10 @@ export const TOOL_ERROR_TYPES = [
   'invalid_path',
   'not_found',
   'not_read',
+  /** Atelier closed while the call ran: nobody knows how far it got. */
+  'interrupted',
+  /** A failure the model cannot fix: it ended the turn. */
+  'fatal',
 ] as const
 export const ToolErrorType = Type.Union(TOOL_ERROR_TYPES.map((type) => Type.Literal(type)))
 export type ToolErrorType = (typeof TOOL_ERROR_TYPES)[number]
@@ -241,37 +245,46 @@ export const ToolDisplay = Type.Union([
 ])
 export type ToolDisplay = Static<typeof ToolDisplay>
 
-/** What a running call reports: a count, a chunk of a command's output, one image's outcome. */
-export const ToolProgress = Type.Union([
-  Type.Object({
-    kind: Type.Literal('progress'),
-    done: Type.Number(),
-    total: Type.Optional(Type.Number()),
-    message: Type.Optional(Type.String()),
-  }),
-  Type.Object({
-    kind: Type.Literal('output'),
-    stream: Type.Union([Type.Literal('stdout'), Type.Literal('stderr')]),
-    text: Type.String(),
-  }),
-  Type.Object({
-    kind: Type.Literal('image'),
-    image: Type.Number(),
-    of: Type.Number(),
-    status: Type.Union([Type.Literal('saved'), Type.Literal('failed')]),
-    path: Type.Optional(Type.String()),
-    mimeType: Type.Optional(Type.String()),
-    error: Type.Optional(Type.String()),
-  }),
-  /**
-   * A partial result that replaces the one before (a custom tool's `onUpdate`): its text, and what
-   * the tool's render hooks made of the call and of it, as Markdown.
-   */
-  Type.Object({
-    kind: Type.Literal('partial'),
-    text: Type.String(),
-    call: Type.Optional(Type.String()),
-    rendered: Type.Optional(Type.String()),
-  }),
-])
+/** A count that only grows, out of a total when the tool knows one. */
+export const CountedReport = Type.Object({
+  kind: Type.Literal('progress'),
+  done: Type.Number(),
+  total: Type.Optional(Type.Number()),
+  message: Type.Optional(Type.String()),
+})
+
+/** A chunk of what a command writes. */
+export const OutputReport = Type.Object({
+  kind: Type.Literal('output'),
+  stream: Type.Union([Type.Literal('stdout'), Type.Literal('stderr')]),
+  text: Type.String(),
+})
+export type OutputReport = Static<typeof OutputReport>
+
+/** One image's outcome, of several a call makes. */
+export const ImageReport = Type.Object({
+  kind: Type.Literal('image'),
+  image: Type.Number(),
+  of: Type.Number(),
+  status: Type.Union([Type.Literal('saved'), Type.Literal('failed')]),
+  path: Type.Optional(Type.String()),
+  mimeType: Type.Optional(Type.String()),
+  error: Type.Optional(Type.String()),
+})
+export type ImageReport = Static<typeof ImageReport>
+
+/**
+ * A partial result that replaces the one before (a custom tool's `onUpdate`): its text, and what
+ * the tool's render hooks made of the call and of it, as Markdown.
+ */
+export const PartialReport = Type.Object({
+  kind: Type.Literal('partial'),
+  text: Type.String(),
+  call: Type.Optional(Type.String()),
+  rendered: Type.Optional(Type.String()),
+})
+export type PartialReport = Static<typeof PartialReport>
+
+/** What a running call reports: a count, a chunk of a command's output, one image's outcome, a partial result. */
+export const ToolProgress = Type.Union([CountedReport, OutputReport, ImageReport, PartialReport])
 export type ToolProgress = Static<typeof ToolProgress>

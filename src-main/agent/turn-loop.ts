@@ -1,6 +1,6 @@
 /**
- * One agent turn: stream the model's response, run every tool call it made in parallel, feed the
- * results back in call order, and go again until the model answers in text — committing each
+ * One agent turn: stream the model's response, hand the tool calls it made to the scheduler, feed
+ * the results back in call order, and go again until the model answers in text — committing each
  * message the moment it is complete, so a crash loses nothing that was shown as done.
  */
 import type {
@@ -11,43 +11,32 @@ import type {
   StopReason,
   TextPart,
   ToolCallPart,
-  ToolResultPart,
   TurnEvent,
   TurnStatus,
   Usage,
 } from '../../src-shared/agent'
-import type { Chat } from '../../src-shared/contract'
+import { errorMessage } from '../../src-shared/errors'
 import { isContextOverflow, ProviderError } from '../providers/provider-error'
 import { type RetryPolicy, streamWithRetry } from '../providers/retry'
 import type { ModelRequest, ProviderAdapter } from '../providers/types'
-import { FatalToolError } from '../tools/errors'
-import type { CallGate, ToolCallScope, ToolExecutor } from '../tools/executor'
 import type { ToolProjection } from '../tools/projection'
+import type { ToolScheduler } from '../tools/scheduler/scheduler'
 import type { TurnContext } from './context/turn-context'
 
 /** The same call with the same arguments this many times in a row means the model is stuck. */
 export const REPEATED_CALL_LIMIT = 5
 
 export interface TurnLoopSetup {
-  chat: Chat
   /** The conversation so far, the new prompt included. */
   history: ChatMessage[]
   adapter: ProviderAdapter
   /** Builds each request, compacting the conversation first when it would not fit. */
   context: TurnContext
-  /** What the model is offered; a call to any other tool is refused. */
-  tools: Pick<ToolProjection, 'definitions' | 'offered'>
+  /** What the model is offered. */
+  tools: Pick<ToolProjection, 'definitions'>
   maxIterations: number
-  user: string
-  executor: ToolExecutor
-  /** The turn's approvals, which every call passes before it runs. */
-  gate: CallGate
-  /** Stops the turn from inside a call (a custom tool's `ctx.abort()`). */
-  abortTurn?: ToolCallScope['abortTurn']
-  /** Asks the person about a change a call proposes. */
-  confirmAction?: ToolCallScope['confirmAction']
-  /** Asks the person what an MCP server wants to know during a call. */
-  elicit?: ToolCallScope['elicit']
+  /** Runs each response's tool calls (and knows their state). */
+  scheduler: ToolScheduler
   retry?: RetryPolicy
   signal: AbortSignal
   /** Commits one message; it is in the database when this returns. */
@@ -94,15 +83,17 @@ export async function runTurnLoop(setup: TurnLoopSetup): Promise<TurnOutcome> {
 
       const repeated = calls.find((call) => repeatsTooOften(recentCalls, call))
       if (repeated) {
-        for (const call of calls)
-          commit('tool', [notRun(call, 'The turn was stopped: this call repeated without progress.')])
+        history.push(
+          ...setup.scheduler.refuse(calls, 'The turn was stopped: this call repeated without progress.'),
+        )
         return failed(
           'repeated_call',
           `The model called ${repeated.name} with the same arguments ${REPEATED_CALL_LIMIT} times in a row, so the turn was stopped.`,
         )
       }
 
-      const fatal = await runToolCalls(setup, calls, (part) => commit('tool', [part]))
+      const { results, fatal } = await setup.scheduler.run(calls)
+      history.push(...results)
       if (fatal) {
         return failed(
           'fatal_tool_error',
@@ -120,8 +111,7 @@ export async function runTurnLoop(setup: TurnLoopSetup): Promise<TurnOutcome> {
       )
     }
     if (ProviderError.isInstance(error)) return failed(error.code, error.message)
-    const message = error instanceof Error ? error.message : String(error)
-    return failed('internal', `The turn failed: ${message}`)
+    return failed('internal', `The turn failed: ${errorMessage(error)}`)
   }
 }
 
@@ -207,65 +197,6 @@ async function streamResponse(
   }
   setup.context.observe(request, usage)
   return { parts, stopReason }
-}
-
-/**
- * Runs one response's calls side by side, committing each result as it lands. Returns the first
- * FatalToolError, after stopping the other calls; nothing else escapes, since a failed call is an
- * observation for the model.
- */
-async function runToolCalls(
-  setup: TurnLoopSetup,
-  calls: ToolCallPart[],
-  commit: (part: ToolResultPart) => void,
-): Promise<{ name: string; message: string } | undefined> {
-  const { chat, emit, signal } = setup
-  const batch = new AbortController()
-  const stop = () => batch.abort(signal.reason)
-  signal.addEventListener('abort', stop, { once: true })
-  let fatal: { name: string; message: string } | undefined
-  try {
-    await Promise.all(
-      calls.map(async (call) => {
-        try {
-          const result = await setup.executor.execute(
-            { id: call.id, name: call.name, arguments: call.arguments },
-            {
-              chatId: chat.id,
-              user: setup.user,
-              workingDirectory: chat.workingDir,
-              mode: chat.mode,
-              restrict: chat.mode === 'agent',
-              offered: setup.tools.offered,
-              gate: setup.gate,
-              signal: batch.signal,
-              ...(setup.abortTurn && { abortTurn: setup.abortTurn }),
-              ...(setup.confirmAction && { confirmAction: setup.confirmAction }),
-              ...(setup.elicit && { elicit: setup.elicit }),
-              onUpdate: (progress) => emit({ type: 'tool_progress', id: call.id, progress }),
-            },
-          )
-          commit({ type: 'tool_result', callId: call.id, name: call.name, ...result })
-          emit({ type: 'tool_result', id: call.id, name: call.name, ...result })
-        } catch (error) {
-          if (!FatalToolError.isInstance(error)) throw error
-          fatal ??= { name: call.name, message: error.message }
-          batch.abort(error)
-          // The model never sees why: it could not act on it, and the message may hold internals.
-          commit(
-            notRun(call, 'The tool failed in a way that cannot be fixed by retrying; the turn was stopped.'),
-          )
-        }
-      }),
-    )
-  } finally {
-    signal.removeEventListener('abort', stop)
-  }
-  return fatal
-}
-
-function notRun(call: ToolCallPart, content: string): ToolResultPart {
-  return { type: 'tool_result', callId: call.id, name: call.name, content, isError: true }
 }
 
 /** Records the call; true when it is the last of REPEATED_CALL_LIMIT identical calls in a row. */

@@ -4,10 +4,13 @@ import { join } from 'node:path'
 import packageJson from '../../package.json'
 import type { EventPayload } from '../../src-shared/contract'
 import { AgentProfileService } from '../agent/agent-profiles'
-import { AgentService } from '../agent/agent-service'
 import { readAttachments } from '../agent/attachments'
+import { ContextService } from '../agent/context/context-service'
 import { FolderMentions } from '../agent/mentions'
+import { ToolProjectionService } from '../agent/tool-projection'
+import { TurnService } from '../agent/turn-service'
 import { ApprovalService } from '../approvals/approval-service'
+import { InAppAsker } from '../approvals/askers'
 import { ChatService } from '../chats/chat-service'
 import { AtelierEvents } from '../core/events'
 import { LocalSecretStore } from '../core/local-secret-store'
@@ -95,8 +98,15 @@ export interface Atelier {
   customTools: CustomToolService
   providers: ProviderService
   profiles: AgentProfileService
-  agent: AgentService
+  /** Turns: started, retried, stopped; the conversation with its calls. */
+  agent: TurnService
+  /** What a chat's turns offer the model. */
+  projection: ToolProjectionService
+  /** A chat's context budget: the gauge, "Compact now". */
+  context: ContextService
   approvals: ApprovalService
+  /** Questions answered in the app (`calls.answer`). */
+  questions: InAppAsker
   /** Validated entry point for contract calls from any transport. */
   dispatch: Dispatch
   /** Closes the database at once; settles when every MCP server (and what it started) has ended. */
@@ -183,21 +193,38 @@ export function createAtelier({
     },
     protectedPaths: executorServices.protectedPaths,
   })
-  const agent = new AgentService({
+  const projection = new ToolProjectionService({
     chats,
-    conversation,
     providers,
     profiles,
     registry,
     toolSettings,
-    executor: tools.executor,
-    preferences,
     // Each turn (and the inspector) connects what it needs: MCP servers, the broker, stdio services.
     prepareTools: async (folder) => {
       await customTools.prepare(folder)
       return [...(await mcp.prepare(folder)), ...(await services.prepare())]
     },
+    user: LOCAL_USER,
+  })
+  const context = new ContextService({
+    conversation,
+    preferences,
+    projection,
+    ...(retry && { retry }),
+    notifyCustomTools: (folder, reason) => customTools.session(folder, reason),
+  })
+  const questions = new InAppAsker()
+  const agent = new TurnService({
+    chats,
+    conversation,
+    providers,
+    profiles,
+    preferences,
+    projection,
+    context,
+    executor: tools.executor,
     approvals,
+    asker: questions,
     events,
     user: LOCAL_USER,
     readAttachments: (attachments, chat) =>
@@ -211,7 +238,6 @@ export function createAtelier({
         },
       }),
     ...(retry && { retry }),
-    notifyCustomTools: (folder, reason) => customTools.session(folder, reason),
   })
   const info = { name: PRODUCT_NAME, version: APP_VERSION, dataDir, home: home ?? homedir() }
   const handlers = createHandlers({
@@ -230,7 +256,10 @@ export function createAtelier({
     providers,
     profiles,
     agent,
+    projection,
+    context,
     approvals,
+    questions,
     user: LOCAL_USER,
   })
   return {
@@ -246,7 +275,10 @@ export function createAtelier({
     providers,
     profiles,
     agent,
+    projection,
+    context,
     approvals,
+    questions,
     dispatch: createDispatcher(handlers),
     close: () => {
       agent.close()

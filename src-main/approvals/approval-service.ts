@@ -1,59 +1,26 @@
 /**
- * Approvals at run time: the gate a turn's calls pass (the policy, then a person when it asks), the
- * cards waiting for an answer in the app, and the saved rules behind Settings → Permissions and
- * `atelier permissions`.
+ * Approvals: the gate a turn's calls pass before they run (the rules and the mode, then the person
+ * when they ask), and the saved rules behind Settings → Permissions and `atelier permissions`.
  */
 import { randomUUID } from 'node:crypto'
 import { realpathSync } from 'node:fs'
 import { resolve } from 'node:path'
-import type { TurnEvent } from '../../src-shared/agent'
-import type {
-  ApprovalAnswer,
-  ApprovalMode,
-  ApprovalRequest,
-  PermissionRule,
-  RuleSource,
-} from '../../src-shared/approvals'
+import type { ApprovalMode, ApprovalRequest, PermissionRule, RuleSource } from '../../src-shared/approvals'
 import type { MethodRequest } from '../../src-shared/contract'
-import {
-  type ElicitationAnswer,
-  type ElicitationRequest,
-  elicitationProblems,
-} from '../../src-shared/elicitation'
 import { AtelierError } from '../../src-shared/errors'
 import type { AtelierEvents } from '../core/events'
 import type { PermissionRulesRepository } from '../db/permission-rules-repository'
 import type { PreferencesService } from '../preferences/preferences-service'
-import type { CallGate, ToolCallScope, ToolHookCall } from '../tools/executor'
+import type { ToolHookCall } from '../tools/executor'
+import type { ApprovalGate, AskApproval, GateVerdict } from '../tools/scheduler/scheduler'
 import { evaluateCall, type Verdict } from './policy'
 import { assertRule } from './rules'
-import { WaitingAnswers } from './waiting-answers'
 
-/** A person's answer, or why none can come (a run with no terminal to ask on). */
-export type AskResult = ApprovalAnswer | { decision: 'unanswered'; reason: string }
-
-/** Whoever answers a card: the app's chat view, a terminal prompt, nobody. */
-export interface Asker {
-  ask(request: ApprovalRequest, signal: AbortSignal): Promise<AskResult>
-  /** Answers an MCP server's question; without it the server is declined. */
-  elicit?(request: ElicitationRequest, signal: AbortSignal): Promise<ElicitationAnswer>
-}
-
-/** A run with nobody to ask: what would ask is refused, and the model is told why. */
-export const nobodyToAsk: Asker = {
-  ask: async () => ({
-    decision: 'unanswered',
-    reason: 'The user has not approved this call (non-interactive run).',
-  }),
-}
-
+/** Where a turn's calls are judged: its chat, the folder it works in (null in chat mode), its mode. */
 export interface GateSetup {
   chatId: string
-  /** The folder a chat in agent mode works in; null in chat mode. */
   folder: string | null
   mode: ApprovalMode
-  asker: Asker
-  emit(event: TurnEvent): void
 }
 
 export interface ApprovalServiceDeps {
@@ -64,144 +31,35 @@ export interface ApprovalServiceDeps {
 }
 
 export class ApprovalService {
-  private readonly waiting = new WaitingAnswers<ApprovalRequest, ApprovalAnswer>()
-  private readonly questions = new WaitingAnswers<ElicitationRequest, ElicitationAnswer>()
   private readonly now: () => number
 
   constructor(private readonly deps: ApprovalServiceDeps) {
     this.now = deps.now ?? Date.now
   }
 
-  /** Cards answered in the app through `approvals.answer`. */
-  readonly inApp: Asker = {
-    ask: (request, signal) => this.waiting.wait(request, signal),
-    elicit: (request, signal) => this.questions.wait(request, signal),
-  }
-
   /**
-   * The gate for one turn's calls. Cards are asked one at a time, in the order the calls reached
-   * the gate; each waiting call is judged again when its turn comes, so "Allow for this chat" on
-   * the first card spares the person the rest.
+   * The gate for one turn's calls. A call is judged when its turn to be decided comes (after the
+   * calls before it), so "Allow for this chat" on one card spares the person the rest.
    */
-  gateFor(setup: GateSetup): CallGate {
+  gateFor(setup: GateSetup): ApprovalGate {
     const folder = setup.folder === null ? null : realFolder(setup.folder)
-    let queue: Promise<void> = Promise.resolve()
-    return async (call) => {
-      const first = await this.judge(call, setup, folder)
-      if (first.action !== 'ask') return this.settle(first)
-      const previous = queue
-      let release = () => {}
-      queue = new Promise((done) => {
-        release = done
-      })
-      try {
-        await untilStopped(previous, call.context.signal)
-        const verdict = await this.judge(call, setup, folder)
-        if (verdict.action !== 'ask') return this.settle(verdict)
-        return await this.askPerson(call, verdict, setup, folder)
-      } finally {
-        release()
+    return async (call, ask) => {
+      const verdict = await this.judge(call, setup, folder)
+      if (verdict.action === 'ask') return this.askPerson(call, verdict, setup, folder, ask)
+      this.deps.rules.markUsed(verdict.rulesUsed, this.now())
+      const decided = {
+        kind: 'approval' as const,
+        by: verdict.rulesUsed.length > 0 ? ('rule' as const) : ('mode' as const),
+        ...(verdict.rulesUsed.length > 0 && { rules: verdict.rulesUsed }),
+        at: this.now(),
+      }
+      if (verdict.action === 'allow') return { decision: { ...decided, outcome: 'allowed' } }
+      const reasons = verdict.reasons.join(' ')
+      return {
+        decision: { ...decided, outcome: 'denied', message: reasons },
+        refusal: `Atelier's permissions refuse this call: ${reasons} Do not retry it.`,
       }
     }
-  }
-
-  /**
-   * How a turn asks its person about a change a custom tool proposes: a card with Apply (allow-once)
-   * and Discard (deny). Resolves whether to apply; rejects when nobody can answer.
-   */
-  confirmerFor(setup: Omit<GateSetup, 'mode'>): NonNullable<ToolCallScope['confirmAction']> {
-    const folder = setup.folder === null ? null : realFolder(setup.folder)
-    return async (action, call, signal) => {
-      const request: ApprovalRequest = {
-        id: randomUUID(),
-        chatId: setup.chatId,
-        callId: call.callId,
-        tool: call.tool,
-        arguments: call.args,
-        description: { kind: 'other', summary: action.label, locations: [] },
-        reasons: [`${call.tool} proposes a change: apply it or discard it.`],
-        suggestedRules: [],
-        folder,
-        action,
-      }
-      const outcome = await this.ask(request, setup, signal)
-      if (outcome.decision === 'unanswered') throw new Error(outcome.reason)
-      return outcome.decision !== 'deny'
-    }
-  }
-
-  /**
-   * How a turn asks its person what an MCP server wants to know during a call: a form in the chat,
-   * answered through `elicitations.answer`. A stop while it waits answers `cancel`; an asker that
-   * cannot ask (no person) declines.
-   */
-  elicitorFor(setup: Omit<GateSetup, 'mode' | 'folder'>): NonNullable<ToolCallScope['elicit']> {
-    return async (question, call, signal) => {
-      const { asker, emit } = setup
-      if (!asker.elicit) return { action: 'decline' }
-      const request: ElicitationRequest = {
-        id: randomUUID(),
-        chatId: setup.chatId,
-        callId: call.callId,
-        tool: call.tool,
-        ...question,
-      }
-      // Asked before it is announced, so an answer to the announcement finds the card waiting.
-      const answered = asker.elicit(request, signal)
-      emit({ type: 'elicitation_requested', request })
-      let answer: ElicitationAnswer = { action: 'cancel' }
-      try {
-        answer = await answered
-        return answer
-      } catch (error) {
-        if (signal.aborted) return answer
-        throw error
-      } finally {
-        emit({ type: 'elicitation_resolved', id: request.id, callId: request.callId, ...answer })
-      }
-    }
-  }
-
-  pendingElicitations({ chatId }: MethodRequest<'elicitations.pending'>): ElicitationRequest[] {
-    return this.questions.pending(chatId)
-  }
-
-  answerElicitation({ chatId, elicitationId, answer }: MethodRequest<'elicitations.answer'>): {
-    answered: boolean
-  } {
-    const request = this.questions.get(elicitationId, chatId)
-    if (!request) return { answered: false }
-    if (answer.action === 'accept') {
-      const problems = elicitationProblems(request.requestedSchema, answer.content)
-      if (Object.keys(problems).length > 0) {
-        throw new AtelierError(
-          'invalid_answer',
-          `The answer does not fit the server's form: ${Object.values(problems).join(' ')}`,
-          { problems },
-        )
-      }
-    }
-    return { answered: this.questions.answer(elicitationId, chatId, answer) }
-  }
-
-  pending({ chatId }: MethodRequest<'approvals.pending'>): ApprovalRequest[] {
-    return this.waiting.pending(chatId)
-  }
-
-  answer({ chatId, approvalId, answer }: MethodRequest<'approvals.answer'>): { answered: boolean } {
-    const request = this.waiting.get(approvalId, chatId)
-    if (!request) return { answered: false }
-    if (answer.decision === 'always') {
-      for (const rule of answer.rules) assertRule(rule)
-      if (answer.scope === 'project' && request.folder === null) {
-        throw new AtelierError(
-          'invalid_rule',
-          'This chat has no project folder: save the rule for everywhere instead.',
-          {},
-        )
-      }
-    }
-    return { answered: this.waiting.answer(approvalId, chatId, answer) }
   }
 
   list(): PermissionRule[] {
@@ -269,26 +127,20 @@ export class ApprovalService {
     })
   }
 
-  /** A verdict the rules and the mode reached alone. */
-  private settle(verdict: Verdict): undefined | { denied: string } {
-    this.deps.rules.markUsed(verdict.rulesUsed, this.now())
-    if (verdict.action === 'allow') return undefined
-    return { denied: `Atelier's permissions refuse this call: ${verdict.reasons.join(' ')} Do not retry it.` }
-  }
-
   private async askPerson(
     call: ToolHookCall,
     verdict: Verdict,
     setup: GateSetup,
     folder: string | null,
-  ): Promise<undefined | { denied: string }> {
+    ask: AskApproval,
+  ): Promise<GateVerdict> {
     const { context } = call
     const request: ApprovalRequest = {
+      kind: 'approval',
       id: randomUUID(),
       chatId: setup.chatId,
       callId: context.callId,
       tool: context.tool,
-      arguments: call.args,
       description: call.description,
       reasons: verdict.reasons,
       ...(await previewOf(call)),
@@ -296,51 +148,34 @@ export class ApprovalService {
       suggestedRules: verdict.suggestedRules,
       folder,
     }
-    const outcome = await this.ask(request, setup, context.signal)
+    const { answer, waitedMs } = await ask(request)
     this.deps.rules.markUsed(verdict.rulesUsed, this.now())
-    switch (outcome.decision) {
+    const decided = { kind: 'approval' as const, by: 'person' as const, at: this.now(), waitedMs }
+    if (!('decision' in answer)) throw new Error('An approval was answered with a form.')
+    switch (answer.decision) {
       case 'allow-once':
-        return undefined
+        return { decision: { ...decided, outcome: 'allowed', scope: 'once' } }
       case 'allow-chat':
         this.add({ rule: context.tool, action: 'allow', scope: 'chat', chatId: setup.chatId }, 'approval')
-        return undefined
+        return { decision: { ...decided, outcome: 'allowed', scope: 'chat', rules: [context.tool] } }
       case 'always':
-        for (const rule of outcome.rules) {
-          this.add({ rule, action: 'allow', scope: outcome.scope, ...(folder && { folder }) }, 'approval')
+        for (const rule of answer.rules) {
+          this.add({ rule, action: 'allow', scope: answer.scope, ...(folder && { folder }) }, 'approval')
         }
-        return undefined
-      case 'deny':
+        return { decision: { ...decided, outcome: 'allowed', scope: answer.scope, rules: answer.rules } }
+      case 'deny': {
+        const message = answer.message?.trim()
         return {
-          denied: outcome.message?.trim()
-            ? `The user denied this call, saying: ${outcome.message.trim()}`
-            : 'The user denied this call.',
+          decision: { ...decided, outcome: 'denied', ...(message && { message }) },
+          refusal: message ? `The user denied this call, saying: ${message}` : 'The user denied this call.',
         }
+      }
       case 'unanswered':
-        return { denied: outcome.reason }
-    }
-  }
-
-  /** Shows the card and waits for its answer; the card ends (`cancelled`) when the call stops. */
-  private async ask(
-    request: ApprovalRequest,
-    setup: Pick<GateSetup, 'asker' | 'emit'>,
-    signal: AbortSignal,
-  ): Promise<AskResult> {
-    // Asked before it is announced, so an answer to the announcement finds the card waiting.
-    const answered = setup.asker.ask(request, signal)
-    setup.emit({ type: 'approval_requested', request })
-    let outcome: AskResult | undefined
-    try {
-      outcome = await answered
-      return outcome
-    } finally {
-      const decision = outcome?.decision
-      setup.emit({
-        type: 'approval_resolved',
-        id: request.id,
-        callId: request.callId,
-        outcome: decision === undefined ? 'cancelled' : decision === 'unanswered' ? 'deny' : decision,
-      })
+        // Kept with the call: why it needed a person. The model reads why nobody answered.
+        return {
+          decision: { ...decided, by: 'nobody', outcome: 'denied', message: verdict.reasons.join(' ') },
+          refusal: answer.reason,
+        }
     }
   }
 
@@ -362,19 +197,6 @@ function realFolder(folder: string): string {
   } catch {
     return resolve(folder)
   }
-}
-
-/** Waits for `previous`, or rejects as soon as the call is stopped. */
-function untilStopped(previous: Promise<void>, signal: AbortSignal): Promise<void> {
-  signal.throwIfAborted()
-  return new Promise((done, fail) => {
-    const stop = () => fail(signal.reason)
-    signal.addEventListener('abort', stop, { once: true })
-    previous.then(() => {
-      signal.removeEventListener('abort', stop)
-      done()
-    })
-  })
 }
 
 function notFound(id: string): AtelierError {

@@ -1,35 +1,50 @@
 /**
- * Approval cards in a terminal: the card on stderr, the answer on stdin — `[y]es once / [c]hat /
- * [a]lways / [n]o`. Only where both are a terminal; elsewhere nobody can answer, and what would
- * ask is refused.
+ * Questions in a terminal: the card on stderr, the answer on stdin — `[y]es once / [c]hat /
+ * [a]lways / [n]o` for an approval, `[y]es apply / [n]o discard` for a change a tool proposes. Only
+ * where both are a terminal; elsewhere nobody can answer, and what would ask is refused. An MCP
+ * server's form is declined either way: a form is not something to fill in here.
  */
 import { createInterface } from 'node:readline/promises'
-import type { ApprovalRequest } from '../../src-shared/approvals'
-import { type Asker, type AskResult, nobodyToAsk } from '../approvals/approval-service'
+import type { ApprovalRequest, ConfirmationRequest } from '../../src-shared/approvals'
+import type { Question } from '../../src-shared/questions'
+import { type Asker, type AskResult, NOBODY_TO_ASK } from '../approvals/askers'
 import { declineHeadless } from './headless-elicitation'
 
-/** MCP servers' questions are declined either way: a form is not something to fill in here. */
 export function terminalAsker(): Asker {
-  if (!process.stdin.isTTY || !process.stderr.isTTY) return { ...nobodyToAsk, elicit: declineHeadless }
-  return { ask: askInTerminal, elicit: declineHeadless }
+  const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true
+  return {
+    answerAtOnce: (question) => {
+      if (question.kind === 'elicitation') return declineHeadless(question)
+      return interactive ? undefined : { decision: 'unanswered', reason: NOBODY_TO_ASK }
+    },
+    ask: (question, signal) => askInTerminal(question, signal),
+  }
 }
 
-async function askInTerminal(request: ApprovalRequest, signal: AbortSignal): Promise<AskResult> {
-  process.stderr.write(describeRequest(request))
+async function askInTerminal(question: Question, signal: AbortSignal): Promise<AskResult> {
+  if (question.kind === 'elicitation') return declineHeadless(question)
+  process.stderr.write(describeRequest(question))
   const prompt = createInterface({ input: process.stdin, output: process.stderr })
   try {
+    if (question.kind === 'confirmation') {
+      for (;;) {
+        const answer = (await prompt.question('Apply? [y]es / [n]o: ', { signal })).trim().toLowerCase()
+        if (answer === 'y' || answer === 'yes') return { decision: 'allow-once' }
+        if (answer === 'n' || answer === 'no') return { decision: 'deny' }
+      }
+    }
     for (;;) {
       const answer = (await prompt.question('Allow? [y]es once / [c]hat / [a]lways / [n]o: ', { signal }))
         .trim()
         .toLowerCase()
       if (answer === 'y' || answer === 'yes') return { decision: 'allow-once' }
       if (answer === 'c' || answer === 'chat') return { decision: 'allow-chat' }
-      if ((answer === 'a' || answer === 'always') && request.suggestedRules.length > 0) {
-        const scope = request.folder ? 'project' : 'global'
+      if ((answer === 'a' || answer === 'always') && question.suggestedRules.length > 0) {
+        const scope = question.folder ? 'project' : 'global'
         process.stderr.write(
-          `Saving for ${scope === 'project' ? request.folder : 'everywhere'}: ${request.suggestedRules.join(', ')}\n`,
+          `Saving for ${scope === 'project' ? question.folder : 'everywhere'}: ${question.suggestedRules.join(', ')}\n`,
         )
-        return { decision: 'always', rules: request.suggestedRules, scope }
+        return { decision: 'always', rules: question.suggestedRules, scope }
       }
       if (answer === 'n' || answer === 'no') {
         const message = (await prompt.question('Message to the model (optional): ', { signal })).trim()
@@ -41,7 +56,11 @@ async function askInTerminal(request: ApprovalRequest, signal: AbortSignal): Pro
   }
 }
 
-export function describeRequest(request: ApprovalRequest): string {
+export function describeRequest(request: ApprovalRequest | ConfirmationRequest): string {
+  if (request.kind === 'confirmation') {
+    const { label, detail, preview } = request.action
+    return `\n? ${request.tool} proposes a change: ${[label, detail, preview].filter(Boolean).join('\n')}\n`
+  }
   const lines = [`\n? ${request.tool} wants to run: ${request.description.summary}`]
   for (const reason of request.reasons) lines.push(`  · ${reason}`)
   for (const command of request.commands ?? []) {

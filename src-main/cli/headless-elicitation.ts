@@ -1,14 +1,25 @@
 /**
- * MCP servers' questions (elicitation) in `atelier run` and `atelier tool`: nobody can fill in a
- * form there, so the server is declined at once, and the terminal is told what it asked.
+ * Questions in `atelier run` and `atelier tool` that nobody can answer there: an MCP server's form is
+ * declined at once (the terminal is told what it asked), and a change a tool proposes is not applied.
  */
 import type { ElicitationAnswer, ElicitationQuestion } from '../../src-shared/elicitation'
+import type { AskResult, ToolQuestion } from '../tools/types'
 
-export async function declineHeadless(question: ElicitationQuestion): Promise<ElicitationAnswer> {
+export function declineHeadless(question: ElicitationQuestion): ElicitationAnswer {
   process.stderr.write(
     `Declined the MCP server “${oneLine(question.server)}”'s question (no one to answer in a headless run): ${oneLine(question.message)}\n`,
   )
   return { action: 'decline' }
+}
+
+/** `atelier tool`'s answer to whatever a tool asks while it runs. */
+export function answerHeadless(question: ToolQuestion): AskResult {
+  if (question.kind === 'elicitation') return declineHeadless(question)
+  return {
+    decision: 'unanswered',
+    reason:
+      'Nobody can confirm a pending action here: atelier run and atelier tool have no UI. Run the tool in the Atelier app.',
+  }
 }
 
 /**

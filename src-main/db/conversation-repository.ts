@@ -5,18 +5,26 @@ import type {
   CompactionReason,
   MessagePart,
   MessageRole,
+  ToolResultPart,
   Turn,
   TurnStatus,
   Usage,
 } from '../../src-shared/agent'
 import { AtelierError } from '../../src-shared/errors'
-import type { Database } from './database'
+import type { CallDecision } from '../../src-shared/questions'
+import type { ToolCallState, ToolCallStatus } from '../../src-shared/tool-calls'
+import type { ToolCallDescription, ToolErrorType } from '../../src-shared/tools'
+import { type Database, withoutSync } from './database'
+
+/** What an interrupted turn says happened. */
+export const INTERRUPTED = { code: 'interrupted', message: 'Atelier closed before this turn finished.' }
 
 interface TurnRow {
   id: string
   chat_id: string
   status: TurnStatus
   error: string | null
+  error_code: string | null
   pid: number
   started_at: number
   ended_at: number | null
@@ -46,6 +54,73 @@ interface CompactionRow {
   created_at: number
 }
 
+interface CallRow {
+  turn_id: string
+  id: string
+  chat_id: string
+  name: string
+  title: string | null
+  call_index: number
+  status: ToolCallStatus
+  error_type: ToolErrorType | null
+  description: string | null
+  decisions: string
+  created_at: number
+  started_at: number | null
+  ended_at: number | null
+  waited_ms: number
+}
+
+/** A call's stored state; its result is the tool message's, joined by the caller. */
+function toCall(row: CallRow): ToolCallState {
+  const description = parseJson<ToolCallDescription>(row.description)
+  return {
+    id: row.id,
+    chatId: row.chat_id,
+    turnId: row.turn_id,
+    name: row.name,
+    ...(row.title !== null && { title: row.title }),
+    index: row.call_index,
+    status: row.status,
+    ...(row.error_type !== null && { errorType: row.error_type }),
+    ...(description && { description }),
+    decisions: parseJson<CallDecision[]>(row.decisions) ?? [],
+    createdAt: row.created_at,
+    ...(row.started_at !== null && { startedAt: row.started_at }),
+    ...(row.ended_at !== null && { endedAt: row.ended_at }),
+    waitedMs: row.waited_ms,
+  }
+}
+
+function callParameters(call: ToolCallState) {
+  return {
+    turnId: call.turnId,
+    id: call.id,
+    chatId: call.chatId,
+    name: call.name,
+    title: call.title ?? null,
+    index: call.index,
+    status: call.status,
+    errorType: call.errorType ?? null,
+    description: call.description ? JSON.stringify(call.description) : null,
+    decisions: JSON.stringify(call.decisions),
+    createdAt: call.createdAt,
+    startedAt: call.startedAt ?? null,
+    endedAt: call.endedAt ?? null,
+    waitedMs: Math.round(call.waitedMs),
+  }
+}
+
+/** Stored JSON that no longer parses reads as absent: it only informs. */
+function parseJson<T>(text: string | null): T | undefined {
+  if (text === null) return undefined
+  try {
+    return JSON.parse(text) as T
+  } catch {
+    return undefined
+  }
+}
+
 function toCompaction(row: CompactionRow): Compaction {
   return {
     id: row.id,
@@ -68,6 +143,7 @@ function toTurn(row: TurnRow): Turn {
     chatId: row.chat_id,
     status: row.status,
     error: row.error,
+    errorCode: row.error_code,
     startedAt: row.started_at,
     endedAt: row.ended_at,
   }
@@ -123,11 +199,32 @@ export class ConversationRepository {
          VALUES (?, ?, 'running', NULL, ?, ?, NULL)`,
       ),
       endTurn: db.prepare(
-        `UPDATE turns SET status = ?, error = ?, ended_at = ? WHERE id = ? AND status = 'running'`,
+        `UPDATE turns SET status = ?, error = ?, error_code = ?, ended_at = ? WHERE id = ? AND status = 'running'`,
       ),
       reopenTurn: db.prepare(
-        `UPDATE turns SET status = 'running', error = NULL, ended_at = NULL, pid = ?
+        `UPDATE turns SET status = 'running', error = NULL, error_code = NULL, ended_at = NULL, pid = ?
          WHERE id = ? AND status IN ('failed', 'interrupted')`,
+      ),
+      saveCall: db.prepare(
+        `INSERT INTO tool_calls (turn_id, id, chat_id, name, title, call_index, status, error_type,
+           description, decisions, created_at, started_at, ended_at, waited_ms)
+         VALUES (@turnId, @id, @chatId, @name, @title, @index, @status, @errorType, @description,
+           @decisions, @createdAt, @startedAt, @endedAt, @waitedMs)
+         ON CONFLICT (turn_id, id) DO UPDATE SET title = excluded.title, call_index = excluded.call_index,
+           status = excluded.status, error_type = excluded.error_type,
+           description = excluded.description, decisions = excluded.decisions,
+           started_at = excluded.started_at, ended_at = excluded.ended_at,
+           waited_ms = excluded.waited_ms`,
+      ),
+      // A call that was running when its turn was cut off failed; one that had not begun never ran.
+      interruptCalls: db.prepare(
+        `UPDATE tool_calls SET
+           status = CASE WHEN status IN ('executing', 'awaiting_input') THEN 'failed' ELSE 'cancelled' END,
+           error_type = 'interrupted', ended_at = ?
+         WHERE turn_id = ? AND status NOT IN ('succeeded', 'failed', 'cancelled')`,
+      ),
+      calls: db.prepare<[string], CallRow>(
+        'SELECT * FROM tool_calls WHERE chat_id = ? ORDER BY created_at, call_index, rowid',
       ),
       running: db.prepare<[], Pick<TurnRow, 'id' | 'pid'>>(
         `SELECT id, pid FROM turns WHERE status = 'running'`,
@@ -172,8 +269,16 @@ export class ConversationRepository {
     })()
   }
 
-  endTurn(id: string, status: Exclude<TurnStatus, 'running'>, error: string | null = null): Turn {
-    this.statements.endTurn.run(status, error, this.now(), id)
+  /** Ends a running turn; an interrupted one takes its unfinished calls with it. */
+  endTurn(
+    id: string,
+    status: Exclude<TurnStatus, 'running'>,
+    error: { code: string; message: string } | null = null,
+  ): Turn {
+    this.db.transaction(() => {
+      this.statements.endTurn.run(status, error?.message ?? null, error?.code ?? null, this.now(), id)
+      if (status === 'interrupted') this.statements.interruptCalls.run(this.now(), id)
+    })()
     return this.turn(id)
   }
 
@@ -207,17 +312,9 @@ export class ConversationRepository {
    */
   markInterrupted(isAlive: (pid: number) => boolean = processIsAlive): number {
     const orphans = this.statements.running.all().filter((turn) => !isAlive(turn.pid))
-    const mark = this.db.transaction(() => {
-      for (const turn of orphans) {
-        this.statements.endTurn.run(
-          'interrupted',
-          'Atelier closed before this turn finished.',
-          this.now(),
-          turn.id,
-        )
-      }
-    })
-    mark()
+    this.db.transaction(() => {
+      for (const turn of orphans) this.endTurn(turn.id, 'interrupted', INTERRUPTED)
+    })()
     return orphans.length
   }
 
@@ -248,6 +345,27 @@ export class ConversationRepository {
       message.createdAt,
     )
     return message
+  }
+
+  /**
+   * Keeps a call's state as it changes. Not synced to the disk on its own (see `withoutSync`): it
+   * must survive Atelier dying, which it does, and it is written on every call.
+   */
+  saveCall(call: ToolCallState): void {
+    withoutSync(this.db, () => this.statements.saveCall.run(callParameters(call)))
+  }
+
+  /** A call's end: its result, as a tool message, and its final state, committed together. */
+  finishCall(call: ToolCallState, result: ToolResultPart): ChatMessage {
+    return this.db.transaction(() => {
+      this.statements.saveCall.run(callParameters(call))
+      return this.append(call.chatId, call.turnId, 'tool', [result])
+    })()
+  }
+
+  /** The chat's calls as last stored, oldest first, without their results (those are in the messages). */
+  calls(chatId: string): ToolCallState[] {
+    return this.statements.calls.all(chatId).map(toCall)
   }
 
   messages(chatId: string): ChatMessage[] {

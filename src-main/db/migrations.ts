@@ -288,4 +288,70 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 14,
+    name: 'tool calls with a state, and turns with an error code',
+    sql: `
+      -- A tool call's state as the scheduler last told it; its result stays in the tool message.
+      CREATE TABLE tool_calls (
+        turn_id TEXT NOT NULL REFERENCES turns (id) ON DELETE CASCADE,
+        -- The id the model gave it: unique within its turn.
+        id TEXT NOT NULL,
+        chat_id TEXT NOT NULL REFERENCES chats (id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        title TEXT,
+        call_index INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('validating', 'scheduled', 'awaiting_approval',
+          'executing', 'awaiting_input', 'succeeded', 'failed', 'cancelled')),
+        error_type TEXT,
+        -- JSON: what it does (kind, summary, locations), once described.
+        description TEXT,
+        -- JSON: what was decided for it, by whom, under which rule, when.
+        decisions TEXT NOT NULL DEFAULT '[]',
+        created_at INTEGER NOT NULL,
+        started_at INTEGER,
+        ended_at INTEGER,
+        waited_ms INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (turn_id, id)
+      );
+      CREATE INDEX tool_calls_by_chat ON tool_calls (chat_id, created_at);
+
+      -- Every result stored before: its call, ended as its result says.
+      INSERT OR IGNORE INTO tool_calls (turn_id, id, chat_id, name, call_index, status, error_type,
+        created_at, ended_at)
+      SELECT m.turn_id, json_extract(p.value, '$.callId'), m.chat_id, json_extract(p.value, '$.name'), 0,
+        CASE WHEN NOT json_extract(p.value, '$.isError') THEN 'succeeded'
+             WHEN json_extract(p.value, '$.errorType') = 'aborted' THEN 'cancelled'
+             ELSE 'failed' END,
+        CASE WHEN json_extract(p.value, '$.isError')
+             THEN coalesce(json_extract(p.value, '$.errorType'), 'execution_failed') END,
+        m.created_at, m.created_at
+      FROM messages m, json_each(m.parts) p
+      WHERE m.role = 'tool' AND json_valid(m.parts) AND json_extract(p.value, '$.type') = 'tool_result'
+        AND json_extract(p.value, '$.callId') IS NOT NULL AND json_extract(p.value, '$.name') IS NOT NULL;
+
+      -- Why a turn failed, as a code the app acts on (the words stay in \`error\`).
+      ALTER TABLE turns ADD COLUMN error_code TEXT;
+      -- Turns stored before kept only the words: the code read back from them, once, here.
+      UPDATE turns SET error_code = CASE
+        WHEN error LIKE '%refused the API key%' THEN 'provider_auth'
+        WHEN error LIKE '%is rate limiting requests%' THEN 'provider_rate_limited'
+        WHEN error LIKE '%could not be reached%' THEN 'provider_connection'
+        WHEN error LIKE '%longer than its context window%' THEN 'provider_context_overflow'
+        WHEN error LIKE 'No model provider is set up%' THEN 'no_provider'
+        WHEN error LIKE '%has no API key%' THEN 'missing_api_key'
+        WHEN error LIKE 'Choose a model for %' THEN 'missing_model'
+        WHEN error LIKE '%rejected the request (%' THEN 'provider_rejected'
+        WHEN error GLOB '* answered 5[0-9][0-9]:*' THEN 'provider_unavailable'
+        WHEN error LIKE 'A stored secret cannot be decrypted%' THEN 'secret_unreadable'
+        WHEN error LIKE 'Stopped after % model responses%' THEN 'max_iterations'
+        WHEN error LIKE 'The model reached its output limit%' THEN 'max_tokens'
+        WHEN error LIKE 'The model called % with the same arguments%' THEN 'repeated_call'
+        WHEN error LIKE '% failed in a way the model cannot fix:%' THEN 'fatal_tool_error'
+        WHEN status = 'interrupted' THEN 'interrupted'
+        WHEN status = 'failed' THEN 'internal'
+      END
+      WHERE error IS NOT NULL;
+    `,
+  },
 ]

@@ -1,9 +1,12 @@
 import type { AppInfo } from '../../src-shared/contract'
 import { AtelierError } from '../../src-shared/errors'
 import type { AgentProfileService } from '../agent/agent-profiles'
-import type { AgentService } from '../agent/agent-service'
+import type { ContextService } from '../agent/context/context-service'
 import type { FolderMentions } from '../agent/mentions'
+import type { ToolProjectionService } from '../agent/tool-projection'
+import type { TurnService } from '../agent/turn-service'
 import type { ApprovalService } from '../approvals/approval-service'
+import type { InAppAsker } from '../approvals/askers'
 import type { ChatService } from '../chats/chat-service'
 import { listFolders, recentFolders } from '../chats/folders'
 import type { PreferencesService } from '../preferences/preferences-service'
@@ -24,8 +27,12 @@ export interface HandlerServices {
   toolSettings: ToolSettingsService
   providers: ProviderService
   profiles: AgentProfileService
-  agent: AgentService
+  agent: TurnService
+  projection: ToolProjectionService
+  context: ContextService
   approvals: ApprovalService
+  /** Questions to the person, answered in the app. */
+  questions: InAppAsker
   images: ProviderImageGenerator
   playground: ToolPlayground
   mcp: McpServerService
@@ -50,7 +57,10 @@ export function createHandlers({
   providers,
   profiles,
   agent,
+  projection,
+  context,
   approvals,
+  questions,
   images,
   playground,
   mcp,
@@ -74,9 +84,9 @@ export function createHandlers({
           ? { ...request, mode: profiles.get(request.agent).defaultMode }
           : request,
       ),
-    'chats.messages': (request) => agent.conversation(request),
-    'chats.capabilities': (request) => agent.capabilities(request),
-    'chats.context': (request) => agent.contextStatus(request),
+    'chats.messages': (request) => agent.view(request),
+    'chats.capabilities': (request) => projection.capabilities(request),
+    'chats.context': (request) => context.status(request),
     'chats.compact': (request) => agent.compact(request),
     'folders.list': (request) => listFolders(request.path, info.home),
     'folders.recent': () => recentFolders(chats.list()),
@@ -92,10 +102,7 @@ export function createHandlers({
     'turns.start': (request) => agent.start(request),
     'turns.stop': (request) => agent.stop(request),
     'turns.retry': (request) => agent.retryTurn(request),
-    'approvals.answer': (request) => approvals.answer(request),
-    'approvals.pending': (request) => approvals.pending(request),
-    'elicitations.answer': (request) => approvals.answerElicitation(request),
-    'elicitations.pending': (request) => approvals.pendingElicitations(request),
+    'calls.answer': (request) => questions.answer(request),
     'permissions.list': () => approvals.list(),
     'permissions.add': (request) => approvals.add(request),
     'permissions.update': (request) => approvals.update(request),

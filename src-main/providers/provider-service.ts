@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { ProviderKind } from '../../src-shared/agent'
+import type { Chat } from '../../src-shared/contract'
 import { AtelierError } from '../../src-shared/errors'
 import {
   type CreateProviderBody,
@@ -194,6 +195,21 @@ export class ProviderService {
       )
     }
     return this.resolveKind(kind, overrides)
+  }
+
+  /**
+   * The provider a chat's turn uses: the one the chat names (with its model), unless the turn names
+   * a wire format directly (the CLI's `--provider`, with its own address and model).
+   */
+  forChat(
+    chat: Pick<Chat, 'provider' | 'model'>,
+    direct?: { kind: ProviderKind } & ProviderOverrides,
+  ): ResolvedProvider {
+    if (direct) {
+      const { kind, ...overrides } = direct
+      return this.resolveKind(kind, overrides)
+    }
+    return this.resolve(chat.provider, chat.model ? { model: chat.model } : {})
   }
 
   /**

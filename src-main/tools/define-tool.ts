@@ -6,13 +6,14 @@ import type { RegisteredTool, ToolCallRecord, ToolContext, ToolHost, ToolRunner,
  * receive, and it runs in process. `registerTool(defineTool({...}))` is all a built-in needs.
  */
 export function defineTool<Parameters extends TSchema>(spec: ToolSpec<Parameters>): RegisteredTool {
-  const { name, description, parameters, describe, preview, execute, ...rest } = spec
+  const { name, description, parameters, describe, preview, check, execute, ...rest } = spec
   return {
     ...rest,
     definition: { name, description, parameters },
     // The executor has validated the arguments against `parameters`: they are that type now.
     ...(describe && { describe: async (args, context) => describe(args as never, context) }),
     ...(preview && { preview: (args, context) => preview(args as never, context) }),
+    ...(check && { check: (args, context) => check(args as never, context) }),
     runner: inProcess((args, context) => execute(args as never, context)),
   }
 }
@@ -44,6 +45,6 @@ export function withHost(call: ToolCallRecord, host: ToolHost): ToolContext {
     beginCommit: host.beginCommit,
     protectedPaths: host.protectedPaths,
     images: host.images,
-    elicit: host.elicit,
+    ask: host.ask,
   }
 }

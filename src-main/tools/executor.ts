@@ -1,45 +1,93 @@
 /**
  * The tool call pipeline: every call, whatever its source, takes one path —
- * resolve → validate → describe → decide → run → shape — each stage in its own module under
+ * resolve → validate → describe → check → decide → run → shape — each stage in its own module under
  * `pipeline/`. What is common to every call happens here once; a tool's runner only does its job.
+ *
+ * A turn's scheduler drives the stages one by one (`prepare`, then a `PreparedCall`'s description
+ * and checks, `beforeHooks`, its own decision, `run`), so a call has a state between them;
+ * `execute` runs them all at once for a call nobody needs to watch (`atelier tool`, the playground).
  */
 import { randomUUID } from 'node:crypto'
+import type { ToolCallDescription, ToolDisplay } from '../../src-shared/tools'
 import { ephemeralLedger, type FreshnessLedger } from '../core/freshness-ledger'
 import type { ImageGenerator } from '../core/images'
 import { withHost } from './define-tool'
-import { FatalToolError } from './errors'
-import { type CallGate, decide } from './pipeline/decide'
-import { describeCall, previewCall } from './pipeline/describe'
+import { FatalToolError, ToolError } from './errors'
+import { checkCall, describeCall, previewCall } from './pipeline/describe'
 import { type AfterToolHook, type BeforeToolHook, runHook, type ToolHookCall } from './pipeline/hooks'
 import { resolveTool } from './pipeline/resolve'
-import { runWithinBudget } from './pipeline/run'
+import { type CommitState, runWithinBudget } from './pipeline/run'
 import { failureOutput, shapeResult, toToolOutput } from './pipeline/shape'
 import type { ToolCall, ToolCallScope, ToolExecutionResult } from './pipeline/types'
 import { validateArguments } from './pipeline/validate'
 import type { ToolRegistry } from './registry'
+import { DEFAULT_MAX_RESULT_CHARS } from './result-limits'
 import { clampIntegerSetting, TIMEOUT_SECONDS } from './settings-policy'
 import type { ToolSettingsService } from './tool-settings-service'
-import type { ToolCallRecord, ToolHost } from './types'
+import type { RegisteredTool, ToolCallRecord, ToolContext, ToolHost } from './types'
 
-export type {
-  AfterToolHook,
-  BeforeToolHook,
-  CallGate,
-  ToolCall,
-  ToolCallScope,
-  ToolExecutionResult,
-  ToolHookCall,
-}
-export { toToolOutput }
-
-/** Larger results are cut, with a notice, so one call cannot flood the model's context. */
-export const DEFAULT_MAX_RESULT_CHARS = 100_000
+export type { AfterToolHook, BeforeToolHook, ToolCall, ToolCallScope, ToolExecutionResult, ToolHookCall }
+export { DEFAULT_MAX_RESULT_CHARS, toToolOutput }
 
 /** What tools need from the app: its own folder (never touched), the chats' ledgers, image making. */
 export interface ExecutorServices {
   protectedPaths: string[]
   ledgers: { ledgerFor(chatId: string): FreshnessLedger }
   images?: ImageGenerator
+}
+
+/**
+ * A call that has been resolved and validated, ready for the stages that need no person (its
+ * description, its checks) and then to run. Describing and checking resolve real paths and read
+ * files, so each is done once, and only when asked for.
+ */
+export class PreparedCall {
+  /** The record and its host as one: what describing, checking and hooks see. */
+  readonly context: ToolContext
+  private described?: Promise<ToolCallDescription>
+  private hooked?: Promise<ToolHookCall>
+
+  constructor(
+    readonly call: ToolCall,
+    readonly tool: RegisteredTool,
+    readonly record: ToolCallRecord,
+    readonly host: ToolHost,
+    /** Aborts the call's signal: the person's stop, its timeout, a fatal failure beside it. */
+    readonly controller: AbortController,
+    readonly commit: CommitState,
+    readonly timeoutSeconds: number,
+    readonly maxResultChars: number,
+  ) {
+    this.context = withHost(record, host)
+  }
+
+  /** What it will do, in words and real paths: what a policy matches and a person reads. */
+  describe(): Promise<ToolCallDescription> {
+    this.described ??= describeCall(this.tool, this.record.args, this.context)
+    return this.described
+  }
+
+  /** What it would change (an edit's diff), for a person deciding; nothing is written. */
+  preview(): Promise<ToolDisplay | undefined> {
+    return previewCall(this.tool, this.record.args, this.context)
+  }
+
+  /** Rejects with the ToolError it would fail with anyway (a path outside the folder, a file not read). */
+  check(): Promise<void> {
+    return checkCall(this.tool, this.record.args, this.context)
+  }
+
+  /** The call as hooks and the approval policy see it. */
+  hookCall(): Promise<ToolHookCall> {
+    this.hooked ??= this.describe().then((description) => ({
+      call: this.call,
+      args: this.record.args,
+      description,
+      context: this.context,
+      preview: () => this.preview(),
+    }))
+    return this.hooked
+  }
 }
 
 export class ToolExecutor {
@@ -63,94 +111,119 @@ export class ToolExecutor {
     return () => this.afterHooks.delete(hook)
   }
 
-  /** Runs one call. Every failure comes back as an error result, except FatalToolError, which is thrown. */
+  /**
+   * Runs one call through every stage; nobody is asked anything. Every failure comes back as an
+   * error result, except FatalToolError, which is thrown.
+   */
   async execute(call: ToolCall, scope: ToolCallScope): Promise<ToolExecutionResult> {
-    const started = performance.now()
-    const name = call.name
-    let maxChars = this.maxResultChars
-    const parent = scope.signal
-    const controller = new AbortController()
-    const abortFromParent = () => controller.abort(parent?.reason)
-    let timeoutSeconds: number | undefined
+    let prepared: PreparedCall
     try {
-      const { entry, settings } = resolveTool(
-        this.registry,
-        this.settings,
-        name,
-        scope.user,
-        scope.offered,
-        scope.mode === 'agent' ? scope.workingDirectory : null,
+      prepared = this.prepare(call, scope)
+      if (this.beforeHooks.size > 0) await this.runBeforeHooks(prepared)
+    } catch (error) {
+      return this.failed(call.name, error, scope.signal)
+    }
+    return this.run(prepared, scope.signal)
+  }
+
+  /**
+   * Stages 1 and 2: the call names a tool this turn may use, and its arguments fit the tool's
+   * schema. Throws the ToolError the model reads otherwise.
+   */
+  prepare(call: ToolCall, scope: ToolCallScope): PreparedCall {
+    const { entry, settings } = resolveTool(
+      this.registry,
+      this.settings,
+      call.name,
+      scope.user,
+      scope.offered,
+      scope.mode === 'agent' ? scope.workingDirectory : null,
+    )
+    const { tool } = entry
+    const args = validateArguments(tool, call.arguments)
+    const timeoutSeconds =
+      tool.maxRuntimeSeconds?.(settings) ??
+      clampIntegerSetting(settings.parameters.timeoutSeconds, TIMEOUT_SECONDS)
+    const controller = new AbortController()
+    const commit: CommitState = { begun: false }
+    const record: ToolCallRecord = {
+      callId: call.id ?? randomUUID(),
+      tool: call.name,
+      args,
+      chatId: scope.chatId ?? null,
+      user: scope.user,
+      workingDirectory: scope.workingDirectory,
+      mode: scope.mode,
+      restrict: scope.restrict,
+      settings,
+      deadline: Date.now() + timeoutSeconds * 1000,
+    }
+    const host: ToolHost = {
+      signal: controller.signal,
+      beginCommit: () => {
+        commit.begun = true
+      },
+      onUpdate: scope.onUpdate ?? (() => {}),
+      ledger: scope.chatId ? this.services.ledgers.ledgerFor(scope.chatId) : ephemeralLedger(),
+      protectedPaths: this.services.protectedPaths,
+      images: this.services.images,
+      ...(scope.abortTurn && { abortTurn: scope.abortTurn }),
+      ...(scope.ask && { ask: scope.ask }),
+    }
+    const maxChars = tool.maxResultChars ?? this.maxResultChars
+    return new PreparedCall(call, tool, record, host, controller, commit, timeoutSeconds, maxChars)
+  }
+
+  /** Stage 4's first half: the before-tool hooks, any of which may block the call (ToolError `blocked`). */
+  async runBeforeHooks(prepared: PreparedCall): Promise<void> {
+    const call = await prepared.hookCall()
+    for (const hook of this.beforeHooks) {
+      const verdict = await runHook(prepared.record.tool, 'beforeTool', () => hook(call))
+      if (verdict) {
+        throw new ToolError('blocked', `The call to ${prepared.record.tool} was blocked: ${verdict.block}`)
+      }
+    }
+  }
+
+  /**
+   * Stages 5 and 6: the call runs within its budget — the deadline starts now, after any wait for
+   * a person — and whatever it returned or threw becomes the typed result, after-tool hooks last.
+   * `signal` is the person's stop. Only FatalToolError escapes.
+   */
+  async run(prepared: PreparedCall, signal?: AbortSignal): Promise<ToolExecutionResult> {
+    const started = performance.now()
+    const { controller, record, tool, host } = prepared
+    // Linked only now: the wait for a person before this is the scheduler's to stop.
+    const abortFromParent = () => controller.abort(signal?.reason)
+    if (signal?.aborted) abortFromParent()
+    signal?.addEventListener('abort', abortFromParent, { once: true })
+    try {
+      const returned = await runWithinBudget(
+        tool,
+        record,
+        host,
+        controller,
+        prepared.timeoutSeconds,
+        prepared.commit,
       )
-      const { tool } = entry
-      maxChars = tool.maxResultChars ?? maxChars
-      const args = validateArguments(tool, call.arguments)
-      timeoutSeconds =
-        tool.maxRuntimeSeconds?.(settings) ??
-        clampIntegerSetting(settings.parameters.timeoutSeconds, TIMEOUT_SECONDS)
-
-      if (parent?.aborted) abortFromParent()
-      parent?.addEventListener('abort', abortFromParent, { once: true })
-      const record: ToolCallRecord = {
-        callId: call.id ?? randomUUID(),
-        tool: name,
-        args,
-        chatId: scope.chatId ?? null,
-        user: scope.user,
-        workingDirectory: scope.workingDirectory,
-        mode: scope.mode,
-        restrict: scope.restrict,
-        settings,
-        deadline: Date.now() + timeoutSeconds * 1000,
-      }
-      const commit = { begun: false }
-      const host: ToolHost = {
-        signal: controller.signal,
-        beginCommit: () => {
-          commit.begun = true
-        },
-        onUpdate: scope.onUpdate ?? (() => {}),
-        ledger: scope.chatId ? this.services.ledgers.ledgerFor(scope.chatId) : ephemeralLedger(),
-        protectedPaths: this.services.protectedPaths,
-        images: this.services.images,
-        ...(scope.abortTurn && { abortTurn: scope.abortTurn }),
-        ...(scope.confirmAction && {
-          confirm: (action, signal) =>
-            scope.confirmAction?.(action, { callId: record.callId, tool: name, args }, signal) ??
-            Promise.resolve(false),
-        }),
-        ...(scope.elicit && {
-          elicit: (question, signal) =>
-            scope.elicit?.(question, { callId: record.callId, tool: name }, signal) ??
-            Promise.resolve({ action: 'decline' as const }),
-        }),
-      }
-      const context = withHost(record, host)
-      // Describing resolves real paths (I/O the tool does again): only done for a reader of it.
-      let described: ToolHookCall | undefined
-      const hookCall = async () =>
-        (described ??= {
-          call,
-          args,
-          description: await describeCall(tool, args, context),
-          context,
-          preview: () => previewCall(tool, args, context),
-        })
-      if (this.beforeHooks.size > 0 || scope.gate)
-        await decide(this.beforeHooks, scope.gate, await hookCall())
-
-      const returned = await runWithinBudget(tool, record, host, controller, timeoutSeconds, commit)
-      let result = shapeResult(toToolOutput(returned), performance.now() - started, maxChars)
+      let result = shapeResult(toToolOutput(returned), performance.now() - started, prepared.maxResultChars)
       for (const hook of this.afterHooks) {
-        const hooked = await hookCall()
-        result = (await runHook(name, 'afterTool', () => hook(hooked, result))) ?? result
+        const call = await prepared.hookCall()
+        result = (await runHook(record.tool, 'afterTool', () => hook(call, result))) ?? result
       }
       return result
     } catch (error) {
       if (FatalToolError.isInstance(error)) throw error
-      const output = failureOutput(name, error, controller.signal, timeoutSeconds)
-      return shapeResult(output, performance.now() - started, maxChars)
+      const output = failureOutput(record.tool, error, controller.signal, prepared.timeoutSeconds)
+      return shapeResult(output, performance.now() - started, prepared.maxResultChars)
     } finally {
-      parent?.removeEventListener('abort', abortFromParent)
+      signal?.removeEventListener('abort', abortFromParent)
     }
+  }
+
+  /** The result of a call that failed before it ran: refused, invalid, blocked, denied, stopped. */
+  failed(name: string, error: unknown, stopped?: AbortSignal): ToolExecutionResult {
+    if (FatalToolError.isInstance(error)) throw error
+    return shapeResult(failureOutput(name, error, stopped), 0, this.maxResultChars)
   }
 }

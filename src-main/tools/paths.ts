@@ -465,6 +465,21 @@ export async function resolveAndValidatePath(
 }
 
 /** A file tool's call described: the path as written, and the real path it leads to. */
+/** A path argument resolved, confined and checked against the tool's policy, as a person reads it too. */
+export async function resolveTarget(
+  input: string,
+  context: PathScope,
+): Promise<{ real: string; display: string }> {
+  const policy = await loadPathPolicy(context)
+  const { real } = await resolveAndValidatePath(input, context, policy)
+  return { real, display: policy.display(real) }
+}
+
+/** A tool's `check` for a path it will use: refused now (outside the folder, denied) rather than once allowed. */
+export async function checkPath(input: string, context: PathScope): Promise<void> {
+  await resolveAndValidatePath(input, context)
+}
+
 export async function describePath(
   input: string,
   context: Pick<PathScope, 'mode' | 'workingDirectory'>,

@@ -1,7 +1,8 @@
 import type { Static, TSchema } from '@sinclair/typebox'
 import type { PendingActionView } from '../../src-shared/approvals'
 import type { ChatMode } from '../../src-shared/contract'
-import type { ElicitationAnswer, ElicitationQuestion } from '../../src-shared/elicitation'
+import type { ElicitationQuestion } from '../../src-shared/elicitation'
+import type { Answer } from '../../src-shared/questions'
 import type {
   ToolCallDescription,
   ToolDefinition,
@@ -16,6 +17,14 @@ import type { FreshnessLedger } from '../core/freshness-ledger'
 import type { ImageGenerator } from '../core/images'
 
 export type { FreshnessLedger, ToolDefinition, ToolSettingsMetadata, ToolSource }
+
+/** What a running tool may ask the person, before the scheduler gives it an id and a place in line. */
+export type ToolQuestion =
+  | { kind: 'confirmation'; action: PendingActionView }
+  | ({ kind: 'elicitation' } & ElicitationQuestion)
+
+/** A person's answer, or why none can come (a run with no terminal to ask on). */
+export type AskResult = Answer | { decision: 'unanswered'; reason: string }
 
 /** A tool's settings after defaults < saved < overrides, parameters validated. */
 export interface EffectiveToolSettings {
@@ -68,15 +77,12 @@ export interface ToolHost {
   /** Stops the whole turn (a custom tool's `ctx.abort()`); absent outside a turn. */
   abortTurn?: (reason: string) => void
   /**
-   * Asks the person, on a card in the chat, whether to apply a change the tool proposes; absent
-   * where nobody can answer (the CLI, the playground).
+   * Asks the person something while the call runs — whether to apply a change the tool proposes, an
+   * MCP server's form — on the call's own card; absent where nobody watches (the playground,
+   * `atelier tool`). Resolves with the answer, or `unanswered` when nobody can answer (a run with no
+   * terminal); rejects when the call is stopped first.
    */
-  confirm?: (action: PendingActionView, signal: AbortSignal) => Promise<boolean>
-  /**
-   * Asks the person, on a form in the chat, what an MCP server wants to know during the call (MCP
-   * elicitation); absent where nobody can answer, and then the server is declined.
-   */
-  elicit?: (question: ElicitationQuestion, signal: AbortSignal) => Promise<ElicitationAnswer>
+  ask?: (question: ToolQuestion, signal: AbortSignal) => Promise<AskResult>
 }
 
 /** Everything an in-process tool may know about the call it is serving: the record and its host. */
@@ -118,6 +124,12 @@ export interface RegisteredTool {
   /** What the call would change, shown to a person deciding on it; nothing is written. */
   preview?: (args: unknown, context: ToolContext) => Promise<ToolDisplay | undefined>
   /**
+   * Throws the ToolError the call would fail with whoever allowed it (a path outside the folder, a
+   * file not read in this chat, an edit that does not apply): checked before anyone is asked.
+   * Nothing is written; `execute` checks again.
+   */
+  check?: (args: unknown, context: ToolContext) => Promise<void>
+  /**
    * Results longer than this are cut with a notice (default: the executor's cap). A tool whose
    * whole output must reach the model, like read_file's byte views, sets its own.
    */
@@ -137,7 +149,7 @@ export interface RegisteredTool {
 
 /** A tool written in this process, its arguments typed by its TypeBox schema. */
 export interface ToolSpec<Parameters extends TSchema>
-  extends Omit<RegisteredTool, 'definition' | 'describe' | 'preview' | 'runner'> {
+  extends Omit<RegisteredTool, 'definition' | 'describe' | 'preview' | 'check' | 'runner'> {
   name: string
   description: string
   parameters: Parameters
@@ -146,6 +158,7 @@ export interface ToolSpec<Parameters extends TSchema>
     context: ToolContext,
   ) => Promise<Omit<ToolCallDescription, 'kind'>> | Omit<ToolCallDescription, 'kind'>
   preview?: (args: Static<Parameters>, context: ToolContext) => Promise<ToolDisplay | undefined>
+  check?: (args: Static<Parameters>, context: ToolContext) => Promise<void>
   /** Receives arguments that already passed the schema. */
   execute: (args: Static<Parameters>, context: ToolContext) => Promise<unknown>
 }

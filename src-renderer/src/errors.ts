@@ -28,27 +28,6 @@ export interface ProviderFacts {
   canStoreKeys: boolean
 }
 
-/**
- * A failure's code when the turn's stored record kept only its message (after a reload): read back
- * from the main process's own wording (src-main/providers/provider-error.ts, provider-service.ts).
- */
-export function inferErrorCode(message: string | null): string | undefined {
-  if (!message) return undefined
-  const patterns: [RegExp, string][] = [
-    [/refused the API key/, 'provider_auth'],
-    [/is rate limiting requests/, 'provider_rate_limited'],
-    [/could not be reached/, 'provider_connection'],
-    [/longer than its context window/, 'provider_context_overflow'],
-    [/^No model provider is set up/, 'no_provider'],
-    [/has no API key/, 'missing_api_key'],
-    [/^Choose a model for /, 'missing_model'],
-    [/rejected the request \(\d+\)/, 'provider_rejected'],
-    [/ answered 5\d\d:/, 'provider_unavailable'],
-    [/^A stored secret cannot be decrypted/, 'secret_unreadable'],
-  ]
-  return patterns.find(([pattern]) => pattern.test(message))?.[1]
-}
-
 /** Where a key for this provider can come from, in this window: stored here, or the environment. */
 function keyAdvice(provider: ProviderFacts | undefined, what: string): string {
   if (!provider) return `${what} Check the provider’s key in Settings → Providers.`
@@ -69,9 +48,8 @@ export function adviseError(
   message: string | null,
   provider: ProviderFacts | undefined,
 ): ErrorAdvice | undefined {
-  const known = code && code !== 'internal' ? code : inferErrorCode(message)
   const name = provider?.name ?? 'The provider'
-  switch (known) {
+  switch (code) {
     case 'provider_auth':
       return {
         headline: 'The provider refused the API key',

@@ -60,7 +60,11 @@ describe('approvals in the chat', () => {
     const card = await waitingCard(page, 'edit_file')
     expect(await card.locator('.diff-removed').allTextContents()).toContain('-Plant the tomatoes in May.')
     expect(await card.locator('.diff-added').allTextContents()).toContain('+Plant the tomatoes in April.')
-    expect(await card.locator('.tool-args').textContent()).toBe(JSON.stringify(args, null, 2))
+    // The arguments show once, in the call's own card around the question.
+    expect(await toolCard(page, 'edit_file').locator('.tool-args').textContent()).toBe(
+      JSON.stringify(args, null, 2),
+    )
+    expect(await card.locator('.tool-args').count()).toBe(0)
     expect(await card.textContent()).toContain('notes.txt')
     expect(await card.getByRole('heading', { name: 'Why it asks' }).count()).toBe(1)
     expect(await toolCard(page, 'edit_file').getByText('Waiting for approval').count()).toBe(1)
@@ -236,7 +240,7 @@ describe('approvals in the chat', () => {
     await card.getByText('Cancelled', { exact: true }).waitFor()
     expect(existsSync(join(folder, 'notes.txt'))).toBe(false)
     expect(app.atelier.agent.conversation({ id: chat.id }).turns.at(-1)?.status).toBe('stopped')
-    expect(app.atelier.approvals.pending({ chatId: chat.id })).toEqual([])
+    expect(app.atelier.agent.view({ id: chat.id }).calls.filter((call) => call.question)).toEqual([])
     // The model was not asked again.
     expect(fake.requestsOf('openai-chat')).toHaveLength(1)
   })

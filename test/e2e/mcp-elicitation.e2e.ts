@@ -147,6 +147,6 @@ describe('MCP elicitation in the chat', () => {
     await turnOver(page)
     await answered(page).getByText('Cancelled', { exact: true }).waitFor()
     await expect.poll(() => server.answers).toEqual([{ action: 'cancel' }])
-    expect(app.atelier.approvals.pendingElicitations({ chatId: chat.id })).toEqual([])
+    expect(app.atelier.agent.view({ id: chat.id }).calls.filter((call) => call.question)).toEqual([])
   })
 })

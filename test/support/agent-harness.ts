@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs'
 import { afterEach } from 'vitest'
 import { type Atelier, createAtelier } from '../../src-main/app/create-atelier'
-import type { Asker } from '../../src-main/approvals/approval-service'
+import type { Asker } from '../../src-main/approvals/askers'
 import { builtinTools } from '../../src-main/tools/builtin'
 import type { RegisteredTool } from '../../src-main/tools/types'
 import type { ChatMessage, Turn, TurnEvent } from '../../src-shared/agent'

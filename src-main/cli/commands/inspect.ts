@@ -28,11 +28,11 @@ export function registerInspectCommand(program: Command): void {
     .option('--agent <name>', 'the agent profile the turn would use (default: Default)')
     .addOption(approvalOption())
     .action((options: InspectOptions, command: Command) =>
-      withAtelier(command, async ({ agent, profiles }) => {
+      withAtelier(command, async ({ projection, profiles }) => {
         const profile = options.agent === undefined ? profiles.forChat(null) : profiles.byName(options.agent)
         const folder = options.mode === 'agent' ? resolve(options.cwd ?? process.cwd()) : null
         // The same projection a turn makes, MCP servers' and this folder's custom tools included.
-        const { definitions } = await agent.projection(
+        const { definitions } = await projection.projection(
           profile,
           options.approval ?? profile.approvalMode,
           folder,

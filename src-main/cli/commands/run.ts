@@ -108,7 +108,7 @@ export function registerRunCommand(program: Command): void {
             ...(options.approval && { approvalMode: options.approval }),
             asker: terminalAsker(),
             signal: stop.signal,
-            onEvent: options.json ? printJsonLine : printForPerson,
+            onEvent: options.json ? printJsonLine : printerForPerson(),
           })
           const turn = await done
           if (turn.status === 'stopped') process.exitCode = EXIT_STOPPED
@@ -131,57 +131,67 @@ function printJsonLine(event: TurnEvent): void {
   process.stdout.write(`${JSON.stringify(event)}\n`)
 }
 
-/** The answer on stdout, so it can be piped; what the agent does on stderr, so it can be watched. */
-function printForPerson(event: TurnEvent): void {
-  switch (event.type) {
-    case 'text_delta':
-      process.stdout.write(event.text)
-      break
-    case 'tool_call_completed':
-      process.stderr.write(`\n→ ${event.name} ${event.arguments}\n`)
-      break
-    case 'tool_progress': {
-      // Counted progress only; other tools' progress (shell output chunks) stays in the app.
-      if (event.progress.kind === 'progress')
-        process.stderr.write(`  ⋯ ${countedProgressText(event.progress)}\n`)
-      break
-    }
-    case 'tool_result': {
-      const mark = event.isError ? `✗ ${event.name}: ${firstLine(event.content)}` : `✓ ${event.name}`
-      process.stderr.write(`${mark} (${Math.round(event.durationMs)} ms)\n`)
-      break
-    }
-    case 'approval_requested':
-      // On a terminal the prompt shows the card; elsewhere nobody can answer it.
-      if (!process.stdin.isTTY || !process.stderr.isTTY) {
-        const why = event.request.reasons.join(' ')
-        process.stderr.write(`  ✗ needs approval, and this run cannot ask (see --approval): ${why}\n`)
+/**
+ * The answer on stdout, so it can be piped; what the agent does on stderr, so it can be watched:
+ * each call as it is made, its count as it moves, and how it ended.
+ */
+function printerForPerson(): (event: TurnEvent) => void {
+  const counts = new Map<string, string>()
+  return (event) => {
+    switch (event.type) {
+      case 'text_delta':
+        process.stdout.write(event.text)
+        break
+      case 'tool_call_completed':
+        process.stderr.write(`\n→ ${event.name} ${event.arguments}\n`)
+        break
+      case 'tool_call': {
+        const { call } = event
+        // Counted progress only; other progress (a command's output) stays in the app.
+        const counted = call.progress?.counted && countedProgressText(call.progress.counted)
+        if (counted && counts.get(call.id) !== counted) {
+          counts.set(call.id, counted)
+          process.stderr.write(`  ⋯ ${counted}\n`)
+        }
+        if (!call.result) break
+        const unasked = call.decisions.find(({ kind, by }) => kind === 'approval' && by === 'nobody')
+        if (unasked) {
+          process.stderr.write(
+            `  ✗ needs approval, and this run cannot ask (see --approval): ${unasked.message ?? ''}\n`,
+          )
+        }
+        const { isError, content, durationMs } = call.result
+        const mark = isError ? `✗ ${call.name}: ${firstLine(content)}` : `✓ ${call.name}`
+        process.stderr.write(`${mark} (${Math.round(durationMs)} ms)\n`)
+        break
       }
-      break
-    case 'servers_unavailable':
-      for (const { name, error } of event.servers) {
-        process.stderr.write(`MCP server “${name}” is unavailable, so its tools are not offered: ${error}.\n`)
+      case 'servers_unavailable':
+        for (const { name, error } of event.servers) {
+          process.stderr.write(
+            `MCP server “${name}” is unavailable, so its tools are not offered: ${error}.\n`,
+          )
+        }
+        break
+      case 'retry':
+        process.stderr.write(`\n${event.message} — retrying in ${(event.delayMs / 1000).toFixed(1)} s\n`)
+        break
+      case 'compaction_completed': {
+        const { compaction } = event
+        const how = compaction.summary ? 'summarized the earlier conversation' : 'elided older tool outputs'
+        process.stderr.write(
+          `  ⋯ context compacted: ${how} (${compaction.tokensBefore} → ${compaction.tokensAfter} tokens)\n`,
+        )
+        break
       }
-      break
-    case 'retry':
-      process.stderr.write(`\n${event.message} — retrying in ${(event.delayMs / 1000).toFixed(1)} s\n`)
-      break
-    case 'compaction_completed': {
-      const { compaction } = event
-      const how = compaction.summary ? 'summarized the earlier conversation' : 'elided older tool outputs'
-      process.stderr.write(
-        `  ⋯ context compacted: ${how} (${compaction.tokensBefore} → ${compaction.tokensAfter} tokens)\n`,
-      )
-      break
+      case 'turn_completed':
+        process.stdout.write('\n')
+        if (event.status === 'stopped') process.stderr.write('Stopped.\n')
+        break
+      case 'turn_error':
+        process.stdout.write('\n')
+        process.stderr.write(`atelier: ${event.message} (${event.code})\n`)
+        break
     }
-    case 'turn_completed':
-      process.stdout.write('\n')
-      if (event.status === 'stopped') process.stderr.write('Stopped.\n')
-      break
-    case 'turn_error':
-      process.stdout.write('\n')
-      process.stderr.write(`atelier: ${event.message} (${event.code})\n`)
-      break
   }
 }
 

@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 import { type Command, Option } from 'commander'
 import type { ChatMode } from '../../../src-shared/contract'
 import { LOCAL_USER } from '../../app/create-atelier'
-import { declineHeadless } from '../headless-elicitation'
+import { answerHeadless } from '../headless-elicitation'
 import { abortOnSignals, withAtelier } from '../open-atelier'
 
 interface ToolOptions {
@@ -53,7 +53,7 @@ export function registerToolCommand(program: Command): void {
               mode,
               restrict: mode === 'agent' && options.restrict,
               signal: stop.signal,
-              elicit: declineHeadless,
+              ask: async (question) => answerHeadless(question),
               onUpdate: (progress) =>
                 process.stderr.write(
                   `${typeof progress === 'string' ? progress : JSON.stringify(progress)}\n`,

@@ -5,13 +5,7 @@ import { fileChangeOutput, isText, unifiedDiff } from '../diff'
 import { ToolArgumentError, ToolError } from '../errors'
 import { assertReadFirst, readCurrent } from '../file-guard'
 import { serializedByPath, sha256, writeFileAtomically } from '../files'
-import {
-  describePath,
-  loadPathPolicy,
-  pathArgument,
-  resolveAndValidatePath,
-  writeToolSettings,
-} from '../paths'
+import { describePath, pathArgument, resolveTarget, writeToolSettings } from '../paths'
 import { registerTool } from '../registry'
 import type { ToolContext, ToolOutput } from '../types'
 
@@ -39,9 +33,7 @@ function occurrences(text: string, search: string): number {
 export async function editFile(args: Parameters, context: ToolContext): Promise<ToolOutput> {
   const { real, display } = await target(args, context)
   return serializedByPath(real, context.signal, async () => {
-    const current = await readText(real, display, context)
-    await assertReadFirst(current, real, display, context)
-    const { after, replacements } = replace(current.bytes.toString('utf8'), args, display)
+    const { current, after, replacements } = await planEdit(args, context, real, display)
     const bytes = Buffer.from(after, 'utf8')
     await writeFileAtomically(real, bytes, {
       mode: current.mode,
@@ -56,11 +48,17 @@ export async function editFile(args: Parameters, context: ToolContext): Promise<
   })
 }
 
+/** The file as it is and as the edit would leave it, every check passed (read first, found once); nothing written. */
+async function planEdit(args: Parameters, context: ToolContext, real: string, display: string) {
+  const current = await readText(real, display, context)
+  await assertReadFirst(current, real, display, context)
+  return { current, ...replace(current.bytes.toString('utf8'), args, display) }
+}
+
 /** The diff the edit would make, for a person deciding on it; nothing is written. */
 async function previewEdit(args: Parameters, context: ToolContext): Promise<ToolDisplay | undefined> {
   const { real, display } = await target(args, context)
-  const current = await readText(real, display, context)
-  const { after } = replace(current.bytes.toString('utf8'), args, display)
+  const { current, after } = await planEdit(args, context, real, display)
   const patch = unifiedDiff(display, current.bytes, Buffer.from(after, 'utf8'))
   return patch === undefined ? undefined : { kind: 'diff', path: display, patch }
 }
@@ -69,9 +67,7 @@ async function target(args: Parameters, context: ToolContext): Promise<{ real: s
   if (args.old_string === args.new_string) {
     throw new ToolArgumentError('old_string and new_string are the same; there is nothing to change')
   }
-  const policy = await loadPathPolicy(context)
-  const { real } = await resolveAndValidatePath(args.path, context, policy)
-  return { real, display: policy.display(real) }
+  return resolveTarget(args.path, context)
 }
 
 async function readText(real: string, display: string, context: ToolContext) {
@@ -121,6 +117,10 @@ export const editFileTool = defineTool({
   kind: 'edit',
   describe: (args, context) => describePath(args.path, context),
   preview: previewEdit,
+  check: async (args, context) => {
+    const { real, display } = await target(args, context)
+    await planEdit(args, context, real, display)
+  },
   execute: editFile,
 })
 

@@ -4,7 +4,6 @@ import { type Static, Type } from '@sinclair/typebox'
 import picomatch from 'picomatch'
 import { defineTool } from '../define-tool'
 import { ToolArgumentError, ToolPathError } from '../errors'
-import { DEFAULT_MAX_RESULT_CHARS } from '../executor'
 import {
   baseDirectory,
   describePath,
@@ -17,6 +16,7 @@ import {
 } from '../paths'
 import { withDisplay } from '../pipeline/shape'
 import { registerTool } from '../registry'
+import { DEFAULT_MAX_RESULT_CHARS } from '../result-limits'
 import {
   cachePlan,
   type JobContext,

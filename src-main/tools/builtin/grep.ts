@@ -2,7 +2,6 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
 import { type Static, Type } from '@sinclair/typebox'
 import { defineTool } from '../define-tool'
 import { ToolArgumentError, ToolError, type ToolErrorType } from '../errors'
-import { DEFAULT_MAX_RESULT_CHARS } from '../executor'
 import { BINARY_PROBE_BYTES, looksBinary, openedAt } from '../files'
 import {
   baseDirectory,
@@ -15,6 +14,7 @@ import {
 } from '../paths'
 import { withDisplay } from '../pipeline/shape'
 import { registerTool } from '../registry'
+import { DEFAULT_MAX_RESULT_CHARS } from '../result-limits'
 import {
   cachePlan,
   type JobContext,

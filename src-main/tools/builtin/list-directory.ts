@@ -5,6 +5,7 @@ import { type Static, Type } from '@sinclair/typebox'
 import { defineTool } from '../define-tool'
 import { ToolError, ToolPathError } from '../errors'
 import {
+  checkPath,
   describePath,
   loadPathPolicy,
   pathArgument,
@@ -71,6 +72,7 @@ export const listDirectoryTool = defineTool({
   settings: pathToolSettings('List folders', 'Lets the model see what a folder holds.'),
   kind: 'read',
   describe: (args, context) => describePath(args.path, context),
+  check: (args, context) => checkPath(args.path, context),
   execute: async (args, context) => {
     const result = await listDirectory(args, context)
     const entries = result.entries.map(({ name, type }) => ({

@@ -4,6 +4,7 @@ import { defineTool } from '../define-tool'
 import { ToolArgumentError, ToolError } from '../errors'
 import { BINARY_PROBE_BYTES, looksBinary, readBounded, sha256, WHOLE_FILE_CEILING } from '../files'
 import {
+  checkPath,
   describePath,
   loadPathPolicy,
   pathArgument,
@@ -176,6 +177,7 @@ export const readFileTool = defineTool({
   settings: pathToolSettings('Read files', 'Lets the model read files, as numbered text or raw bytes.'),
   kind: 'read',
   describe: (args, context) => describePath(args.path, context),
+  check: (args, context) => checkPath(args.path, context),
   // A byte view reaches the model whole: hex doubles 256 KiB, plus the JSON around it.
   maxResultChars: 2 * BYTE_VIEW_CEILING + 4096,
   execute: async (args, context) => {

@@ -10,6 +10,7 @@ import { defineTool } from '../define-tool'
 import { ToolError } from '../errors'
 import {
   baseDirectory,
+  checkPath,
   describePath,
   loadPathPolicy,
   PATH_POLICY_DEFAULTS,
@@ -271,6 +272,7 @@ export function buildShellTool(name: ShellName, interpreter: Interpreter): Regis
       const cwd = described.locations[0] as string
       return { ...described, command: { text: args.command, cwd, syntax } }
     },
+    check: (args, context) => checkPath(args.cwd ?? baseDirectory(context), context),
     execute: (args, context) => runIn(interpreter, args, context),
   })
 }

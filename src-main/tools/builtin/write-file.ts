@@ -6,13 +6,7 @@ import { fileChangeOutput, unifiedDiff } from '../diff'
 import { ToolArgumentError, ToolError } from '../errors'
 import { assertReadFirst, readCurrent } from '../file-guard'
 import { makeFolders, serializedByPath, sha256, writeFileAtomically } from '../files'
-import {
-  describePath,
-  loadPathPolicy,
-  pathArgument,
-  resolveAndValidatePath,
-  writeToolSettings,
-} from '../paths'
+import { describePath, pathArgument, resolveTarget, writeToolSettings } from '../paths'
 import { registerTool } from '../registry'
 import type { ToolContext, ToolOutput } from '../types'
 
@@ -49,9 +43,7 @@ function decode(content: string, encoding: 'utf8' | 'base64'): Buffer {
 
 export async function writeFile(args: Parameters, context: ToolContext): Promise<ToolOutput> {
   const bytes = decode(args.content, args.encoding ?? 'utf8')
-  const policy = await loadPathPolicy(context)
-  const { real } = await resolveAndValidatePath(args.path, context, policy)
-  const display = policy.display(real)
+  const { real, display } = await resolveTarget(args.path, context)
   return serializedByPath(real, context.signal, async () => {
     const current = await readCurrent(real, display, context.signal)
     if (current) await assertReadFirst(current, real, display, context)
@@ -81,9 +73,7 @@ export async function writeFile(args: Parameters, context: ToolContext): Promise
 /** The diff a write would make, for a person deciding on it; nothing is written. */
 async function previewWrite(args: Parameters, context: ToolContext): Promise<ToolDisplay | undefined> {
   const bytes = decode(args.content, args.encoding ?? 'utf8')
-  const policy = await loadPathPolicy(context)
-  const { real } = await resolveAndValidatePath(args.path, context, policy)
-  const display = policy.display(real)
+  const { real, display } = await resolveTarget(args.path, context)
   const current = await readCurrent(real, display, context.signal)
   const patch = unifiedDiff(display, current?.bytes ?? Buffer.alloc(0), bytes, SHOWN_DIFF_BYTES)
   return patch === undefined ? undefined : { kind: 'diff', path: display, patch }
@@ -100,6 +90,12 @@ export const writeFileTool = defineTool({
   kind: 'edit',
   describe: (args, context) => describePath(args.path, context),
   preview: previewWrite,
+  check: async (args, context) => {
+    decode(args.content, args.encoding ?? 'utf8')
+    const { real, display } = await resolveTarget(args.path, context)
+    const current = await readCurrent(real, display, context.signal)
+    if (current) await assertReadFirst(current, real, display, context)
+  },
   execute: writeFile,
 })
 

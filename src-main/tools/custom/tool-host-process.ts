@@ -4,6 +4,7 @@
  * A host that crashes fails the calls it had ("the tool host stopped") and starts again at the next
  * call; one that stops answering after a call was stopped is stuck in the person's code, and is killed.
  */
+
 import { type ChildProcess, fork } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
@@ -11,6 +12,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { CustomToolLoadError } from '../../../src-shared/custom-tools'
+import { errorMessage } from '../../../src-shared/errors'
 import type { ToolProgress } from '../../../src-shared/tools'
 import { ToolError } from '../errors'
 import { runShellCommand } from '../processes'
@@ -389,7 +391,7 @@ export class ToolHostProcess {
     message: Extract<FromHost, { type: 'confirm' }>,
     call: RunningCall | undefined,
   ): Promise<void> {
-    const ask = call?.host.confirm
+    const ask = call?.host.ask
     if (!call || !ask) {
       channel.send({
         type: 'confirmed',
@@ -400,11 +402,25 @@ export class ToolHostProcess {
       return
     }
     try {
-      const accepted = await ask(message.action, call.host.signal)
+      const answer = await ask({ kind: 'confirmation', action: message.action }, call.host.signal)
+      if ('decision' in answer && answer.decision === 'unanswered') {
+        channel.send({
+          type: 'confirmed',
+          confirmId: message.confirmId,
+          accepted: false,
+          error: answer.reason,
+        })
+        return
+      }
+      const accepted = 'decision' in answer && answer.decision !== 'deny'
       channel.send({ type: 'confirmed', confirmId: message.confirmId, accepted })
     } catch (error) {
-      const text = error instanceof Error ? error.message : String(error)
-      channel.send({ type: 'confirmed', confirmId: message.confirmId, accepted: false, error: text })
+      channel.send({
+        type: 'confirmed',
+        confirmId: message.confirmId,
+        accepted: false,
+        error: errorMessage(error),
+      })
     }
   }
 

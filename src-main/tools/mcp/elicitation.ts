@@ -12,6 +12,7 @@ import type {
   ElicitationQuestion,
   ElicitationSchema,
 } from '../../../src-shared/elicitation'
+import { untilAborted } from '../../core/abort'
 
 /** How a call in flight asks its person; absent where nobody can answer. */
 export type AskPerson = (question: ElicitationQuestion, signal: AbortSignal) => Promise<ElicitationAnswer>
@@ -67,29 +68,10 @@ export class ElicitationRouter {
       requestedSchema: params.requestedSchema as ElicitationSchema,
     }
     try {
-      return await untilStopped(call.ask(question, signal), signal)
+      return await untilAborted(call.ask(question, signal), signal)
     } catch (error) {
       if (signal.aborted) return { action: 'cancel' }
       throw error
     }
   }
-}
-
-/** The answer, or a rejection as soon as the signal aborts (an asker that ignores it cannot hang the server). */
-function untilStopped<T>(answer: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason)
-  return new Promise((resolve, reject) => {
-    const stop = () => reject(signal.reason)
-    signal.addEventListener('abort', stop, { once: true })
-    answer.then(
-      (value) => {
-        signal.removeEventListener('abort', stop)
-        resolve(value)
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', stop)
-        reject(error)
-      },
-    )
-  })
 }

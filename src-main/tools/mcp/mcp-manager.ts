@@ -242,9 +242,15 @@ function mcpTool(connection: McpConnection, server: McpServerConfig, tool: Tool)
         () =>
           new ToolError('timeout', `${tool.name} on “${server.name}” timed out: no progress for ${idle} s`),
       )
-      const { elicit } = context
+      const { ask: askPerson } = context
       const ask: AskPerson | undefined =
-        elicit && ((question, signal) => idleDeadline.pausedWhile(() => elicit(question, signal)))
+        askPerson &&
+        ((question, signal) =>
+          idleDeadline.pausedWhile(async () => {
+            const answer = await askPerson({ kind: 'elicitation', ...question }, signal)
+            // Nobody to answer: the server hears no.
+            return 'action' in answer ? answer : { action: 'decline' }
+          }))
       try {
         // While it runs, the server's questions (elicitation) go to this call's person.
         const result = await connection.elicitations.during(context.chatId, ask, context.signal, () =>

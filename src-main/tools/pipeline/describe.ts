@@ -1,6 +1,6 @@
 /**
  * Stage 3, describe: what the call will do, in words and paths, before anything decides on it —
- * what a policy matches and a person reads instead of raw JSON.
+ * what a policy matches and a person reads instead of raw JSON. Then stage 4, check.
  */
 import type { ToolCallDescription, ToolDisplay } from '../../../src-shared/tools'
 import type { RegisteredTool, ToolContext } from '../types'
@@ -28,4 +28,13 @@ export async function previewCall(
   } catch {
     return undefined
   }
+}
+
+/**
+ * Stage 4, check: what would make the call fail whoever allowed it — a path outside the folder, a
+ * file this chat has not read, an edit that does not apply — found before anyone is asked, so a
+ * person is never asked about a call that cannot succeed. The tool checks again when it runs.
+ */
+export async function checkCall(tool: RegisteredTool, args: unknown, context: ToolContext): Promise<void> {
+  await tool.check?.(args, context)
 }

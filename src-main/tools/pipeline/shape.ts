@@ -3,6 +3,7 @@
  * reads, cut at the cap, and what only the UI and hooks see.
  */
 
+import { errorMessage } from '../../../src-shared/errors'
 import type { ToolDisplay } from '../../../src-shared/tools'
 import { ToolArgumentError, ToolError, type ToolErrorType } from '../errors'
 import type { ToolOutput } from '../types'
@@ -46,17 +47,17 @@ function isToolOutput(value: unknown): value is ToolOutput {
 export function failureOutput(
   name: string,
   error: unknown,
-  signal: AbortSignal,
-  timeoutSeconds: number | undefined,
+  signal?: AbortSignal,
+  timeoutSeconds?: number,
 ): ToolOutput & { errorType: ToolErrorType } {
-  if (signal.aborted && signal.reason instanceof Timeout) {
+  if (signal?.aborted && signal.reason instanceof Timeout) {
     return {
       content: `${name} timed out after ${timeoutSeconds}s and was stopped.`,
       isError: true,
       errorType: 'timeout',
     }
   }
-  if (signal.aborted) {
+  if (signal?.aborted) {
     return { content: `${name} was cancelled by the user.`, isError: true, errorType: 'aborted' }
   }
   if (ToolArgumentError.isInstance(error)) {
@@ -67,8 +68,7 @@ export function failureOutput(
     }
   }
   if (ToolError.isInstance(error)) return { content: error.message, isError: true, errorType: error.type }
-  const message = error instanceof Error ? error.message : String(error)
-  return { content: `${name} failed: ${message}`, isError: true, errorType: 'execution_failed' }
+  return { content: `${name} failed: ${errorMessage(error)}`, isError: true, errorType: 'execution_failed' }
 }
 
 /** The typed result: an error output keeps its type (`execution_failed` unless it says better). */

@@ -1,11 +1,6 @@
 /** Approvals in the words the person reads: modes, outcomes, rule actions, scopes and sources. */
-import type {
-  ApprovalMode,
-  ApprovalOutcome,
-  PermissionRule,
-  RuleAction,
-  RuleSource,
-} from '../../../src-shared/approvals'
+import type { ApprovalMode, PermissionRule, RuleAction, RuleSource } from '../../../src-shared/approvals'
+import type { CallDecision } from '../../../src-shared/questions'
 
 export const APPROVAL_MODE_LABELS: Record<ApprovalMode, string> = {
   ask: 'Ask',
@@ -22,21 +17,17 @@ export const APPROVAL_MODE_HINTS: Record<ApprovalMode, string> = {
   'full-auto': 'Nothing asks. Deny rules and protected paths still hold.',
 }
 
-export const OUTCOME_LABELS: Record<ApprovalOutcome, string> = {
-  'allow-once': 'Allowed once',
-  'allow-chat': 'Allowed for this chat',
-  always: 'Always allowed',
-  deny: 'Denied',
-  cancelled: 'Cancelled',
-}
-
-/** How a custom tool's pending action ended: Apply is an allow-once, Discard a deny. */
-export const ACTION_OUTCOME_LABELS: Record<ApprovalOutcome, string> = {
-  'allow-once': 'Applied',
-  'allow-chat': 'Applied',
-  always: 'Applied',
-  deny: 'Discarded',
-  cancelled: 'Cancelled',
+/**
+ * How a question of a call was decided, in a word or three: `Allowed once`, `Always allowed`,
+ * `Denied`, `Applied`, `Answered`, `Cancelled`…
+ */
+export function decisionLabel({ kind, outcome, by, scope }: CallDecision): string {
+  if (outcome === 'cancelled') return 'Cancelled'
+  if (kind === 'confirmation') return outcome === 'allowed' ? 'Applied' : 'Discarded'
+  if (kind === 'elicitation') return outcome === 'accepted' ? 'Answered' : 'Declined'
+  if (outcome === 'denied') return by === 'rule' || by === 'mode' ? 'Refused' : 'Denied'
+  if (by !== 'person') return 'Allowed'
+  return scope === 'chat' ? 'Allowed for this chat' : scope === 'once' ? 'Allowed once' : 'Always allowed'
 }
 
 export const ACTION_LABELS: Record<RuleAction, string> = { allow: 'Allow', ask: 'Ask', deny: 'Deny' }

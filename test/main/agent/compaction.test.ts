@@ -38,7 +38,7 @@ describe('compaction', { timeout: 60_000 }, () => {
 
   /** The system prompt and tools of a turn, in tokens by the same estimate. */
   async function baseTokens(agent: AgentFixture) {
-    return (await agent.atelier.agent.contextStatus({ id: agent.chat.id })).usedTokens
+    return (await agent.atelier.context.status({ id: agent.chat.id })).usedTokens
   }
 
   it('summarizes the older part with the chat’s own provider and model; the next request carries the summary', async () => {

@@ -25,7 +25,7 @@ describe('a turn whose process is killed', () => {
     for (const cleanup of cleanups.splice(0)) await cleanup()
   })
 
-  it('keeps every committed message, is marked interrupted at the next open, and the chat goes on', async () => {
+  it('keeps every committed message and call, is marked interrupted at the next open, and Retry goes on', async () => {
     const fake: FakeProvider = await startFakeProvider()
     cleanups.push(() => fake.close())
     const dataDir = tempDir()
@@ -58,9 +58,16 @@ describe('a turn whose process is killed', () => {
     expect(messages[2]?.parts[0]).toMatchObject({ callId: 'call_quick', content: 'quick result' })
     expect(atelier.chats.get('crash-chat').title).toBe('Run quick and hang.')
 
-    // The next turn sends the history with the unfinished call answered, as every provider requires.
+    // Each call says how far it got: the one that ran to its end, the one cut off while it ran.
+    const { calls } = atelier.agent.conversation({ id: 'crash-chat' })
+    expect(calls.map(({ id, status, errorType }) => ({ id, status, errorType }))).toEqual([
+      { id: 'call_quick', status: 'succeeded', errorType: undefined },
+      { id: 'call_hang', status: 'failed', errorType: 'interrupted' },
+    ])
+
+    // Retry runs the turn on, with the unfinished call answered as every provider requires.
     fake.enqueue({ text: 'Picking up again.' })
-    const { done } = atelier.agent.begin({ chatId: 'crash-chat', prompt: 'Go on.' })
+    const { done } = atelier.agent.retry({ chatId: 'crash-chat' })
     expect((await done).status).toBe('completed')
     const sent = fake.requestsOf('openai-chat').at(-1)?.body.messages
     expect(sent.filter((m: { role: string }) => m.role === 'tool')).toEqual([

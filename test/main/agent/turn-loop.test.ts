@@ -8,6 +8,7 @@ import type { TurnEvent } from '../../../src-shared/agent'
 import { useAgentFixture } from '../../support/agent-harness'
 import { isAlive } from '../../support/fixture-process'
 import { recordingTool } from '../../support/test-tools'
+import { toolResults } from '../../support/turn-events'
 
 const args = (pattern: string) => JSON.stringify({ pattern })
 
@@ -23,7 +24,7 @@ function when(predicate: (event: TurnEvent) => boolean) {
 describe('the agent turn loop', () => {
   const setup = useAgentFixture()
 
-  it('runs the calls of one response side by side and feeds the results back in call order', async () => {
+  it('runs the reading calls of one response side by side and feeds the results back in call order', async () => {
     let started = 0
     let bothStarted: () => void = () => {}
     const together = new Promise<void>((resolve) => {
@@ -38,7 +39,8 @@ describe('the agent turn loop', () => {
     }
     const slow = recordingTool('slow_lookup', () => meet(150))
     const fast = recordingTool('fast_lookup', () => meet(0))
-    const { fake, run } = await setup('openai-chat', [slow.tool, fast.tool])
+    const reads = [slow.tool, fast.tool].map((tool) => ({ ...tool, kind: 'read' as const }))
+    const { fake, run } = await setup('openai-chat', reads)
     fake.enqueue(
       {
         toolCalls: [
@@ -51,8 +53,7 @@ describe('the agent turn loop', () => {
     const { turn, events, messages } = await run('look up a and b')
 
     expect(turn.status).toBe('completed')
-    const results = events.filter((e) => e.type === 'tool_result')
-    expect(results.map((e) => [e.name, e.content])).toEqual([
+    expect(toolResults(events).map((e) => [e.name, e.content])).toEqual([
       ['fast_lookup', 'together'],
       ['slow_lookup', 'together'],
     ])
@@ -115,7 +116,9 @@ describe('the agent turn loop', () => {
           }),
         ),
     )
-    const { fake, run } = await setup('gemini', [broken.tool, waiting.tool])
+    // Reads, so they run side by side: the failure must stop the one still running.
+    const reads = [broken.tool, waiting.tool].map((tool) => ({ ...tool, kind: 'read' as const }))
+    const { fake, run } = await setup('gemini', reads)
     fake.enqueue({
       toolCalls: [
         { name: 'broken', arguments: args('a') },
@@ -151,7 +154,7 @@ describe('the agent turn loop', () => {
 
     expect(turn.status).toBe('completed')
     expect(lookup.calls.map((c) => c.args)).toEqual([{ pattern: 'ok' }])
-    const first = events.find((e) => e.type === 'tool_result')
+    const [first] = toolResults(events)
     expect(first).toMatchObject({ id: 'bad', isError: true, errorType: 'validation_failed' })
     const feedback = fake.requestsOf('openai-chat')[1]?.body.messages.at(-1)
     expect(feedback).toMatchObject({
@@ -295,6 +298,11 @@ describe('the agent turn loop', () => {
       ok: false,
       error: { code: 'missing_model' },
     })
-    expect(atelier.agent.conversation({ id: other.id })).toEqual({ messages: [], turns: [], compactions: [] })
+    expect(atelier.agent.conversation({ id: other.id })).toEqual({
+      messages: [],
+      turns: [],
+      compactions: [],
+      calls: [],
+    })
   })
 })

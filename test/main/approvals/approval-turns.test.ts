@@ -1,16 +1,18 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { type Asker, type AskResult, nobodyToAsk } from '../../../src-main/approvals/approval-service'
+import { type Asker, type AskResult, nobodyToAsk } from '../../../src-main/approvals/askers'
 import type { TurnEvent } from '../../../src-shared/agent'
 import type { ApprovalRequest } from '../../../src-shared/approvals'
 import { useAgentFixture } from '../../support/agent-harness'
+import { toolResults } from '../../support/turn-events'
 
 /** A person who answers each card with the next scripted answer, and remembers what was asked. */
 function person(...answers: ((request: ApprovalRequest) => AskResult)[]) {
   const asked: ApprovalRequest[] = []
   const asker: Asker = {
     ask: async (request) => {
+      if (request.kind !== 'approval') throw new Error(`Unexpected ${request.kind} for ${request.tool}`)
       asked.push(request)
       const answer = answers.shift()
       if (!answer) throw new Error(`Unexpected card for ${request.tool}`)
@@ -46,7 +48,7 @@ describe('approvals in a turn', { timeout: 60_000 }, () => {
     const { events } = await run('write it', { asker: nobodyToAsk })
 
     expect(existsSync(join(project, 'new.txt'))).toBe(false)
-    const result = events.find((event) => event.type === 'tool_result')
+    const [result] = toolResults(events)
     expect(result).toMatchObject({
       isError: true,
       errorType: 'denied',
@@ -76,21 +78,27 @@ describe('approvals in a turn', { timeout: 60_000 }, () => {
     expect(asked[0]).toMatchObject({
       tool: 'write_file',
       callId: 'call_1',
-      arguments: { path: 'a.txt', content: 'first\n' },
       description: { kind: 'edit', summary: 'a.txt', locations: [join(project, 'a.txt')] },
       reasons: ['Edits ask in Ask mode.'],
       preview: { kind: 'diff', path: 'a.txt', patch: expect.stringContaining('+first') },
       suggestedRules: ['write_file(a.txt)'],
       folder: project,
     })
-    const denied = events.filter((event) => event.type === 'tool_result')[1]
+    const [allowed, denied] = toolResults(events)
     expect(denied).toMatchObject({
       errorType: 'denied',
       content: 'The user denied this call, saying: Not b.txt, please.',
     })
-    expect(
-      events.filter((event) => event.type === 'approval_resolved').map((event) => event.outcome),
-    ).toEqual(['allow-once', 'deny'])
+    // What was decided stays with each call: who, how far it reaches, what was said.
+    expect(allowed?.call).toMatchObject({
+      status: 'succeeded',
+      decisions: [{ kind: 'approval', outcome: 'allowed', by: 'person', scope: 'once' }],
+    })
+    expect(denied?.call).toMatchObject({
+      status: 'failed',
+      errorType: 'denied',
+      decisions: [{ kind: 'approval', outcome: 'denied', by: 'person', message: 'Not b.txt, please.' }],
+    })
   })
 
   it('stops asking for a tool in a chat after Allow for this chat, and only in that chat', async () => {
@@ -103,10 +111,8 @@ describe('approvals in a turn', { timeout: 60_000 }, () => {
     const { asker, asked } = person(() => ({ decision: 'allow-chat' }))
     await run('write three files', { asker })
 
-    // Two parallel calls queue their cards (in the order they reach the gate): answering the first
-    // settles the second.
-    expect(asked).toHaveLength(1)
-    expect(['call_1', 'call_2']).toContain(asked[0]?.callId)
+    // Two calls of one response are decided in call order: answering the first settles the second.
+    expect(asked.map((request) => request.callId)).toEqual(['call_1'])
     for (const name of ['a.txt', 'b.txt', 'c.txt']) expect(existsSync(join(project, name))).toBe(true)
     expect(atelier.approvals.list()).toEqual([
       expect.objectContaining({
@@ -176,8 +182,10 @@ describe('approvals in a turn', { timeout: 60_000 }, () => {
       prompt: 'write it',
       onEvent: (event) => {
         events.push(event)
-        if (event.type === 'approval_requested') {
-          expect(atelier.approvals.pending({ chatId: chat.id })).toEqual([event.request])
+        if (event.type === 'tool_call' && event.call.status === 'awaiting_approval') {
+          // A page loading now sees the question with its call.
+          const [waiting] = atelier.agent.view({ id: chat.id }).calls
+          expect(waiting?.question).toEqual(event.call.question)
           atelier.agent.stop({ chatId: chat.id })
         }
       },
@@ -186,8 +194,12 @@ describe('approvals in a turn', { timeout: 60_000 }, () => {
 
     expect(turn.status).toBe('stopped')
     expect(existsSync(join(project, 'never.txt'))).toBe(false)
-    expect(events.find((event) => event.type === 'approval_resolved')).toMatchObject({ outcome: 'cancelled' })
-    expect(atelier.approvals.pending({ chatId: chat.id })).toEqual([])
+    const [call] = atelier.agent.view({ id: chat.id }).calls
+    expect(call).toMatchObject({
+      status: 'cancelled',
+      decisions: [{ kind: 'approval', outcome: 'cancelled' }],
+    })
+    expect(call?.question).toBeUndefined()
     expect(fake.requestsOf('openai-chat')).toHaveLength(1)
   })
 
@@ -198,16 +210,16 @@ describe('approvals in a turn', { timeout: 60_000 }, () => {
       chatId: chat.id,
       prompt: 'write it',
       onEvent: (event) => {
-        if (event.type !== 'approval_requested') return
-        const answer = { chatId: chat.id, approvalId: event.request.id }
+        if (event.type !== 'tool_call' || !event.call.question) return
+        const answer = { chatId: chat.id, questionId: event.call.question.id }
         void atelier
-          .dispatch('approvals.answer', {
+          .dispatch('calls.answer', {
             ...answer,
             answer: { decision: 'always', rules: ['write_file(*.txt'], scope: 'project' },
           })
           .then((refused) => {
             expect(refused).toMatchObject({ ok: false, error: { code: 'invalid_rule' } })
-            return atelier.dispatch('approvals.answer', { ...answer, answer: { decision: 'allow-once' } })
+            return atelier.dispatch('calls.answer', { ...answer, answer: { decision: 'allow-once' } })
           })
           .then((accepted) => expect(accepted).toEqual({ ok: true, value: { answered: true } }))
       },

@@ -9,6 +9,7 @@ import { FAKE_ENV } from '../../support/agent-harness'
 import { type FakeProvider, startFakeProvider } from '../../support/fake-provider'
 import { EVERYTHING_SERVER } from '../../support/mcp-servers'
 import { useTempDirs } from '../../support/temp-dir'
+import { toolResults } from '../../support/turn-events'
 import { fakeRunArgs } from './built-cli'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
@@ -361,7 +362,7 @@ describe('atelier run (built CLI)', { timeout: 120_000 }, () => {
         .trim()
         .split('\n')
         .map((line) => JSON.parse(line) as TurnEvent)
-      const result = events.find((event) => event.type === 'tool_result')
+      const [result] = toolResults(events)
       expect(result).toMatchObject({
         name: 'write_file',
         isError: true,

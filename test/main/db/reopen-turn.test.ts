@@ -14,7 +14,10 @@ describe('reopening a turn', () => {
       db.exec("INSERT INTO chats (id, title, created_at, updated_at) VALUES ('chat', 'Chat', 0, 0)")
       const conversation = new ConversationRepository(db)
       const { turn } = conversation.beginTurn('chat', 'Hello')
-      conversation.endTurn(turn.id, 'failed', 'The provider did not answer.')
+      conversation.endTurn(turn.id, 'failed', {
+        code: 'provider_connection',
+        message: 'The provider did not answer.',
+      })
       expect(conversation.reopenTurn(turn.id).status).toBe('running')
       expect(() => conversation.reopenTurn(turn.id)).toThrow(
         expect.objectContaining({ code: 'nothing_to_retry', data: { turnId: turn.id } }),

@@ -419,7 +419,7 @@ describe('AgentProfileService', () => {
       expect(configured).toMatchObject({ ok: true, value: { agent: reviewer.id, mode: 'chat' } })
       // The projection honours the profile: only its tools, among the enabled ones.
       expect(
-        (await atelier.agent.projection(atelier.profiles.forChat(reviewer.id))).definitions.map(
+        (await atelier.projection.projection(atelier.profiles.forChat(reviewer.id))).definitions.map(
           (d) => d.name,
         ),
       ).toEqual(['grep', 'read_file'])

@@ -5,10 +5,10 @@ import { connect, headers } from '@nats-io/transport-node'
 import { afterEach, describe, expect, it } from 'vitest'
 import { LOCAL_USER } from '../../../src-main/app/create-atelier'
 import type { ToolCallScope } from '../../../src-main/tools/executor'
-import type { TurnEvent } from '../../../src-shared/agent'
 import { useAgentFixture } from '../../support/agent-harness'
 import { type FixtureProcess, isAlive, killHard, startFixture } from '../../support/fixture-process'
 import { useNatsServers } from '../../support/nats-server'
+import { progressReports, toolResult, toolResults } from '../../support/turn-events'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const JOKES = join(ROOT, 'examples', 'joke-service', 'main.ts')
@@ -112,9 +112,7 @@ describe('tool services', { timeout: 90_000 }, () => {
     await spy.close()
 
     expect(turn.status).toBe('completed')
-    const results = Object.fromEntries(
-      events.flatMap((event) => (event.type === 'tool_result' ? [[event.id, event]] : [])),
-    ) as Record<string, Extract<TurnEvent, { type: 'tool_result' }>>
+    const results = Object.fromEntries(toolResults(events).map((ended) => [ended.id, ended]))
     expect(results.pun).toMatchObject({
       isError: false,
       content: `Hey ${LOCAL_USER}! Here's a pun about programming for you:\n\nWhy do programmers prefer dark mode? Because light attracts bugs.`,
@@ -158,19 +156,17 @@ describe('tool services', { timeout: 90_000 }, () => {
     )
     const { events } = await run('Stream one')
 
-    const progress = events.flatMap((event) =>
-      event.type === 'tool_progress' && event.id === 'slow' && event.progress.kind === 'output'
-        ? [event.progress.text]
-        : [],
+    const progress = progressReports(events, 'slow').flatMap(({ progress }) =>
+      progress.kind === 'output' ? [progress.text] : [],
     )
     expect(progress.length).toBeGreaterThanOrEqual(2)
-    const result = events.find((event) => event.type === 'tool_result' && event.id === 'slow')
+    const result = toolResult(events, 'slow')
     expect(result).toMatchObject({
       isError: false,
       content: `Hey ${LOCAL_USER}! Here's a pun about space for you:\n\nHow do you throw a party in space? You planet.`,
     })
     expect(progress.join('')).toBe((result as { content: string }).content.slice(0, progress.join('').length))
-    const failed = events.find((event) => event.type === 'tool_result' && event.id === 'missing')
+    const failed = toolResult(events, 'missing')
     expect(failed).toMatchObject({ isError: true, errorType: 'execution_failed' })
     expect((failed as { content: string }).content).toMatch(/\(not-found\): No joke about missing/)
   })
@@ -383,7 +379,7 @@ describe('tool services', { timeout: 90_000 }, () => {
       { text: 'Done.' },
     )
     const { events } = await run('A joke over stdio')
-    expect(events.find((event) => event.type === 'tool_result')).toMatchObject({
+    expect(toolResults(events)[0]).toMatchObject({
       isError: false,
       content: expect.stringContaining('A fsh.'),
     })

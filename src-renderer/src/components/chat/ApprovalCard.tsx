@@ -8,19 +8,15 @@ import {
   useRef,
   useState,
 } from 'react'
-import type {
-  ApprovalAnswer,
-  ApprovalRequest,
-  CommandVerdict,
-  PendingActionView,
-} from '../../../../src-shared/approvals'
+import type { ApprovalRequest, CommandVerdict, ConfirmationRequest } from '../../../../src-shared/approvals'
+import type { Answer, CallDecision, Question } from '../../../../src-shared/questions'
 import { errorMessage } from '../../errors'
-import { ACTION_OUTCOME_LABELS, OUTCOME_LABELS } from '../approval-words'
+import { decisionLabel } from '../approval-words'
 import { AlwaysAllowEditor } from './AlwaysAllowEditor'
-import { useApprovals } from './approvals-context'
 import { ChatIcon } from './ChatIcon'
-import type { ApprovalView } from './conversation'
 import { DiffView } from './DiffView'
+import { useQuestions } from './questions-context'
+import { formatDuration } from './tool-display'
 
 const VERDICT_LABELS: Record<CommandVerdict['verdict'], string> = {
   allow: 'Runs',
@@ -50,97 +46,68 @@ export function mayTakeFocus(): boolean {
 }
 
 /**
- * A call that waits for the person: what it is and would do, why it asks, and the answers. Once
- * answered (or cancelled by a stop) it folds to one line that stays for the session.
+ * How a question of a call was decided — an approval or a change a tool proposed — as one line in
+ * the call's card, kept after a reload: what happened, by whom, under which rule, and how long the
+ * person took.
  */
-export function ApprovalCard({ card }: { card: ApprovalView }) {
-  const { activeId, answer, returnFocus } = useApprovals()
-  const { request, outcome } = card
-  const active = outcome === undefined && activeId === request.id
-  const group = useRef<HTMLDivElement>(null)
-
-  useEffect(() => {
-    if (!active || focusTaken.has(request.id)) return
-    focusTaken.add(request.id)
-    if (mayTakeFocus()) group.current?.focus({ preventScroll: true })
-  }, [active, request.id])
-
-  if (outcome !== undefined) {
-    const summary = request.action?.label ?? request.description.summary
-    return (
-      // biome-ignore lint/a11y/useSemanticElements: a fieldset groups form controls; this is one call's card
-      <div
-        role="group"
-        aria-label={`Approval for ${request.tool}`}
-        className={`approval approval--settled approval--${outcome}`}
-      >
-        <ChatIcon name="shield" size={14} />
-        <span className="approval-outcome">
-          {request.action ? ACTION_OUTCOME_LABELS[outcome] : OUTCOME_LABELS[outcome]}
-        </span>
-        <code className="approval-outcome-summary" title={summary}>
-          {request.tool} · {summary}
-        </code>
-      </div>
-    )
-  }
-  if (request.action) {
-    return (
-      <PendingActionApproval
-        request={request}
-        action={request.action}
-        active={active}
-        group={group}
-        answer={answer}
-        returnFocus={returnFocus}
-      />
-    )
-  }
+export function DecisionLine({ decision, tool }: { decision: CallDecision; tool: string }) {
+  const { outcome, by, rules, message, waitedMs } = decision
   return (
-    <WaitingApproval
-      request={request}
-      active={active}
-      group={group}
-      answer={answer}
-      returnFocus={returnFocus}
-    />
+    // biome-ignore lint/a11y/useSemanticElements: a fieldset groups form controls; this is one call's decision
+    <div
+      role="group"
+      aria-label={`Approval for ${tool}`}
+      className={`approval approval--settled approval--${outcome}`}
+    >
+      <ChatIcon name="shield" size={14} />
+      <span className="approval-outcome">{decisionLabel(decision)}</span>
+      {decision.summary && (
+        <code className="approval-outcome-summary" title={decision.summary}>
+          {decision.summary}
+        </code>
+      )}
+      {by === 'rule' && rules && (
+        <span className="approval-outcome-detail">
+          by rule <code className="approval-code">{rules.join(', ')}</code>
+        </span>
+      )}
+      {by === 'person' && rules && decision.scope !== 'chat' && (
+        <span className="approval-outcome-detail">
+          saved <code className="approval-code">{rules.join(', ')}</code>
+        </span>
+      )}
+      {by === 'nobody' && <span className="approval-outcome-detail">nobody could be asked</span>}
+      {message && <span className="approval-outcome-detail">“{message}”</span>}
+      {by === 'person' && waitedMs !== undefined && (
+        <span className="approval-outcome-detail" title="How long the answer took">
+          after {formatDuration(waitedMs)}
+        </span>
+      )}
+    </div>
   )
 }
 
-interface WaitingApprovalProps {
-  request: ApprovalRequest
-  active: boolean
-  group: RefObject<HTMLDivElement | null>
-  answer(request: ApprovalRequest, answer: ApprovalAnswer): Promise<void>
-  returnFocus(): void
+interface QuestionProps<Q extends Question> {
+  question: Q
 }
 
 /** What sending a card's answer needs: the card, whether it may answer now, and where focus goes after. */
-interface ReplyProps<Request, Answer> {
-  request: Request
-  active: boolean
+interface ReplyProps {
+  question: Question
   group: { readonly current: Element | null }
-  answer(request: Request, answer: Answer): Promise<void>
-  returnFocus(): void
-  /** Told of a refusal before it shows (a question card marks the fields main found wrong). */
+  /** Told of a refusal before it shows (a form marks the fields main found wrong). */
   onRefused?(failure: unknown): void
 }
 
 /**
- * Sends a card's answer once — an approval's or a server question's; while it travels the card is
- * disabled, and a refusal shows on it.
+ * Sends the answer to a question once — an approval's, a proposed change's, a server's form; while
+ * it travels the question is disabled, and a refusal shows on it.
  */
-export function useReply<Request, Answer>({
-  request,
-  active,
-  group,
-  answer,
-  returnFocus,
-  onRefused,
-}: ReplyProps<Request, Answer>) {
+export function useReply({ question, group, onRefused }: ReplyProps) {
+  const { answer, returnFocus } = useQuestions()
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string>()
-  const disabled = !active || busy
+  const disabled = busy
 
   async function reply(decision: Answer) {
     if (disabled) return
@@ -148,7 +115,7 @@ export function useReply<Request, Answer>({
     setBusy(true)
     setError(undefined)
     try {
-      await answer(request, decision)
+      await answer(question, decision)
       // The card folds and the focused control goes with it: hand focus on rather than drop it.
       if (hadFocus) requestAnimationFrame(returnFocus)
     } catch (failure) {
@@ -171,29 +138,30 @@ function AnswerError({ error }: { error: string | undefined }) {
 }
 
 interface WaitingCardProps {
-  request: ApprovalRequest
-  active: boolean
+  question: ApprovalRequest | ConfirmationRequest
   group: RefObject<HTMLDivElement | null>
-  /** The ids (space-separated) of what describes the card besides its key hint. */
+  /** The ids (space-separated) of what describes the question besides its key hint. */
   describedBy: string
   /** Class names beyond `approval approval--waiting`. */
   className?: string
   /** The head line's words, after the shield. */
   title: ReactNode
-  /** Esc on the card or inside it. */
+  /** Esc on the question or inside it. */
   onEscape(): void
-  /** Enter on the card itself: on a button Enter presses that button, in a field it submits that field. */
+  /** Enter on the question itself: on a button Enter presses that button, in a field it submits that field. */
   onEnter(): void
   error: string | undefined
-  /** The key hint while the card is the one waiting. */
   keys: ReactNode
   children: ReactNode
 }
 
-/** A waiting card's frame: the focusable group and its keys, its head, then its body, error and key hint. */
+/**
+ * A question's frame inside its call's card: the focusable group and its keys, its head, then its
+ * body, error and key hint. It takes focus when it appears, so Enter and Esc answer it — and only
+ * it: the person is asked one question at a time.
+ */
 function WaitingCard({
-  request,
-  active,
+  question,
   group,
   describedBy,
   className,
@@ -205,6 +173,12 @@ function WaitingCard({
   children,
 }: WaitingCardProps) {
   const id = useId()
+
+  useEffect(() => {
+    if (focusTaken.has(question.id)) return
+    focusTaken.add(question.id)
+    if (mayTakeFocus()) group.current?.focus({ preventScroll: true })
+  }, [question.id, group])
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.defaultPrevented || event.nativeEvent.isComposing) return
@@ -219,13 +193,13 @@ function WaitingCard({
   }
 
   return (
-    // biome-ignore lint/a11y/useSemanticElements: a fieldset groups form controls; this is one call's card
+    // biome-ignore lint/a11y/useSemanticElements: a fieldset groups form controls; this is one call's question
     <div
       ref={group}
       role="group"
-      aria-label={`Approval for ${request.tool}`}
+      aria-label={`Approval for ${question.tool}`}
       aria-describedby={`${describedBy} ${id}-keys`}
-      className={`approval approval--waiting${className ? ` ${className}` : ''}${active ? ' approval--active' : ''}`}
+      className={`approval approval--waiting approval--active${className ? ` ${className}` : ''}`}
       tabIndex={-1}
       onKeyDown={onKeyDown}
     >
@@ -234,12 +208,12 @@ function WaitingCard({
           <ChatIcon name="shield" size={16} />
         </span>
         <span className="approval-title">{title}</span>
-        <span className="badge badge--approval">{active ? 'Waiting for you' : 'Queued'}</span>
+        <span className="badge badge--approval">Waiting for you</span>
       </header>
       {children}
       <AnswerError error={error} />
       <p className="approval-keys" id={`${id}-keys`}>
-        {active ? keys : 'Answer the card above first: calls are asked about one at a time.'}
+        {keys}
       </p>
     </div>
   )
@@ -249,23 +223,23 @@ function WaitingCard({
  * A change a custom tool proposes (`pushPendingAction`): what it is, what it would change, and two
  * answers only — Apply (the tool then makes the change) or Discard. No rule can be saved for it.
  */
-function PendingActionApproval(props: WaitingApprovalProps & { action: PendingActionView }) {
-  const { request, action, active, group } = props
+export function ConfirmationQuestion({ question }: QuestionProps<ConfirmationRequest>) {
+  const { action } = question
   const id = useId()
-  const { reply, disabled, error } = useReply(props)
+  const group = useRef<HTMLDivElement>(null)
+  const { reply, disabled, error } = useReply({ question, group })
   const apply = () => void reply({ decision: 'allow-once' })
   const discard = () => void reply({ decision: 'deny' })
 
   return (
     <WaitingCard
-      request={request}
-      active={active}
+      question={question}
       group={group}
       describedBy={`${id}-label`}
       className="approval--action"
       title={
         <>
-          <code className="approval-code">{request.tool}</code> proposes a change
+          <code className="approval-code">{question.tool}</code> proposes a change
         </>
       }
       onEscape={discard}
@@ -312,14 +286,18 @@ function PendingActionApproval(props: WaitingApprovalProps & { action: PendingAc
   )
 }
 
-function WaitingApproval(props: WaitingApprovalProps) {
-  const { request, active, group } = props
+/**
+ * May this call run? Why the policy asks, what it touches, each sub-command of a shell with its
+ * verdict, the diff an edit would make — and the answers. The call itself (its arguments) is the
+ * card around it.
+ */
+export function ApprovalQuestion({ question }: QuestionProps<ApprovalRequest>) {
   const id = useId()
+  const group = useRef<HTMLDivElement>(null)
   const [editing, setEditing] = useState(false)
   const [message, setMessage] = useState('')
-  const { reply, disabled, error } = useReply(props)
-  const diff = request.preview?.kind === 'diff' ? request.preview : undefined
-  const args = JSON.stringify(request.arguments, null, 2) ?? 'undefined'
+  const { reply, disabled, error } = useReply({ question, group })
+  const diff = question.preview?.kind === 'diff' ? question.preview : undefined
 
   const deny = () => {
     const text = message.trim()
@@ -338,13 +316,12 @@ function WaitingApproval(props: WaitingApprovalProps) {
 
   return (
     <WaitingCard
-      request={request}
-      active={active}
+      question={question}
       group={group}
-      describedBy={`${id}-summary`}
+      describedBy={`${id}-reasons`}
       title={
         <>
-          Allow <code className="approval-code">{request.tool}</code>?
+          Allow <code className="approval-code">{question.tool}</code>?
         </>
       }
       onEscape={editing ? stopEditing : deny}
@@ -357,29 +334,25 @@ function WaitingApproval(props: WaitingApprovalProps) {
       }
     >
       <div className="approval-body">
-        <p className="approval-summary" id={`${id}-summary`}>
-          <span className="approval-kind">{request.description.kind}</span>
-          <code className="approval-code">{request.description.summary}</code>
-        </p>
-        {request.reasons.length > 0 && (
-          <section aria-labelledby={`${id}-reasons`}>
-            <h4 id={`${id}-reasons`} className="approval-label">
+        {question.reasons.length > 0 && (
+          <section aria-labelledby={`${id}-why`}>
+            <h4 id={`${id}-why`} className="approval-label">
               Why it asks
             </h4>
-            <ul className="approval-reasons">
-              {request.reasons.map((reason) => (
+            <ul className="approval-reasons" id={`${id}-reasons`}>
+              {question.reasons.map((reason) => (
                 <li key={reason}>{reason}</li>
               ))}
             </ul>
           </section>
         )}
-        {request.description.locations.length > 0 && (
+        {question.description.locations.length > 0 && (
           <section aria-labelledby={`${id}-locations`}>
             <h4 id={`${id}-locations`} className="approval-label">
               Touches
             </h4>
             <ul className="approval-locations">
-              {request.description.locations.map((location) => (
+              {question.description.locations.map((location) => (
                 <li key={location}>
                   <code className="approval-code">{location}</code>
                 </li>
@@ -387,7 +360,7 @@ function WaitingApproval(props: WaitingApprovalProps) {
             </ul>
           </section>
         )}
-        {request.commands && request.commands.length > 0 && (
+        {question.commands && question.commands.length > 0 && (
           <table className="approval-commands">
             <caption className="approval-label">Commands in this call</caption>
             <thead>
@@ -398,7 +371,7 @@ function WaitingApproval(props: WaitingApprovalProps) {
               </tr>
             </thead>
             <tbody>
-              {request.commands.map((command, index) => (
+              {question.commands.map((command, index) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: the same sub-command may appear twice
                 <tr key={index}>
                   <td>
@@ -427,14 +400,10 @@ function WaitingApproval(props: WaitingApprovalProps) {
       </div>
 
       {diff && <DiffView path={diff.path} patch={diff.patch} />}
-      <details className="tool-section" open={!diff}>
-        <summary>Arguments</summary>
-        <pre className="tool-args">{args}</pre>
-      </details>
 
       {editing ? (
         <AlwaysAllowEditor
-          request={request}
+          request={question}
           disabled={disabled}
           onCancel={stopEditing}
           onSave={(rules, scope) => void reply({ decision: 'always', rules, scope })}
@@ -455,8 +424,8 @@ function WaitingApproval(props: WaitingApprovalProps) {
             </button>
             <button
               type="button"
-              disabled={disabled || request.suggestedRules.length === 0}
-              title={request.suggestedRules.length === 0 ? 'No rule can be saved for this call' : undefined}
+              disabled={disabled || question.suggestedRules.length === 0}
+              title={question.suggestedRules.length === 0 ? 'No rule can be saved for this call' : undefined}
               onClick={() => setEditing(true)}
             >
               Always allow…

@@ -1,17 +1,18 @@
-import { Fragment, memo, useDeferredValue } from 'react'
+import { memo, useDeferredValue } from 'react'
 import type { Usage } from '../../../../src-shared/agent'
-import { ApprovalCard } from './ApprovalCard'
-import { useApprovals } from './approvals-context'
-import type { AssistantPart, ToolCallProgress, ToolResultView } from './conversation'
-import { ElicitationCard } from './ElicitationCard'
+import type { ToolCallState } from '../../../../src-shared/tool-calls'
+import { type AssistantPart, callKey, type ShellChunk } from './conversation'
 import { MarkdownText } from './MarkdownText'
 import { ToolCallCard } from './ToolCallCard'
 import { usageText } from './tokens'
 
 interface AssistantMessageProps {
+  turnId: string
   parts: AssistantPart[]
-  results: Map<string, ToolResultView>
-  progress: Record<string, ToolCallProgress>
+  /** The conversation's calls, by `callKey`. */
+  calls: Record<string, ToolCallState>
+  /** What running commands wrote, by `callKey`. */
+  output: Record<string, ShellChunk[]>
   /** Whether this response's turn is still running. */
   active: boolean
   /** Still streaming: the text is parsed a beat behind the stream, so typing stays smooth. */
@@ -25,19 +26,16 @@ function StreamingText({ text }: { text: string }) {
   return <MarkdownText text={deferred} />
 }
 
-/**
- * One model response: its text as Markdown and a card per tool call, in the order they came, each
- * followed by the approval it waits (or waited) for and the questions its MCP server asked.
- */
+/** One model response: its text as Markdown and a card per tool call, in the order they came. */
 export const AssistantMessage = memo(function AssistantMessage({
+  turnId,
   parts,
-  results,
-  progress,
+  calls,
+  output,
   active,
   live,
   usage,
 }: AssistantMessageProps) {
-  const { byCall, questionsByCall } = useApprovals()
   const lastText = parts.findLastIndex((part) => part.kind === 'text')
   return (
     <div className={`assistant-message${live ? ' assistant-message--live' : ''}`}>
@@ -51,21 +49,13 @@ export const AssistantMessage = memo(function AssistantMessage({
             <MarkdownText key={index} text={part.text} />
           )
         ) : (
-          <Fragment key={part.id}>
-            <ToolCallCard
-              call={part}
-              result={results.get(part.id)}
-              progress={progress[part.id]}
-              active={active}
-              waiting={byCall.get(part.id)?.some((card) => card.outcome === undefined) ?? false}
-            />
-            {byCall.get(part.id)?.map((card) => (
-              <ApprovalCard key={card.request.id} card={card} />
-            ))}
-            {questionsByCall.get(part.id)?.map((card) => (
-              <ElicitationCard key={card.request.id} card={card} />
-            ))}
-          </Fragment>
+          <ToolCallCard
+            key={part.id}
+            call={part}
+            state={calls[callKey(turnId, part.id)]}
+            output={output[callKey(turnId, part.id)]}
+            active={active}
+          />
         ),
       )}
       {usage && (

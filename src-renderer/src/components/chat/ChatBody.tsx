@@ -1,16 +1,14 @@
 import { type KeyboardEvent, useCallback, useMemo, useRef, useState } from 'react'
 import type { ApprovalMode } from '../../../../src-shared/approvals'
 import type { Chat } from '../../../../src-shared/contract'
-import { useApi } from './api-context'
-import { ApprovalsContext, type ApprovalsContextValue } from './approvals-context'
 import { type ComposerAttachment, toAttachment } from './attachments'
 import { Composer } from './Composer'
 import { runningTurn } from './conversation'
 import { EmptyConversation } from './EmptyConversation'
 import { MessageList } from './MessageList'
 import { promptsOf } from './prompt-history'
+import { QuestionsContext, type QuestionsContextValue } from './questions-context'
 import { TurnBanners } from './TurnBanners'
-import { ToolTitlesContext, useToolTitles } from './tool-titles'
 import type { useConversation } from './useConversation'
 
 interface ChatBodyProps {
@@ -25,25 +23,11 @@ interface ChatBodyProps {
 
 /** One chat's conversation and composer; mounted per chat, so nothing leaks from one to the next. */
 export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatBodyProps) {
-  const {
-    state,
-    rows,
-    results,
-    running,
-    send,
-    stop,
-    retryPrompt,
-    retry,
-    approvals,
-    activeApprovalId,
-    answer,
-  } = conversation
+  const { state, rows, running, send, stop, retryPrompt, retry, answer } = conversation
   const [draft, setDraft] = useState('')
   const [attachments, setAttachments] = useState<ComposerAttachment[]>([])
   const textarea = useRef<HTMLTextAreaElement>(null)
   const promptHistory = useMemo(() => promptsOf(state.messages), [state.messages])
-  // Tool cards say what a tool is, as Settings does.
-  const toolTitles = useToolTitles(useApi(), running)
   /** Counts sends and retries: each brings the list to its end, to the new prompt. */
   const [follow, setFollow] = useState(0)
 
@@ -51,24 +35,7 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatB
   const returnFocus = useCallback(() => {
     if (!document.activeElement || document.activeElement === document.body) textarea.current?.focus()
   }, [])
-  const approvalsContext = useMemo<ApprovalsContextValue>(
-    () => ({
-      byCall: approvals,
-      activeId: activeApprovalId,
-      answer,
-      returnFocus,
-      questionsByCall: conversation.elicitations,
-      answerQuestion: conversation.answerElicitation,
-    }),
-    [
-      approvals,
-      activeApprovalId,
-      answer,
-      returnFocus,
-      conversation.elicitations,
-      conversation.answerElicitation,
-    ],
-  )
+  const questions = useMemo<QuestionsContextValue>(() => ({ answer, returnFocus }), [answer, returnFocus])
 
   const submit = async (prompt: string, fromComposer: boolean, attached: ComposerAttachment[]) => {
     if (fromComposer) {
@@ -106,36 +73,34 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatB
           The conversation could not be loaded: {state.loadError}
         </p>
       )}
-      <ApprovalsContext.Provider value={approvalsContext}>
-        <ToolTitlesContext.Provider value={toolTitles}>
-          <MessageList
-            rows={rows}
-            results={results}
-            progress={state.progress}
-            activeTurnId={runningTurn(state)?.id}
-            follow={follow}
-            onRetry={
-              !running && retryPrompt
-                ? () => {
-                    textarea.current?.focus()
-                    setFollow((count) => count + 1)
-                    void retry()
-                  }
-                : undefined
-            }
-            empty={
-              state.loaded ? (
-                <EmptyConversation
-                  noProvider={noProvider}
-                  workingDir={chat.workingDir}
-                  mode={chat.mode}
-                  approvalMode={approvalMode}
-                />
-              ) : null
-            }
-          />
-        </ToolTitlesContext.Provider>
-      </ApprovalsContext.Provider>
+      <QuestionsContext.Provider value={questions}>
+        <MessageList
+          rows={rows}
+          calls={state.calls}
+          output={state.output}
+          activeTurnId={runningTurn(state)?.id}
+          follow={follow}
+          onRetry={
+            !running && retryPrompt
+              ? () => {
+                  textarea.current?.focus()
+                  setFollow((count) => count + 1)
+                  void retry()
+                }
+              : undefined
+          }
+          empty={
+            state.loaded ? (
+              <EmptyConversation
+                noProvider={noProvider}
+                workingDir={chat.workingDir}
+                mode={chat.mode}
+                approvalMode={approvalMode}
+              />
+            ) : null
+          }
+        />
+      </QuestionsContext.Provider>
       <div className="composer-dock">
         <TurnBanners retry={state.retry} unavailableServers={state.unavailableServers} />
         <Composer

@@ -1,6 +1,5 @@
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
 import {
-  type ElicitationAnswer,
   type ElicitationContent,
   type ElicitationField,
   type ElicitationRequest,
@@ -8,64 +7,34 @@ import {
   elicitationProblems,
 } from '../../../../src-shared/elicitation'
 import { isAtelierErrorPayload } from '../../../../src-shared/errors'
+import type { CallDecision } from '../../../../src-shared/questions'
+import { decisionLabel } from '../approval-words'
 import { mayTakeFocus, useReply } from './ApprovalCard'
-import { useApprovals } from './approvals-context'
 import { ChatIcon } from './ChatIcon'
-import type { ElicitationView } from './conversation'
-
-const ACTION_LABELS = { accept: 'Answered', decline: 'Declined', cancel: 'Cancelled' } as const
 
 /** Questions that have taken focus once; a card the list renders again (scrolled back) leaves focus be. */
 const focusTaken = new Set<string>()
 
 /**
- * An MCP server's question during a call (elicitation): its message and a form made from the schema
- * it sent, with the server's defaults filled in, and Accept / Decline / Cancel. Once answered (or
- * cancelled by a stop) it folds to one line saying what the server was told.
+ * How an MCP server's question during a call was answered, as one line in the call's card: what the
+ * server was told (an accepted form in its own words), kept after a reload.
  */
-export function ElicitationCard({ card }: { card: ElicitationView }) {
-  const { request, outcome } = card
-  if (outcome) {
-    const summary =
-      outcome.action === 'accept'
-        ? summaryOf(request, outcome.content ?? {})
-        : `${request.server} · ${request.message}`
-    return (
-      // biome-ignore lint/a11y/useSemanticElements: a fieldset groups form controls; this is one answered question
-      <div
-        role="group"
-        aria-label={`Question from ${request.server}`}
-        className={`approval approval--settled elicitation--${outcome.action}`}
-      >
-        <ChatIcon name="info" size={14} />
-        <span className="approval-outcome">{ACTION_LABELS[outcome.action]}</span>
-        <span className="approval-outcome-summary" title={summary}>
-          {summary}
-        </span>
-      </div>
-    )
-  }
-  return <ElicitationForm request={request} />
-}
-
-/** What was sent, in the form's words: `Release name: autumn · Urgent: no`. */
-function summaryOf(request: ElicitationRequest, content: ElicitationContent): string {
-  const fields = elicitationFields(request.requestedSchema)
-  const parts = fields.flatMap((field) => {
-    const value = content[field.name]
-    if (value === undefined) return []
-    return [`${field.label}: ${shown(field, value)}`]
-  })
-  return parts.length > 0 ? parts.join(' · ') : 'nothing filled in'
-}
-
-function shown(field: ElicitationField, value: ElicitationContent[string]): string {
-  if (typeof value === 'boolean') return value ? 'yes' : 'no'
-  const label = (item: string) =>
-    field.kind === 'choice' || field.kind === 'multi'
-      ? (field.options.find((option) => option.value === item)?.label ?? item)
-      : item
-  return Array.isArray(value) ? value.map(label).join(', ') || 'none' : label(String(value))
+export function AnsweredQuestion({ decision }: { decision: CallDecision }) {
+  const summary = decision.answer ?? [decision.server, decision.summary].filter(Boolean).join(' · ')
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a fieldset groups form controls; this is one answered question
+    <div
+      role="group"
+      aria-label={`Question from ${decision.server ?? 'the server'}`}
+      className={`approval approval--settled elicitation--${decision.outcome}`}
+    >
+      <ChatIcon name="info" size={14} />
+      <span className="approval-outcome">{decisionLabel(decision)}</span>
+      <span className="approval-outcome-summary" title={summary}>
+        {summary}
+      </span>
+    </div>
+  )
 }
 
 /** What each control holds while the person edits: text for text and numbers, a flag, the chosen values. */
@@ -106,8 +75,11 @@ function contentOf(
   return { content, problems }
 }
 
-function ElicitationForm({ request }: { request: ElicitationRequest }) {
-  const { answerQuestion: answer, returnFocus } = useApprovals()
+/**
+ * An MCP server's question during a call (elicitation): its message and a form made from the schema
+ * it sent, with the server's defaults filled in, and Accept / Decline / Cancel.
+ */
+export function ElicitationQuestion({ question: request }: { question: ElicitationRequest }) {
   const id = useId()
   const form = useRef<HTMLFormElement>(null)
   const fields = elicitationFields(request.requestedSchema)
@@ -115,12 +87,9 @@ function ElicitationForm({ request }: { request: ElicitationRequest }) {
     Object.fromEntries(fields.map((field) => [field.name, initialValue(field)])),
   )
   const [problems, setProblems] = useState<Record<string, string>>({})
-  const { reply, disabled, error } = useReply<ElicitationRequest, ElicitationAnswer>({
-    request,
-    active: true,
+  const { reply, disabled, error } = useReply({
+    question: request,
     group: form,
-    answer,
-    returnFocus,
     onRefused: (failure) => {
       const fromMain =
         isAtelierErrorPayload(failure) && failure.code === 'invalid_answer'

@@ -1,19 +1,19 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
-import { ApprovalCard } from './ApprovalCard'
+import type { ToolCallState } from '../../../../src-shared/tool-calls'
 import { AssistantMessage } from './AssistantMessage'
 import { ChatIcon } from './ChatIcon'
 import { CompactionMarker } from './CompactionMarker'
-import type { Row, ToolCallProgress, ToolResultView } from './conversation'
-import { ElicitationCard } from './ElicitationCard'
+import type { Row, ShellChunk } from './conversation'
 import { TurnNotice } from './TurnNotice'
 import { UserMessage } from './UserMessage'
 import { WorkingIndicator } from './WorkingIndicator'
 
 interface MessageListProps {
   rows: Row[]
-  results: Map<string, ToolResultView>
-  progress: Record<string, ToolCallProgress>
+  /** The conversation's tool calls and their output, by `callKey`. */
+  calls: Record<string, ToolCallState>
+  output: Record<string, ShellChunk[]>
   /** The turn now running, if any. */
   activeTurnId: string | undefined
   /** Re-sends the latest prompt; absent while a turn runs. */
@@ -36,8 +36,6 @@ const ESTIMATES: Record<Row['kind'], number> = {
   turn_end: 88,
   start_failure: 88,
   working: 44,
-  approval: 320,
-  elicitation: 360,
   compaction: 84,
 }
 
@@ -46,15 +44,7 @@ const ESTIMATES: Record<Row['kind'], number> = {
  * renders (heights change while text streams and cards open). It follows the end while something
  * streams, unless the person has scrolled up to read.
  */
-export function MessageList({
-  rows,
-  results,
-  progress,
-  activeTurnId,
-  onRetry,
-  empty,
-  follow,
-}: MessageListProps) {
+export function MessageList({ rows, calls, output, activeTurnId, onRetry, empty, follow }: MessageListProps) {
   const scroller = useRef<HTMLDivElement>(null)
   const sticky = useRef(true)
   const lastTop = useRef(0)
@@ -132,9 +122,10 @@ export function MessageList({
       case 'assistant':
         return (
           <AssistantMessage
+            turnId={row.turnId}
             parts={row.parts}
-            results={results}
-            progress={progress}
+            calls={calls}
+            output={output}
             active={row.turnId === activeTurnId}
             live={row.live}
             usage={row.usage}
@@ -165,10 +156,6 @@ export function MessageList({
         )
       case 'working':
         return <WorkingIndicator label={row.label} />
-      case 'approval':
-        return <ApprovalCard card={row.card} />
-      case 'elicitation':
-        return <ElicitationCard card={row.card} />
       case 'compaction':
         return <CompactionMarker compaction={row.compaction} />
     }

@@ -1,76 +1,112 @@
 import { memo, useId, useMemo, useState } from 'react'
 import { type CountedProgress, countedProgressText } from '../../../../src-shared/progress'
+import type { Question } from '../../../../src-shared/questions'
+import type { ToolCallState } from '../../../../src-shared/tool-calls'
 import type { ToolDisplay, ToolErrorType } from '../../../../src-shared/tools'
+import { ApprovalQuestion, ConfirmationQuestion, DecisionLine } from './ApprovalCard'
 import { ChatIcon } from './ChatIcon'
-import type { PartialResult, ToolCallProgress, ToolCallView, ToolResultView } from './conversation'
+import type { PartialResult, ShellChunk, ToolCallView, ToolResultView } from './conversation'
 import { DiffView } from './DiffView'
+import { AnsweredQuestion, ElicitationQuestion } from './ElicitationCard'
 import { MarkdownText } from './MarkdownText'
 import { ShellOutput } from './ShellOutput'
 import { ToolImages } from './ToolImages'
 import { resultRows, resultSize, ToolResultBody } from './ToolResultBody'
 import { formatDuration, headline, parseJson, prettyArguments } from './tool-display'
-import { useToolTitle } from './tool-titles'
 
 /** Arguments this short show open; results only when tiny (or failed): the card stays calm. */
 const SHORT_ARGUMENTS = { lines: 10, chars: 800 }
 const SHORT_RESULT = { lines: 3, chars: 240 }
 
+/** What the card says of the call: its state, in a person's words. */
 type CardState =
   | 'writing'
+  | 'preparing'
+  | 'checking'
+  | 'queued'
   | 'waiting'
   | 'running'
+  | 'asking'
   | 'done'
   | 'error'
   | 'denied'
-  | 'aborted'
+  | 'cancelled'
   | 'timeout'
   | 'not-offered'
+  | 'interrupted'
   | 'not-run'
 
 const STATE_LABEL: Record<CardState, string> = {
   writing: 'Preparing…',
+  preparing: 'Preparing…',
+  checking: 'Checking…',
+  queued: 'Queued',
   waiting: 'Waiting for approval',
   running: 'Running…',
+  asking: 'Waiting for you',
   done: 'Done',
   error: 'Error',
   denied: 'Denied',
-  aborted: 'Aborted',
+  cancelled: 'Cancelled',
   timeout: 'Timed out',
   'not-offered': 'Not offered',
+  interrupted: 'Interrupted',
   'not-run': 'Not run',
 }
 
 /** Failures a person reads differently from a plain error; every other type is an Error. */
 const ERROR_STATES: Partial<Record<ToolErrorType, CardState>> = {
-  aborted: 'aborted',
   timeout: 'timeout',
   not_offered: 'not-offered',
   denied: 'denied',
+  interrupted: 'interrupted',
 }
+
+const BUSY: ReadonlySet<CardState> = new Set(['writing', 'preparing', 'checking', 'running'])
 
 interface ToolCallCardProps {
   call: ToolCallView
-  result: ToolResultView | undefined
-  progress: ToolCallProgress | undefined
-  /** Whether the turn that made the call is still running (else a call without a result never ran). */
+  /** Its state, once the scheduler has it. */
+  state: ToolCallState | undefined
+  /** What it wrote while it ran (a command's output). */
+  output: ShellChunk[] | undefined
+  /** Whether the turn that made the call is still running (else a call without a state never ran). */
   active: boolean
-  /** An approval card for it waits for the person. */
-  waiting: boolean
 }
 
-function stateOf(
-  call: ToolCallView,
-  result: ToolResultView | undefined,
-  active: boolean,
-  waiting: boolean,
-): CardState {
-  if (result) {
-    if (!result.isError) return 'done'
-    return (result.errorType && ERROR_STATES[result.errorType]) ?? 'error'
+/** The card's state, from the call's own state alone (before it has one: from the model's stream). */
+function stateOf(call: ToolCallView, state: ToolCallState | undefined, active: boolean): CardState {
+  if (!state) return !active ? 'not-run' : call.complete ? 'preparing' : 'writing'
+  switch (state.status) {
+    case 'validating':
+      return 'checking'
+    case 'scheduled':
+      return 'queued'
+    case 'awaiting_approval':
+      return 'waiting'
+    case 'executing':
+      return 'running'
+    case 'awaiting_input':
+      return 'asking'
+    case 'succeeded':
+      return 'done'
+    case 'cancelled':
+      return 'cancelled'
+    case 'failed':
+      return (state.errorType && ERROR_STATES[state.errorType]) ?? 'error'
   }
-  if (!active) return 'not-run'
-  if (waiting) return 'waiting'
-  return call.complete ? 'running' : 'writing'
+}
+
+/** The question a call waits on, put to the person inside its card. */
+function QuestionView({ question }: { question: Question }) {
+  switch (question.kind) {
+    case 'approval':
+      return <ApprovalQuestion question={question} />
+    case 'confirmation':
+      return <ConfirmationQuestion question={question} />
+    case 'elicitation':
+      return <ElicitationQuestion question={question} />
+  }
 }
 
 function isShort(text: string, limit: { lines: number; chars: number }): boolean {
@@ -174,15 +210,13 @@ function RenderedResult({
   )
 }
 
-/** One tool call: what was asked, what it is doing, and how it ended. */
-export const ToolCallCard = memo(function ToolCallCard({
-  call,
-  result,
-  progress,
-  active,
-  waiting,
-}: ToolCallCardProps) {
-  const state = stateOf(call, result, active, waiting)
+/**
+ * One tool call — what was asked, what it is doing, and how it ended — with, inside it, the question
+ * it waits on and what was decided for it: one card per call.
+ */
+export const ToolCallCard = memo(function ToolCallCard({ call, state, output, active }: ToolCallCardProps) {
+  const cardState = stateOf(call, state, active)
+  const result = state?.result
   const args = useMemo(() => prettyArguments(call.arguments), [call.arguments])
   const summary = useMemo(() => headline(call.arguments), [call.arguments])
   const display = result?.display
@@ -190,16 +224,18 @@ export const ToolCallCard = memo(function ToolCallCard({
   const shell = display?.kind === 'shell' ? display : undefined
   const images = display?.kind === 'images' ? display.images : []
   const rendered = display?.kind === 'rendered' ? display : undefined
-  const liveOutput = progress?.output ?? []
-  const counted = result ? undefined : progress?.counted
-  const partial = result ? undefined : progress?.partial
+  const liveOutput = output ?? []
+  const counted = result ? undefined : state?.progress?.counted
+  const partial = result ? undefined : state?.progress?.partial
   // A custom tool's renderCall: the head line instead of the argument it would show.
   const callLine = rendered ? rendered.call : partial?.call
   const visual = Boolean(diff || shell || images.length > 0)
-  const title = useToolTitle(call.name)
+  const title = state?.title ?? call.name
+  const question = state?.question
+  const previewed = question?.kind === 'approval' && question.preview?.kind === 'diff'
 
   return (
-    <article className={`tool-card tool-card--${state}`} aria-label={`Tool call ${call.name}`}>
+    <article className={`tool-card tool-card--${cardState}`} aria-label={`Tool call ${call.name}`}>
       <header className="tool-card-head">
         <span className="tool-card-icon">
           <ChatIcon name={shell || liveOutput.length > 0 ? 'terminal' : 'tool'} size={15} />
@@ -227,22 +263,31 @@ export const ToolCallCard = memo(function ToolCallCard({
         )}
         <span className="tool-card-badges">
           {result?.truncated && <span className="badge badge--warning">Truncated</span>}
-          <span className={`badge badge--${state}`}>
-            {(state === 'running' || state === 'writing') && <span className="spinner" aria-hidden="true" />}
-            {STATE_LABEL[state]}
+          <span className={`badge badge--${cardState}`}>
+            {BUSY.has(cardState) && <span className="spinner" aria-hidden="true" />}
+            {STATE_LABEL[cardState]}
           </span>
-          {result?.durationMs !== undefined && (
-            <span className="tool-card-duration" title="How long the call took">
+          {result && result.durationMs > 0 && (
+            <span className="tool-card-duration" title="How long the call ran (waits for you left out)">
               {formatDuration(result.durationMs)}
             </span>
           )}
         </span>
       </header>
 
+      {state?.decisions.map((decision) =>
+        decision.kind === 'elicitation' ? (
+          <AnsweredQuestion key={decision.at + decision.kind} decision={decision} />
+        ) : decision.by === 'mode' && decision.outcome === 'allowed' ? null : (
+          <DecisionLine key={decision.at + decision.kind} decision={decision} tool={call.name} />
+        ),
+      )}
+      {question && <QuestionView key={question.id} question={question} />}
+
       {args && (
         <details
           className="tool-section"
-          open={!diff && !saysItAll(call.arguments, summary) && isShort(args, SHORT_ARGUMENTS)}
+          open={!diff && !previewed && !saysItAll(call.arguments, summary) && isShort(args, SHORT_ARGUMENTS)}
         >
           <summary>Arguments</summary>
           <pre className="tool-args">{args}</pre>
@@ -274,7 +319,7 @@ export const ToolCallCard = memo(function ToolCallCard({
         </div>
       )}
       {diff && <DiffView path={diff.path} patch={diff.patch} />}
-      <ToolImages name={call.name} outcomes={progress?.images ?? []} images={images} />
+      <ToolImages name={call.name} outcomes={state?.progress?.images ?? []} images={images} />
       {counted && <CountedProgressBar name={call.name} progress={counted} />}
       {partial && <PartialView name={call.name} partial={partial} />}
 

@@ -1,5 +1,4 @@
-import type { DisplayImage } from '../../../../src-shared/tools'
-import type { ImageOutcome } from './conversation'
+import type { DisplayImage, ImageReport as ImageOutcome } from '../../../../src-shared/tools'
 import { GeneratedImage } from './GeneratedImage'
 
 interface ToolImagesProps {

@@ -9,47 +9,21 @@ import type {
   Compaction,
   CompactionReason,
   ContextStatus,
-  ToolResultPart,
   Turn,
   TurnEvent,
   Usage,
 } from '../../../../src-shared/agent'
-import type { ApprovalOutcome, ApprovalRequest } from '../../../../src-shared/approvals'
-import type {
-  ElicitationAction,
-  ElicitationContent,
-  ElicitationRequest,
-} from '../../../../src-shared/elicitation'
-import type { CountedProgress } from '../../../../src-shared/progress'
-import type { ToolProgress } from '../../../../src-shared/tools'
+import { isFinished, type ToolCallResult, type ToolCallState } from '../../../../src-shared/tool-calls'
+import type { OutputReport, PartialReport } from '../../../../src-shared/tools'
 import type { ComposerAttachment } from './attachments'
 
-/**
- * A tool result as the card shows it: what the model read and the typed fields about it. A committed
- * part serves as it is; results stored before `truncated` and `display` were kept lack them.
- */
-export type ToolResultView = Pick<
-  ToolResultPart,
-  'content' | 'isError' | 'errorType' | 'truncated' | 'durationMs' | 'display'
->
+/** A call's result as its card shows it. */
+export type ToolResultView = ToolCallResult
 
-export type ShellChunk = Pick<Extract<ToolProgress, { kind: 'output' }>, 'stream' | 'text'>
-
-export type ImageOutcome = Extract<ToolProgress, { kind: 'image' }>
+export type ShellChunk = Pick<OutputReport, 'stream' | 'text'>
 
 /** A custom tool's partial result: its text, and its render hooks' Markdown of the call and of it. */
-export type PartialResult = Omit<Extract<ToolProgress, { kind: 'partial' }>, 'kind'>
-
-/**
- * What a running call has reported so far, by kind: its output, its images, its latest count, its
- * latest partial result.
- */
-export interface ToolCallProgress {
-  output: ShellChunk[]
-  images: ImageOutcome[]
-  counted?: CountedProgress
-  partial?: PartialResult
-}
+export type PartialResult = Omit<PartialReport, 'kind'>
 
 export interface ToolCallView {
   id: string
@@ -60,18 +34,6 @@ export interface ToolCallView {
 }
 
 export type AssistantPart = { kind: 'text'; text: string } | ({ kind: 'tool_call' } & ToolCallView)
-
-/** An approval card: waiting while `outcome` is absent, then a one-line outcome for the session. */
-export interface ApprovalView {
-  request: ApprovalRequest
-  outcome?: ApprovalOutcome
-}
-
-/** An MCP server's question: a form while `outcome` is absent, then a one-line summary of the answer. */
-export interface ElicitationView {
-  request: ElicitationRequest
-  outcome?: { action: ElicitationAction; content?: ElicitationContent }
-}
 
 export interface RetryNotice {
   attempt: number
@@ -114,30 +76,18 @@ export interface ConversationState {
   /** How full the context is (the header's gauge); null until known, or when it cannot be told. */
   context: ContextStatus | null
   compacting: CompactingNotice | null
-  /** Error codes of failed turns, as `turn_error` reported them (the stored turn keeps the message only). */
-  errorCodes: Record<string, string>
   /** The running response: what has streamed since the last committed assistant message. */
   draft: Draft | null
-  /** Results as `tool_result` events reported them, by call id; the committed part is preferred. */
-  liveResults: Record<string, ToolResultView>
-  progress: Record<string, ToolCallProgress>
+  /** Every tool call's state, by turn and id (see `callKey`). */
+  calls: Record<string, ToolCallState>
+  /** What running commands wrote, chunk by chunk, by call. */
+  output: Record<string, ShellChunk[]>
   retry: RetryNotice | null
   /** MCP servers the running or last turn could not reach, with why. */
   unavailableServers: { name: string; error: string }[]
   startFailure: StartFailure | null
   /** Between Send and the turn's first event (or its refusal). */
   starting: boolean
-  /** The approval cards of this session, oldest first. */
-  approvals: ApprovalView[]
-  /**
-   * Ids of cards known to be over, so a list of waiting cards fetched before they ended does not
-   * bring them back.
-   */
-  settledApprovals: ReadonlySet<string>
-  /** MCP servers' questions of this session, oldest first. */
-  elicitations: ElicitationView[]
-  /** Ids of questions known to be answered, as `settledApprovals` is for cards. */
-  settledElicitations: ReadonlySet<string>
 }
 
 export const initialConversation: ConversationState = {
@@ -148,22 +98,28 @@ export const initialConversation: ConversationState = {
   compactions: [],
   context: null,
   compacting: null,
-  errorCodes: {},
   draft: null,
-  liveResults: {},
-  progress: {},
+  calls: {},
+  output: {},
   retry: null,
   unavailableServers: [],
   startFailure: null,
   starting: false,
-  approvals: [],
-  settledApprovals: new Set(),
-  elicitations: [],
-  settledElicitations: new Set(),
+}
+
+/** A call's key: its id is the model's, unique within its turn. */
+export function callKey(turnId: string, id: string): string {
+  return `${turnId} ${id}`
 }
 
 export type ConversationAction =
-  | { type: 'loaded'; messages: ChatMessage[]; turns: Turn[]; compactions: Compaction[] }
+  | {
+      type: 'loaded'
+      messages: ChatMessage[]
+      turns: Turn[]
+      compactions: Compaction[]
+      calls: ToolCallState[]
+    }
   | { type: 'load_failed'; message: string }
   /** `chats.context` answered (null: it could not tell). */
   | { type: 'context_loaded'; context: ContextStatus | null }
@@ -174,14 +130,6 @@ export type ConversationAction =
   | { type: 'started' }
   | { type: 'start_failed'; failure: StartFailure }
   | { type: 'dismiss_retry' }
-  /** `approvals.pending` answered: the cards still waiting (after a reload, say). */
-  | { type: 'approvals_loaded'; requests: ApprovalRequest[] }
-  /** This window's answer was taken (or came too late): the card ends without waiting for the event. */
-  | { type: 'approval_settled'; id: string; outcome: ApprovalOutcome }
-  /** `elicitations.pending` answered: the servers' questions still waiting. */
-  | { type: 'elicitations_loaded'; requests: ElicitationRequest[] }
-  /** This window's answer was taken (or came too late): the form folds without waiting for the event. */
-  | { type: 'elicitation_settled'; id: string; outcome: NonNullable<ElicitationView['outcome']> }
 
 export function conversationReducer(state: ConversationState, action: ConversationAction): ConversationState {
   switch (action.type) {
@@ -190,6 +138,7 @@ export function conversationReducer(state: ConversationState, action: Conversati
         ...state,
         ...merge(state, action.messages, action.turns),
         compactions: mergeCompactions(action.compactions, state.compactions),
+        calls: mergeCalls(state.calls, action.calls),
         loaded: true,
         loadError: null,
       }
@@ -207,28 +156,6 @@ export function conversationReducer(state: ConversationState, action: Conversati
       return { ...state, starting: false, startFailure: action.failure }
     case 'dismiss_retry':
       return { ...state, retry: null }
-    case 'approvals_loaded': {
-      const known = new Set(state.approvals.map((card) => card.request.id))
-      const fresh = action.requests.filter(
-        (request) => !known.has(request.id) && !state.settledApprovals.has(request.id),
-      )
-      return fresh.length === 0
-        ? state
-        : { ...state, approvals: [...state.approvals, ...fresh.map((request) => ({ request }))] }
-    }
-    case 'approval_settled':
-      return settleApprovals(state, (card) => card.request.id === action.id, action.outcome)
-    case 'elicitations_loaded': {
-      const known = new Set(state.elicitations.map((card) => card.request.id))
-      const fresh = action.requests.filter(
-        (request) => !known.has(request.id) && !state.settledElicitations.has(request.id),
-      )
-      return fresh.length === 0
-        ? state
-        : { ...state, elicitations: [...state.elicitations, ...fresh.map((request) => ({ request }))] }
-    }
-    case 'elicitation_settled':
-      return settleElicitations(state, (card) => card.request.id === action.id, action.outcome)
     case 'event':
       return applyEvent(state, action.turnId, action.event)
   }
@@ -261,49 +188,21 @@ function mergeCompactions(first: Compaction[], more: Compaction[]): Compaction[]
   return [...first, ...added].sort((a, b) => a.createdAt - b.createdAt)
 }
 
-/** Ends the waiting cards that `which` picks with `outcome`; cards already over keep theirs. */
-function settleApprovals(
-  state: ConversationState,
-  which: (card: ApprovalView) => boolean,
-  outcome: ApprovalOutcome,
-): ConversationState {
-  const ending = state.approvals.filter((card) => card.outcome === undefined && which(card))
-  if (ending.length === 0) return state
-  const settledApprovals = new Set(state.settledApprovals)
-  for (const card of ending) settledApprovals.add(card.request.id)
-  return {
-    ...state,
-    approvals: state.approvals.map((card) => (ending.includes(card) ? { ...card, outcome } : card)),
-    settledApprovals,
+/**
+ * Loaded calls over those events brought: whichever is further along wins — an ended call over one
+ * still under way (the load may have left before the event that ended it); else the event's.
+ */
+function mergeCalls(
+  live: Record<string, ToolCallState>,
+  loaded: ToolCallState[],
+): Record<string, ToolCallState> {
+  const calls = { ...live }
+  for (const call of loaded) {
+    const key = callKey(call.turnId, call.id)
+    const known = calls[key]
+    if (!known || (isFinished(call.status) && !isFinished(known.status))) calls[key] = call
   }
-}
-
-/** Ends the waiting questions that `which` picks with `outcome`; answered ones keep theirs. */
-function settleElicitations(
-  state: ConversationState,
-  which: (card: ElicitationView) => boolean,
-  outcome: NonNullable<ElicitationView['outcome']>,
-): ConversationState {
-  const ending = state.elicitations.filter((card) => card.outcome === undefined && which(card))
-  if (ending.length === 0) return state
-  const settledElicitations = new Set(state.settledElicitations)
-  for (const card of ending) settledElicitations.add(card.request.id)
-  return {
-    ...state,
-    elicitations: state.elicitations.map((card) => (ending.includes(card) ? { ...card, outcome } : card)),
-    settledElicitations,
-  }
-}
-
-/** A turn that ended took its waiting cards (and the servers' questions: cancelled) with it. */
-function cancelWaiting(state: ConversationState): ConversationState {
-  return settleElicitations(
-    settleApprovals(state, () => true, 'cancelled'),
-    () => true,
-    {
-      action: 'cancel',
-    },
-  )
+  return calls
 }
 
 function setTurn(turns: Turn[], id: string, change: Partial<Turn>): Turn[] {
@@ -345,6 +244,7 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
         chatId: event.chatId,
         status: 'running',
         error: null,
+        errorCode: null,
         startedAt: Date.now(),
         endedAt: null,
       }
@@ -352,7 +252,7 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
         ...state,
         // A retried turn starts again under its own id: it runs again, its failure is over.
         turns: exists
-          ? setTurn(state.turns, turnId, { status: 'running', error: null, endedAt: null })
+          ? setTurn(state.turns, turnId, { status: 'running', error: null, errorCode: null, endedAt: null })
           : [...state.turns, turn],
         draft: { turnId, parts: [] },
         starting: false,
@@ -388,70 +288,20 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
           event.name,
         ),
       )
-    case 'tool_progress':
+    case 'tool_call': {
+      const { call } = event
+      return { ...state, retry: null, calls: { ...state.calls, [callKey(call.turnId, call.id)]: call } }
+    }
+    case 'tool_output': {
+      const key = callKey(turnId, event.callId)
       return {
         ...state,
         retry: null,
-        progress: { ...state.progress, [event.id]: addProgress(state.progress[event.id], event.progress) },
-      }
-    case 'tool_result': {
-      const { content, isError, errorType, truncated, durationMs, display } = event
-      return {
-        ...state,
-        liveResults: {
-          ...state.liveResults,
-          [event.id]: {
-            content,
-            isError,
-            ...(errorType && { errorType }),
-            truncated,
-            durationMs,
-            ...(display && { display }),
-          },
-        },
+        output: { ...state.output, [key]: addOutput(state.output[key], event.output) },
       }
     }
     case 'retry':
       return { ...state, retry: { attempt: event.attempt, delayMs: event.delayMs, message: event.message } }
-    case 'approval_requested': {
-      const { request } = event
-      if (state.settledApprovals.has(request.id) || state.approvals.some((c) => c.request.id === request.id))
-        return state
-      return { ...state, approvals: [...state.approvals, { request }] }
-    }
-    case 'approval_resolved': {
-      const known = state.approvals.some((card) => card.request.id === event.id)
-      if (!known) return { ...state, settledApprovals: new Set(state.settledApprovals).add(event.id) }
-      // The event has the last word: another window may have answered first.
-      return {
-        ...state,
-        approvals: state.approvals.map((card) =>
-          card.request.id === event.id ? { ...card, outcome: event.outcome } : card,
-        ),
-        settledApprovals: new Set(state.settledApprovals).add(event.id),
-      }
-    }
-    case 'elicitation_requested': {
-      const { request } = event
-      if (
-        state.settledElicitations.has(request.id) ||
-        state.elicitations.some((card) => card.request.id === request.id)
-      )
-        return state
-      return { ...state, elicitations: [...state.elicitations, { request }] }
-    }
-    case 'elicitation_resolved': {
-      const outcome = { action: event.action, ...(event.content && { content: event.content }) }
-      const settledElicitations = new Set(state.settledElicitations).add(event.id)
-      // The event has the last word: another window may have answered first.
-      return {
-        ...state,
-        elicitations: state.elicitations.map((card) =>
-          card.request.id === event.id ? { ...card, outcome } : card,
-        ),
-        settledElicitations,
-      }
-    }
     case 'message': {
       const { message } = event
       const known = state.messages.some((m) => m.id === message.id)
@@ -463,7 +313,7 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
     }
     case 'turn_completed':
       return {
-        ...cancelWaiting(state),
+        ...state,
         turns: setTurn(state.turns, turnId, { status: event.status, endedAt: Date.now() }),
         draft: null,
         retry: null,
@@ -472,13 +322,13 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
       }
     case 'turn_error':
       return {
-        ...cancelWaiting(state),
+        ...state,
         turns: setTurn(state.turns, turnId, {
           status: event.status,
           error: event.message,
+          errorCode: event.code,
           endedAt: Date.now(),
         }),
-        errorCodes: { ...state.errorCodes, [turnId]: event.code },
         draft: null,
         retry: null,
         starting: false,
@@ -503,34 +353,13 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
   }
 }
 
-/**
- * Output chunks of one stream run together; an image's outcome replaces an earlier one of it; a
- * partial result replaces the one before.
- */
-function addProgress(current: ToolCallProgress | undefined, progress: ToolProgress): ToolCallProgress {
-  const base = current ?? { output: [], images: [] }
-  switch (progress.kind) {
-    case 'output': {
-      const last = base.output.at(-1)
-      const output =
-        last?.stream === progress.stream
-          ? [...base.output.slice(0, -1), { stream: last.stream, text: last.text + progress.text }]
-          : [...base.output, { stream: progress.stream, text: progress.text }]
-      return { ...base, output }
-    }
-    case 'image': {
-      const images = [...base.images.filter((i) => i.image !== progress.image), progress].sort(
-        (a, b) => a.image - b.image,
-      )
-      return { ...base, images }
-    }
-    case 'progress':
-      return { ...base, counted: progress }
-    case 'partial': {
-      const { kind: _kind, ...partial } = progress
-      return { ...base, partial }
-    }
-  }
+/** Output chunks of one stream run together. */
+function addOutput(current: ShellChunk[] | undefined, output: OutputReport): ShellChunk[] {
+  const chunks = current ?? []
+  const last = chunks.at(-1)
+  return last?.stream === output.stream
+    ? [...chunks.slice(0, -1), { stream: last.stream, text: last.text + output.text }]
+    : [...chunks, { stream: output.stream, text: output.text }]
 }
 
 export type Row =
@@ -548,10 +377,6 @@ export type Row =
   | { kind: 'turn_end'; key: string; turn: Turn; code: string | undefined; latest: boolean }
   | { kind: 'start_failure'; key: string; failure: StartFailure }
   | { kind: 'working'; key: string; label: string }
-  /** A card whose tool call is not on screen (yet): it still shows, at the end. */
-  | { kind: 'approval'; key: string; card: ApprovalView }
-  /** A server's question whose tool call is not on screen (yet). */
-  | { kind: 'elicitation'; key: string; card: ElicitationView }
 
 /** Parts by message, so a committed row keeps the same props (and skips rendering) while others stream. */
 const partsCache = new WeakMap<ChatMessage, AssistantPart[]>()
@@ -570,23 +395,6 @@ function assistantParts(message: ChatMessage): AssistantPart[] {
   return parts
 }
 
-/** Every tool result of the conversation by call id: committed ones, then those only an event has told. */
-export function collectResults(
-  messages: ChatMessage[],
-  liveResults: Record<string, ToolResultView>,
-): Map<string, ToolResultView> {
-  const results = new Map<string, ToolResultView>()
-  for (const message of messages) {
-    if (message.role !== 'tool') continue
-    for (const part of message.parts) {
-      // The part itself, so a card's props stay the same object while other rows stream.
-      if (part.type === 'tool_result') results.set(part.callId, part)
-    }
-  }
-  for (const [id, live] of Object.entries(liveResults)) if (!results.has(id)) results.set(id, live)
-  return results
-}
-
 export function runningTurn(state: ConversationState): Turn | undefined {
   return state.turns.findLast((turn) => turn.status === 'running')
 }
@@ -595,7 +403,7 @@ export function runningTurn(state: ConversationState): Turn | undefined {
  * The list's rows, in order. Responses are keyed by their place in their turn, so the streaming row
  * and the committed message that replaces it share a key (and a measured height).
  */
-export function buildRows(state: ConversationState, results: Map<string, ToolResultView>): Row[] {
+export function buildRows(state: ConversationState): Row[] {
   const rows: Row[] = []
   const turnsById = new Map(state.turns.map((turn) => [turn.id, turn]))
   const lastTurn = state.turns.at(-1)
@@ -607,7 +415,7 @@ export function buildRows(state: ConversationState, results: Map<string, ToolRes
       kind: 'turn_end',
       key: `end:${turn.id}`,
       turn,
-      code: state.errorCodes[turn.id],
+      code: turn.errorCode ?? undefined,
       latest: turn.id === lastTurn?.id && !state.startFailure,
     })
   }
@@ -672,60 +480,29 @@ export function buildRows(state: ConversationState, results: Map<string, ToolRes
       usage: draft.usage,
     })
   }
-  const shownCalls = new Set(
-    rows.flatMap((row) =>
-      row.kind === 'assistant'
-        ? row.parts.flatMap((part) => (part.kind === 'tool_call' ? [part.id] : []))
-        : [],
-    ),
-  )
-  for (const card of state.approvals) {
-    if (!shownCalls.has(card.request.callId))
-      rows.push({ kind: 'approval', key: `approval:${card.request.id}`, card })
-  }
-  for (const card of state.elicitations) {
-    if (!shownCalls.has(card.request.callId))
-      rows.push({ kind: 'elicitation', key: `elicitation:${card.request.id}`, card })
-  }
   const running = runningTurn(state)
-  const waitingOnPerson =
-    state.approvals.some((card) => card.outcome === undefined) ||
-    state.elicitations.some((card) => card.outcome === undefined)
+  const callsOfTurn = running ? Object.values(state.calls).filter((call) => call.turnId === running.id) : []
+  const waitingOnPerson = callsOfTurn.some(
+    (call) => call.status === 'awaiting_approval' || call.status === 'awaiting_input',
+  )
   if (running && state.compacting) {
     rows.push({ kind: 'working', key: 'working', label: 'Compacting context…' })
   } else if ((state.starting || running) && !waitingOnPerson) {
-    const waitingOnTools = state.messages.some(
-      (message) =>
-        message.turnId === running?.id &&
-        message.parts.some((part) => part.type === 'tool_call' && !results.has(part.id)),
-    )
+    const waitingOnTools =
+      callsOfTurn.some((call) => !isFinished(call.status)) ||
+      state.messages.some(
+        (message) =>
+          message.turnId === running?.id &&
+          message.parts.some(
+            (part) => part.type === 'tool_call' && !state.calls[callKey(message.turnId, part.id)],
+          ),
+      )
     const streaming = draft !== null && draft.parts.length > 0
     if (!streaming && !waitingOnTools) rows.push({ kind: 'working', key: 'working', label: 'Thinking…' })
   }
   if (state.startFailure)
     rows.push({ kind: 'start_failure', key: 'start-failure', failure: state.startFailure })
   return rows
-}
-
-/** The cards by the call they belong to, shown with that call's card. */
-export function approvalsByCall(approvals: ApprovalView[]): Map<string, ApprovalView[]> {
-  const byCall = new Map<string, ApprovalView[]>()
-  for (const card of approvals)
-    byCall.set(card.request.callId, [...(byCall.get(card.request.callId) ?? []), card])
-  return byCall
-}
-
-/** The servers' questions by the call they came during, shown under that call's card. */
-export function elicitationsByCall(elicitations: ElicitationView[]): Map<string, ElicitationView[]> {
-  const byCall = new Map<string, ElicitationView[]>()
-  for (const card of elicitations)
-    byCall.set(card.request.callId, [...(byCall.get(card.request.callId) ?? []), card])
-  return byCall
-}
-
-/** The card that may be answered now: the oldest one waiting; the rest queue behind it. */
-export function activeApproval(approvals: ApprovalView[]): string | undefined {
-  return approvals.find((card) => card.outcome === undefined)?.request.id
 }
 
 /** The prompt of the latest turn, for Retry. */

@@ -1,23 +1,12 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react'
 import type { ContextStatus } from '../../../../src-shared/agent'
 import type { AtelierApi } from '../../../../src-shared/api'
-import type { ApprovalAnswer, ApprovalRequest } from '../../../../src-shared/approvals'
 import type { Attachment } from '../../../../src-shared/attachments'
-import type { ElicitationAnswer, ElicitationRequest } from '../../../../src-shared/elicitation'
 import { isAtelierErrorPayload } from '../../../../src-shared/errors'
+import type { Answer, Question } from '../../../../src-shared/questions'
 import { errorMessage } from '../../errors'
 import { type ComposerAttachment, toAttachment } from './attachments'
-import {
-  activeApproval,
-  approvalsByCall,
-  buildRows,
-  collectResults,
-  conversationReducer,
-  elicitationsByCall,
-  initialConversation,
-  lastPrompt,
-  runningTurn,
-} from './conversation'
+import { buildRows, conversationReducer, initialConversation, lastPrompt, runningTurn } from './conversation'
 
 /**
  * One chat's conversation: loaded when the chat opens, kept live from `turns.event`, and settled
@@ -48,8 +37,8 @@ export function useConversation(api: AtelierApi, chatId: string, contextKey = ''
 
   const reload = useCallback(async () => {
     try {
-      const { messages, turns, compactions } = await api.chats.messages({ id: chatId })
-      dispatch({ type: 'loaded', messages, turns, compactions })
+      const { messages, turns, compactions, calls } = await api.chats.messages({ id: chatId })
+      dispatch({ type: 'loaded', messages, turns, compactions, calls })
     } catch (failure) {
       dispatch({ type: 'load_failed', message: errorMessage(failure) })
     }
@@ -79,16 +68,8 @@ export function useConversation(api: AtelierApi, chatId: string, contextKey = ''
         void reloadContext()
       }
     })
+    // A question still waiting (a reload, another window's turn) comes with its call.
     void reload()
-    // Cards still waiting (a reload, another window's turn) show again.
-    api.approvals.pending({ chatId }).then(
-      (requests) => dispatch({ type: 'approvals_loaded', requests }),
-      () => undefined,
-    )
-    api.elicitations.pending({ chatId }).then(
-      (requests) => dispatch({ type: 'elicitations_loaded', requests }),
-      () => undefined,
-    )
     return unsubscribe
   }, [api, chatId, reload, reloadContext])
 
@@ -168,64 +149,20 @@ export function useConversation(api: AtelierApi, chatId: string, contextKey = ''
     }
   }, [api, chatId])
 
-  /** Rejects with the error payload, for the card to show; the card stays open then. */
+  /**
+   * Answers the question a call waits on. Rejects with the error payload (an answer that does not
+   * fit), for the card to show; the call's next state ends the question either way.
+   */
   const answer = useCallback(
-    async (request: ApprovalRequest, reply: ApprovalAnswer) => {
-      const { answered } = await api.approvals.answer({ chatId, approvalId: request.id, answer: reply })
-      // Not answered: the card no longer waits (the turn stopped, another window answered); its
-      // event says how it ended, if it has not already.
-      dispatch({
-        type: 'approval_settled',
-        id: request.id,
-        outcome: answered ? reply.decision : 'cancelled',
-      })
+    async (question: Question, reply: Answer) => {
+      await api.calls.answer({ chatId, questionId: question.id, answer: reply })
     },
     [api, chatId],
   )
 
-  /** Rejects with the error payload (an answer that does not fit the form); the form stays open then. */
-  const answerElicitation = useCallback(
-    async (request: ElicitationRequest, reply: ElicitationAnswer) => {
-      const { answered } = await api.elicitations.answer({
-        chatId,
-        elicitationId: request.id,
-        answer: reply,
-      })
-      dispatch({
-        type: 'elicitation_settled',
-        id: request.id,
-        outcome: answered ? reply : { action: 'cancel' },
-      })
-    },
-    [api, chatId],
-  )
-
-  const approvals = useMemo(() => approvalsByCall(state.approvals), [state.approvals])
-  const elicitations = useMemo(() => elicitationsByCall(state.elicitations), [state.elicitations])
-  const activeApprovalId = activeApproval(state.approvals)
-
-  const results = useMemo(
-    () => collectResults(state.messages, state.liveResults),
-    [state.messages, state.liveResults],
-  )
-  const rows = useMemo(() => buildRows(state, results), [state, results])
+  const rows = useMemo(() => buildRows(state), [state])
   const running = state.starting || runningTurn(state) !== undefined
   const retryPrompt = lastPrompt(state)
 
-  return {
-    state,
-    rows,
-    results,
-    running,
-    send,
-    stop,
-    retryPrompt,
-    retry,
-    approvals,
-    activeApprovalId,
-    answer,
-    elicitations,
-    answerElicitation,
-    compact,
-  }
+  return { state, rows, running, send, stop, retryPrompt, retry, answer, compact }
 }

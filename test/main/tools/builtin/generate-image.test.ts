@@ -23,6 +23,7 @@ import type { ToolProgress } from '../../../../src-shared/tools'
 import { FAKE_ENV, useAgentFixture } from '../../../support/agent-harness'
 import { FAKE_PNG, type FakeProvider, startFakeProvider } from '../../../support/fake-provider'
 import { useTempDirs } from '../../../support/temp-dir'
+import { progressReports, toolResults } from '../../../support/turn-events'
 
 const TOOL = 'generate_image'
 const BASE64 = FAKE_PNG.toString('base64')
@@ -450,11 +451,10 @@ describe('generate_image in a turn', () => {
     const [path] = files as [string]
     expect(readFileSync(path).equals(FAKE_PNG)).toBe(true)
 
-    const progress = events.filter((event) => event.type === 'tool_progress')
-    expect(progress).toEqual([
-      { type: 'tool_progress', id: 'call_image', progress: expect.objectContaining({ status: 'saved' }) },
+    expect(progressReports(events)).toEqual([
+      { id: 'call_image', progress: expect.objectContaining({ status: 'saved' }) },
     ])
-    const result = events.find((event) => event.type === 'tool_result')
+    const [result] = toolResults(events)
     expect(result).toMatchObject({
       id: 'call_image',
       name: TOOL,

@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Asker } from '../../../../src-main/approvals/approval-service'
-import type { TurnEvent } from '../../../../src-shared/agent'
-import type { ApprovalRequest } from '../../../../src-shared/approvals'
+import type { Asker } from '../../../../src-main/approvals/askers'
+import type { Question } from '../../../../src-shared/questions'
 import type { ToolProgress } from '../../../../src-shared/tools'
 import { useAgentFixture } from '../../../support/agent-harness'
 import {
@@ -16,14 +15,12 @@ import {
   waitFor,
   writeFile,
 } from '../../../support/custom-tools'
+import { progressReports, toolResult } from '../../../support/turn-events'
 
 const CONTRACT = join(CUSTOM_TOOL_FIXTURES, 'contract.ts')
 const MISBEHAVING = join(CUSTOM_TOOL_FIXTURES, 'misbehaving.ts')
 
-const resultOf = (events: TurnEvent[], id: string) =>
-  events.find((event) => event.type === 'tool_result' && event.id === id) as
-    | Extract<TurnEvent, { type: 'tool_result' }>
-    | undefined
+const resultOf = toolResult
 
 /** The module contract as a tool sees it, in an app without UI (as `atelier run` and `atelier tool`). */
 describe('the module contract', { timeout: 60_000 }, () => {
@@ -162,7 +159,7 @@ describe('the module contract in a turn', { timeout: 60_000 }, () => {
   })
 
   it('with a UI, pushPendingAction puts the action before the person and applies it only when they allow it', async () => {
-    const asked: ApprovalRequest[] = []
+    const asked: Question[] = []
     const answers = ['allow-once', 'deny'] as const
     const asker: Asker = {
       ask: async (request) => {
@@ -191,11 +188,7 @@ describe('the module contract in a turn', { timeout: 60_000 }, () => {
       applied: false,
     })
     // Its notes are lines on the tool card.
-    expect(
-      events.flatMap((event) =>
-        event.type === 'tool_progress' && event.id === 'ui' ? [event.progress] : [],
-      ),
-    ).toEqual([
+    expect(progressReports(events, 'ui').map(({ progress }) => progress)).toEqual([
       { kind: 'output', stream: 'stdout', text: 'asking the person\n' },
       { kind: 'output', stream: 'stderr', text: 'this may rename a lot\n' },
     ])

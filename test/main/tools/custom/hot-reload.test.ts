@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { ToolProgress } from '../../../../src-shared/tools'
 import { useAgentFixture } from '../../../support/agent-harness'
 import { fileOf, toolSource, useCustomToolApps, waitFor, writeFile } from '../../../support/custom-tools'
+import { toolResults } from '../../../support/turn-events'
 
 /**
  * A module that says its version, records its lifecycle in `sessions.log` of the home (the cwd of
@@ -61,14 +62,14 @@ describe('hot reload', { timeout: 60_000 }, () => {
 
     fake.enqueue(call, { text: 'One.' })
     const first = await run('Which version?')
-    expect(first.events).toContainEqual(expect.objectContaining({ type: 'tool_result', content: 'v1' }))
+    expect(toolResults(first.events)).toContainEqual(expect.objectContaining({ content: 'v1' }))
     await expectSessions(home, ['v1 start in home'])
 
     // Saved, and the next message sent at once.
     writeFile(module, versioned('v2'))
     fake.enqueue(call, { text: 'Two.' })
     const second = await run('And now?')
-    expect(second.events).toContainEqual(expect.objectContaining({ type: 'tool_result', content: 'v2' }))
+    expect(toolResults(second.events)).toContainEqual(expect.objectContaining({ content: 'v2' }))
     await expectSessions(home, ['v1 start in home', 'v1 shutdown in home', 'v2 start in home'])
   })
 

@@ -3,7 +3,6 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { LOCAL_USER } from '../../../../src-main/app/create-atelier'
-import type { TurnEvent } from '../../../../src-shared/agent'
 import type { ToolProgress } from '../../../../src-shared/tools'
 import { useAgentFixture } from '../../../support/agent-harness'
 import {
@@ -16,6 +15,7 @@ import {
   writeFile,
 } from '../../../support/custom-tools'
 import { isAlive, killHard } from '../../../support/fixture-process'
+import { toolResult } from '../../../support/turn-events'
 
 const MISBEHAVING = join(CUSTOM_TOOL_FIXTURES, 'misbehaving.ts')
 const APP_THAT_DIES = join(CUSTOM_TOOL_FIXTURES, 'app-that-dies.ts')
@@ -99,7 +99,8 @@ describe('a custom tool runs in a host process of its own', { timeout: 90_000 },
     let stopped = false
     const turn = run('Take a nap', {
       onEvent: (event) => {
-        if (event.type !== 'tool_progress' || stopped) return
+        const reported = event.type === 'tool_output' || (event.type === 'tool_call' && event.call.progress)
+        if (!reported || stopped) return
         stopped = true
         // Once the program runs, the person presses stop.
         void waitFor(() => sleeps().length > 0, 'the sleep to start').then(() =>
@@ -109,10 +110,7 @@ describe('a custom tool runs in a host process of its own', { timeout: 90_000 },
     })
     const { turn: ended, events } = await turn
     expect(ended.status).toBe('stopped')
-    const result = events.find((event) => event.type === 'tool_result') as
-      | Extract<TurnEvent, { type: 'tool_result' }>
-      | undefined
-    expect(result).toMatchObject({ id: 'nap', isError: true, errorType: 'aborted' })
+    expect(toolResult(events, 'nap')).toMatchObject({ isError: true, errorType: 'aborted' })
     await waitFor(() => sleeps().length === 0, 'the sleep to end', 10_000)
   })
 

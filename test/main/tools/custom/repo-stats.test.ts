@@ -1,8 +1,8 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { TurnEvent } from '../../../../src-shared/agent'
 import { useAgentFixture } from '../../../support/agent-harness'
 import { copyTool, fileOf, gitRepo, REPO_STATS, useCustomToolApps } from '../../../support/custom-tools'
+import { type EndedCall, progressReports, toolResult } from '../../../support/turn-events'
 
 const TRACKED = {
   'src/a.ts': 'export const a = 1\n',
@@ -32,20 +32,19 @@ describe("the seed's repo_stats example", { timeout: 60_000 }, () => {
     const { turn, events } = await run('How many TypeScript files?')
 
     expect(turn.status).toBe('completed')
-    const progress = events.flatMap((event) => (event.type === 'tool_progress' ? [event] : []))
-    expect(progress).toEqual([
-      { type: 'tool_progress', id: 'stats', progress: { kind: 'partial', text: 'Scanning files...' } },
+    expect(progressReports(events)).toEqual([
+      { id: 'stats', progress: { kind: 'partial', text: 'Scanning files...' } },
     ])
-    const result = events.find((event) => event.type === 'tool_result') as Extract<
-      TurnEvent,
-      { type: 'tool_result' }
-    >
+    const result = toolResult(events, 'stats') as EndedCall
     // git ls-files '**/*.ts': the three TypeScript files, not the .js nor the README.
     expect(result).toMatchObject({ id: 'stats', isError: false, content: 'Found 3 files' })
     expect(result.data).toEqual({ count: 3, sample: ['src/a.ts', 'src/b.ts', 'src/lib/c.ts'] })
     // The example's renderResult makes the card.
     expect(result.display).toMatchObject({ kind: 'rendered', collapsed: '**3** tracked files' })
-    expect(events.indexOf(progress[0] as TurnEvent)).toBeLessThan(events.indexOf(result))
+    const reported = events.findIndex((event) => event.type === 'tool_call' && event.call.progress?.partial)
+    const ended = events.findIndex((event) => event.type === 'tool_call' && event.call.result)
+    expect(reported).toBeGreaterThan(-1)
+    expect(reported).toBeLessThan(ended)
 
     // The model was offered the tool with its TypeBox schema, and read the count.
     const [first, second] = fake.requestsOf('openai-chat').map((request) => request.body)

@@ -12,6 +12,7 @@ import {
   writeFile,
 } from '../../../support/custom-tools'
 import { useTempDirs } from '../../../support/temp-dir'
+import { toolResults } from '../../../support/turn-events'
 
 /** The tool names the model was offered in the fake's last request. */
 function offeredIn(body: { tools?: { function: { name: string } }[] }): string[] {
@@ -59,8 +60,8 @@ describe('project tool folders and trust', { timeout: 60_000 }, () => {
     fake.enqueue({ toolCalls: [{ id: 'p', name: 'project_tool', arguments: '{}' }] }, { text: 'Done.' })
     const { events } = await run('Run the project tool')
     expect(offeredIn(fake.requestsOf('openai-chat')[1]?.body)).toContain('project_tool')
-    expect(events).toContainEqual(
-      expect.objectContaining({ type: 'tool_result', id: 'p', isError: false, content: 'project_tool ran' }),
+    expect(toolResults(events)).toContainEqual(
+      expect.objectContaining({ id: 'p', isError: false, content: 'project_tool ran' }),
     )
     expect(existsSync(marker)).toBe(true)
 
@@ -71,9 +72,9 @@ describe('project tool folders and trust', { timeout: 60_000 }, () => {
       mode: 'agent',
       provider: chat.provider,
     })
-    const capabilities = await atelier.agent.capabilities({ id: elsewhere.id })
+    const capabilities = await atelier.projection.capabilities({ id: elsewhere.id })
     expect(capabilities.tools.map((tool) => tool.name)).not.toContain('project_tool')
-    const own = await atelier.agent.capabilities({ id: chat.id })
+    const own = await atelier.projection.capabilities({ id: chat.id })
     expect(own.tools.find((tool) => tool.name === 'project_tool')).toMatchObject({ module })
 
     // Untrusting ends its host and takes its tools away.
@@ -104,21 +105,18 @@ describe('untrusting a folder', { timeout: 60_000 }, () => {
     const approved = new Promise<undefined>((resolve) => {
       approve = () => resolve(undefined)
     })
-    const waiting = app.call(
-      'project_tool',
-      {},
-      {
-        gate: () => {
-          asked = true
-          return approved
-        },
-      },
-    )
+    // A before-tool hook stands in for the person taking their time: it waits as an approval does.
+    const unhook = app.atelier.tools.executor.addBeforeToolHook(() => {
+      asked = true
+      return approved
+    })
+    const waiting = app.call('project_tool', {})
     await waitFor(() => asked, 'the approval card')
     await app.atelier.customTools.untrust(app.project)
     approve()
 
     const result = await waiting
+    unhook()
     expect(result).toMatchObject({ isError: true, errorType: 'execution_failed' })
     expect(result.content).toMatch(/reloaded or closed/)
     expect(readFileSync(loads, 'utf8')).toBe('loaded\n')

@@ -6,7 +6,7 @@
 import { realpathSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createAtelier, LOCAL_USER } from '../../../../src-main/app/create-atelier'
-import { nobodyToAsk } from '../../../../src-main/approvals/approval-service'
+import { nobodyToAsk } from '../../../../src-main/approvals/askers'
 import type { TurnEvent } from '../../../../src-shared/agent'
 import type { ElicitationAnswer, ElicitationRequest } from '../../../../src-shared/elicitation'
 import {
@@ -19,6 +19,7 @@ import {
 import { useAgentFixture } from '../../../support/agent-harness'
 import { type FakeProvider, startFakeProvider } from '../../../support/fake-provider'
 import { useTempDirs } from '../../../support/temp-dir'
+import { toolResults } from '../../../support/turn-events'
 import { atelier as cli, fakeRunArgs } from '../../cli/built-cli'
 
 const TOOL = 'probe__ask_person'
@@ -50,37 +51,53 @@ describe('MCP elicitation', { timeout: 60_000 }, () => {
     expect(added.ok).toBe(true)
     agent.fake.enqueue({ toolCalls: [{ id: 'call_1', name: TOOL, arguments: '{}' }] }, { text: 'Done.' })
     /** Runs the turn; each card is answered by `onCard`, through the contract, as the chat view does. */
-    const run = (onCard: (request: ElicitationRequest) => unknown) =>
-      agent.run('prepare the release', {
+    const run = (onCard: (request: ElicitationRequest) => unknown) => {
+      const shown = new Set<string>()
+      return agent.run('prepare the release', {
         onEvent: (event) => {
-          if (event.type === 'elicitation_requested') void onCard(event.request)
+          const question = event.type === 'tool_call' ? event.call.question : undefined
+          if (question?.kind !== 'elicitation' || shown.has(question.id)) return
+          shown.add(question.id)
+          void onCard(question)
         },
       })
+    }
     const answer = (request: ElicitationRequest, reply: ElicitationAnswer) =>
-      agent.atelier.dispatch('elicitations.answer', {
+      agent.atelier.dispatch('calls.answer', {
         chatId: agent.chat.id,
-        elicitationId: request.id,
+        questionId: request.id,
         answer: reply,
       })
-    return { ...agent, server, run, answer }
+    /** The questions waiting in the chat, as a page that loads now finds them. */
+    const pending = () =>
+      agent.atelier.agent.view({ id: agent.chat.id }).calls.flatMap(({ question }) => question ?? [])
+    return { ...agent, server, run, answer, pending }
   }
 
-  const resultOf = (events: TurnEvent[]) => events.find((event) => event.type === 'tool_result')
-  const resolved = (events: TurnEvent[]) => events.filter((event) => event.type === 'elicitation_resolved')
+  const resultOf = (events: TurnEvent[]) => toolResults(events)[0]
+  /** How the call's questions were answered, as kept with it. */
+  const resolved = (events: TurnEvent[]) =>
+    resultOf(events)?.call.decisions.filter(({ kind }) => kind === 'elicitation') ?? []
 
   it('shows the form with its defaults and sends an accepted answer, changed fields and all, to the server', async () => {
-    const { atelier, chat, server, run, answer } = await setup()
-    let pending: unknown
+    const { chat, server, run, answer, pending } = await setup()
+    let waiting: unknown
     const { events, turn } = await run(async (request) => {
-      pending = await atelier.dispatch('elicitations.pending', { chatId: chat.id })
+      waiting = pending()
       // The person changes the name and the count and leaves the rest as the server proposed.
       await answer(request, { action: 'accept', content: { ...DEFAULTS, name: 'autumn', count: 7 } })
     })
 
     expect(turn.status).toBe('completed')
-    const requested = events.find((event) => event.type === 'elicitation_requested')
+    const requested = events.find((event) => event.type === 'tool_call' && event.call.question)
     expect(requested).toMatchObject({
-      request: {
+      call: {
+        status: 'awaiting_input',
+      },
+    })
+    expect(requested?.type === 'tool_call' && requested.call.question).toMatchObject({
+      kind: 'elicitation',
+      ...{
         chatId: chat.id,
         callId: 'call_1',
         tool: TOOL,
@@ -89,15 +106,19 @@ describe('MCP elicitation', { timeout: 60_000 }, () => {
         requestedSchema: REQUESTED_SCHEMA,
       },
     })
-    expect(pending).toMatchObject({ ok: true, value: [{ callId: 'call_1', server: 'probe' }] })
+    expect(waiting).toMatchObject([{ callId: 'call_1', server: 'probe' }])
     const expected = { action: 'accept', content: { ...DEFAULTS, name: 'autumn', count: 7 } }
     expect(server.answers).toEqual([expected])
     expect(resultOf(events)).toMatchObject({ isError: false, content: JSON.stringify(expected) })
-    expect(resolved(events)).toEqual([expect.objectContaining({ callId: 'call_1', ...expected })])
-    expect(await atelier.dispatch('elicitations.pending', { chatId: chat.id })).toEqual({
-      ok: true,
-      value: [],
-    })
+    expect(resolved(events)).toEqual([
+      expect.objectContaining({
+        outcome: 'accepted',
+        by: 'person',
+        server: 'probe',
+        answer: expect.stringContaining('Release name: autumn · Build count: 7'),
+      }),
+    ])
+    expect(pending()).toEqual([])
   })
 
   it('fills in the defaults of fields an accepted answer leaves out (SEP-1034)', async () => {
@@ -110,7 +131,9 @@ describe('MCP elicitation', { timeout: 60_000 }, () => {
     const { server, run, answer } = await setup()
     const { events } = await run((request) => answer(request, { action }))
     expect(server.answers).toEqual([{ action }])
-    expect(resolved(events)).toEqual([expect.objectContaining({ action })])
+    expect(resolved(events)).toEqual([
+      expect.objectContaining({ outcome: action === 'decline' ? 'declined' : 'cancelled' }),
+    ])
     expect(resultOf(events)).toMatchObject({ isError: false, content: JSON.stringify({ action }) })
   })
 
@@ -159,16 +182,13 @@ describe('MCP elicitation', { timeout: 60_000 }, () => {
   })
 
   it('answers cancel to the server when the turn is stopped while the card waits', async () => {
-    const { atelier, chat, server, run } = await setup()
+    const { atelier, chat, server, run, pending } = await setup()
     const { events, turn } = await run(() => atelier.agent.stop({ chatId: chat.id }))
 
     expect(turn.status).toBe('stopped')
     await expect.poll(() => server.answers).toEqual([{ action: 'cancel' }])
-    expect(resolved(events)).toEqual([expect.objectContaining({ action: 'cancel' })])
-    expect(await atelier.dispatch('elicitations.pending', { chatId: chat.id })).toEqual({
-      ok: true,
-      value: [],
-    })
+    expect(resolved(events)).toEqual([expect.objectContaining({ outcome: 'cancelled' })])
+    expect(pending()).toEqual([])
   })
 
   it('declines, without a card, where nobody can answer', async () => {
@@ -182,7 +202,7 @@ describe('MCP elicitation', { timeout: 60_000 }, () => {
     })
     await done
     expect(server.answers).toEqual([{ action: 'decline' }])
-    expect(events.some((event) => event.type === 'elicitation_requested')).toBe(false)
+    expect(events.some((event) => event.type === 'tool_call' && event.call.question)).toBe(false)
   })
 
   it('declines, asking neither chat, while calls of two chats are in flight on the server', async () => {
@@ -196,7 +216,7 @@ describe('MCP elicitation', { timeout: 60_000 }, () => {
       restrict: false,
       chatId,
       ...(signal && { signal }),
-      elicit: async (): Promise<ElicitationAnswer> => {
+      ask: async (): Promise<ElicitationAnswer> => {
         asked.push(chatId)
         return { action: 'accept', content: DEFAULTS }
       },

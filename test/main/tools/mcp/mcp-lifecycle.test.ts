@@ -9,6 +9,7 @@ import type { Capabilities } from '../../../../src-shared/contract'
 import { useAgentFixture } from '../../../support/agent-harness'
 import { isAlive } from '../../../support/fixture-process'
 import { EVERYTHING_SERVER, FILESYSTEM_SERVER, PROBE_SERVER } from '../../../support/mcp-servers'
+import { toolResults } from '../../../support/turn-events'
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
 
@@ -232,9 +233,7 @@ describe('MCP server lifecycle', () => {
     )
     const { turn, events } = await run('read my notes')
     expect(turn.status).toBe('completed')
-    const results = Object.fromEntries(
-      events.flatMap((event) => (event.type === 'tool_result' ? [[event.id, event]] : [])),
-    )
+    const results = Object.fromEntries(toolResults(events).map((ended) => [ended.id, ended]))
     expect(results.inside).toMatchObject({ isError: false, content: 'remember the milk\n' })
     expect(results.outside).toMatchObject({
       isError: true,

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { Capabilities } from '../../../../src-shared/contract'
 import { useAgentFixture } from '../../../support/agent-harness'
 import { EVERYTHING_SERVER } from '../../../support/mcp-servers'
+import { toolResults } from '../../../support/turn-events'
 
 /** Processes whose command line carries this marker (Node's --title shows in the process list). */
 function running(marker: string): number {
@@ -33,7 +34,7 @@ describe('MCP servers in turns and the inspector', () => {
     )
     const { turn, events } = await run('echo something')
     expect(turn.status).toBe('completed')
-    expect(events.find((e) => e.type === 'tool_result')).toMatchObject({ content: 'Echo: from the model' })
+    expect(toolResults(events)[0]).toMatchObject({ content: 'Echo: from the model' })
     expect(running(marker)).toBe(1)
     const sent = fake
       .requestsOf('openai-chat')[0]

@@ -1,0 +1,110 @@
+/**
+ * What a chat's turns offer the model: the enabled tools (MCP servers' included, connected on the
+ * way), narrowed by the agent profile, the approval mode and the project folder — and the same list
+ * as the chat's provider receives it, for the capabilities view. The inspector and a turn share it,
+ * so what the view shows is what the turn sends.
+ */
+import type { ApprovalMode } from '../../src-shared/approvals'
+import type { Capabilities, Chat } from '../../src-shared/contract'
+import type { McpServerStatus } from '../../src-shared/mcp'
+import type { AgentProfile } from '../../src-shared/providers'
+import type { ChatService } from '../chats/chat-service'
+import type { ProviderService, ResolvedProvider } from '../providers/provider-service'
+import { wireToolsWithTokens } from '../providers/tool-mapper'
+import { enabledToolDefinitions, type ToolProjection } from '../tools/projection'
+import type { ToolRegistry } from '../tools/registry'
+import type { ToolSettingsService } from '../tools/tool-settings-service'
+import type { AgentProfileService } from './agent-profiles'
+
+export interface ToolProjectionDeps {
+  chats: ChatService
+  providers: ProviderService
+  profiles: AgentProfileService
+  registry: ToolRegistry
+  toolSettings: ToolSettingsService
+  /**
+   * Brings into the registry what a turn in this project folder may use: custom tool folders,
+   * the enabled MCP servers (connected now), tool services.
+   */
+  prepareTools: (folder: string | null) => Promise<McpServerStatus[]>
+  user: string
+}
+
+/** What a chat's next turn would run with: its provider, profile, approval mode and tools. */
+export interface NextTurn {
+  chat: Chat
+  provider: ResolvedProvider
+  profile: AgentProfile
+  approvalMode: ApprovalMode
+  projection: ToolProjection
+}
+
+export class ToolProjectionService {
+  constructor(private readonly deps: ToolProjectionDeps) {}
+
+  /**
+   * The tools a turn offers: enabled ones, narrowed to the profile's list when it has one, to
+   * reading tools in Read only mode, and to the custom tools of this project folder (with the
+   * person's own).
+   */
+  async projection(
+    profile: AgentProfile,
+    approvalMode: ApprovalMode = profile.approvalMode,
+    folder: string | null = null,
+  ): Promise<ToolProjection> {
+    const { registry } = this.deps
+    // MCP servers connect now, not at start-up: a turn (or the inspector) is what needs their tools.
+    const servers = await this.deps.prepareTools(folder)
+    const enabled = enabledToolDefinitions(registry, this.deps.toolSettings, this.deps.user)
+    const allowed = profile.tools && new Set(profile.tools)
+    const definitions = enabled.filter(({ name }) => {
+      const entry = registry.get(name)
+      const project = entry?.source.kind === 'custom' ? entry.source.project : undefined
+      return (
+        (!allowed || allowed.has(name)) &&
+        (approvalMode !== 'read-only' || entry?.tool.kind === 'read') &&
+        (project === undefined || project === folder)
+      )
+    })
+    return { definitions, offered: new Set(definitions.map((definition) => definition.name)), servers }
+  }
+
+  /** The chat's next turn as it would be set up now. */
+  async nextTurn(id: string): Promise<NextTurn> {
+    const chat = this.deps.chats.get(id)
+    const provider = this.deps.providers.forChat(chat)
+    const profile = this.deps.profiles.forChat(chat.agent)
+    const approvalMode = effectiveApprovalMode(chat, profile)
+    const projection = await this.projection(profile, approvalMode, projectFolder(chat))
+    return { chat, provider, profile, approvalMode, projection }
+  }
+
+  /** The contract's `chats.capabilities`: the tools the chat's next turn would send, in its provider's format. */
+  async capabilities({ id }: { id: string }): Promise<Capabilities> {
+    const { provider, projection } = await this.nextTurn(id)
+    const { definitions, servers } = projection
+    const tools = wireToolsWithTokens(provider.config.kind, definitions).map((tool) => {
+      const source = this.deps.registry.get(tool.name)?.source
+      if (source?.kind === 'mcp') return { ...tool, server: source.server }
+      if (source?.kind === 'custom') return { ...tool, module: source.module }
+      return source?.kind === 'service' ? { ...tool, service: source.service } : tool
+    })
+    return {
+      provider: { kind: provider.config.kind, name: provider.name },
+      model: provider.model,
+      tools,
+      totalTokens: tools.reduce((sum, tool) => sum + tool.tokens, 0),
+      servers,
+    }
+  }
+}
+
+/** The folder a chat works in: its bound folder in agent mode, none in chat mode. */
+export function projectFolder(chat: Chat): string | null {
+  return chat.mode === 'agent' ? chat.workingDir : null
+}
+
+/** The chat's own mode, else its profile's. */
+export function effectiveApprovalMode(chat: Chat, profile: AgentProfile): ApprovalMode {
+  return chat.approvalMode ?? profile.approvalMode
+}

@@ -1,0 +1,384 @@
+/**
+ * Turns of a chat: starting, retrying and stopping them, who is running, and where their events go —
+ * the app's event bus (IPC, the web host) and the caller's own listener (the CLI). A chat runs one
+ * turn at a time; its tool calls are the turn's scheduler's.
+ */
+import type {
+  AttachmentPart,
+  ChatMessage,
+  Compaction,
+  ProviderKind,
+  ToolResultPart,
+  Turn,
+  TurnEvent,
+} from '../../src-shared/agent'
+import type { ApprovalMode } from '../../src-shared/approvals'
+import type { Attachment } from '../../src-shared/attachments'
+import type { Chat } from '../../src-shared/contract'
+import { AtelierError, errorMessage } from '../../src-shared/errors'
+import type { ToolCallState } from '../../src-shared/tool-calls'
+import type { ApprovalService } from '../approvals/approval-service'
+import type { Asker } from '../approvals/askers'
+import type { ChatService } from '../chats/chat-service'
+import type { AtelierEvents } from '../core/events'
+import { type ConversationRepository, INTERRUPTED } from '../db/conversation-repository'
+import type { PreferencesService } from '../preferences/preferences-service'
+import { createProviderAdapter } from '../providers/adapters'
+import type { ProviderService } from '../providers/provider-service'
+import type { RetryPolicy } from '../providers/retry'
+import type { ToolExecutor } from '../tools/executor'
+import { QuestionLine } from '../tools/scheduler/question-line'
+import { ToolScheduler } from '../tools/scheduler/scheduler'
+import type { AgentProfileService } from './agent-profiles'
+import type { ContextService } from './context/context-service'
+import { buildSystemPrompt } from './system-prompt'
+import { effectiveApprovalMode, projectFolder, type ToolProjectionService } from './tool-projection'
+import { runTurnLoop, type TurnOutcome } from './turn-loop'
+
+export interface TurnServiceDeps {
+  chats: ChatService
+  conversation: ConversationRepository
+  providers: ProviderService
+  profiles: AgentProfileService
+  preferences: PreferencesService
+  projection: ToolProjectionService
+  context: ContextService
+  executor: ToolExecutor
+  approvals: ApprovalService
+  /** Who answers a turn's questions unless the turn names its own: the app's chat view. */
+  asker: Asker
+  events: AtelierEvents
+  user: string
+  /**
+   * Reads what a prompt attached (MCP resources, files of the chat's folder, images) into parts of
+   * its message; throws when one cannot be.
+   */
+  readAttachments?: (attachments: readonly Attachment[], chat: Chat) => Promise<AttachmentPart[]>
+  retry?: RetryPolicy
+}
+
+export interface TurnRequest {
+  chatId: string
+  prompt: string
+  /** What was attached to the prompt, already read: stored with it, before its text. */
+  attached?: AttachmentPart[]
+  /** The CLI names a wire format directly, with its own base URL and model. */
+  provider?: { kind: ProviderKind; baseUrl?: string; model?: string }
+  maxIterations?: number
+  /** The model's context window for this turn, in tokens (the CLI's `--context-window`). */
+  contextWindow?: number
+  /** Overrides the chat's approval mode for this turn (the CLI's `--approval`). */
+  approvalMode?: ApprovalMode
+  /** Who answers the turn's questions; by default the app's chat view (`calls.answer`). */
+  asker?: Asker
+  /** Stops the turn like the stop button does. */
+  signal?: AbortSignal
+  onEvent?: (event: TurnEvent) => void
+}
+
+export interface StartedTurn {
+  turnId: string
+  /** Settles when the turn has ended and its outcome is committed; never rejects. */
+  done: Promise<Turn>
+}
+
+/** The chat's conversation: every committed message, every turn, compaction and tool call. */
+export interface Conversation {
+  messages: ChatMessage[]
+  turns: Turn[]
+  compactions: Compaction[]
+  /** Each with its result, once it has one. */
+  calls: ToolCallState[]
+}
+
+interface Running {
+  turnId: string
+  controller: AbortController
+  /** Once the turn's tools are known. */
+  scheduler?: ToolScheduler
+}
+
+export class TurnService {
+  private readonly running = new Map<string, Running>()
+  private closed = false
+
+  constructor(private readonly deps: TurnServiceDeps) {}
+
+  /**
+   * Starts a turn and returns once the prompt is committed. Refused up front — nothing written —
+   * when the chat is busy or no provider can be reached.
+   */
+  begin(request: TurnRequest): StartedTurn {
+    const { chats, conversation } = this.deps
+    const setup = this.setUp(request)
+    // From here the turn exists: it starts with its prompt, in one transaction.
+    const { turn, prompt } = conversation.beginTurn(setup.chat.id, request.prompt, request.attached)
+    return this.run(setup, turn, request, (emit) => {
+      emit({ type: 'message', message: prompt })
+      chats.nameAfterPrompt(setup.chat.id, request.prompt)
+    })
+  }
+
+  /**
+   * Runs the chat's latest turn again, when it failed or was interrupted. Its prompt is already
+   * committed, so it is not written again: the same turn runs on from what it had stored (the
+   * prompt, and whatever it got done before it failed), and the model sees the prompt once.
+   * Refused with `nothing_to_retry` when the latest turn did not fail.
+   */
+  retry(request: Omit<TurnRequest, 'prompt' | 'attached'>): StartedTurn {
+    const { conversation } = this.deps
+    const setup = this.setUp(request)
+    const latest = conversation.turns(setup.chat.id).at(-1)
+    if (!latest || (latest.status !== 'failed' && latest.status !== 'interrupted')) {
+      throw new AtelierError(
+        'nothing_to_retry',
+        'The latest turn of this chat did not fail: send a prompt instead.',
+        { chatId: setup.chat.id },
+      )
+    }
+    return this.run(setup, conversation.reopenTurn(latest.id), request, () => {})
+  }
+
+  /**
+   * The contract's `turns.start`: the turn runs on; its events carry the rest. Attachments are read
+   * first, so one that cannot be read refuses the send with nothing committed.
+   */
+  async start(request: {
+    chatId: string
+    prompt: string
+    attachments?: Attachment[]
+  }): Promise<{ turnId: string }> {
+    const { attachments = [], ...prompt } = request
+    let attached: AttachmentPart[] = []
+    if (attachments.length > 0) {
+      const chat = this.deps.chats.get(request.chatId)
+      this.refuseIfBusy(chat.id)
+      if (!this.deps.readAttachments) {
+        throw new AtelierError('unsupported', 'Attachments cannot be read here.')
+      }
+      attached = await this.deps.readAttachments(attachments, chat)
+    }
+    const { turnId } = this.begin({ ...prompt, attached })
+    return { turnId }
+  }
+
+  /** The contract's `turns.retry`: the chat's failed turn runs again; its events carry the rest. */
+  retryTurn(request: { chatId: string }): { turnId: string } {
+    const { turnId } = this.retry(request)
+    return { turnId }
+  }
+
+  stop({ chatId }: { chatId: string }): { stopped: boolean } {
+    const running = this.running.get(chatId)
+    running?.controller.abort(new Error('Stopped by the user.'))
+    return { stopped: running !== undefined }
+  }
+
+  /**
+   * "Compact now": everything before the latest prompt summarized by the chat's model. The chat is
+   * busy meanwhile: a prompt sent during the summary is refused, as during a turn.
+   */
+  async compact({ id }: { id: string }): Promise<{ compaction: Compaction | null }> {
+    this.refuseIfBusy(id)
+    const controller = new AbortController()
+    this.running.set(id, { turnId: '', controller })
+    try {
+      return { compaction: await this.deps.context.compactNow(id, controller.signal) }
+    } finally {
+      this.running.delete(id)
+    }
+  }
+
+  /** The whole conversation, each tool call with its state as it is now and its result. */
+  conversation({ id }: { id: string }): Conversation {
+    this.deps.chats.get(id)
+    const { conversation } = this.deps
+    const messages = conversation.messages(id)
+    const results = new Map<string, ToolResultPart>()
+    for (const message of messages) {
+      if (message.role !== 'tool') continue
+      for (const part of message.parts) {
+        if (part.type === 'tool_result') results.set(`${message.turnId} ${part.callId}`, part)
+      }
+    }
+    const running = this.running.get(id)
+    const live = new Map(running?.scheduler?.calls.map((call) => [call.id, call]))
+    const calls = conversation.calls(id).map((stored) => {
+      const call = (stored.turnId === running?.turnId && live.get(stored.id)) || stored
+      const result = results.get(`${call.turnId} ${call.id}`)
+      if (call.result || !result) return call
+      const { type: _type, callId: _callId, name: _name, ...rest } = result
+      return { ...call, result: { truncated: false, durationMs: 0, ...rest } }
+    })
+    return { messages, turns: conversation.turns(id), compactions: conversation.compactions(id), calls }
+  }
+
+  /**
+   * The contract's `chats.messages`: the conversation as the chat view shows it. A call's result
+   * comes with the call, so the tool messages that carry it to the model are left out.
+   */
+  view({ id }: { id: string }): Conversation {
+    const whole = this.conversation({ id })
+    return { ...whole, messages: whole.messages.filter((message) => message.role !== 'tool') }
+  }
+
+  /** Ends every running turn as interrupted: the app is closing under them. */
+  close(): void {
+    this.closed = true
+    for (const { turnId, controller } of this.running.values()) {
+      controller.abort(new Error('Atelier is closing.'))
+      if (turnId) this.deps.conversation.endTurn(turnId, 'interrupted', INTERRUPTED)
+    }
+    this.running.clear()
+  }
+
+  /** What a turn is run with, from the chat and the request; refused when busy or without a provider. */
+  private setUp(request: Omit<TurnRequest, 'prompt'>) {
+    const { chats, preferences } = this.deps
+    const chat = chats.get(request.chatId)
+    this.refuseIfBusy(chat.id)
+    const provider = this.deps.providers.forChat(chat, request.provider)
+    const profile = this.deps.profiles.forChat(chat.agent)
+    const approvalMode = request.approvalMode ?? effectiveApprovalMode(chat, profile)
+    return {
+      chat,
+      provider,
+      profile,
+      approvalMode,
+      adapter: createProviderAdapter(provider.config),
+      system: buildSystemPrompt(profile, chat, approvalMode),
+      maxIterations: request.maxIterations ?? preferences.get().maxIterations,
+    }
+  }
+
+  /** Runs a turn that is committed as running; `opened` tells of its start (a new prompt) first. */
+  private run(
+    setup: ReturnType<TurnService['setUp']>,
+    turn: Turn,
+    request: Omit<TurnRequest, 'prompt'>,
+    opened: (emit: (event: TurnEvent) => void) => void,
+  ): StartedTurn {
+    const { conversation } = this.deps
+    const { chat, provider, profile, approvalMode, adapter, system, maxIterations } = setup
+    const controller = new AbortController()
+    const stopFromCaller = () => controller.abort(request.signal?.reason)
+    request.signal?.addEventListener('abort', stopFromCaller, { once: true })
+    const running: Running = { turnId: turn.id, controller }
+    this.running.set(chat.id, running)
+    const emit = (event: TurnEvent) => {
+      request.onEvent?.(event)
+      this.deps.events.emit('turns.event', { chatId: chat.id, turnId: turn.id, event })
+    }
+    emit({ type: 'turn_started', turnId: turn.id, chatId: chat.id })
+    opened(emit)
+
+    const folder = projectFolder(chat)
+    const outcome = this.deps.projection.projection(profile, approvalMode, folder).then(async (tools) => {
+      const unavailable = tools.servers.flatMap(({ name, error }) => (error ? [{ name, error }] : []))
+      if (unavailable.length > 0) emit({ type: 'servers_unavailable', servers: unavailable })
+      const context = await this.deps.context.forTurn(chat, provider, adapter, {
+        turnId: turn.id,
+        system,
+        tools: tools.definitions,
+        emit,
+        signal: controller.signal,
+        ...(request.contextWindow && { contextWindow: request.contextWindow }),
+      })
+      const closing = () => {
+        if (this.closed) throw new Error('Atelier is closing.')
+      }
+      running.scheduler = new ToolScheduler({
+        chat,
+        turnId: turn.id,
+        user: this.deps.user,
+        offered: tools.offered,
+        executor: this.deps.executor,
+        gate: this.deps.approvals.gateFor({ chatId: chat.id, folder, mode: approvalMode }),
+        questions: new QuestionLine(request.asker ?? this.deps.asker),
+        sink: {
+          save: (call) => {
+            if (!this.closed) conversation.saveCall(call)
+          },
+          finish: (call, result) => {
+            closing()
+            return conversation.finishCall(call, result)
+          },
+          emit,
+        },
+        abortTurn: (reason) => controller.abort(new StoppedByTool(reason)),
+        signal: controller.signal,
+      })
+      return runTurnLoop({
+        history: conversation.messages(chat.id),
+        adapter,
+        context,
+        tools,
+        maxIterations,
+        scheduler: running.scheduler,
+        ...(this.deps.retry && { retry: this.deps.retry }),
+        signal: controller.signal,
+        commit: (role, parts, usage) => {
+          closing()
+          return conversation.append(chat.id, turn.id, role, parts, usage)
+        },
+        emit,
+      })
+    })
+    const done = outcome.then(
+      (result) => this.finish(turn.id, chat.id, withStopReason(result, controller.signal), emit),
+      (error: unknown) => this.finish(turn.id, chat.id, crashed(error), emit),
+    )
+    done.finally(() => request.signal?.removeEventListener('abort', stopFromCaller))
+    return { turnId: turn.id, done }
+  }
+
+  private refuseIfBusy(chatId: string): void {
+    if (this.running.has(chatId)) {
+      throw new AtelierError(
+        'turn_running',
+        'This chat is still working on the last prompt. Stop it first.',
+        {
+          chatId,
+        },
+      )
+    }
+  }
+
+  private finish(
+    turnId: string,
+    chatId: string,
+    outcome: TurnOutcome,
+    emit: (event: TurnEvent) => void,
+  ): Turn {
+    if (this.closed) {
+      // close() has recorded the turn as interrupted, and the database may be gone.
+      const { code, message } = INTERRUPTED
+      return {
+        id: turnId,
+        chatId,
+        status: 'interrupted',
+        error: message,
+        errorCode: code,
+        startedAt: 0,
+        endedAt: null,
+      }
+    }
+    this.running.delete(chatId)
+    const turn = this.deps.conversation.endTurn(turnId, outcome.status, outcome.error ?? null)
+    if (outcome.error) emit({ type: 'turn_error', turnId, status: turn.status, ...outcome.error })
+    else emit({ type: 'turn_completed', turnId, status: turn.status })
+    return turn
+  }
+}
+
+/** A tool's `ctx.abort()`: the turn stops as with the stop button, and says which tool stopped it. */
+class StoppedByTool extends Error {}
+
+function withStopReason(outcome: TurnOutcome, signal: AbortSignal): TurnOutcome {
+  if (outcome.status !== 'stopped' || !(signal.reason instanceof StoppedByTool)) return outcome
+  return { ...outcome, error: { code: 'stopped_by_tool', message: signal.reason.message } }
+}
+
+function crashed(error: unknown): TurnOutcome {
+  return { status: 'failed', error: { code: 'internal', message: `The turn failed: ${errorMessage(error)}` } }
+}

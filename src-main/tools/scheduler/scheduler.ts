@@ -1,0 +1,279 @@
+/**
+ * The tool call scheduler: between a turn and the executor, it moves each call of a response
+ * through its states — validating, scheduled, awaiting_approval, executing (awaiting_input while a
+ * tool asks), then succeeded, failed or cancelled — and is the one place that knows them.
+ *
+ * - Order: reads run side by side; any other call runs alone, in call order (see CallOrder).
+ * - Decisions: taken one call at a time, in call order, when the call's turn to run has come — so
+ *   what it is judged on (its paths, the file it edits) is what it will find, and its checks run
+ *   before anyone is asked (see PreparedCall.check).
+ * - Questions: every one, whoever asks, goes through the turn's QuestionLine, one at a time.
+ * - Results are committed as calls end; the model gets them in call order (see agent/history.ts).
+ */
+import { randomUUID } from 'node:crypto'
+import type { ChatMessage, ToolCallPart } from '../../../src-shared/agent'
+import type { ApprovalRequest } from '../../../src-shared/approvals'
+import type { Chat } from '../../../src-shared/contract'
+import { answerInWords } from '../../../src-shared/elicitation'
+import type { CallDecision, Question } from '../../../src-shared/questions'
+import type { ToolCallResult, ToolCallState } from '../../../src-shared/tool-calls'
+import { untilAborted } from '../../core/abort'
+import { FatalToolError, ToolError } from '../errors'
+import type { PreparedCall, ToolExecutor, ToolHookCall } from '../executor'
+import type { AskResult, ToolHost, ToolQuestion } from '../types'
+import { CallOrder, type CallSlot } from './call-order'
+import { type CallSink, CallTracker } from './call-tracker'
+import type { Asked, QuestionLine } from './question-line'
+
+/** Puts an approval to the person, in the turn's line of questions. */
+export type AskApproval = (request: ApprovalRequest) => Promise<Asked>
+
+/** What the gate decided, and — when it refused — the words the model reads. */
+export interface GateVerdict {
+  decision: CallDecision
+  refusal?: string
+}
+
+/**
+ * Judges one described call of a turn (see approvals/approval-service.ts): it runs when the rules
+ * or the mode allow it, is refused when they deny it, and otherwise waits for the person's answer.
+ */
+export type ApprovalGate = (call: ToolHookCall, ask: AskApproval) => Promise<GateVerdict>
+
+export interface SchedulerSetup {
+  chat: Chat
+  turnId: string
+  user: string
+  /** What the model was offered in this turn; a call to any other tool is refused. */
+  offered: ReadonlySet<string>
+  executor: ToolExecutor
+  /** The turn's approvals: every call passes them before it runs. */
+  gate: ApprovalGate
+  questions: QuestionLine
+  sink: CallSink
+  /** Stops the whole turn from inside a call (a custom tool's `ctx.abort()`). */
+  abortTurn?: ToolHost['abortTurn']
+  /** The person's stop. */
+  signal: AbortSignal
+}
+
+/** A failure that ended the turn: the model never sees it. */
+export interface FatalFailure {
+  name: string
+  message: string
+}
+
+/** A response's calls, ended: their results as committed, and the failure that ended the turn, if one did. */
+export interface BatchOutcome {
+  results: ChatMessage[]
+  fatal?: FatalFailure
+}
+
+/** Said to the model for the call whose FatalToolError ended the turn; the error's own words may hold internals. */
+const FATAL_RESULT = 'The tool failed in a way that cannot be fixed by retrying; the turn was stopped.'
+
+export class ToolScheduler {
+  /** Every call of the turn, by id, as it is now. */
+  private readonly tracked = new Map<string, CallTracker>()
+
+  constructor(private readonly setup: SchedulerSetup) {}
+
+  /** The turn's calls as they are now, the one waiting for the person included. */
+  get calls(): ToolCallState[] {
+    return [...this.tracked.values()].map((tracker) => tracker.state)
+  }
+
+  /**
+   * Runs one response's calls to their ends. A FatalToolError ends the batch (the other calls are
+   * stopped) and is reported; any other failure is a result the model reads.
+   */
+  async run(parts: readonly ToolCallPart[]): Promise<BatchOutcome> {
+    const { signal } = this.setup
+    const batch = new AbortController()
+    const stop = () => batch.abort(signal.reason)
+    if (signal.aborted) stop()
+    signal.addEventListener('abort', stop, { once: true })
+    const order = new CallOrder()
+    const results: ChatMessage[] = []
+    const end = (tracker: CallTracker, result: ToolCallResult) => results.push(tracker.finish(result))
+    let fatal: FatalFailure | undefined
+    let previous: Promise<void> = Promise.resolve()
+    try {
+      await Promise.all(
+        parts.map(async (part, index) => {
+          const tracker = this.track(part, index)
+          let prepared: PreparedCall
+          try {
+            prepared = this.setup.executor.prepare(
+              { id: part.id, name: part.name, arguments: part.arguments },
+              this.scopeOf(tracker),
+            )
+          } catch (error) {
+            end(tracker, this.setup.executor.failed(part.name, error))
+            return
+          }
+          tracker.scheduled(prepared.tool.settings.title)
+          const slot = order.slot(prepared.tool.kind)
+          const before = previous
+          let decided = () => {}
+          previous = new Promise((done) => {
+            decided = done
+          })
+          try {
+            end(tracker, await this.runOne(tracker, prepared, slot, before, decided, batch.signal))
+          } catch (error) {
+            if (!FatalToolError.isInstance(error)) throw error
+            fatal ??= { name: part.name, message: error.message }
+            batch.abort(error)
+            end(tracker, { ...notRun(FATAL_RESULT), errorType: 'fatal' })
+          }
+        }),
+      )
+    } finally {
+      signal.removeEventListener('abort', stop)
+    }
+    return fatal ? { results, fatal } : { results }
+  }
+
+  /** Calls that will not run (the model repeats itself): each ends failed, saying why. */
+  refuse(parts: readonly ToolCallPart[], content: string): ChatMessage[] {
+    return parts.map((part, index) =>
+      this.track(part, index).finish({ ...notRun(content), errorType: 'blocked' }),
+    )
+  }
+
+  private track(part: ToolCallPart, index: number): CallTracker {
+    const { chat, turnId, sink } = this.setup
+    const tracker = new CallTracker({ id: part.id, chatId: chat.id, turnId, name: part.name, index }, sink)
+    this.tracked.set(part.id, tracker)
+    return tracker
+  }
+
+  /**
+   * One call, from its place in line to its result: decided once the calls before it are (and, for
+   * a call that runs alone, have finished), then run. Throws only a FatalToolError.
+   */
+  private async runOne(
+    tracker: CallTracker,
+    prepared: PreparedCall,
+    slot: CallSlot,
+    before: Promise<void>,
+    decided: () => void,
+    signal: AbortSignal,
+  ): Promise<ToolCallResult> {
+    const { executor } = this.setup
+    try {
+      await untilAborted(Promise.all([slot.ready, before]), signal)
+      const refusal = await this.decide(tracker, prepared, signal)
+      decided()
+      if (refusal) return executor.failed(prepared.record.tool, refusal)
+      tracker.executing()
+      return await executor.run(prepared, signal)
+    } catch (error) {
+      if (FatalToolError.isInstance(error)) throw error
+      return executor.failed(prepared.record.tool, error, signal)
+    } finally {
+      decided()
+      slot.release()
+    }
+  }
+
+  /**
+   * Everything that needs no person first — its description, its checks, the before-tool hooks —
+   * then the approval gate, which may ask. Resolves with the refusal, if any.
+   */
+  private async decide(
+    tracker: CallTracker,
+    prepared: PreparedCall,
+    signal: AbortSignal,
+  ): Promise<ToolError | undefined> {
+    tracker.described(await prepared.describe())
+    await prepared.check()
+    await this.setup.executor.runBeforeHooks(prepared)
+    const verdict = await this.setup.gate(await prepared.hookCall(), (request) =>
+      this.ask(tracker, request, signal),
+    )
+    tracker.decided(verdict.decision)
+    return verdict.refusal === undefined ? undefined : new ToolError('denied', verdict.refusal)
+  }
+
+  /** Puts a question of this call to the person, in the turn's line; the call shows it while it waits. */
+  private async ask(tracker: CallTracker, question: Question, signal: AbortSignal): Promise<Asked> {
+    const started = performance.now()
+    let shown = false
+    try {
+      const asked = await this.setup.questions.ask(tracker.index, question, signal, () => {
+        shown = true
+        tracker.asking(question)
+      })
+      if (shown) tracker.answered(asked.waitedMs)
+      return asked
+    } catch (error) {
+      const waitedMs = performance.now() - started
+      if (shown) tracker.answered(waitedMs)
+      tracker.decided({ kind: question.kind, outcome: 'cancelled', by: 'person', at: Date.now(), waitedMs })
+      throw error
+    }
+  }
+
+  /** What a call's tool may ask while it runs: a change to apply, an MCP server's form. */
+  private async askWhileRunning(
+    tracker: CallTracker,
+    question: ToolQuestion,
+    signal: AbortSignal,
+  ): Promise<AskResult> {
+    const { id, chatId, name } = tracker.state
+    const full: Question = { ...question, id: randomUUID(), chatId, callId: id, tool: name }
+    const asked = await this.ask(tracker, full, signal)
+    tracker.decided(decisionOn(full, asked))
+    return asked.answer
+  }
+
+  private scopeOf(tracker: CallTracker) {
+    const { chat, user, offered, abortTurn, sink } = this.setup
+    return {
+      chatId: chat.id,
+      user,
+      workingDirectory: chat.workingDir,
+      mode: chat.mode,
+      restrict: chat.mode === 'agent',
+      offered,
+      ...(abortTurn && { abortTurn }),
+      ask: (question: ToolQuestion, signal: AbortSignal) => this.askWhileRunning(tracker, question, signal),
+      onUpdate: (progress: Parameters<ToolHost['onUpdate']>[0]) => {
+        if (progress.kind === 'output') {
+          sink.emit({ type: 'tool_output', callId: tracker.state.id, output: progress })
+        } else tracker.progress(progress)
+      },
+    }
+  }
+}
+
+/** How a question a tool asked while it ran was answered, for the call's record. */
+function decisionOn(question: Question, { answer, waitedMs, asked }: Asked): CallDecision {
+  const summary =
+    question.kind === 'confirmation'
+      ? question.action.label
+      : question.kind === 'elicitation'
+        ? question.message
+        : question.description.summary
+  const base = {
+    kind: question.kind,
+    summary,
+    at: Date.now(),
+    waitedMs,
+    by: asked ? 'person' : 'nobody',
+  } as const
+  if ('action' in answer) {
+    const outcome = ({ accept: 'accepted', decline: 'declined', cancel: 'cancelled' } as const)[answer.action]
+    const server = question.kind === 'elicitation' ? { server: question.server } : {}
+    if (answer.action !== 'accept' || question.kind !== 'elicitation') return { ...base, ...server, outcome }
+    return { ...base, ...server, outcome, answer: answerInWords(question.requestedSchema, answer.content) }
+  }
+  if (answer.decision === 'unanswered') return { ...base, outcome: 'denied', message: answer.reason }
+  return { ...base, outcome: answer.decision === 'deny' ? 'denied' : 'allowed' }
+}
+
+function notRun(content: string) {
+  return { content, isError: true, truncated: false, durationMs: 0 }
+}

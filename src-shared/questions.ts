@@ -1,0 +1,78 @@
+/**
+ * What Atelier asks the person during a tool call, whoever asks: the approval policy (may this call
+ * run?), a custom tool (may it apply the change it proposes?), an MCP server (its form). One question
+ * type with a kind, asked one at a time in call order inside the call's own card, answered through
+ * one contract method (`calls.answer`) — and, once answered, kept with the call as a decision.
+ */
+import { type Static, Type } from '@sinclair/typebox'
+import { ApprovalAnswer, ApprovalRequest, ConfirmationRequest } from './approvals'
+import { ElicitationAnswer, ElicitationRequest } from './elicitation'
+
+export const Question = Type.Union([ApprovalRequest, ConfirmationRequest, ElicitationRequest])
+export type Question = Static<typeof Question>
+export type QuestionKind = Question['kind']
+
+/** An answer to any question; `answerFits` tells whether it answers a given one. */
+export const Answer = Type.Union([ApprovalAnswer, ElicitationAnswer])
+export type Answer = Static<typeof Answer>
+
+/** The answer each kind of question takes. */
+export type AnswerTo<Q extends Question> = Q extends ElicitationRequest
+  ? ElicitationAnswer
+  : Q extends ConfirmationRequest
+    ? Extract<ApprovalAnswer, { decision: 'allow-once' | 'deny' }>
+    : ApprovalAnswer
+
+/** Whether `answer` is one `question` takes: a form's answer for a form, Apply or Discard for a change. */
+export function answerFits<Q extends Question>(question: Q, answer: Answer): answer is AnswerTo<Q> {
+  if (question.kind === 'elicitation') return 'action' in answer
+  if (!('decision' in answer)) return false
+  return question.kind === 'approval' || answer.decision === 'allow-once' || answer.decision === 'deny'
+}
+
+/** Who decided: the person, a saved rule, the approval mode, a before-tool hook, or nobody (no one could be asked). */
+export const DecidedBy = Type.Union([
+  Type.Literal('person'),
+  Type.Literal('rule'),
+  Type.Literal('mode'),
+  Type.Literal('hook'),
+  Type.Literal('nobody'),
+])
+export type DecidedBy = Static<typeof DecidedBy>
+
+/**
+ * What was decided for a call, by whom, under which rule, and when: kept with the call, so a reload
+ * (or a look back a week later) shows what was allowed or denied.
+ */
+export const CallDecision = Type.Object({
+  kind: Type.Union([Type.Literal('approval'), Type.Literal('confirmation'), Type.Literal('elicitation')]),
+  outcome: Type.Union([
+    Type.Literal('allowed'),
+    Type.Literal('denied'),
+    /** The call stopped while the question waited. */
+    Type.Literal('cancelled'),
+    /** A server's form: filled in and sent, or declined. */
+    Type.Literal('accepted'),
+    Type.Literal('declined'),
+  ]),
+  by: DecidedBy,
+  /** How far a person's allow reaches: this call, this chat, or saved for the project or everywhere. */
+  scope: Type.Optional(
+    Type.Union([Type.Literal('once'), Type.Literal('chat'), Type.Literal('project'), Type.Literal('global')]),
+  ),
+  /** The saved rules that decided it, or the rules "Always allow" saved. */
+  rules: Type.Optional(Type.Array(Type.String())),
+  /** Why the mode or a rule refused, or what the person told the model with a denial. */
+  message: Type.Optional(Type.String()),
+  /** What was asked, in a line: the call, the change a tool proposed, the server's message. */
+  summary: Type.Optional(Type.String()),
+  /** The MCP server that asked (a form). */
+  server: Type.Optional(Type.String()),
+  /** A form's answer in words, as the person read it: `Release name: autumn · Urgent: no`. */
+  answer: Type.Optional(Type.String()),
+  /** Epoch milliseconds. */
+  at: Type.Number(),
+  /** How long the person took. */
+  waitedMs: Type.Optional(Type.Number()),
+})
+export type CallDecision = Static<typeof CallDecision>
