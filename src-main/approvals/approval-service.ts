@@ -50,7 +50,7 @@ export class ApprovalService {
       const decided = {
         kind: 'approval' as const,
         by: verdict.rulesUsed.length > 0 ? ('rule' as const) : ('mode' as const),
-        ...(verdict.rulesUsed.length > 0 && { rules: verdict.rulesUsed }),
+        ...(verdict.rulesUsed.length > 0 && { rules: verdict.rulesWritten }),
         at: this.now(),
       }
       if (verdict.action === 'allow') return { decision: { ...decided, outcome: 'allowed' } }

@@ -40,6 +40,8 @@ export interface Verdict {
   reasons: string[]
   /** The saved rules that decided it, to mark as used. */
   rulesUsed: string[]
+  /** The same rules as written (`bash(git status*)`), for the call's record. */
+  rulesWritten: string[]
   /** For shells: each sub-command with its own verdict. */
   commands?: CommandVerdict[]
   /** What "Always allow" would save: one exact-or-prefix rule per subject that did not run. */
@@ -94,7 +96,7 @@ export async function evaluateCall(facts: CallFacts): Promise<Verdict> {
   })
   const { subjects, parseError } = await subjectsOf(facts)
   const reasons: string[] = []
-  const rulesUsed = new Set<string>()
+  const rulesUsed = new Map<string, string>()
   const suggestions: string[] = []
   const commands: CommandVerdict[] = []
   const verdicts: RuleAction[] = []
@@ -132,7 +134,7 @@ export async function evaluateCall(facts: CallFacts): Promise<Verdict> {
         subjectReasons.push(...held.map((escalation) => escalation.reason))
       }
     }
-    for (const { rule } of deciding) rulesUsed.add(rule.id)
+    for (const { rule } of deciding) rulesUsed.set(rule.id, rule.rule)
     const rule = deciding[0]?.rule.rule
     if (facts.description.command) {
       commands.push({ text: subject.text, verdict: action, ...(rule && { rule }), reasons: subjectReasons })
@@ -149,7 +151,8 @@ export async function evaluateCall(facts: CallFacts): Promise<Verdict> {
   return {
     action: strictest(verdicts),
     reasons,
-    rulesUsed: [...rulesUsed],
+    rulesUsed: [...rulesUsed.keys()],
+    rulesWritten: [...rulesUsed.values()],
     ...(facts.description.command && { commands }),
     suggestedRules: suggestions,
   }

@@ -117,7 +117,7 @@ describe('approvals in the chat', () => {
     const toolMessage = followUp.messages.findLast((message: { role: string }) => message.role === 'tool')
     expect(JSON.stringify(toolMessage.content)).toContain('The user denied this call')
     expect(JSON.stringify(toolMessage.content)).toContain('Keep May: the frost is late this year.')
-    expect(await toolCard(page, 'write_file').getByText('Denied', { exact: true }).count()).toBe(1)
+    expect(await toolCard(page, 'write_file').locator('.badge', { hasText: 'Denied' }).count()).toBe(1)
   })
 
   it('Allow for this chat stops asking for that tool in that chat only; Esc denies in the other', async () => {
@@ -136,13 +136,16 @@ describe('approvals in the chat', () => {
       { rule: 'write_file', action: 'allow', scope: 'chat', chatId: chat.id, source: 'approval' },
     ])
 
-    // The same tool again in this chat: it runs without a card.
+    // The same tool again in this chat: it runs without asking, and its card says which rule allowed it.
     fake.enqueue(writeCall('b.txt', 'B\n'), { text: 'Wrote b.txt.' })
     await send(page, 'Write b')
     await conversationText(page, (text) => text.includes('Wrote b.txt.'))
     await turnOver(page)
     expect(readFileSync(join(folder, 'b.txt'), 'utf8')).toBe('B\n')
-    expect(await approvalCards(page, 'write_file').count()).toBe(1)
+    const byRule = approvalCards(page, 'write_file').last()
+    expect(await byRule.getByText('Allowed', { exact: true }).count()).toBe(1)
+    expect(await byRule.textContent()).toContain('by rule write_file')
+    expect(await byRule.getByRole('button').count()).toBe(0)
 
     // Another chat on the same folder asks again.
     const other = app.atelier.chats.create({ title: 'Another chat' })
@@ -191,13 +194,15 @@ describe('approvals in the chat', () => {
       { rule: 'write_file(**/*.md)', action: 'allow', scope: 'project', folder: real, source: 'approval' },
     ])
 
-    // The saved rule answers the next matching call.
+    // The saved rule answers the next matching call, and its card names it.
     fake.enqueue(writeCall('todo.md', '- water\n'), { text: 'Wrote todo.md.' })
     await send(page, 'Start a to-do list')
     await conversationText(page, (text) => text.includes('Wrote todo.md.'))
     await turnOver(page)
     expect(existsSync(join(folder, 'todo.md'))).toBe(true)
-    expect(await approvalCards(page, 'write_file').count()).toBe(1)
+    expect(await approvalCards(page, 'write_file').last().textContent()).toContain(
+      'by rule write_file(**/*.md)',
+    )
 
     const panel = await settingsSection(page, 'Permissions')
     const rules = panel.getByRole('list', { name: 'Saved rules' })
@@ -312,10 +317,11 @@ describe('approvals in the chat', () => {
 
     await send(page, 'Write both')
     await waitingCard(page, 'write_file')
-    // The calls run side by side, but the person is asked about one at a time.
+    // The person is asked about one call at a time, in call order.
     expect(await approvalCards(page, 'write_file').count()).toBe(1)
     const first = approvalCards(page, 'write_file').first()
     const allowed = await pathIn(first)
+    expect(allowed).toBe('one.txt')
     await first.getByRole('button', { name: 'Allow once', exact: true }).click()
 
     await expect.poll(() => approvalCards(page, 'write_file').count()).toBe(2)

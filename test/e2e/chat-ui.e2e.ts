@@ -139,7 +139,7 @@ describe('the chat screen', () => {
     ])
   })
 
-  it('stops a long shell command: the card says Aborted and Stop goes away', async () => {
+  it('stops a long shell command: the card says Cancelled and Stop goes away', async () => {
     const folder = tempDir()
     const { page, fake, app, chat } = await open({ folder, approvalMode: 'full-auto' })
     app.atelier.tools.settings.update('local', 'bash', { enabled: true })
@@ -155,7 +155,7 @@ describe('the chat screen', () => {
 
     const stopped = Date.now()
     await stopButton(page).click()
-    await card.getByText('Aborted', { exact: true }).waitFor()
+    await card.getByText('Cancelled', { exact: true }).waitFor()
     expect(Date.now() - stopped).toBeLessThan(10_000)
     await turnOver(page)
     await screenshot(page, 'chat-shell-stopped-light')

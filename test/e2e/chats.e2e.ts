@@ -85,7 +85,7 @@ describe('the renderer in Chromium, served by the web host', () => {
     expect(shape).toEqual({
       agents: ['create', 'delete', 'list', 'onChanged', 'update'],
       app: ['info'],
-      approvals: ['answer', 'pending'],
+      calls: ['answer'],
       chats: [
         'capabilities',
         'compact',
@@ -100,7 +100,6 @@ describe('the renderer in Chromium, served by the web host', () => {
       ],
       customTools: ['list', 'log', 'onChanged', 'reload'],
       folders: ['files', 'list', 'pick', 'recent', 'trust', 'untrust'],
-      elicitations: ['answer', 'pending'],
       images: ['read'],
       mcp: [
         'add',

@@ -211,7 +211,8 @@ export class ToolScheduler {
     } catch (error) {
       const waitedMs = performance.now() - started
       if (shown) tracker.answered(waitedMs)
-      tracker.decided({ kind: question.kind, outcome: 'cancelled', by: 'person', at: Date.now(), waitedMs })
+      const about = aboutQuestion(question)
+      tracker.decided({ ...about, outcome: 'cancelled', by: 'person', at: Date.now(), waitedMs })
       throw error
     }
   }
@@ -249,26 +250,30 @@ export class ToolScheduler {
   }
 }
 
+/** What is kept of a question with its answer: what it was about (an approval's call is the card itself). */
+function aboutQuestion(question: Question): Pick<CallDecision, 'kind' | 'summary' | 'server'> {
+  switch (question.kind) {
+    case 'approval':
+      return { kind: 'approval' }
+    case 'confirmation':
+      return { kind: 'confirmation', summary: question.action.label }
+    case 'elicitation':
+      return { kind: 'elicitation', summary: question.message, server: question.server }
+  }
+}
+
 /** How a question a tool asked while it ran was answered, for the call's record. */
 function decisionOn(question: Question, { answer, waitedMs, asked }: Asked): CallDecision {
-  const summary =
-    question.kind === 'confirmation'
-      ? question.action.label
-      : question.kind === 'elicitation'
-        ? question.message
-        : question.description.summary
   const base = {
-    kind: question.kind,
-    summary,
+    ...aboutQuestion(question),
     at: Date.now(),
     waitedMs,
     by: asked ? 'person' : 'nobody',
   } as const
   if ('action' in answer) {
     const outcome = ({ accept: 'accepted', decline: 'declined', cancel: 'cancelled' } as const)[answer.action]
-    const server = question.kind === 'elicitation' ? { server: question.server } : {}
-    if (answer.action !== 'accept' || question.kind !== 'elicitation') return { ...base, ...server, outcome }
-    return { ...base, ...server, outcome, answer: answerInWords(question.requestedSchema, answer.content) }
+    if (answer.action !== 'accept' || question.kind !== 'elicitation') return { ...base, outcome }
+    return { ...base, outcome, answer: answerInWords(question.requestedSchema, answer.content) }
   }
   if (answer.decision === 'unanswered') return { ...base, outcome: 'denied', message: answer.reason }
   return { ...base, outcome: answer.decision === 'deny' ? 'denied' : 'allowed' }
