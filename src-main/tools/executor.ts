@@ -17,6 +17,7 @@ import { failureOutput, shapeResult, toToolOutput } from './pipeline/shape'
 import type { ToolCall, ToolCallScope, ToolExecutionResult } from './pipeline/types'
 import { validateArguments } from './pipeline/validate'
 import type { ToolRegistry } from './registry'
+import { DEFAULT_MAX_RESULT_CHARS } from './result-limits'
 import { clampIntegerSetting, TIMEOUT_SECONDS } from './settings-policy'
 import type { ToolSettingsService } from './tool-settings-service'
 import type { ToolCallRecord, ToolHost } from './types'
@@ -31,9 +32,6 @@ export type {
   ToolHookCall,
 }
 export { toToolOutput }
-
-/** Larger results are cut, with a notice, so one call cannot flood the model's context. */
-export const DEFAULT_MAX_RESULT_CHARS = 100_000
 
 /** What tools need from the app: its own folder (never touched), the chats' ledgers, image making. */
 export interface ExecutorServices {

@@ -4,7 +4,6 @@ import { type Static, Type } from '@sinclair/typebox'
 import picomatch from 'picomatch'
 import { defineTool } from '../define-tool'
 import { ToolArgumentError, ToolPathError } from '../errors'
-import { DEFAULT_MAX_RESULT_CHARS } from '../executor'
 import {
   baseDirectory,
   describePath,
@@ -17,6 +16,7 @@ import {
 } from '../paths'
 import { withDisplay } from '../pipeline/shape'
 import { registerTool } from '../registry'
+import { DEFAULT_MAX_RESULT_CHARS } from '../result-limits'
 import {
   cachePlan,
   type JobContext,
@@ -63,7 +63,7 @@ const Parameters = Type.Object(
 type Parameters = Static<typeof Parameters>
 
 const MAX_RESULTS = { min: 1, max: 5000, fallback: 200 }
-/** The executor's cap on what reaches the model; glob lists only the paths that fit under it. */
+/** The cap on what reaches the model (longer results are cut); glob lists only the paths that fit under it. */
 const MAX_RESULT_CHARS = DEFAULT_MAX_RESULT_CHARS
 
 export interface GlobResult {

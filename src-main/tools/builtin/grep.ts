@@ -2,7 +2,6 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
 import { type Static, Type } from '@sinclair/typebox'
 import { defineTool } from '../define-tool'
 import { ToolArgumentError, ToolError, type ToolErrorType } from '../errors'
-import { DEFAULT_MAX_RESULT_CHARS } from '../executor'
 import { BINARY_PROBE_BYTES, looksBinary, openedAt } from '../files'
 import {
   baseDirectory,
@@ -15,6 +14,7 @@ import {
 } from '../paths'
 import { withDisplay } from '../pipeline/shape'
 import { registerTool } from '../registry'
+import { DEFAULT_MAX_RESULT_CHARS } from '../result-limits'
 import {
   cachePlan,
   type JobContext,
@@ -74,7 +74,7 @@ const LIMITS = {
   maxMatchesPerFile: { min: 1, max: 1000, fallback: 20 },
   maxFileSizeBytes: { min: 1024, max: 104_857_600, fallback: 1_048_576 },
 }
-/** The executor's cap on what reaches the model; grep returns only the matches that fit under it. */
+/** The cap on what reaches the model (longer results are cut); grep returns only the matches that fit under it. */
 const MAX_RESULT_CHARS = DEFAULT_MAX_RESULT_CHARS
 /** Longer lines are cut: one minified line could otherwise fill the model's context. */
 const MAX_LINE_CHARS = 500
