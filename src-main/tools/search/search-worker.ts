@@ -7,7 +7,7 @@
 import { watch } from 'node:fs'
 import v8 from 'node:v8'
 import { parentPort, workerData } from 'node:worker_threads'
-import { globJob } from '../builtin/glob'
+import { globJob } from './glob-job'
 import { grepJob } from './grep-job'
 import type { JobContext } from './search-call'
 import { TreeCache } from './tree-cache'
