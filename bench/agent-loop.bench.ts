@@ -9,20 +9,29 @@ import OpenAI from 'openai'
 import type { Atelier } from '../src-main/app/create-atelier'
 import { ToolRegistry } from '../src-main/tools/registry'
 import type { RegisteredTool } from '../src-main/tools/types'
+import type { TurnEvent } from '../src-shared/agent'
 import { FAKE_ENV } from '../test/support/agent-harness'
 import { type ScriptedResponse, startFakeProvider } from '../test/support/fake-provider'
-import { type Benchmark, benchTool, withBenchAtelier } from './measure'
+import { type Benchmark, benchTool, withBenchAtelier, within } from './measure'
 
 const ROUND_TRIPS = 10
 const TURNS = 15
 const PARALLEL = 8
 const NAP_MS = 100
+/** Long past any turn here: one still running is stuck (waiting for a person, say), and the bench throws. */
+const TURN_BOUND_MS = 60_000
 
+/**
+ * The benchmark's tools only read (an echo, a nap), so they say so: reads run without asking in the
+ * default approval mode, and a scheduler that runs reads in parallel but one edit or command at a
+ * time must see them as reads for the parallel row to measure parallelism at all.
+ */
 function tool(name: string, execute: (args: { text: string }) => Promise<unknown>): RegisteredTool {
   return benchTool({
     name,
     description: `${name} for the benchmark.`,
     parameters: Type.Object({ text: Type.String() }, { additionalProperties: false }),
+    kind: 'read',
     execute,
   })
 }
@@ -41,7 +50,10 @@ async function median(rounds: number, work: () => Promise<void>): Promise<number
   return times[Math.floor(times.length / 2)] ?? Number.NaN
 }
 
-/** Runs turns, each in a fresh chat made beforehand: the timing holds the turn only. */
+/**
+ * Runs turns, each in a fresh chat made beforehand: the timing holds the turn only. A turn that
+ * outlives TURN_BOUND_MS throws, naming its last event; closing Atelier then stops it.
+ */
 function turnRunner(atelier: Atelier, provider: string, turns: number) {
   const chats = Array.from({ length: turns }, () =>
     atelier.chats.configure({ id: atelier.chats.create({}).id, provider }),
@@ -49,7 +61,13 @@ function turnRunner(atelier: Atelier, provider: string, turns: number) {
   return async (prompt: string) => {
     const chat = chats.pop()
     if (!chat) throw new Error('out of chats')
-    const turn = await atelier.agent.begin({ chatId: chat.id, prompt }).done
+    let last: TurnEvent | undefined
+    const { done } = atelier.agent.begin({ chatId: chat.id, prompt, onEvent: (event) => (last = event) })
+    const turn = await within(
+      TURN_BOUND_MS,
+      done,
+      () => `The turn "${prompt}" (its last event: ${JSON.stringify(last)?.slice(0, 300) ?? 'none'})`,
+    )
     if (turn.status !== 'completed') throw new Error(`turn ${turn.status}: ${turn.error}`)
   }
 }

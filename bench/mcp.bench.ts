@@ -14,6 +14,8 @@ import { type Benchmark, measure, withBenchAtelier } from './measure'
 
 const CALLS = 200
 const ROUNDS = 5
+/** Far past the time a server takes to go: one still alive then was not stopped, and the bench throws. */
+const GONE_BOUND_MS = 30_000
 /** Names Atelier's server in the process list (Node's --title). */
 const MARKER = `atelier-bench-mcp-${process.pid}`
 const everything = {
@@ -37,6 +39,19 @@ function isAlive(pid: number): boolean {
     return true
   } catch {
     return false
+  }
+}
+
+/** Once the process is gone; throws when it outlives GONE_BOUND_MS. */
+async function gone(pid: number): Promise<void> {
+  const deadline = performance.now() + GONE_BOUND_MS
+  while (isAlive(pid)) {
+    if (performance.now() > deadline) {
+      throw new Error(
+        `The MCP server (pid ${pid}) still runs ${GONE_BOUND_MS / 1000} s after it was turned off`,
+      )
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1))
   }
 }
 
@@ -73,7 +88,7 @@ const mcpBenchmark: Benchmark = async () => {
         const pid = pidOf(MARKER)
         const offStart = performance.now()
         await atelier.mcp.setEnabled('everything', false, { approve: false })
-        while (isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 1))
+        await gone(pid)
         const offMs = performance.now() - offStart
 
         return [

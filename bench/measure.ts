@@ -16,6 +16,23 @@ export interface BenchmarkResult {
 
 export type Benchmark = () => Promise<BenchmarkResult[]>
 
+/**
+ * `work`'s outcome, or an error once `ms` have passed without one, so that a benchmark waiting for
+ * something that never comes (an approval nobody gives) fails instead of hanging. `what` is asked
+ * then, so it can say how far the work got.
+ */
+export async function within<T>(ms: number, work: Promise<T>, what: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what()} did not end within ${ms / 1000} s`)), ms)
+  })
+  try {
+    return await Promise.race([work, expired])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 /** Median of `rounds` timings of `operations` calls, in ms per call, after one warm-up round. */
 export async function measure(
   operations: number,
