@@ -12,10 +12,11 @@ import type { RegisteredTool } from '../src-main/tools/types'
 import type { TurnEvent } from '../src-shared/agent'
 import { FAKE_ENV } from '../test/support/agent-harness'
 import { type ScriptedResponse, startFakeProvider } from '../test/support/fake-provider'
-import { type Benchmark, benchTool, withBenchAtelier, within } from './measure'
+import { type Benchmark, benchTool, measure, sized, withBenchAtelier, within } from './measure'
 
-const ROUND_TRIPS = 10
+const ROUND_TRIPS = sized(10, 2)
 const TURNS = 15
+const PARALLEL_TURNS = 5
 const PARALLEL = 8
 const NAP_MS = 100
 /** Long past any turn here: one still running is stuck (waiting for a person, say), and the bench throws. */
@@ -37,18 +38,6 @@ function tool(name: string, execute: (args: { text: string }) => Promise<unknown
 }
 
 const call = (name: string, i: number) => ({ name, arguments: JSON.stringify({ text: `call ${i}` }) })
-
-/** Median of `rounds` runs of `work`, in ms. */
-async function median(rounds: number, work: () => Promise<void>): Promise<number> {
-  const times: number[] = []
-  for (let round = -1; round < rounds; round++) {
-    const start = performance.now()
-    await work()
-    if (round >= 0) times.push(performance.now() - start)
-  }
-  times.sort((a, b) => a - b)
-  return times[Math.floor(times.length / 2)] ?? Number.NaN
-}
 
 /**
  * Runs turns, each in a fresh chat made beforehand: the timing holds the turn only. A turn that
@@ -101,23 +90,24 @@ const benchmark: Benchmark = async () => {
           baseUrl: baseURL,
           defaultModel: 'fake-model',
         }).id
-        const runTurn = turnRunner(atelier, provider, TURNS + 1 + 6)
-        const loop = await median(TURNS, async () => {
+        // Each measure runs one more turn than its rounds: the warm-up.
+        const runTurn = turnRunner(atelier, provider, TURNS + 1 + PARALLEL_TURNS + 1)
+        const loop = await measure(1, TURNS, async () => {
           fake.enqueue(...roundTrips)
           await runTurn('echo ten times')
         })
-        const bare = await median(TURNS, async () => {
+        const bare = await measure(1, TURNS, async () => {
           fake.enqueue(...roundTrips)
           for (let i = 0; i < roundTrips.length; i++) await bareCall()
         })
-        const parallel = await median(5, async () => {
+        const parallel = await measure(1, PARALLEL_TURNS, async () => {
           fake.enqueue(
             { toolCalls: Array.from({ length: PARALLEL }, (_, i) => call('nap', i)) },
             { text: 'Rested.' },
           )
           await runTurn('nap')
         })
-        const oneNap = await median(5, async () => {
+        const oneNap = await measure(1, PARALLEL_TURNS, async () => {
           fake.enqueue({ toolCalls: [call('nap', 0)] }, { text: 'Rested.' })
           await bareCall()
           await sleep(NAP_MS)

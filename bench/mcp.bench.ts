@@ -10,9 +10,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { LOCAL_USER } from '../src-main/app/create-atelier'
 import { EVERYTHING_SERVER } from '../test/support/mcp-servers'
-import { type Benchmark, measure, withBenchAtelier } from './measure'
+import { type Benchmark, measure, sized, withBenchAtelier } from './measure'
 
-const CALLS = 200
+const CALLS = sized(200, 5)
+const LISTINGS = sized(20, 2)
 const ROUNDS = 5
 /** Far past the time a server takes to go: one still alive then was not stopped, and the bench throws. */
 const GONE_BOUND_MS = 30_000
@@ -82,8 +83,8 @@ const mcpBenchmark: Benchmark = async () => {
         const reference = await measure(CALLS, ROUNDS, (i) =>
           bare.callTool({ name: 'echo', arguments: { message: `call ${i}` } }),
         )
-        const warm = await measure(20, ROUNDS, capabilities)
-        const listing = await measure(20, ROUNDS, () => bare.listTools())
+        const warm = await measure(LISTINGS, ROUNDS, capabilities)
+        const listing = await measure(LISTINGS, ROUNDS, () => bare.listTools())
 
         const pid = pidOf(MARKER)
         const offStart = performance.now()
