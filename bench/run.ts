@@ -8,7 +8,8 @@
  * `npm run bench -- --quick [NAME]` (or `ATELIER_BENCH_QUICK=1 npm run bench`): quick mode — each
  * benchmark runs one round, not warmed up, on tiny inputs (sized with `sized` from measure.ts). Its
  * times mean nothing and no ratio is judged: it proves every benchmark runs to its end and returns
- * well-formed rows, in well under a minute for all of them.
+ * well-formed rows, in well under a minute for all of them. `npm test` runs every benchmark so
+ * (test/bench/benchmarks.test.ts).
  */
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
