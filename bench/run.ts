@@ -10,9 +10,15 @@
  * times mean nothing and no ratio is judged: it proves every benchmark runs to its end and returns
  * well-formed rows, in well under a minute for all of them. `npm test` runs every benchmark so
  * (test/bench/benchmarks.test.ts).
+ *
+ * `npm run bench -- --compare REF NAME [--runs N]`: the benchmark file NAME as it is at git commit REF
+ * (checked out into a temporary worktree) against this checkout, run in turn N times (3 unless told),
+ * printed as one table of before, after and the change — see compare.ts. With `--quick` too, both
+ * sides run quickly where REF knows quick mode (a check that the comparison itself works).
  */
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { compare } from './compare'
 import { type BenchmarkResult, isQuick, QUICK_MODE_VARIABLE } from './measure'
 import { BENCH_DIR, benchmarkFiles, micros, printTable, rowProblems, runBenchmarkFile } from './suite'
 
@@ -20,12 +26,19 @@ async function main() {
   const { values, positionals } = parseArgs({
     options: {
       quick: { type: 'boolean', default: false },
+      compare: { type: 'string' },
+      runs: { type: 'string', default: '3' },
     },
     allowPositionals: true,
   })
   if (positionals.length > 1) throw new Error(`One benchmark name at most, not ${positionals.join(' ')}.`)
   if (values.quick) process.env[QUICK_MODE_VARIABLE] = '1'
-  return runAll(positionals[0] ?? '')
+  const name = positionals[0] ?? ''
+  if (values.compare === undefined) return runAll(name)
+  const runs = Number(values.runs)
+  if (!Number.isInteger(runs) || runs < 1)
+    throw new Error(`--runs takes a whole number from 1, not ${values.runs}.`)
+  return compare(values.compare, name, runs)
 }
 
 async function runAll(filter: string) {

@@ -1,6 +1,6 @@
 /**
- * The benchmarks as a whole, for the runner (`run.ts`) and the test that runs each in quick mode:
- * which there are, running one file, checking and printing rows.
+ * The benchmarks as a whole, for the runners (`run.ts`, `compare.ts`, `run-one.ts`) and the test
+ * that runs each in quick mode: which there are, running one file, checking and printing rows.
  */
 import { readdirSync } from 'node:fs'
 import { basename } from 'node:path'
