@@ -4,8 +4,10 @@
  * node_modules linked in; then the benchmark file NAME runs there and here in turn — before, after,
  * before, after…, N times, each run a process of its own — so that a slow patch of the shared
  * machine falls on both. One table gives each row's time (ours, the median of the runs) before and
- * after and the change, and the same change of the row's reference: what the machine's noise alone
- * moved. The worktree is removed at the end, also when a run fails or Ctrl+C stops it.
+ * after and the change; the same change of the row's reference, which is what the machine's noise
+ * alone moved; and the change of ours over the reference, run by run, which a load slowing both
+ * sides of a run alike leaves alone. The worktree is removed at the end, also when a run fails or
+ * Ctrl+C stops it.
  *
  * REF's benchmark runs through this checkout's run-one.ts, which needs of it only a default export
  * returning rows with a name and times, so any commit with bench/NAME works as REF.
@@ -21,10 +23,12 @@ import { benchmarkFiles, micros, printTable } from './suite'
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const RUN_ONE = fileURLToPath(new URL('./run-one.ts', import.meta.url))
 
-/** One side's times of a row over the runs: ours, and the reference's. */
+/** One side's times of a row over the runs: ours, the reference's, and ours over the reference's. */
 interface RowTimes {
   ours: number[]
   reference: number[]
+  /** Each run's ratio: a load that slows both sides of one run alike cancels out of it. */
+  ratio: number[]
 }
 
 /** Runs `name`'s benchmark file at `ref` and here, `runs` times each in turn; prints the table. */
@@ -71,9 +75,10 @@ export async function compare(ref: string, name: string, runs: number): Promise<
 /** Adds one run's rows to a side's times, by row name. */
 function addRows(times: Map<string, RowTimes>, rows: BenchmarkResult[]) {
   for (const row of rows) {
-    const rowTimes = times.get(row.name) ?? { ours: [], reference: [] }
+    const rowTimes = times.get(row.name) ?? { ours: [], reference: [], ratio: [] }
     rowTimes.ours.push(row.ours.msPerOp)
     rowTimes.reference.push(row.reference.msPerOp)
+    rowTimes.ratio.push(row.ours.msPerOp / row.reference.msPerOp)
     times.set(row.name, rowTimes)
   }
 }
@@ -82,7 +87,7 @@ function addRows(times: Map<string, RowTimes>, rows: BenchmarkResult[]) {
 function printComparison(before: Map<string, RowTimes>, after: Map<string, RowTimes>) {
   const names = [...new Set([...after.keys(), ...before.keys()])]
   printTable([
-    ['benchmark', 'before µs/op', 'after µs/op', 'change', 'reference change (noise)'],
+    ['benchmark', 'before µs/op', 'after µs/op', 'change', 'reference change', 'ratio change'],
     ...names.map((name) => {
       const then = before.get(name)
       const now = after.get(name)
@@ -92,6 +97,7 @@ function printComparison(before: Map<string, RowTimes>, after: Map<string, RowTi
         now ? micros(median(now.ours)) : '—',
         change(then?.ours, now?.ours),
         change(then?.reference, now?.reference),
+        change(then?.ratio, now?.ratio),
       ]
     }),
   ])
