@@ -126,7 +126,11 @@ export function createHandlers({
     'mcp.prompts': () => mcpCatalog.prompts(),
     'mcp.getPrompt': (request) => mcpCatalog.getPrompt(request),
     'mcp.stderr': ({ name }) => ({ text: mcp.stderr(name) }),
-    'services.list': () => services.list(),
+    // Asking connects the broker when one is set.
+    'services.list': () => {
+      void services.connect()
+      return services.list()
+    },
     'services.add': ({ json }) => services.add(parseJson(json)),
     'services.remove': ({ id }) => services.remove(id),
     'services.setEnabled': ({ id, enabled }) => services.setEnabled(id, enabled),
