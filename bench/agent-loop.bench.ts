@@ -9,39 +9,40 @@ import OpenAI from 'openai'
 import type { Atelier } from '../src-main/app/create-atelier'
 import { ToolRegistry } from '../src-main/tools/registry'
 import type { RegisteredTool } from '../src-main/tools/types'
+import type { TurnEvent } from '../src-shared/agent'
 import { FAKE_ENV } from '../test/support/agent-harness'
 import { type ScriptedResponse, startFakeProvider } from '../test/support/fake-provider'
-import { type Benchmark, benchTool, withBenchAtelier } from './measure'
+import { type Benchmark, benchTool, measure, sized, withBenchAtelier, within } from './measure'
 
-const ROUND_TRIPS = 10
+const ROUND_TRIPS = sized(10, 2)
 const TURNS = 15
+const PARALLEL_TURNS = 5
 const PARALLEL = 8
 const NAP_MS = 100
+/** Long past any turn here: one still running is stuck (waiting for a person, say), and the bench throws. */
+const TURN_BOUND_MS = 60_000
 
+/**
+ * The benchmark's tools only read (an echo, a nap), so they say so: reads run without asking in the
+ * default approval mode, and a scheduler that runs reads in parallel but one edit or command at a
+ * time must see them as reads for the parallel row to measure parallelism at all.
+ */
 function tool(name: string, execute: (args: { text: string }) => Promise<unknown>): RegisteredTool {
   return benchTool({
     name,
     description: `${name} for the benchmark.`,
     parameters: Type.Object({ text: Type.String() }, { additionalProperties: false }),
+    kind: 'read',
     execute,
   })
 }
 
 const call = (name: string, i: number) => ({ name, arguments: JSON.stringify({ text: `call ${i}` }) })
 
-/** Median of `rounds` runs of `work`, in ms. */
-async function median(rounds: number, work: () => Promise<void>): Promise<number> {
-  const times: number[] = []
-  for (let round = -1; round < rounds; round++) {
-    const start = performance.now()
-    await work()
-    if (round >= 0) times.push(performance.now() - start)
-  }
-  times.sort((a, b) => a - b)
-  return times[Math.floor(times.length / 2)] ?? Number.NaN
-}
-
-/** Runs turns, each in a fresh chat made beforehand: the timing holds the turn only. */
+/**
+ * Runs turns, each in a fresh chat made beforehand: the timing holds the turn only. A turn that
+ * outlives TURN_BOUND_MS throws, naming its last event; closing Atelier then stops it.
+ */
 function turnRunner(atelier: Atelier, provider: string, turns: number) {
   const chats = Array.from({ length: turns }, () =>
     atelier.chats.configure({ id: atelier.chats.create({}).id, provider }),
@@ -49,7 +50,13 @@ function turnRunner(atelier: Atelier, provider: string, turns: number) {
   return async (prompt: string) => {
     const chat = chats.pop()
     if (!chat) throw new Error('out of chats')
-    const turn = await atelier.agent.begin({ chatId: chat.id, prompt }).done
+    let last: TurnEvent | undefined
+    const { done } = atelier.agent.begin({ chatId: chat.id, prompt, onEvent: (event) => (last = event) })
+    const turn = await within(
+      TURN_BOUND_MS,
+      done,
+      () => `The turn "${prompt}" (its last event: ${JSON.stringify(last)?.slice(0, 300) ?? 'none'})`,
+    )
     if (turn.status !== 'completed') throw new Error(`turn ${turn.status}: ${turn.error}`)
   }
 }
@@ -83,23 +90,24 @@ const benchmark: Benchmark = async () => {
           baseUrl: baseURL,
           defaultModel: 'fake-model',
         }).id
-        const runTurn = turnRunner(atelier, provider, TURNS + 1 + 6)
-        const loop = await median(TURNS, async () => {
+        // Each measure runs one more turn than its rounds: the warm-up.
+        const runTurn = turnRunner(atelier, provider, TURNS + 1 + PARALLEL_TURNS + 1)
+        const loop = await measure(1, TURNS, async () => {
           fake.enqueue(...roundTrips)
           await runTurn('echo ten times')
         })
-        const bare = await median(TURNS, async () => {
+        const bare = await measure(1, TURNS, async () => {
           fake.enqueue(...roundTrips)
           for (let i = 0; i < roundTrips.length; i++) await bareCall()
         })
-        const parallel = await median(5, async () => {
+        const parallel = await measure(1, PARALLEL_TURNS, async () => {
           fake.enqueue(
             { toolCalls: Array.from({ length: PARALLEL }, (_, i) => call('nap', i)) },
             { text: 'Rested.' },
           )
           await runTurn('nap')
         })
-        const oneNap = await median(5, async () => {
+        const oneNap = await measure(1, PARALLEL_TURNS, async () => {
           fake.enqueue({ toolCalls: [call('nap', 0)] }, { text: 'Rested.' })
           await bareCall()
           await sleep(NAP_MS)

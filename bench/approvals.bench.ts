@@ -10,9 +10,9 @@ import type { ToolCallScope } from '../src-main/tools/executor'
 import { ToolRegistry } from '../src-main/tools/registry'
 import type { AskApproval } from '../src-main/tools/scheduler/scheduler'
 import type { ApprovalMode } from '../src-shared/approvals'
-import { type Benchmark, benchTool, measure, withBenchAtelier } from './measure'
+import { type Benchmark, benchTool, measure, sized, withBenchAtelier } from './measure'
 
-const CALLS = 2_000
+const CALLS = sized(2_000, 10)
 const ROUNDS = 5
 
 const Parameters = Type.Object({ text: Type.String() }, { additionalProperties: false })

@@ -1,9 +1,9 @@
 import WebSocket, { WebSocketServer } from 'ws'
 import { startWebHost } from '../src-main/web/web-host'
 import { webSocketProtocols } from '../src-shared/web-protocol'
-import { type Benchmark, measure, withBenchAtelier } from './measure'
+import { type Benchmark, measure, sized, withBenchAtelier } from './measure'
 
-const CALLS = 2000
+const CALLS = sized(2000, 10)
 const ROUNDS = 5
 
 function requester(socket: WebSocket) {

@@ -18,11 +18,13 @@ import { LOCAL_USER } from '../src-main/app/create-atelier'
 import { EXEC_MAX_OUTPUT_BYTES } from '../src-main/tools/custom/tool-host-process'
 import type { ToolCallScope } from '../src-main/tools/executor'
 import { runShellCommand } from '../src-main/tools/processes'
-import { type Benchmark, benchTool, paired, withBenchAtelier } from './measure'
+import { type Benchmark, benchTool, paired, sized, withBenchAtelier } from './measure'
 
-const CALLS = 500
-const EXEC_CALLS = 100
-const LOADS = 10
+const CALLS = sized(500, 5)
+const EXEC_CALLS = sized(100, 2)
+const LOADS = sized(10, 1)
+/** Calls of each side before any is timed: V8 optimises both sides' code over the first ones. */
+const WARM_UP = sized(2000, 0)
 const ROUNDS = 5
 
 const MODULE = `
@@ -97,9 +99,8 @@ const benchmark: Benchmark = async () => {
           const result = await executor.execute({ name, arguments: args }, scope)
           if (result.isError) throw new Error(`${name} failed: ${result.content}`)
         }
-        // V8 optimises both sides' code over the first calls.
-        for (let i = 0; i < 2000; i++) await call('echo_custom', { text: 'hello' })
-        for (let i = 0; i < 2000; i++) await call('echo_inline', { text: 'hello' })
+        for (let i = 0; i < WARM_UP; i++) await call('echo_custom', { text: 'hello' })
+        for (let i = 0; i < WARM_UP; i++) await call('echo_inline', { text: 'hello' })
         const [callOurs, callReference] = await paired(
           CALLS,
           ROUNDS,

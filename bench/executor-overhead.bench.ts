@@ -1,9 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { LOCAL_USER } from '../src-main/app/create-atelier'
 import { ToolRegistry } from '../src-main/tools/registry'
-import { type Benchmark, benchTool, measure, withBenchAtelier } from './measure'
+import { type Benchmark, benchTool, measure, sized, withBenchAtelier } from './measure'
 
-const CALLS = 20_000
+const CALLS = sized(20_000, 10)
 const ROUNDS = 7
 
 const Parameters = Type.Object(

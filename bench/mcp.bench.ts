@@ -10,10 +10,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { LOCAL_USER } from '../src-main/app/create-atelier'
 import { EVERYTHING_SERVER } from '../test/support/mcp-servers'
-import { type Benchmark, measure, withBenchAtelier } from './measure'
+import { type Benchmark, measure, sized, withBenchAtelier } from './measure'
 
-const CALLS = 200
+const CALLS = sized(200, 5)
+const LISTINGS = sized(20, 2)
 const ROUNDS = 5
+/** Far past the time a server takes to go: one still alive then was not stopped, and the bench throws. */
+const GONE_BOUND_MS = 30_000
 /** Names Atelier's server in the process list (Node's --title). */
 const MARKER = `atelier-bench-mcp-${process.pid}`
 const everything = {
@@ -37,6 +40,19 @@ function isAlive(pid: number): boolean {
     return true
   } catch {
     return false
+  }
+}
+
+/** Once the process is gone; throws when it outlives GONE_BOUND_MS. */
+async function gone(pid: number): Promise<void> {
+  const deadline = performance.now() + GONE_BOUND_MS
+  while (isAlive(pid)) {
+    if (performance.now() > deadline) {
+      throw new Error(
+        `The MCP server (pid ${pid}) still runs ${GONE_BOUND_MS / 1000} s after it was turned off`,
+      )
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1))
   }
 }
 
@@ -67,13 +83,13 @@ const mcpBenchmark: Benchmark = async () => {
         const reference = await measure(CALLS, ROUNDS, (i) =>
           bare.callTool({ name: 'echo', arguments: { message: `call ${i}` } }),
         )
-        const warm = await measure(20, ROUNDS, capabilities)
-        const listing = await measure(20, ROUNDS, () => bare.listTools())
+        const warm = await measure(LISTINGS, ROUNDS, capabilities)
+        const listing = await measure(LISTINGS, ROUNDS, () => bare.listTools())
 
         const pid = pidOf(MARKER)
         const offStart = performance.now()
         await atelier.mcp.setEnabled('everything', false, { approve: false })
-        while (isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 1))
+        await gone(pid)
         const offMs = performance.now() - offStart
 
         return [

@@ -16,14 +16,54 @@ export interface BenchmarkResult {
 
 export type Benchmark = () => Promise<BenchmarkResult[]>
 
-/** Median of `rounds` timings of `operations` calls, in ms per call, after one warm-up round. */
+/**
+ * Set to `1` for quick mode (`npm run bench -- --quick` sets it; `npm test` runs every benchmark so):
+ * one round, no warm-up, tiny inputs. It proves a benchmark runs to its end and returns well-formed
+ * rows; its times mean nothing.
+ */
+export const QUICK_MODE_VARIABLE = 'ATELIER_BENCH_QUICK'
+
+/**
+ * Whether this is a quick run; read when asked, so setting the variable before a benchmark is
+ * imported is enough.
+ */
+export function isQuick(): boolean {
+  return process.env[QUICK_MODE_VARIABLE] === '1'
+}
+
+/** `full` in a real run, `quick` in quick mode: how a benchmark sizes its inputs and its own loops. */
+export function sized<T>(full: T, quick: T): T {
+  return isQuick() ? quick : full
+}
+
+/**
+ * `work`'s outcome, or an error once `ms` have passed without one, so that a benchmark waiting for
+ * something that never comes (an approval nobody gives) fails instead of hanging. `what` is asked
+ * then, so it can say how far the work got.
+ */
+export async function within<T>(ms: number, work: Promise<T>, what: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what()} did not end within ${ms / 1000} s`)), ms)
+  })
+  try {
+    return await Promise.race([work, expired])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/**
+ * Median of `rounds` timings of `operations` calls, in ms per call, after one warm-up round; in
+ * quick mode one round, not warmed up.
+ */
 export async function measure(
   operations: number,
   rounds: number,
   run: (i: number) => Promise<unknown> | unknown,
 ) {
   const perOp: number[] = []
-  for (let round = -1; round < rounds; round++) {
+  for (let round = sized(-1, 0); round < sized(rounds, 1); round++) {
     const ms = await msPerCall(operations, run)
     if (round >= 0) perOp.push(ms)
   }
@@ -50,7 +90,8 @@ export interface PairedOptions {
 
 /**
  * Ms per call of ours and of the reference: `rounds` rounds of each in turn (warmed up first), so
- * that a slow patch of a shared machine falls on both alike; the median of each.
+ * that a slow patch of a shared machine falls on both alike; the median of each. In quick mode one
+ * round of each, not warmed up.
  */
 export async function paired(
   operations: number,
@@ -66,9 +107,9 @@ export async function paired(
     await between?.()
     return ms
   }
-  for (let round = 0; round < rounds; round++) {
+  for (let round = 0; round < sized(rounds, 1); round++) {
     for (const [side, run] of sides.entries()) {
-      if (warmUp === 'each round' || round === 0) await time(run)
+      if (!isQuick() && (warmUp === 'each round' || round === 0)) await time(run)
       times[side as 0 | 1].push(await time(run))
     }
   }

@@ -9,13 +9,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { LOCAL_USER } from '../src-main/app/create-atelier'
 import '../src-main/tools/builtin'
-import { type Benchmark, measure, withBenchAtelier } from './measure'
+import { type Benchmark, measure, sized, withBenchAtelier } from './measure'
+
+const FILE_MIB = sized(10, 1 / 16)
+const READS = sized(5, 1)
 
 const benchmark: Benchmark = async () => {
   const project = realpathSync(mkdtempSync(join(tmpdir(), 'atelier-bench-project-')))
   const file = join(project, 'big.log')
   const line = `${'2026-11-30T12:00:00Z INFO request handled in 12ms path=/api/items?page=3 '.padEnd(99, '.')}\n`
-  writeFileSync(file, line.repeat(Math.floor((10 * 1024 * 1024) / line.length)))
+  writeFileSync(file, line.repeat(Math.floor((FILE_MIB * 1024 * 1024) / line.length)))
   return withBenchAtelier(async (atelier) => {
     const chat = atelier.chats.ensure('bench', { workingDir: project, mode: 'agent' })
     const scope = {
@@ -26,21 +29,21 @@ const benchmark: Benchmark = async () => {
       restrict: true,
     }
     try {
-      const ours = await measure(5, 5, async () => {
+      const ours = await measure(READS, 5, async () => {
         const result = await atelier.tools.executor.execute(
           { name: 'read_file', arguments: { path: 'big.log' } },
           scope,
         )
         if (result.isError) throw new Error(result.content)
       })
-      const bare = await measure(5, 5, async () =>
+      const bare = await measure(READS, 5, async () =>
         createHash('sha256')
           .update(await readFile(file))
           .digest('hex'),
       )
       return [
         {
-          name: 'read_file, 10 MiB text',
+          name: `read_file, ${FILE_MIB} MiB text`,
           ours: { label: 'read_file', msPerOp: ours },
           reference: { label: 'readFile + sha256', msPerOp: bare },
           target: 'target ratio ≤ 2×',

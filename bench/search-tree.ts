@@ -1,24 +1,28 @@
 /**
- * A generated project tree for the search bench: 200,000 small text files in 20,000 folders (files
- * at depth 2 to 4, a few at depth 1), code-like lines, a few of which hold the texts the bench
- * greps for, and a few binary files. Seeded: the same tree on every run.
+ * A generated project tree for the search bench: 200,000 small text files in 20,000 folders (2,000
+ * in 200 in quick mode; files at depth 2 to 4, a few at depth 1), code-like lines, a few of which
+ * hold the texts the bench greps for, and a few binary files. Seeded: the same tree on every run.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { sized } from './measure'
 
-export const TREE_FOLDERS = 20_000
-export const TREE_FILES = 200_000
+/**
+ * The tree's size, and of each line the chance it is one of RARE_LINES: about one file in a hundred
+ * gets one, so each grep finds a few hundred lines, all within grep's 100,000-character result. In
+ * quick mode a hundredth of the files, their rare lines a hundred times as common: each grep finds
+ * about as many lines, enough for the bench's edits of matching files.
+ */
+export const TREE = sized(
+  { folders: 20_000, files: 200_000, rareLineChance: 0.00025 },
+  { folders: 200, files: 2_000, rareLineChance: 0.025 },
+)
 const TOP_FOLDERS = 20
-const FILES_PER_FOLDER = TREE_FILES / TREE_FOLDERS
+const FILES_PER_FOLDER = TREE.files / TREE.folders
 const MAX_DEPTH = 4
 const MIN_FILE_BYTES = 200
 const MAX_FILE_BYTES = 2048
 const BINARY_FILES = 20
-/**
- * Of each line, the chance it is one of RARE_LINES: about one file in a hundred gets one, so each
- * grep finds a few hundred lines, all within grep's 100,000-character result.
- */
-const RARE_LINE_CHANCE = 0.00025
 
 const WORDS = [
   'alpha',
@@ -108,7 +112,7 @@ export function generateTree(root: string): number {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T
   const folders: { path: string; depth: number }[] = []
   const parents: { path: string; depth: number }[] = []
-  for (let i = 0; i < TREE_FOLDERS; i++) {
+  for (let i = 0; i < TREE.folders; i++) {
     const parent = i < TOP_FOLDERS ? { path: root, depth: 0 } : pick(parents)
     const folder = { path: join(parent.path, `${pick(WORDS)}${i}`), depth: parent.depth + 1 }
     mkdirSync(folder.path)
@@ -119,7 +123,7 @@ export function generateTree(root: string): number {
     const size = MIN_FILE_BYTES + Math.floor(random() * (MAX_FILE_BYTES - MIN_FILE_BYTES))
     let text = ''
     while (text.length < size) {
-      text += `${random() < RARE_LINE_CHANCE ? pick(RARE_LINES) : pick(COMMON_LINES)(pick(WORDS), pick(WORDS))}\n`
+      text += `${random() < TREE.rareLineChance ? pick(RARE_LINES) : pick(COMMON_LINES)(pick(WORDS), pick(WORDS))}\n`
     }
     return text
   }
@@ -127,7 +131,7 @@ export function generateTree(root: string): number {
   for (const folder of folders) {
     for (let i = 0; i < FILES_PER_FOLDER; i++, written++) {
       const name = `${pick(WORDS)}-${written}`
-      if (written % (TREE_FILES / BINARY_FILES) === 0) {
+      if (written % (TREE.files / BINARY_FILES) === 0) {
         // A NUL early, then text a grep would find: binary files are skipped, by rg and by us.
         writeFileSync(join(folder.path, `${name}.bin`), `\0\x01\x02${RARE_LINES.join('\n')}\n`)
       } else {

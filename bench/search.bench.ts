@@ -7,7 +7,7 @@
  * few paths that differ. Then: a warm grep right after 10 files changed must still be ripgrep's
  * set, and a catastrophic pattern must end at its timeout while the main thread keeps answering.
  */
-import { execFileSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, realpathSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -20,11 +20,13 @@ import { FreshnessRepository } from '../src-main/db/freshness-repository'
 import { type ToolCallScope, ToolExecutor } from '../src-main/tools/executor'
 import { dropSearchCache } from '../src-main/tools/search/search-call'
 import { searchPool } from '../src-main/tools/search/worker-pool'
-import { type Benchmark, type BenchmarkResult, median, paired, withBenchAtelier } from './measure'
-import { generateTree, TREE_FILES, TREE_FOLDERS } from './search-tree'
+import { type Benchmark, type BenchmarkResult, median, paired, sized, withBenchAtelier } from './measure'
+import { generateTree, TREE } from './search-tree'
 import { requireSystemTool } from './system-tool'
 
 const ROUNDS = 5
+/** get_current_datetime calls timed on an idle main thread, before the catastrophic grep. */
+const IDLE_CALLS = sized(100, 10)
 const RIPGREP = requireSystemTool('ripgrep')
 const REPO = fileURLToPath(new URL('..', import.meta.url))
 const MAX_FILE_SIZE = 1_048_576
@@ -52,13 +54,17 @@ interface SearchedTree {
 
 /** ripgrep with our defaults: no ignore files, hidden files skipped, no symlinks followed. */
 function ripgrep(tree: SearchedTree, args: string[]): string[] {
-  const output = execFileSync(
-    RIPGREP,
-    ['--no-config', '--no-ignore', '--color', 'never', ...args, tree.folder],
-    { cwd: tree.workingDirectory, encoding: 'utf8', maxBuffer: 1 << 30 },
-  )
+  const run = spawnSync(RIPGREP, ['--no-config', '--no-ignore', '--color', 'never', ...args, tree.folder], {
+    cwd: tree.workingDirectory,
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  })
+  // Exit 1 is "nothing found" (a small tree may hold none of a search's lines); 2 and up, an error.
+  if (run.status !== 0 && run.status !== 1) {
+    throw new Error(`rg ${args.join(' ')} failed (${run.signal ?? `exit ${run.status}`}): ${run.stderr}`)
+  }
   // Searching "." prints ./path; the tools print the path relative to the chat's folder.
-  return output
+  return run.stdout
     .split('\n')
     .filter(Boolean)
     .map((row) => (row.startsWith('./') ? row.slice(2) : row))
@@ -338,7 +344,7 @@ const benchmark: Benchmark = async () => {
       }
       await settled()
       let calls = 0
-      const { latencies: idle } = await datetimeLatencies(() => calls++ >= 100)
+      const { latencies: idle } = await datetimeLatencies(() => calls++ >= IDLE_CALLS)
       let ended = false
       const started = performance.now()
       const grep = uncapped
@@ -367,11 +373,13 @@ const benchmark: Benchmark = async () => {
     }
 
     const nodeModules = realpathSync(join(REPO, 'node_modules'))
+    // Quick mode searches one small package in it: the same kind of tree, a two-hundredth of the files.
+    const nodeModulesFolder = sized('node_modules', 'node_modules/diff')
     const trees: SearchedTree[] = [
       {
-        name: 'node_modules',
+        name: nodeModulesFolder,
         workingDirectory: dirname(nodeModules),
-        folder: 'node_modules',
+        folder: nodeModulesFolder,
         // Declaration files: thousands of paths, yet under glob's largest maxResults (5000).
         glob: '**/*.d.ts',
         rgGlob: '*.d.ts',
@@ -381,7 +389,7 @@ const benchmark: Benchmark = async () => {
     try {
       const generateMs = generateTree(generatedRoot)
       const generated: SearchedTree = {
-        name: `generated ${TREE_FILES / 1000}k files`,
+        name: `generated ${TREE.files / 1000}k files`,
         workingDirectory: generatedRoot,
         folder: '.',
         glob: '**/*.ts',
@@ -389,7 +397,7 @@ const benchmark: Benchmark = async () => {
       }
       trees.push(generated)
       console.log(
-        `search bench: generated ${TREE_FILES} files in ${TREE_FOLDERS} folders in ${(generateMs / 1000).toFixed(1)} s`,
+        `search bench: generated ${TREE.files} files in ${TREE.folders} folders in ${(generateMs / 1000).toFixed(1)} s`,
       )
       const results: BenchmarkResult[] = []
       for (const tree of trees) {

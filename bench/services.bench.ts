@@ -19,17 +19,17 @@ import type { ServiceRequest, StdioResponseLine } from '../src-shared/tool-servi
 import { parseServiceResponse } from '../src-shared/tool-services'
 import { type FixtureProcess, killHard, startFixture } from '../test/support/fixture-process'
 import { startNatsServer } from '../test/support/nats-server'
-import { type Benchmark, median, paired, withBenchAtelier } from './measure'
+import { type Benchmark, median, paired, sized, withBenchAtelier } from './measure'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const WORK_SERVICE = fileURLToPath(new URL('./fixtures/work-service.ts', import.meta.url))
 
-const CALLS = 500
+const CALLS = sized(500, 5)
 const ROUNDS = 5
 /** The burst of row 2: this many calls at once, each 20 ms of work. */
-const BURST = 60
+const BURST = sized(60, 6)
 const WORK_MS = 20
-const BURST_ROUNDS = 5
+const BURST_ROUNDS = sized(5, 1)
 
 /** One burst: the time per call, and how many calls the busiest instance took, of how many instances. */
 interface Burst {
@@ -64,7 +64,7 @@ const envelope = (ms: number): ServiceRequest => ({
  * Calls before measuring, for each side: a service process (and the client side's code) runs its
  * first couple of thousand calls about 3× slower, until V8 has optimised it.
  */
-const WARM_UP = 3_000
+const WARM_UP = sized(3_000, 0)
 
 /** Ours and the reference, each warmed up by WARM_UP calls, then `paired` (CALLS a round, ROUNDS rounds). */
 async function warmedPaired(ours: () => Promise<unknown>, reference: () => Promise<unknown>) {
@@ -155,7 +155,7 @@ const benchmark: Benchmark = async () => {
         return { msPerCall: ms / BURST, busiest: Math.max(...spread.values()), instances: spread.size }
       }
       const bursts: { one: Burst; three: Burst }[] = []
-      for (let round = -1; round < BURST_ROUNDS; round++) {
+      for (let round = sized(-1, 0); round < BURST_ROUNDS; round++) {
         const pair = { one: await burst('work_one'), three: await burst('work_three') }
         if (round >= 0) bursts.push(pair)
       }

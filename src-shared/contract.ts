@@ -189,7 +189,11 @@ export const methods = {
     Type.Object({ id: Id }, { additionalProperties: false }),
     Type.Object({ compaction: Type.Union([Compaction, Type.Null()]) }),
   ),
-  /** The tools the chat's next turn would send, as its provider receives them. */
+  /**
+   * The tools the chat's next turn would send, as its provider receives them. It prepares as a turn
+   * does — connects the enabled MCP servers and the broker, loads the custom tool folders — because
+   * the person opened the inspector to see exactly that.
+   */
   'chats.capabilities': method(Type.Object({ id: Id }, { additionalProperties: false }), Capabilities),
   /**
    * A folder's sub-folders (and its first files, to recognise it by), for the web host's folder
@@ -330,6 +334,7 @@ export const methods = {
     Type.Object({ id: Id }, { additionalProperties: false }),
     Type.Object({ id: Type.String() }),
   ),
+  /** Every server as saved, with what is known of its session; starts and connects nothing. */
   'mcp.list': method(Empty, Type.Array(McpServerInfo)),
   /** Added on, but a stdio server waits for `mcp.approve` of its command line before it is started. */
   'mcp.add': method(McpServerInput, McpServerInfo),
@@ -360,9 +365,15 @@ export const methods = {
   'mcp.signIn': method(Type.Object({ name: Id }, { additionalProperties: false }), McpSignIn),
   /** Forgets a server's tokens (its registered client stays); it needs sign-in again. */
   'mcp.signOut': method(Type.Object({ name: Id }, { additionalProperties: false }), McpServerInfo),
-  /** Each enabled server's resources (connected first, as the inspector does), or why not. */
+  /**
+   * Each enabled server's resources, or why not. It connects the servers first, as the inspector
+   * does: the person opened the attach dialog to choose among them.
+   */
   'mcp.resources': method(Empty, Type.Array(McpServerResources)),
-  /** Each enabled server's prompts with their arguments, or why not. */
+  /**
+   * Each enabled server's prompts with their arguments, or why not. It connects the servers first:
+   * the person typed `/` in the composer to choose among them.
+   */
   'mcp.prompts': method(Empty, Type.Array(McpServerPrompts)),
   /** A prompt's messages as text for the composer; refused with `missing_argument` for a required one left out. */
   'mcp.getPrompt': method(McpGetPromptRequest, McpRenderedPrompt),
@@ -370,8 +381,17 @@ export const methods = {
     Type.Object({ name: Id }, { additionalProperties: false }),
     Type.Object({ text: Type.String() }),
   ),
-  /** Tool services, configured and announced; asking connects the broker when one is set. */
+  /**
+   * Tool services, configured and announced, as far as they are known now: connects nothing
+   * (`services.connect` does), so announced services are those heard since the broker connected.
+   */
   'services.list': method(Empty, Type.Array(ToolServiceInfo)),
+  /**
+   * Connects the broker when one is set and not yet connected — the person opened Settings → Tool
+   * services or saved the broker — waiting a few seconds at most; answers how it stands then. Live
+   * services announce themselves on connecting, and arrive as `services.changed`.
+   */
+  'services.connect': method(Empty, BrokerInfo),
   /** A descriptor file's content: a service, a tool, or an array of them. Refused with `invalid_descriptor`. */
   'services.add': method(
     Type.Object(
@@ -392,8 +412,20 @@ export const methods = {
   'services.broker': method(Empty, BrokerInfo),
   /** The broker's URL, auth and CA file; the secret goes to the secret store and never comes back. */
   'services.setBroker': method(BrokerInput, BrokerInfo),
-  /** Every custom tool file found for the project (or none): loads what may run, so errors show. */
+  /**
+   * Every custom tool file found for the project (or none), with how loading it went so far: reads
+   * the tool folders, starts no host (`customTools.load` does).
+   */
   'customTools.list': method(
+    Type.Object({ folder: Type.Optional(FolderPath) }, { additionalProperties: false }),
+    CustomToolsInfo,
+  ),
+  /**
+   * Loads the project's tool folders as a turn would — the person's, the configured ones, the
+   * project's own once trusted — starting their hosts, then lists them as `customTools.list`: the
+   * person opened Settings → Custom tools (or Tools) and is shown how loading went.
+   */
+  'customTools.load': method(
     Type.Object({ folder: Type.Optional(FolderPath) }, { additionalProperties: false }),
     CustomToolsInfo,
   ),
@@ -418,6 +450,10 @@ export const methods = {
   ),
   'preferences.get': method(Empty, Preferences),
   'preferences.update': method(Type.Partial(Preferences, { additionalProperties: false }), Preferences),
+  /**
+   * Every registered tool with its effective settings. Loads and connects nothing: custom tools not
+   * yet loaded (`customTools.load`) and MCP servers not yet connected (a turn) are not among them.
+   */
   'tools.list': method(Empty, ToolSettingsListResponse),
   /** Refused with `invalid_parameters`, `cannot_disable` or `unknown_tool`. */
   'tools.update': method(
@@ -438,7 +474,7 @@ export const events = {
   'permissions.changed': Type.Object({ rules: Type.Array(PermissionRule) }),
   /** After any edit, a broker connecting or dropping, a service announcing itself or lapsing. */
   'services.changed': Type.Object({ services: Type.Array(ToolServiceInfo), broker: BrokerInfo }),
-  /** A tool folder changed on disk, loaded, or its host started or stopped: ask `customTools.list` again. */
+  /** A tool folder changed on disk, loaded, or its host started or stopped: ask `customTools.list` (or `load`) again. */
   'customTools.changed': Type.Object({}),
 }
 

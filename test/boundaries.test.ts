@@ -77,6 +77,45 @@ function layerViolations(file: string, source?: string): string[] {
     .map((specifier) => `${file} imports ${specifier}`)
 }
 
+/** Where a relative import lands, from the repository root, without its extension (`src-main/tools/paths`). */
+function targetOf(file: string, specifier: string): string | undefined {
+  if (!specifier.startsWith('.')) return undefined
+  const target = relative(ROOT, resolve(ROOT, dirname(file), specifier))
+    .split(/[\\/]/)
+    .join('/')
+  return target.replace(/\.[cm]?[jt]sx?$/, '')
+}
+
+/** The imports of a file that land in `target`: that module, or anything in that folder. */
+function importsInto(file: string, target: string, source?: string): string[] {
+  return importsOf(file, source)
+    .filter((specifier) => {
+      const landsIn = targetOf(file, specifier)
+      return landsIn !== undefined && (landsIn === target || landsIn.startsWith(`${target}/`))
+    })
+    .map((specifier) => `${file} imports ${specifier}`)
+}
+
+/**
+ * Inside src-main/tools, what a folder must not import: built-in tools do not know the executor
+ * that runs them, and the search workers, below glob and grep, do not know those tools. Each with
+ * a file of the folder and an import of the forbidden place as that file would write it.
+ */
+const TOOLS_BOUNDARIES = [
+  {
+    folder: 'src-main/tools/builtin',
+    forbidden: 'src-main/tools/executor',
+    sample: 'src-main/tools/builtin/grep.ts',
+    specifier: '../executor',
+  },
+  {
+    folder: 'src-main/tools/search',
+    forbidden: 'src-main/tools/builtin',
+    sample: 'src-main/tools/search/search-worker.ts',
+    specifier: '../builtin/grep',
+  },
+]
+
 describe('import boundaries', () => {
   it('sees the imports it polices', () => {
     expect(importsOf('src-main/index.ts')).toContain('electron')
@@ -140,6 +179,16 @@ describe('import boundaries', () => {
       layerViolations('src-main/tools/pipeline/run.ts', "import { a } from '../../db/freshness-repository'"),
     ).toHaveLength(1)
     expect(layerViolations('src-main/tools/paths.ts', "import { b } from '../core/images'")).toEqual([])
+  })
+
+  it.each(TOOLS_BOUNDARIES)('keeps $folder off $forbidden', ({ folder, forbidden, sample, specifier }) => {
+    const files = sourceFiles(folder)
+    expect(files).toContain(sample)
+    expect(files.flatMap((file) => importsInto(file, forbidden))).toEqual([])
+    // The check itself sees such an import, a type-only one too.
+    expect(importsInto(sample, forbidden, `import type { X } from '${specifier}'`)).toEqual([
+      `${sample} imports ${specifier}`,
+    ])
   })
 
   it('keeps the custom tool contract free of Atelier internals: authors import it as `atelier`', () => {

@@ -14,6 +14,7 @@ import { InAppAsker } from '../approvals/askers'
 import { ChatService } from '../chats/chat-service'
 import { AtelierEvents } from '../core/events'
 import { LocalSecretStore } from '../core/local-secret-store'
+import { SealedSecrets } from '../core/sealed-secrets'
 import { AgentProfilesRepository } from '../db/agent-profiles-repository'
 import { AppSettingsRepository } from '../db/app-settings-repository'
 import { ChatsRepository } from '../db/chats-repository'
@@ -38,6 +39,7 @@ import type { SpawnHost } from '../tools/custom/tool-host-process'
 import { ToolExecutor } from '../tools/executor'
 import { McpCatalog } from '../tools/mcp/mcp-catalog'
 import { McpServerService } from '../tools/mcp/mcp-server-service'
+import { McpServerStore } from '../tools/mcp/mcp-server-store'
 import { ToolPlayground } from '../tools/playground'
 import type { ToolRegistry } from '../tools/registry'
 import { searchCacheKeeper } from '../tools/search/search-call'
@@ -151,9 +153,11 @@ export function createAtelier({
     settings: toolSettings,
     executor: new ToolExecutor(registry, toolSettings, executorServices),
   }
+  // One sealing for every secret setting: MCP servers' values and credentials, the broker's secret.
+  const sealed = new SealedSecrets(new LocalSecretStore(dataDir))
   const mcp = new McpServerService(
-    new McpServersRepository(db),
-    new LocalSecretStore(dataDir),
+    new McpServerStore(new McpServersRepository(db), sealed),
+    sealed,
     registry,
     events,
     { credentials: new McpOAuthCredentialsRepository(db), openExternal, signInTimeoutMs: mcpSignInTimeoutMs },
@@ -162,7 +166,7 @@ export function createAtelier({
   const services = new ToolServiceService({
     repository: new ToolServicesRepository(db),
     settings: new AppSettingsRepository(db),
-    secrets: new LocalSecretStore(dataDir),
+    secrets: sealed,
     registry,
     toolSettings,
     user: LOCAL_USER,
@@ -202,7 +206,16 @@ export function createAtelier({
     // Each turn (and the inspector) connects what it needs: MCP servers, the broker, stdio services.
     prepareTools: async (folder) => {
       await customTools.prepare(folder)
-      return [...(await mcp.prepare(folder)), ...(await services.prepare())]
+      const servers = await mcp.prepare(folder)
+      // A turn lists the tool services it goes without beside the MCP servers, in the same shape.
+      const unreachable = (await services.prepare()).map(({ id, error }) => ({
+        id,
+        name: id,
+        connected: false,
+        tools: [],
+        error,
+      }))
+      return [...servers, ...unreachable]
     },
     user: LOCAL_USER,
   })

@@ -1,8 +1,10 @@
 /**
- * What a person sees and approves of an MCP server's launch. Shared by the server settings and the
- * migration that sealed the secrets stored before, so an approval given then still holds.
+ * What a person sees and approves of an MCP server's launch, and whether the approval given still
+ * holds. Shared by the server settings and the migration that sealed the secrets stored before, so
+ * an approval given then still holds.
  */
 import { createHash } from 'node:crypto'
+import type { McpServerConfig } from './mcp-server-config'
 
 /** The command line as a person would type it: arguments with spaces or quotes are quoted. */
 export function commandLine(server: { command: string; args: string[] }): string {
@@ -33,4 +35,23 @@ export function launchApproval({ command, args, env, secrets, cwd }: StdioLaunch
     .map(([name, value]) => [name, value.toString('base64')])
   const launch = { command: commandLine({ command, args }), env, cwd, secrets: Object.fromEntries(sealed) }
   return createHash('sha256').update(JSON.stringify(launch)).digest('hex')
+}
+
+/** A server as stored: its secret values (environment or headers) sealed, by name. */
+type SealedServer = McpServerConfig & { secrets: Record<string, Buffer> }
+
+/**
+ * What a person approves of a stdio server: the command line, and the environment and folder it
+ * runs with, since either can change what the command does — as a digest (`launchApproval`).
+ * Remote servers need no approval.
+ */
+export function launchOf(server: SealedServer): string {
+  if (server.transport === 'http') return ''
+  const { command, args, env, secrets, cwd } = server
+  return launchApproval({ command, args, env, secrets, cwd })
+}
+
+/** A stdio server whose launch changed since the person approved it (or was never approved) waits. */
+export function needsApproval(server: SealedServer & { approvedLaunch: string | null }): boolean {
+  return server.transport === 'stdio' && server.approvedLaunch !== launchOf(server)
 }

@@ -134,23 +134,21 @@ export function createHandlers({
     'mcp.getPrompt': (request) => mcpCatalog.getPrompt(request),
     'mcp.stderr': ({ name }) => ({ text: mcp.stderr(name) }),
     'services.list': () => services.list(),
+    'services.connect': () => services.connect(),
     'services.add': ({ json }) => services.add(parseJson(json)),
     'services.remove': ({ id }) => services.remove(id),
     'services.setEnabled': ({ id, enabled }) => services.setEnabled(id, enabled),
     'services.broker': () => services.brokerInfo(),
     'services.setBroker': (request) => services.setBroker(request),
     'customTools.list': ({ folder }) => customTools.list(folder ?? null),
+    'customTools.load': ({ folder }) => customTools.load(folder ?? null),
     'customTools.reload': ({ folder }) => customTools.reload(folder ?? null),
     'customTools.log': ({ file }) => customTools.log(file),
     'folders.trust': ({ folder }) => customTools.trust(folder),
     'folders.untrust': ({ folder }) => customTools.untrust(folder),
     'preferences.get': () => preferences.get(),
     'preferences.update': (request) => preferences.update(request),
-    // The person's own tool folders load first, so their tools are listed with the others.
-    'tools.list': async () => {
-      await customTools.prepare(null)
-      return toolSettings.list(user)
-    },
+    'tools.list': () => toolSettings.list(user),
     'tools.update': ({ name, ...body }) => toolSettings.update(user, name, body),
   }
 }

@@ -27,7 +27,7 @@ import type { ToolSettingsService } from './tool-settings-service'
 import type { RegisteredTool, ToolCallRecord, ToolContext, ToolHost } from './types'
 
 export type { AfterToolHook, BeforeToolHook, ToolCall, ToolCallScope, ToolExecutionResult, ToolHookCall }
-export { DEFAULT_MAX_RESULT_CHARS, toToolOutput }
+export { toToolOutput }
 
 /** What tools need from the app: its own folder (never touched), the chats' ledgers, image making. */
 export interface ExecutorServices {

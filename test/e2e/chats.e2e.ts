@@ -98,7 +98,7 @@ describe('the renderer in Chromium, served by the web host', () => {
         'onChanged',
         'rename',
       ],
-      customTools: ['list', 'log', 'onChanged', 'reload'],
+      customTools: ['list', 'load', 'log', 'onChanged', 'reload'],
       folders: ['files', 'list', 'pick', 'recent', 'trust', 'untrust'],
       images: ['read'],
       mcp: [
@@ -120,7 +120,7 @@ describe('the renderer in Chromium, served by the web host', () => {
       permissions: ['add', 'list', 'onChanged', 'remove', 'update'],
       preferences: ['get', 'onChanged', 'update'],
       providers: ['create', 'delete', 'list', 'models', 'onChanged', 'test', 'update'],
-      services: ['add', 'broker', 'list', 'onChanged', 'remove', 'setBroker', 'setEnabled'],
+      services: ['add', 'broker', 'connect', 'list', 'onChanged', 'remove', 'setBroker', 'setEnabled'],
       tools: ['list', 'run', 'stop', 'update'],
       turns: ['onEvent', 'retry', 'start', 'stop'],
     })

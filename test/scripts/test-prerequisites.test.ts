@@ -91,6 +91,33 @@ describe('the test prerequisites step', () => {
     expect(runStep(env, 'nats-server').stdout).toContain(`nats-server ${onPath}`)
   }, 60_000)
 
+  it('uses an rg on PATH, and provisions ripgrep with the rest when none is named', () => {
+    const env = bareEnvironment(tempDir())
+    const rg = fakeExecutable(join(env.PATH ?? '', 'rg'))
+    expect(runStep(env, 'ripgrep').stdout).toContain(`ripgrep ${rg}`)
+
+    // Every other program where the step looks first, so the run passes only if it found ripgrep too.
+    fakeExecutable(join(env.PATH ?? '', 'nats-server'))
+    fakeExecutable(join(env.PATH ?? '', 'ps'))
+    const browser = fakeExecutable(join(env.HOME ?? '', 'my-chrome', 'chrome'))
+    const run = runStep({ ...env, CHROME_PATH: browser })
+    expect(run.stderr).toBe('')
+    expect(run.status).toBe(0)
+    expect(run.stdout).toContain(`ripgrep ${rg}`)
+  }, 60_000)
+
+  it('fails saying where it looked for rg and what to install', () => {
+    const env = bareEnvironment(tempDir())
+    const run = runStep(env, 'ripgrep')
+    expect(run.status).toBe(1)
+    expect(run.stderr).toContain('No ripgrep found (the search benchmark measures against ripgrep')
+    expect(run.stderr).toContain('1. rg on PATH: not found')
+    expect(run.stderr).toMatch(/2\. apt-get install ripgrep: (not running as root|apt-get is not on PATH)/)
+    expect(run.stderr).toContain(
+      'What to do: install ripgrep (Debian/Ubuntu: sudo apt-get install -y ripgrep)',
+    )
+  }, 60_000)
+
   it('fails with every rung it tried when there is no browser and no apt-get', () => {
     const env = bareEnvironment(tempDir())
     const run = runStep({ ...env, CHROME_PATH: '/nowhere/chrome' }, 'chromium', 'nats-server')

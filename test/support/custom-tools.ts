@@ -78,7 +78,7 @@ export interface CustomToolApp {
     args: unknown,
     options?: Partial<ToolCallScope> & { updates?: ToolProgress[] },
   ): Promise<ToolExecutionResult>
-  /** What the settings panel lists for the project. */
+  /** What Settings → Custom tools shows for the project: it loads the folders on opening. */
   list(project?: string | null): Promise<CustomToolsInfo>
   close(): Promise<void>
 }
@@ -116,7 +116,7 @@ export function customToolApp(options: Partial<AtelierOptions> = {}): CustomTool
         },
       )
     },
-    list: (forProject = project) => atelier.customTools.list(forProject),
+    list: (forProject = project) => atelier.customTools.load(forProject),
     close: async () => {
       await atelier.close()
       for (const dir of made) rmSync(dir, { recursive: true, force: true })

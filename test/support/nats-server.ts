@@ -17,6 +17,8 @@ export function natsServerBinary(): string {
 export interface NatsServer {
   url: string
   port: number
+  /** The HTTP monitoring endpoint (`/connz`, `/varz`), when started with `-m -1` (a free port). */
+  monitoring: string | undefined
   /** Stops the server (SIGTERM) and waits until it has exited. */
   stop(): Promise<void>
   /** Starts it again on the same port. */
@@ -40,6 +42,7 @@ export async function startNatsServer(args: string[] = []): Promise<NatsServer> 
   const binary = natsServerBinary()
   let child: ChildProcess | undefined
   let port = -1
+  let monitoring: string | undefined
   const launch = async () => {
     const portsDir = mkdtempSync(join(tmpdir(), 'atelier-nats-'))
     child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '--ports_file_dir', portsDir, ...args], {
@@ -55,7 +58,8 @@ export async function startNatsServer(args: string[] = []): Promise<NatsServer> 
       // The server may be midway through writing the file: read it again until it parses.
       const written = file && parsePorts(readFileSync(join(portsDir, file), 'utf8'))
       if (written) {
-        port = written
+        port = written.port
+        monitoring = written.monitoring
         break
       }
       if (child.exitCode !== null || Date.now() > deadline) {
@@ -73,6 +77,9 @@ export async function startNatsServer(args: string[] = []): Promise<NatsServer> 
     get port() {
       return port
     },
+    get monitoring() {
+      return monitoring
+    },
     stop: async () => {
       const current = child
       child = undefined
@@ -89,10 +96,11 @@ export async function startNatsServer(args: string[] = []): Promise<NatsServer> 
   return server
 }
 
-function parsePorts(text: string): number | undefined {
+function parsePorts(text: string): { port: number; monitoring: string | undefined } | undefined {
   try {
-    const { nats } = JSON.parse(text) as { nats: string[] }
-    return Number(new URL(nats[0] ?? '').port) || undefined
+    const { nats, monitoring } = JSON.parse(text) as { nats: string[]; monitoring?: string[] }
+    const port = Number(new URL(nats[0] ?? '').port)
+    return port ? { port, monitoring: monitoring?.[0] } : undefined
   } catch {
     return undefined
   }

@@ -120,7 +120,7 @@ const LADDERS: Record<Prerequisite, Ladder> = {
     advice: 'install procps (Debian/Ubuntu: sudo apt-get install -y procps).',
   },
   ripgrep: {
-    purpose: 'the search benchmark measures against ripgrep',
+    purpose: 'the search benchmark measures against ripgrep, and `npm test` runs every benchmark once',
     looks: [onPath('rg')],
     debianPackage: 'ripgrep',
     advice: 'install ripgrep (Debian/Ubuntu: sudo apt-get install -y ripgrep).',

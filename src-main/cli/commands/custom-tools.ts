@@ -19,7 +19,8 @@ export function registerCustomToolsCommand(program: Command): void {
     .option('--json', 'as JSON')
     .action((options: { cwd?: string; json?: boolean }, command: Command) =>
       withAtelier(command, async ({ customTools }) => {
-        const info = await customTools.list(resolve(options.cwd ?? process.cwd()))
+        // Loading is what the command is asked for: how each file loads is its answer.
+        const info = await customTools.load(resolve(options.cwd ?? process.cwd()))
         if (options.json) return printJson(info)
         process.stdout.write(describe(info))
       }),

@@ -89,7 +89,7 @@ export function registerRunCommand(program: Command): void {
         // As choosing a profile in the app does: the chat takes it, and its mode unless --mode says otherwise.
         const chat = profile ? chats.configure({ id: opened.id, agent: profile.id, mode }) : opened
         if (chat.mode === 'agent' && chat.workingDir) {
-          const { trustNeeded } = await customTools.list(chat.workingDir)
+          const { trustNeeded } = customTools.list(chat.workingDir)
           if (trustNeeded) {
             process.stderr.write(
               `This folder's ${trustNeeded.files.length} custom tool file(s) are not loaded: the folder is not trusted (atelier folders trust ${trustNeeded.folder}).\n`,

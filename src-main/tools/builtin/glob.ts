@@ -8,35 +8,24 @@ import {
   baseDirectory,
   describePath,
   loadPathPolicy,
-  type PathPolicyData,
   pathToolSettings,
   policyData,
-  policyFromData,
   resolveAndValidatePath,
 } from '../paths'
 import { withDisplay } from '../pipeline/shape'
 import { registerTool } from '../registry'
 import { DEFAULT_MAX_RESULT_CHARS } from '../result-limits'
-import {
-  cachePlan,
-  type JobContext,
-  type PartResult,
-  type SearchPart,
-  searchInParts,
-  walkPart,
-} from '../search/search-call'
-import type { CachePlan } from '../search/tree-cache'
+import type { GlobPlan } from '../search/glob-job'
+import { cachePlan, searchInParts } from '../search/search-call'
 import { SEARCH_TIMEOUT_DESCRIPTOR } from '../search/worker-pool'
 import { clampIntegerSetting, integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
 import type { EffectiveToolSettings, RegisteredTool, ToolContext } from '../types'
 import {
   fitMatches,
-  globMatcher,
   namesDotEntry,
   resolveSearchPath,
   WALK_SETTING_DEFAULTS,
   WALK_SETTING_DESCRIPTORS,
-  type WalkOptions,
   walkSettings,
 } from '../walk'
 
@@ -63,7 +52,7 @@ const Parameters = Type.Object(
 type Parameters = Static<typeof Parameters>
 
 const MAX_RESULTS = { min: 1, max: 5000, fallback: 200 }
-/** The executor's cap on what reaches the model; glob lists only the paths that fit under it. */
+/** The cap on what reaches the model (longer results are cut); glob lists only the paths that fit under it. */
 const MAX_RESULT_CHARS = DEFAULT_MAX_RESULT_CHARS
 
 export interface GlobResult {
@@ -127,64 +116,6 @@ async function glob(args: Parameters, context: ToolContext): Promise<GlobResult>
     .map((real) => (absolute ? real : policy.display(real)))
     .sort(byCodeUnit)
   return fitMatches(result, MAX_RESULT_CHARS)
-}
-
-/** A glob call as a worker runs it: plain data, planned on the main thread. */
-export interface GlobPlan {
-  /** The folder walked: real, and accepted by the policy. */
-  root: string
-  /** The picomatch pattern, matched against `prefix` + each entry's path below `root`. */
-  pattern: string
-  /** Whether wildcards match dot names. */
-  dot: boolean
-  foldersOnly: boolean
-  prefix: string
-  /** Whether the walk lists dot entries (the matcher still decides). */
-  includeDotfiles: boolean
-  respectGitignore: boolean
-  maxDepth: number
-  maxResults: number
-  policy: PathPolicyData
-  cache: CachePlan | undefined
-}
-
-/** A part of a glob call, in a search worker: the real paths matched, in walk order. */
-export function globJob(
-  plan: GlobPlan,
-  part: SearchPart,
-  { cache, signal }: JobContext,
-): Promise<PartResult<string>> {
-  const isMatch = globMatcher(plan.pattern, { dot: plan.dot, posix: true })
-  const options: WalkOptions = {
-    includeDotfiles: plan.includeDotfiles,
-    respectGitignore: plan.respectGitignore,
-    maxDepth: plan.maxDepth,
-    policy: policyFromData(plan.policy),
-    signal,
-    folders: cache.source(plan.cache, false),
-    ...lastNameTest(plan.pattern),
-  }
-  let count = 0
-  return walkPart<string>(plan.root, options, part, (entry, found) => {
-    if ((plan.foldersOnly && !entry.isDirectory) || !isMatch(plan.prefix + entry.relative)) return true
-    found.push(entry.path)
-    return ++count <= plan.maxResults
-  })
-}
-
-/**
- * What a matching name must be, read off the pattern's last part when it is plain (`package.json`)
- * or a star and plain text (`*.d.ts`): a test that lets the walk skip the other names. None for
- * anything else (classes, braces, extglobs, a leading `!`, `**`): the matcher alone decides.
- */
-function lastNameTest(pattern: string): Pick<WalkOptions, 'nameCanMatch'> {
-  const last = pattern.slice(pattern.lastIndexOf('/') + 1)
-  if (pattern.startsWith('!') || last === '' || /[?[\]{}()!+@\\]/.test(last)) return {}
-  const star = last.indexOf('*')
-  if (star === -1) return { nameCanMatch: (name) => name === last }
-  if (star !== 0 || last.indexOf('*', 1) !== -1 || last.length === 1) return {}
-  const suffix = last.slice(1)
-  return { nameCanMatch: (name) => name.endsWith(suffix) }
 }
 
 /**

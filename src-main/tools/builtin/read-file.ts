@@ -23,7 +23,7 @@ export const DEFAULT_MAX_LINES = 2000
 export const MAX_MAX_LINES = 5000
 /** Longer lines are cut: minified code would otherwise fill the window with one line. */
 export const MAX_LINE_CHARS = 2000
-/** The numbered window, measured as JSON text, stays well under the executor's result cap. */
+/** The numbered window, measured as JSON text, stays well under the cap on a result (DEFAULT_MAX_RESULT_CHARS). */
 export const MAX_WINDOW_CHARS = 80_000
 
 const Parameters = Type.Object(

@@ -98,7 +98,7 @@ export class CustomToolService {
    * since they loaded are reloaded here, unless a call of theirs is running.
    */
   prepare(project: string | null): Promise<void> {
-    const next = this.preparing.then(() => this.load(project))
+    const next = this.preparing.then(() => this.loadFolders(project))
     this.preparing = next.catch(() => {})
     return next
   }
@@ -114,9 +114,11 @@ export class CustomToolService {
     }
   }
 
-  /** Every file found for this project (loading what may run), for the panel and the CLI. */
-  async list(project: string | null = null): Promise<CustomToolsInfo> {
-    await this.prepare(project)
+  /**
+   * Every file found for this project and how loading it went so far, for the panel and the trust
+   * notice: reads the tool folders, starts nothing.
+   */
+  list(project: string | null = null): CustomToolsInfo {
     const found = this.discover(project)
     const trusted = this.trustedFolders()
     const folders = found.map((folder) => this.folderInfo(folder, this.isTrusted(folder, trusted)))
@@ -131,12 +133,18 @@ export class CustomToolService {
     }
   }
 
+  /** Loads this project's tool folders as a turn would, then lists them: so how loading went shows. */
+  async load(project: string | null = null): Promise<CustomToolsInfo> {
+    await this.prepare(project)
+    return this.list(project)
+  }
+
   /** Ends every host of these folders (their `onSession(shutdown)` first) and loads them again. */
   async reload(project: string | null = null): Promise<CustomToolsInfo> {
     await this.preparing
     await Promise.all([...this.hosted.values()].map((folder) => this.unload(folder)))
     this.changed()
-    return this.list(project)
+    return this.load(project)
   }
 
   /** From now on the project's tool folders load; a cloned repository never runs code unasked. */
@@ -196,14 +204,14 @@ export class CustomToolService {
     return folder.project === undefined || trusted.includes(realFolder(folder.project))
   }
 
-  private async load(project: string | null): Promise<void> {
+  private async loadFolders(project: string | null): Promise<void> {
     if (this.closed) return
     const trusted = this.trustedFolders()
     const wanted = this.discover(project).filter(
       (folder) => this.isTrusted(folder, trusted) && modulesOf(folder).length > 0,
     )
-    // Only a load that changed something is announced: the panel lists again on the announcement,
-    // and listing prepares, so announcing every prepare would have them ask each other for ever.
+    // Only a load that changed something is announced: the panel loads again on the announcement,
+    // so announcing every prepare would have it and the announcements ask each other for ever.
     let changes = false
     // Folders of this project (and the person's) that are gone or changed make way first.
     for (const hosted of this.hosted.values()) {
@@ -380,7 +388,10 @@ export class CustomToolService {
       if (!trusted) return { ...base, status: 'untrusted' }
       const logFile = this.logFile(file.path)
       const outcome = hosted?.outcome
-      if (!outcome) return { ...base, status: 'pending', logFile }
+      // A file the folder's host did not load (added since) waits for the next load.
+      if (!outcome || !(JSON.parse(hosted.files) as string[]).includes(file.path)) {
+        return { ...base, status: 'pending', logFile }
+      }
       const failed = outcome.errors.find((each) => each.file === file.path)
       if (failed) return { ...base, status: 'failed', error: failed.error, logFile }
       const conflicts = hosted.conflicts.get(file.path)

@@ -1,7 +1,7 @@
 /**
  * What a warm grep knows of a file without reading it: which three-byte sequences it contains, one
  * bit each (hashed) in a table sized to the file, ASCII letters folded to lower case. A pattern's
- * required texts (grep's `requiredTexts`) give the sequences every match must contain; a file whose
+ * required texts (`requiredTexts` in grep-pattern.ts) give the sequences every match must contain; a file whose
  * table lacks one of them, for every alternative of the pattern, cannot match and is not read.
  * A table only ever says "absent" for a sequence that is: there are no false negatives, so skipping
  * changes no result.

@@ -4,9 +4,9 @@ import type { CustomToolsInfo } from '../../../src-shared/custom-tools'
 import { errorMessage } from '../errors'
 
 /**
- * `customTools.list` loads what may run, and loading announces `customTools.changed` itself: an
- * event that comes while a list of ours is under way, or just after it answered, is that echo (or
- * another window's list echoing ours) and is not listed again — else two listeners would ask each
+ * `customTools.load` loads what may run, and loading announces `customTools.changed` itself: an
+ * event that comes while a call of ours is under way, or just after it answered, is that echo (or
+ * another window's load echoing ours) and is not asked again — else two listeners would ask each
  * other forever.
  */
 const QUIET_MS = 400
@@ -18,7 +18,7 @@ export interface CustomToolsState {
   info: CustomToolsInfo | undefined
   /** Why the last list failed, until one succeeds. */
   error: string | undefined
-  /** Lists again now. */
+  /** Asks again now. */
   refresh(): Promise<void>
   /** Takes an answer got another way (`customTools.reload` returns one). */
   accept(info: CustomToolsInfo): void
@@ -26,11 +26,25 @@ export interface CustomToolsState {
   track<T>(task: () => Promise<T>): Promise<T>
 }
 
+export interface CustomToolsOptions {
+  /** False asks nothing and leaves `info` undefined. */
+  enabled?: boolean
+  /**
+   * Loads the folders (starting their hosts) rather than listing what is known: for the page where
+   * the person looks at how loading went, not for a notice that only needs what is found.
+   */
+  load?: boolean
+}
+
 /**
  * The custom tool files found for a project folder (or for none), kept up to date with
- * `customTools.changed`. `enabled: false` asks nothing and leaves `info` undefined.
+ * `customTools.changed`.
  */
-export function useCustomTools(api: AtelierApi, folder: string | null, enabled = true): CustomToolsState {
+export function useCustomTools(
+  api: AtelierApi,
+  folder: string | null,
+  { enabled = true, load = false }: CustomToolsOptions = {},
+): CustomToolsState {
   const [info, setInfo] = useState<CustomToolsInfo>()
   const [error, setError] = useState<string>()
   /** Bumped when the folder changes, so an answer for the previous one is dropped. */
@@ -52,14 +66,18 @@ export function useCustomTools(api: AtelierApi, folder: string | null, enabled =
   const refresh = useCallback(async () => {
     const asked = generation.current
     try {
-      const next = await track(() => api.customTools.list(folder === null ? {} : { folder }))
+      const request = folder === null ? {} : { folder }
+      // Only loading announces changes; a list is no call whose echo to ignore.
+      const next = load
+        ? await track(() => api.customTools.load(request))
+        : await api.customTools.list(request)
       if (asked !== generation.current) return
       setInfo(next)
       setError(undefined)
     } catch (failure) {
       if (asked === generation.current) setError(errorMessage(failure))
     }
-  }, [api, folder, track])
+  }, [api, folder, load, track])
 
   const accept = useCallback((next: CustomToolsInfo) => {
     setInfo(next)

@@ -5,6 +5,7 @@ import { connect, headers } from '@nats-io/transport-node'
 import { afterEach, describe, expect, it } from 'vitest'
 import { LOCAL_USER } from '../../../src-main/app/create-atelier'
 import type { ToolCallScope } from '../../../src-main/tools/executor'
+import type { StdioPool } from '../../../src-main/tools/services/stdio-pool'
 import { useAgentFixture } from '../../support/agent-harness'
 import { type FixtureProcess, isAlive, killHard, startFixture } from '../../support/fixture-process'
 import { useNatsServers } from '../../support/nats-server'
@@ -371,9 +372,7 @@ describe('tool services', { timeout: 90_000 }, () => {
       stdioService,
       { ...jokeTool('tell-joke', { style: 'dad' }), service: 'joke-stdio' },
     ])
-    const pidOf = () =>
-      (atelier.services as unknown as { stdio: Map<string, { pid: number | null }> }).stdio.get('joke-stdio')
-        ?.pid
+    const pidOf = () => (atelier.services as unknown as { stdio: StdioPool }).stdio.pid('joke-stdio')
     fake.enqueue(
       { toolCalls: [{ id: 'j', name: 'tell-joke', arguments: '{"topic":"animals"}' }] },
       { text: 'Done.' },

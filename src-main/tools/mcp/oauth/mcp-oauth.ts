@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import packageJson from '../../../../package.json'
 import { AtelierError } from '../../../../src-shared/errors'
 import type { McpAuthState, McpServerStatus, McpSignIn } from '../../../../src-shared/mcp'
-import type { LocalSecretStore } from '../../../core/local-secret-store'
+import type { SealedSecrets } from '../../../core/sealed-secrets'
 import type { McpOAuthCredentialsRepository } from '../../../db/mcp-oauth-credentials-repository'
 import {
   AtelierOAuthProvider,
@@ -38,7 +38,7 @@ export interface OAuthTarget {
 
 export interface McpOAuthOptions {
   repository: McpOAuthCredentialsRepository
-  secrets: LocalSecretStore
+  secrets: SealedSecrets
   /** Opens a URL in the system browser (the desktop app); true when it did. */
   openExternal?: (url: string) => boolean | Promise<boolean>
   timeoutMs?: number

@@ -1,8 +1,8 @@
 /**
- * One server's OAuth credentials at rest: each a JSON value sealed by the secret store, so the
- * database never holds a token, a client secret or a verifier in clear.
+ * One server's OAuth credentials at rest: each a JSON value sealed, so the database never holds a
+ * token, a client secret or a verifier in clear.
  */
-import type { LocalSecretStore } from '../../../core/local-secret-store'
+import type { SealedSecrets } from '../../../core/sealed-secrets'
 import type {
   McpOAuthCredentialKind,
   McpOAuthCredentialsRepository,
@@ -11,7 +11,7 @@ import type {
 export class OAuthCredentials {
   constructor(
     private readonly repository: McpOAuthCredentialsRepository,
-    private readonly secrets: LocalSecretStore,
+    private readonly secrets: SealedSecrets,
     readonly serverId: string,
   ) {}
 
@@ -21,12 +21,8 @@ export class OAuthCredentials {
    */
   read<T>(kind: McpOAuthCredentialKind): T | undefined {
     const sealed = this.repository.get(this.serverId, kind)
-    if (!sealed) return undefined
-    try {
-      return JSON.parse(this.secrets.unseal(sealed)) as T
-    } catch {
-      return undefined
-    }
+    const text = sealed && this.secrets.openOrNothing(sealed)
+    return text === undefined ? undefined : (JSON.parse(text) as T)
   }
 
   has(kind: McpOAuthCredentialKind): boolean {

@@ -17,7 +17,7 @@ const postponed = new Set<string>()
  */
 export function TrustNotice({ api, chat }: { api: AtelierApi; chat: Chat }) {
   const folder = chat.mode === 'agent' ? chat.workingDir : null
-  const { info, refresh, track } = useCustomTools(api, folder, folder !== null)
+  const { info, refresh, track } = useCustomTools(api, folder, { enabled: folder !== null })
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string>()
   const [, setPostponedCount] = useState(0)

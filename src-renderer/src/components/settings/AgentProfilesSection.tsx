@@ -6,6 +6,7 @@ import { errorMessage } from '../../errors'
 import { ConfirmDialog } from '../ConfirmDialog'
 import { AgentProfileCard } from './AgentProfileCard'
 import { AgentProfileForm } from './AgentProfileForm'
+import { everyTool } from './every-tool'
 import { Notice } from './Notice'
 import { upsertById } from './upsert'
 
@@ -24,7 +25,7 @@ export function AgentProfilesSection({ api }: { api: AtelierApi }) {
     let live = true
     const fail = (failure: unknown) => live && setError(errorMessage(failure))
     api.agents.list().then((list) => live && setProfiles(list), fail)
-    api.tools.list().then((list) => live && setTools(list.tools), fail)
+    everyTool(api).then((list) => live && setTools(list), fail)
     const unsubscribe = api.agents.onChanged(({ agents }) => live && setProfiles(agents))
     return () => {
       live = false

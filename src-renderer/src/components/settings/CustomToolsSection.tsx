@@ -24,7 +24,8 @@ interface CustomToolsSectionProps {
  * `customTools.changed` as well as its own actions.
  */
 export function CustomToolsSection({ api, folder, preferences, onChange }: CustomToolsSectionProps) {
-  const { info, error: loadError, refresh, accept, track } = useCustomTools(api, folder)
+  // The section is where the person looks at how loading went: opening it loads the folders.
+  const { info, error: loadError, refresh, accept, track } = useCustomTools(api, folder, { load: true })
   const [reloading, setReloading] = useState(false)
   const [error, setError] = useState<string>()
   const [news, setNews] = useState<string>()

@@ -24,8 +24,9 @@ function descriptorsOf(service: ToolServiceInfo): string {
 
 /**
  * Tool services: the broker, and the services configured here or announced on it with their tools.
- * Announcements arrive and lapse, and the broker connects and drops, on their own, so the section
- * follows `services.changed` as well as its own actions.
+ * Opening the section (or saving the broker) connects the broker, so live services announce
+ * themselves; announcements arrive and lapse, and the broker connects and drops, on their own, so
+ * the section follows `services.changed` as well as its own actions.
  */
 export function ServicesSection({ api, onShowTools }: { api: AtelierApi; onShowTools(): void }) {
   const [services, setServices] = useState<ToolServiceInfo[]>()
@@ -46,6 +47,8 @@ export function ServicesSection({ api, onShowTools }: { api: AtelierApi; onShowT
       setBroker(info)
       setLoadError(undefined)
     }, failed)
+    // How the connecting goes, and what live services announce, arrives as `services.changed`.
+    api.services.connect().catch(failed)
     const unsubscribe = api.services.onChanged((payload) => {
       if (!live) return
       setServices(payload.services)
@@ -113,7 +116,17 @@ export function ServicesSection({ api, onShowTools }: { api: AtelierApi; onShowT
       </header>
       <SectionNotices loadError={loadError} error={error} news={news} />
       {!loaded && !loadError && <p className="muted">Loading tool services…</p>}
-      {broker && <BrokerCard api={api} broker={broker} onSaved={setBroker} />}
+      {broker && (
+        <BrokerCard
+          api={api}
+          broker={broker}
+          onSaved={(saved) => {
+            setBroker(saved)
+            // A broker saved here is one the person wants connected now.
+            api.services.connect().catch((failure: unknown) => setError(errorMessage(failure)))
+          }}
+        />
+      )}
       {services?.length === 0 && (
         <div className="empty-teaching">
           <h3>No tool services yet</h3>

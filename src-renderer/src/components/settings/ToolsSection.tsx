@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
 import type { ToolCategory, ToolSettingsDescriptor } from '../../../../src-shared/tools'
 import { errorMessage } from '../../errors'
+import { everyTool } from './every-tool'
 import { Notice } from './Notice'
 import { ToolCard } from './ToolCard'
 import { ToolPlayground } from './ToolPlayground'
@@ -21,8 +22,8 @@ export function ToolsSection({ api }: { api: AtelierApi }) {
 
   useEffect(() => {
     let live = true
-    api.tools.list().then(
-      (list) => live && setTools(list.tools),
+    everyTool(api).then(
+      (list) => live && setTools(list),
       (failure: unknown) => live && setError(errorMessage(failure)),
     )
     return () => {

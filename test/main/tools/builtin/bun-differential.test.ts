@@ -19,7 +19,7 @@ import { describe, expect, it } from 'vitest'
 import { LOCAL_USER } from '../../../../src-main/app/create-atelier'
 import { globTool } from '../../../../src-main/tools/builtin/glob'
 import { grepTool } from '../../../../src-main/tools/builtin/grep'
-import { DEFAULT_MAX_RESULT_CHARS } from '../../../../src-main/tools/executor'
+import { DEFAULT_MAX_RESULT_CHARS } from '../../../../src-main/tools/result-limits'
 import { useTempDirs } from '../../../support/temp-dir'
 import { useToolHarness, writeTree } from '../../../support/tool-harness'
 

@@ -4,9 +4,10 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { LOCAL_USER } from '../../../../src-main/app/create-atelier'
 import { ephemeralLedger } from '../../../../src-main/core/freshness-ledger'
-import { grepTool, requiredTexts } from '../../../../src-main/tools/builtin/grep'
-import { DEFAULT_MAX_RESULT_CHARS, type ToolCallScope } from '../../../../src-main/tools/executor'
+import { grepTool } from '../../../../src-main/tools/builtin/grep'
+import type { ToolCallScope } from '../../../../src-main/tools/executor'
 import { resolveAndValidatePath } from '../../../../src-main/tools/paths'
+import { DEFAULT_MAX_RESULT_CHARS } from '../../../../src-main/tools/result-limits'
 import { useTempDirs } from '../../../support/temp-dir'
 import { useToolHarness, writeTree } from '../../../support/tool-harness'
 
@@ -501,28 +502,6 @@ describe('grepTool', () => {
       expect((progress[0] as { done: number }).done).toBeLessThan(200)
       await new Promise((resolve) => setTimeout(resolve, 50))
       expect(progress).toHaveLength(1)
-    })
-  })
-
-  describe('requiredTexts', () => {
-    it.each([
-      ['createElement', [['createElement']]],
-      ['function\\s+\\w+Sync\\(', [['function', 'Sync(']]],
-      ['TODO|FIXME', [['TODO'], ['FIXME']]],
-      ['colou?r', [['colo', 'r']]],
-      ['ab*c', [['a', 'c']]],
-      ['x{0,2}y', [['y']]],
-      ['x{2}y', [['x', 'y']]],
-      ['a{b', [['a{b']]],
-      ['[abc]def', [['def']]],
-      ['a\\.b', [['a.b']]],
-      ['^import .* from', [['import ', ' from']]],
-    ])('reads %s as needing %j', (pattern, expected) => {
-      expect(requiredTexts(pattern)?.map((texts) => texts.map(String))).toEqual(expected)
-    })
-
-    it.each(['x*', 'foo|\\d+', '(a|b)c', 'é', '\\nfoo', 'a|', '\\1'])('gives up on %s', (pattern) => {
-      expect(requiredTexts(pattern)).toBeUndefined()
     })
   })
 

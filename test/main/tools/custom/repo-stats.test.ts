@@ -21,7 +21,7 @@ describe("the seed's repo_stats example", { timeout: 60_000 }, () => {
     gitRepo(project, TRACKED)
     const module = copyTool(REPO_STATS, join(home, '.atelier', 'tools'))
 
-    const info = await atelier.customTools.list(project)
+    const info = await atelier.customTools.load(project)
     expect(fileOf(info, module)).toMatchObject({
       status: 'loaded',
       tools: [{ name: 'repo_stats', label: 'Repo Stats', description: 'Counts tracked TypeScript files' }],

@@ -33,7 +33,7 @@ describe('project tool folders and trust', { timeout: 60_000 }, () => {
       }),
     )
 
-    const before = await atelier.customTools.list(project)
+    const before = atelier.customTools.list(project)
     expect(before.trustNeeded).toEqual({ folder: project, files: [module] })
     expect(before.folders).toMatchObject([
       {
@@ -53,7 +53,7 @@ describe('project tool folders and trust', { timeout: 60_000 }, () => {
     expect(existsSync(marker)).toBe(false)
 
     expect(atelier.customTools.trust(project).trusted).toEqual([project])
-    const after = await atelier.customTools.list(project)
+    const after = await atelier.customTools.load(project)
     expect(after.trustNeeded).toBeNull()
     expect(after.trustedFolders).toEqual([project])
     expect(fileOf(after, module)).toMatchObject({ status: 'loaded', tools: [{ name: 'project_tool' }] })
@@ -80,7 +80,7 @@ describe('project tool folders and trust', { timeout: 60_000 }, () => {
     // Untrusting ends its host and takes its tools away.
     await atelier.customTools.untrust(project)
     expect(atelier.tools.registry.get('project_tool')).toBeUndefined()
-    expect(fileOf(await atelier.customTools.list(project), module).status).toBe('untrusted')
+    expect(fileOf(atelier.customTools.list(project), module).status).toBe('untrusted')
   })
 })
 

@@ -1,0 +1,201 @@
+/**
+ * The one connection to the NATS broker the person set: its address and sealed secret as saved,
+ * connecting only when asked (a turn, the inspector, the Tool services page, the CLI), and how the
+ * connection stands for the panel.
+ */
+import { AtelierError } from '../../../src-shared/errors'
+import type {
+  BrokerInfo,
+  BrokerInput,
+  NatsServiceDescriptor,
+  ServiceAnnouncement,
+} from '../../../src-shared/tool-services'
+import type { SealedSecrets } from '../../core/sealed-secrets'
+import type { AppSettingsRepository } from '../../db/app-settings-repository'
+import { NatsBroker } from './nats-broker'
+import { BROKER_LOG, type ServiceErrorLog } from './service-error-log'
+import type { ServiceTransport } from './transport'
+
+const BROKER_KEY = 'toolServices.broker'
+const BROKER_SECRET_KEY = 'toolServices.brokerSecret'
+/** Where the person types the broker's secret again once its seal no longer opens. */
+const RETYPE = 'type it again in Settings → Tool services, or with `atelier services broker`'
+
+interface StoredBroker {
+  url: string | null
+  auth: BrokerInfo['auth']
+  caFile: string | null
+}
+
+export interface BrokerConnectionDeps {
+  settings: AppSettingsRepository
+  secrets: SealedSecrets
+  errors: ServiceErrorLog
+  now: () => number
+  /** The connection came up, dropped, came back or failed. */
+  onStatus(): void
+  /** A live service announced itself (unchecked: it comes from the network). */
+  onAnnouncement(announcement: ServiceAnnouncement): void
+}
+
+export class BrokerConnection {
+  private broker: NatsBroker | undefined
+  private connecting: Promise<void> | undefined
+  private status: BrokerInfo['status'] = 'off'
+  private error: string | null = null
+  private closed = false
+
+  constructor(private readonly deps: BrokerConnectionDeps) {}
+
+  get connected(): boolean {
+    return this.status === 'connected'
+  }
+
+  /** The broker as saved and as the connection stands; the secret never leaves. */
+  info(): BrokerInfo {
+    const stored = this.stored()
+    return {
+      ...stored,
+      hasSecret: this.deps.settings.getRaw(BROKER_SECRET_KEY) !== undefined,
+      status: stored.url ? this.status : 'off',
+      error: this.error,
+      errors: this.deps.errors.of(BROKER_LOG),
+    }
+  }
+
+  /** Why services over the broker cannot be reached now, for a turn that goes on without them. */
+  whyUnreachable(): string {
+    const { url } = this.stored()
+    if (!url) return 'no broker is set (atelier services broker URL, or Settings → Tool services)'
+    return `the broker ${url} is not reachable${this.error ? ` (${this.error})` : ''}`
+  }
+
+  /** Saves the broker, its secret sealed (absent keeps the stored one); `disconnect` ends the old connection. */
+  save(input: BrokerInput): void {
+    const now = this.deps.now()
+    this.deps.settings.set(
+      BROKER_KEY,
+      { url: input.url, auth: input.auth, caFile: input.caFile ?? null },
+      now,
+    )
+    if (input.secret !== undefined) {
+      this.deps.settings.set(BROKER_SECRET_KEY, this.deps.secrets.seal(input.secret).toString('base64'), now)
+    }
+  }
+
+  /**
+   * Connects once a broker is set, waiting no longer than `waitMs`: a broker that drops packets
+   * holds a connect for seconds. A failed connect is tried again at the next call.
+   */
+  async connect(waitMs: number): Promise<void> {
+    let waited: NodeJS.Timeout | undefined
+    await Promise.race([
+      this.connectOnce().catch(() => {}),
+      new Promise((done) => {
+        waited = setTimeout(done, waitMs)
+      }),
+    ])
+    clearTimeout(waited)
+  }
+
+  /** The way to a NATS service's queues; refused while not connected. */
+  transportFor(service: NatsServiceDescriptor): ServiceTransport {
+    if (!this.broker) throw new AtelierError('not_connected', 'Not connected to the broker.')
+    return this.broker.transportFor(service)
+  }
+
+  /**
+   * Ends the connection at once — it is off from this call on, and the next `connect` opens a new
+   * one — and settles once the old one has closed.
+   */
+  disconnect(): Promise<void> {
+    const broker = this.broker
+    this.broker = undefined
+    this.connecting = undefined
+    this.status = 'off'
+    this.error = null
+    return broker?.close() ?? Promise.resolve()
+  }
+
+  close(): Promise<void> {
+    this.closed = true
+    return this.disconnect()
+  }
+
+  private connectOnce(): Promise<void> {
+    const { url, auth, caFile } = this.stored()
+    if (!url || this.closed) return Promise.resolve()
+    if (this.broker && this.status !== 'failed') return this.connecting ?? Promise.resolve()
+    let secret: string | undefined
+    try {
+      secret = this.secret()
+    } catch (error) {
+      this.failed(error)
+      return Promise.reject(error)
+    }
+    const broker = new NatsBroker({
+      servers: url,
+      ...(auth.kind === 'token' && secret && { token: secret }),
+      ...(auth.kind === 'user' && { user: auth.user, ...(secret && { pass: secret }) }),
+      ...(auth.kind === 'nkey' && secret && { nkeySeed: secret }),
+      ...(auth.kind === 'creds' && { credsFile: auth.file }),
+      ...(caFile && { caFile }),
+      onStatus: (status, error) => {
+        if (this.broker !== broker) return
+        this.status = status
+        this.error = error ?? null
+        this.deps.onStatus()
+      },
+      onAnnouncement: (announcement) => this.deps.onAnnouncement(announcement),
+      log: (message) => this.deps.errors.record(BROKER_LOG, message),
+    })
+    this.broker = broker
+    this.status = 'connecting'
+    const connecting = broker.connect().then(
+      () => {
+        if (this.broker !== broker) return
+        this.status = 'connected'
+        this.error = null
+        this.deps.onStatus()
+      },
+      (error: unknown) => {
+        if (this.broker !== broker) return
+        this.failed(error)
+        throw error
+      },
+    )
+    this.connecting = connecting
+    return connecting
+  }
+
+  private failed(error: unknown): void {
+    this.status = 'failed'
+    this.error = error instanceof Error ? error.message : String(error)
+    this.broker = undefined
+    this.deps.onStatus()
+  }
+
+  private stored(): StoredBroker {
+    const text = this.deps.settings.getRaw(BROKER_KEY)
+    try {
+      const stored = text === undefined ? undefined : (JSON.parse(text) as StoredBroker)
+      if (stored && typeof stored === 'object' && stored.auth && typeof stored.auth.kind === 'string') {
+        return { url: stored.url ?? null, auth: stored.auth, caFile: stored.caFile ?? null }
+      }
+    } catch {
+      // A corrupt setting is no broker.
+    }
+    return { url: null, auth: { kind: 'none' }, caFile: null }
+  }
+
+  /** The broker's secret, opened; a seal that no longer opens fails the connect, saying so. */
+  private secret(): string | undefined {
+    const text = this.deps.settings.getRaw(BROKER_SECRET_KEY)
+    if (text === undefined) return undefined
+    return this.deps.secrets.open(
+      Buffer.from(JSON.parse(text) as string, 'base64'),
+      "the broker's secret",
+      RETYPE,
+    )
+  }
+}
