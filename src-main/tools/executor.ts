@@ -156,7 +156,8 @@ export class ToolExecutor {
       mode: scope.mode,
       restrict: scope.restrict,
       settings,
-      deadline: Date.now() + timeoutSeconds * 1000,
+      // Set when the call starts to run (see runWithinBudget): a wait for a person is not its budget.
+      deadline: 0,
     }
     const host: ToolHost = {
       signal: controller.signal,

@@ -85,6 +85,7 @@ function textWindow(bytes: Buffer, display: string, startLine: number, maxLines:
     )
   }
   const out: string[] = []
+  const lines: string[] = []
   let size = 0
   let truncated = false
   let endLine = startLine - 1
@@ -104,16 +105,21 @@ function textWindow(bytes: Buffer, display: string, startLine: number, maxLines:
       break
     }
     out.push(entry)
+    lines.push(line)
     endLine++
   }
   let content = out.join('\n')
   if (truncated) {
     content += `\n[Output truncated to fit: use startLine/maxLines to read more (next: startLine ${endLine + 1}).]`
   }
-  return { content, totalLines, endLine, truncated }
+  return { content, lines, totalLines, endLine, truncated }
 }
 
-export async function readFile(args: Parameters, context: ToolContext): Promise<ReadFileResult> {
+/** The result the model reads and, for the text view, the window's own lines, for the card. */
+async function readFile(
+  args: Parameters,
+  context: ToolContext,
+): Promise<{ result: ReadFileResult; lines?: string[] }> {
   const view = args.view ?? 'text'
   if (view !== 'text' && (args.startLine !== undefined || args.maxLines !== undefined)) {
     throw new ToolArgumentError(`startLine and maxLines apply to the text view only, not to view "${view}"`)
@@ -133,7 +139,7 @@ export async function readFile(args: Parameters, context: ToolContext): Promise<
   const common = { path: display, size: bytes.length, sha256: digest }
   if (view !== 'text') {
     const content = bytes.toString(view)
-    return { content, ...common, totalLines: 0, startLine: 0, endLine: 0, truncated: false, view }
+    return { result: { content, ...common, totalLines: 0, startLine: 0, endLine: 0, truncated: false, view } }
   }
   if (looksBinary(bytes.subarray(0, BINARY_PROBE_BYTES))) {
     throw new ToolError(
@@ -142,27 +148,17 @@ export async function readFile(args: Parameters, context: ToolContext): Promise<
     )
   }
   const startLine = args.startLine ?? 1
-  const { content, totalLines, endLine, truncated } = textWindow(
+  const { content, lines, totalLines, endLine, truncated } = textWindow(
     bytes,
     display,
     startLine,
     args.maxLines ?? DEFAULT_MAX_LINES,
   )
-  return { content, ...common, totalLines, startLine, endLine, truncated }
+  return { result: { content, ...common, totalLines, startLine, endLine, truncated }, lines }
 }
 
-/**
- * The window as the card shows it: the file's own lines, read back from the numbered content (each
- * `number<TAB>line`, one per line of the window; a note may follow when it was cut). Byte views
- * have no lines and keep the default display.
- */
-export function fileDisplay(result: ReadFileResult): ToolDisplay | undefined {
-  if (result.view !== undefined) return undefined
-  const count = result.endLine - result.startLine + 1
-  const lines = result.content
-    .split('\n')
-    .slice(0, Math.max(0, count))
-    .map((entry) => entry.slice(entry.indexOf('\t') + 1))
+/** The window as the card shows it: the file's own lines, unnumbered, under its path and place. */
+function fileDisplay(result: ReadFileResult, lines: string[]): ToolDisplay {
   const { path, startLine, endLine, totalLines, truncated } = result
   return { kind: 'file', path, startLine, endLine, totalLines, lines, truncated }
 }
@@ -181,8 +177,8 @@ export const readFileTool = defineTool({
   // A byte view reaches the model whole: hex doubles 256 KiB, plus the JSON around it.
   maxResultChars: 2 * BYTE_VIEW_CEILING + 4096,
   execute: async (args, context) => {
-    const result = await readFile(args, context)
-    return withDisplay(result, fileDisplay(result))
+    const { result, lines } = await readFile(args, context)
+    return withDisplay(result, lines && fileDisplay(result, lines))
   },
 })
 
