@@ -78,6 +78,9 @@ describe('atelier run --approval (built CLI, no terminal)', { timeout: 120_000 }
 
     const { code } = await run(
       [
+        // Read first, as a model must before it changes a file: only the protected paths stand in the way.
+        { id: 'read_config', name: 'read_file', arguments: { path: '.git/config' } },
+        { id: 'read_script', name: 'read_file', arguments: { path: 'deploy.sh' } },
         {
           id: 'hook',
           name: 'write_file',
@@ -95,7 +98,7 @@ describe('atelier run --approval (built CLI, no terminal)', { timeout: 120_000 }
       'accept-edits',
     )
     expect(code).toBe(0)
-    expect(results()).toEqual({
+    expect(results()).toMatchObject({
       hook: NOT_APPROVED,
       config: NOT_APPROVED,
       envrc: NOT_APPROVED,
