@@ -1,6 +1,8 @@
 /**
- * One call's state, kept in one place: each change is stored (see ConversationRepository.saveCall)
- * and sent whole as one `tool_call` event, and its end is committed with its result.
+ * One call's state, kept in one place: each change is sent whole as one `tool_call` event; what must
+ * outlive Atelier is stored as it happens (the call exists, what was decided, that it began to run —
+ * see ConversationRepository.saveCall), and its end is committed with its result. The rest (its
+ * place in line, its description, a question on screen) is stored with the next of those.
  */
 import type { ChatMessage, ToolResultPart, TurnEvent } from '../../../src-shared/agent'
 import type { CallDecision, Question } from '../../../src-shared/questions'
@@ -39,19 +41,19 @@ export class CallTracker {
 
   /** Valid and offered: it waits for its turn. */
   scheduled(title: string): void {
-    this.update({ status: 'scheduled', title })
+    this.update({ status: 'scheduled', title }, 'sent')
   }
 
   described(description: ToolCallDescription): void {
-    this.update({ description })
+    this.update({ description }, 'sent')
   }
 
   /** A question is put to the person: `awaiting_approval` before it runs, `awaiting_input` while it runs. */
   asking(question: Question): void {
-    this.update({
-      status: this.current.status === 'executing' ? 'awaiting_input' : 'awaiting_approval',
-      question,
-    })
+    this.update(
+      { status: this.current.status === 'executing' ? 'awaiting_input' : 'awaiting_approval', question },
+      'sent',
+    )
   }
 
   /** The question is over (answered, or the call stopped): back to where the call was. */
@@ -59,7 +61,7 @@ export class CallTracker {
     const running = this.current.status === 'awaiting_input' || this.current.status === 'executing'
     if (running) this.waitedWhileRunning += waitedMs
     const status: ToolCallStatus = running ? 'executing' : 'scheduled'
-    this.update({ status, question: undefined, waitedMs: this.current.waitedMs + waitedMs })
+    this.update({ status, question: undefined, waitedMs: this.current.waitedMs + waitedMs }, 'sent')
   }
 
   decided(decision: CallDecision): void {
@@ -106,15 +108,16 @@ export class CallTracker {
     return message
   }
 
-  private update(change: Partial<ToolCallState>): void {
+  /** A change, sent; and stored too unless it only needs to be `sent`. */
+  private update(change: Partial<ToolCallState>, how: 'stored' | 'sent' = 'stored'): void {
     const next = { ...this.current, ...change }
     if (change.question === undefined && 'question' in change) delete next.question
     this.current = next
-    this.changed()
+    this.changed(how)
   }
 
-  private changed(): void {
-    this.sink.save(this.current)
+  private changed(how: 'stored' | 'sent' = 'stored'): void {
+    if (how === 'stored') this.sink.save(this.current)
     this.sink.emit({ type: 'tool_call', call: this.current })
   }
 }
