@@ -3,17 +3,7 @@
  * whether trying again may help. The turn loop decides on `retryable`; the person reads `message`.
  */
 import type { ProviderKind } from '../../src-shared/agent'
-import { AtelierError, errorBrand } from '../../src-shared/errors'
-
-export type ProviderErrorCode =
-  | 'provider_rate_limited'
-  | 'provider_unavailable'
-  | 'provider_auth'
-  | 'provider_rejected'
-  | 'provider_connection'
-  /** The request is longer than the model's context window: compact, don't retry. */
-  | 'provider_context_overflow'
-  | 'provider_error'
+import { AtelierError, errorBrand, errorMessage, type ProviderErrorCode } from '../../src-shared/errors'
 
 export interface ProviderErrorOptions {
   /** The model's context window, when the refusal named it. */
@@ -38,6 +28,7 @@ const PROVIDER_ERROR = errorBrand('ProviderError')
 
 export class ProviderError extends AtelierError {
   override readonly name = 'ProviderError'
+  declare readonly code: ProviderErrorCode
   /** A context overflow's window as the provider stated it ("maximum context length is N tokens"). */
   readonly limitTokens?: number
 
@@ -218,7 +209,6 @@ function isConnectionFailure(error: unknown): boolean {
 }
 
 function describe(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error)
-  const oneLine = message.replace(/\s+/g, ' ').trim()
+  const oneLine = errorMessage(error).replace(/\s+/g, ' ').trim()
   return oneLine.length > 500 ? `${oneLine.slice(0, 500)}…` : oneLine || 'no details'
 }
