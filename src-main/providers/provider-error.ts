@@ -166,7 +166,7 @@ function contextOverflowOf(error: unknown): { limitTokens?: number } | undefined
     return [code, type].filter((value): value is string => typeof value === 'string')
   })
   const nCtx = (fields[1] as { n_ctx?: unknown } | undefined)?.n_ctx
-  const text = error instanceof Error ? error.message : typeof error === 'string' ? error : ''
+  const text = errorMessage(error)
   const match = OVERFLOW_PATTERNS.map((pattern) => pattern.exec(text)).find((found) => found !== null)
   if (!match && !codes.some((code) => OVERFLOW_CODES.has(code))) return undefined
   const stated = match?.[1] === undefined ? undefined : Number(match[1].replace(/,/g, ''))

@@ -28,6 +28,7 @@ import {
   textResult,
 } from '../../../src-custom-tool/index'
 import type { CustomToolLoadError } from '../../../src-shared/custom-tools'
+import { errorMessage } from '../../../src-shared/errors'
 import type { ToolKind } from '../../../src-shared/tools'
 import type {
   FromHost,
@@ -208,7 +209,7 @@ function apiFor(file: string): CustomToolAPI {
  * resolve, the line that imports it; other errors their top frame in the file.
  */
 function loadError(error: unknown, file: string): CustomToolLoadError {
-  const message = error instanceof Error ? error.message : String(error)
+  const message = errorMessage(error)
   const at = /:(\d+):(\d+)\s*$/.exec(message)
   // `ParseError: Unexpected token \n /path/x.ts:3:19`: the place (its column from 0) goes in its own fields.
   if (at) {
@@ -394,7 +395,7 @@ async function call(message: Extract<ToHost, { type: 'call' }>): Promise<void> {
     if (expanded) hosted.expanded = expanded
     send({ type: 'result', id, result: hosted })
   } catch (error) {
-    send({ type: 'failed', id, message: error instanceof Error ? error.message : String(error) })
+    send({ type: 'failed', id, message: errorMessage(error) })
   } finally {
     calls.delete(id)
   }
