@@ -100,6 +100,8 @@ const SERVICE_ERROR_CODES = [
   'invalid_oauth',
   'invalid_secret',
   'server_unavailable',
+  /** The server wants the person to sign in (401/403, or a passive flow that reached the sign-in page). */
+  'needs_sign_in',
   'missing_argument',
   'prompt_failed',
   'resource_unreadable',
@@ -108,7 +110,9 @@ const SERVICE_ERROR_CODES = [
   'sign_in_not_needed',
   'sign_in_superseded',
   'signed_out',
-  // Tool services.
+  // Custom tools and tool services.
+  /** A custom tool module that loads but gives no usable tool. */
+  'invalid_custom_tool',
   'invalid_descriptor',
   'not_connected',
 ] as const

@@ -298,7 +298,7 @@ export class ConversationRepository {
 
   turn(id: string): Turn {
     const row = this.statements.turn.get(id)
-    if (!row) throw new Error(`No turn with id "${id}".`)
+    if (!row) throw new AtelierError('not_found', `No turn with id "${id}".`, { id })
     return toTurn(row)
   }
 

@@ -86,7 +86,7 @@ export function toProviderError(kind: ProviderKind, error: unknown): ProviderErr
     if (isConnectionFailure(error)) {
       return new ProviderError('provider_connection', `${who} could not be reached: ${detail}`, true)
     }
-    return new ProviderError('provider_error', `${who} failed: ${detail}`, false)
+    return providerFailure(kind, detail)
   }
   const retryAfterMs = retryAfterOf(error)
   if (status === 429) {
@@ -121,6 +121,19 @@ export function toProviderError(kind: ProviderKind, error: unknown): ProviderErr
     false,
     status,
   )
+}
+
+/**
+ * A failure the provider's answer itself shows (a stream cut short, a response without what was
+ * asked for): nothing says a second try would go better.
+ */
+export function providerFailure(kind: ProviderKind, detail: string): ProviderError {
+  return new ProviderError('provider_error', `${PROVIDER_NAMES[kind]} failed: ${detail}`, false)
+}
+
+/** The stream stopped before the response said it was complete: a proxy or the server cut it short. */
+export function streamEndedEarly(kind: ProviderKind): ProviderError {
+  return providerFailure(kind, 'The response stream ended before the response was complete.')
 }
 
 /**
