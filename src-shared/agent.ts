@@ -5,6 +5,7 @@
  */
 import { type Static, Type } from '@sinclair/typebox'
 import { AttachedContent } from './attachments'
+import { ErrorCode } from './errors'
 import { ToolCallResult, ToolCallState } from './tool-calls'
 import { OutputReport } from './tools'
 
@@ -147,6 +148,12 @@ export const TurnStatus = Type.Union([
 ])
 export type TurnStatus = Static<typeof TurnStatus>
 
+/** Why a turn failed: the code the app acts on, and the words for the person. */
+export interface TurnError {
+  code: ErrorCode
+  message: string
+}
+
 export const Turn = Type.Object({
   id: Type.String(),
   chatId: Type.String(),
@@ -154,7 +161,7 @@ export const Turn = Type.Object({
   /** Why it failed, in words for the person. */
   error: Type.Union([Type.String(), Type.Null()]),
   /** Why it failed, as a code the app acts on (`provider_auth` opens the provider's settings…). */
-  errorCode: Type.Union([Type.String(), Type.Null()]),
+  errorCode: Type.Union([ErrorCode, Type.Null()]),
   startedAt: Type.Number(),
   endedAt: Type.Union([Type.Number(), Type.Null()]),
 })
@@ -216,7 +223,7 @@ export const TurnEvent = Type.Union([
     type: Type.Literal('turn_error'),
     turnId: Type.String(),
     status: TurnStatus,
-    code: Type.String(),
+    code: ErrorCode,
     message: Type.String(),
   }),
 ])

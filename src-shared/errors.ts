@@ -1,20 +1,148 @@
 /**
  * Errors that cross a process boundary. Electron keeps only `message` of a thrown Error, so every
  * failure travels as a plain `{ code, message, data }` object and is rebuilt on the other side.
+ * Every code any layer sends — the contract's, a tool call's, a provider's, a turn's, a service's —
+ * is in one list, so a code the app acts on cannot be misspelled on either side.
  */
+import { Type } from '@sinclair/typebox'
 
-/** Codes of the foundation; later layers add their own (tool errors, provider errors, ...). */
-export type CoreErrorCode =
-  | 'validation_failed'
-  | 'unknown_method'
-  | 'forbidden'
-  | 'not_found'
-  | 'database_corrupt'
-  | 'internal'
+/** The contract's own: a request refused before any service ran, or a failure nobody named. */
+const CONTRACT_ERROR_CODES = [
+  'unknown_method',
+  'forbidden',
+  /** The web page lost its connection to the host, or was not let in. */
+  'disconnected',
+  /** This host cannot do it (a folder dialog, reading attachments): another one can. */
+  'unsupported',
+  'database_corrupt',
+  'internal',
+] as const
+
+/**
+ * How a tool call failed, as the model, the CLI and the UI see it: a ToolError's code. Services use
+ * `validation_failed` and `not_found` too, with the same meaning.
+ */
+export const TOOL_ERROR_TYPES = [
+  'unknown_tool',
+  'not_enabled',
+  'not_offered',
+  'validation_failed',
+  'blocked',
+  /** The person (or a deny rule) refused the call. */
+  'denied',
+  'timeout',
+  'aborted',
+  'execution_failed',
+  'path_denied',
+  'invalid_path',
+  'not_found',
+  'not_read',
+  /** Atelier closed while the call (or the turn) ran: nobody knows how far it got. */
+  'interrupted',
+  /** A failure the model cannot fix: it ended the turn. */
+  'fatal',
+] as const
+
+/** How a model provider failed (see src-main/providers/provider-error.ts). */
+const PROVIDER_ERROR_CODES = [
+  'provider_rate_limited',
+  'provider_unavailable',
+  'provider_auth',
+  'provider_rejected',
+  'provider_connection',
+  /** The request is longer than the model's context window: compact, don't retry. */
+  'provider_context_overflow',
+  'provider_error',
+] as const
+
+/** Why a turn ended failed, besides a provider's code, `interrupted` and `internal`. */
+const TURN_ERROR_CODES = [
+  /** The model kept calling tools past the iteration limit. */
+  'max_iterations',
+  /** The model reached its output limit before it finished its answer. */
+  'max_tokens',
+  /** The same call with the same arguments, again and again. */
+  'repeated_call',
+  /** A tool's FatalToolError: a failure the model cannot fix. */
+  'fatal_tool_error',
+  /** A tool stopped the turn (its `ctx.abort()`), as the stop button would. */
+  'stopped_by_tool',
+] as const
+
+/** What the services refuse with, named for what the caller can do about it. */
+const SERVICE_ERROR_CODES = [
+  // Running a turn.
+  'no_provider',
+  'missing_api_key',
+  'missing_model',
+  'turn_running',
+  'nothing_to_retry',
+  // Secrets and keys.
+  'key_storage_unavailable',
+  'key_unreadable',
+  'secret_missing',
+  'secret_unreadable',
+  // Settings, rules and profiles.
+  'invalid_parameters',
+  'cannot_disable',
+  'invalid_rule',
+  'invalid_answer',
+  'agent_exists',
+  'builtin_profile',
+  // Folders.
+  'invalid_folder',
+  // MCP servers and their sign-in.
+  'name_taken',
+  'invalid_name',
+  'invalid_url',
+  'invalid_transport',
+  'invalid_import',
+  'invalid_oauth',
+  'invalid_secret',
+  'server_unavailable',
+  /** The server wants the person to sign in (401/403, or a passive flow that reached the sign-in page). */
+  'needs_sign_in',
+  'missing_argument',
+  'prompt_failed',
+  'resource_unreadable',
+  'sign_in_failed',
+  'sign_in_timeout',
+  'sign_in_not_needed',
+  'sign_in_superseded',
+  'signed_out',
+  // Custom tools and tool services.
+  /** A custom tool module that loads but gives no usable tool. */
+  'invalid_custom_tool',
+  'invalid_descriptor',
+  'not_connected',
+] as const
+
+/** Every code an Atelier error carries; each appears in exactly one group above. */
+export const ERROR_CODES = [
+  ...CONTRACT_ERROR_CODES,
+  ...TOOL_ERROR_TYPES,
+  ...PROVIDER_ERROR_CODES,
+  ...TURN_ERROR_CODES,
+  ...SERVICE_ERROR_CODES,
+] as const
+
+/** Any code of ERROR_CODES: what `AtelierError.code`, a turn's error and a failed call carry. */
+export const ErrorCode = Type.Union(ERROR_CODES.map((code) => Type.Literal(code)))
+export type ErrorCode = (typeof ERROR_CODES)[number]
+
+/** How a model provider failed: one of PROVIDER_ERROR_CODES. */
+export type ProviderErrorCode = (typeof PROVIDER_ERROR_CODES)[number]
+
+const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES)
+
+/** Whether a value from the other side of a boundary (an error payload) is a code of the union. */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && KNOWN_CODES.has(value)
+}
 
 /** The wire shape of every error: what the renderer receives when a call is rejected. */
 export interface AtelierErrorPayload {
-  code: string
+  code: ErrorCode
   message: string
   data?: unknown
 }
@@ -43,7 +171,7 @@ export class AtelierError extends Error {
   override readonly name: string = 'AtelierError'
 
   constructor(
-    readonly code: CoreErrorCode | (string & {}),
+    readonly code: ErrorCode,
     message: string,
     readonly data?: unknown,
   ) {
@@ -65,19 +193,17 @@ export class AtelierError extends Error {
 export function isAtelierErrorPayload(value: unknown): value is AtelierErrorPayload {
   if (typeof value !== 'object' || value === null) return false
   const candidate = value as Record<string, unknown>
-  return typeof candidate.code === 'string' && typeof candidate.message === 'string'
+  return isErrorCode(candidate.code) && typeof candidate.message === 'string'
 }
 
-/** Any thrown value as a payload; unknown failures become `internal` with their message kept. */
+/**
+ * Any thrown value as a payload. Atelier's errors (tool, provider and service errors alike) keep
+ * their code; anything else — a library's error, Node's `ENOENT` — is `internal`, its words kept.
+ */
 export function toErrorPayload(error: unknown): AtelierErrorPayload {
   if (AtelierError.isInstance(error)) return error.toPayload()
   if (isAtelierErrorPayload(error)) return { code: error.code, message: error.message, data: error.data }
-  if (error instanceof Error) {
-    // Errors with a code of their own (FatalToolError's `fatal`, Node's `ENOENT`) keep it.
-    const code = (error as Error & { code?: unknown }).code
-    return { code: typeof code === 'string' ? code : 'internal', message: error.message }
-  }
-  return { code: 'internal', message: String(error) }
+  return { code: 'internal', message: errorMessage(error) }
 }
 
 /** The words of anything thrown: an Error's message, else the value as text. */

@@ -3,6 +3,7 @@
  * side (executors, contexts) lives in `src-main/tools/types.ts`.
  */
 import { type Static, Type } from '@sinclair/typebox'
+import { TOOL_ERROR_TYPES } from './errors'
 
 /** A JSON Schema object, as sent to providers. Built-in tools author it with TypeBox. */
 export type JsonSchema = Record<string, unknown>
@@ -109,27 +110,7 @@ export const ToolKind = Type.Union([
 ])
 export type ToolKind = Static<typeof ToolKind>
 
-/** How a tool call failed, as the model, the CLI and the UI see it. One list for every layer. */
-export const TOOL_ERROR_TYPES = [
-  'unknown_tool',
-  'not_enabled',
-  'not_offered',
-  'validation_failed',
-  'blocked',
-  /** The person (or a deny rule) refused the call. */
-  'denied',
-  'timeout',
-  'aborted',
-  'execution_failed',
-  'path_denied',
-  'invalid_path',
-  'not_found',
-  'not_read',
-  /** Atelier closed while the call ran: nobody knows how far it got. */
-  'interrupted',
-  /** A failure the model cannot fix: it ended the turn. */
-  'fatal',
-] as const
+/** How a tool call failed, as the model, the CLI and the UI see it: the tool group of ERROR_CODES. */
 export const ToolErrorType = Type.Union(TOOL_ERROR_TYPES.map((type) => Type.Literal(type)))
 export type ToolErrorType = (typeof TOOL_ERROR_TYPES)[number]
 

@@ -73,9 +73,10 @@ export class FolderMentions {
   }
 
   /**
-   * A mentioned file's text as the message keeps it. Refused with a typed error — `path_denied` for a
-   * path that leads out of the folder (`../`, a symlink) or that the policy denies, `not_found`,
-   * `validation_failed` for a binary or too large file — so nothing is sent.
+   * A mentioned file's text as the message keeps it. Refused with read_file's own ToolError, whose
+   * code reaches the caller as it is — `path_denied` for a path that leads out of the folder (`../`,
+   * a symlink) or that the policy denies, `not_found`, `validation_failed` for a binary or too large
+   * file — so nothing is sent.
    */
   async read(chat: Chat, path: string): Promise<AttachedFile> {
     if (!chat.workingDir) {
@@ -83,44 +84,31 @@ export class FolderMentions {
         path,
       })
     }
-    try {
-      const scope = this.scope(chat.workingDir)
-      const policy = await loadPathPolicy(scope)
-      const root = policy.confinedTo
-      const { real } = await resolveAndValidatePath(path, scope, policy)
-      // The policy also lets through its allowed paths; a mention is of the chat's folder only.
-      if (!root || !isInside(root, real)) {
-        throw new ToolPathError(
-          'path_denied',
-          `"${path}" is outside the chat's folder "${chat.workingDir}".`,
-          'mention',
-        )
-      }
-      const display = policy.display(real)
-      const bytes = await readBounded(real, display, TEXT_VIEW_CEILING, AbortSignal.timeout(30_000))
-      if (looksBinary(bytes.subarray(0, BINARY_PROBE_BYTES))) {
-        throw new ToolError(
-          'validation_failed',
-          `"${display}" looks binary; only text files can be attached.`,
-        )
-      }
-      const text = bytes.toString('utf8')
-      const truncated = text.length > FILE_TEXT_LIMIT
-      return {
-        kind: 'file',
-        path: display,
-        name: basename(real),
-        text: truncated ? text.slice(0, FILE_TEXT_LIMIT) : text,
-        ...(truncated && { truncated: true }),
-      }
-    } catch (error) {
-      if (ToolError.isInstance(error)) {
-        throw new AtelierError(error.type, `The file "@${path}" could not be attached: ${error.message}`, {
-          path,
-          ...(ToolPathError.isInstance(error) && error.rule && { rule: error.rule }),
-        })
-      }
-      throw error
+    const scope = this.scope(chat.workingDir)
+    const policy = await loadPathPolicy(scope)
+    const root = policy.confinedTo
+    const { real } = await resolveAndValidatePath(path, scope, policy)
+    // The policy also lets through its allowed paths; a mention is of the chat's folder only.
+    if (!root || !isInside(root, real)) {
+      throw new ToolPathError(
+        'path_denied',
+        `"${path}" is outside the chat's folder "${chat.workingDir}".`,
+        'mention',
+      )
+    }
+    const display = policy.display(real)
+    const bytes = await readBounded(real, display, TEXT_VIEW_CEILING, AbortSignal.timeout(30_000))
+    if (looksBinary(bytes.subarray(0, BINARY_PROBE_BYTES))) {
+      throw new ToolError('validation_failed', `"${display}" looks binary; only text files can be attached.`)
+    }
+    const text = bytes.toString('utf8')
+    const truncated = text.length > FILE_TEXT_LIMIT
+    return {
+      kind: 'file',
+      path: display,
+      name: basename(real),
+      text: truncated ? text.slice(0, FILE_TEXT_LIMIT) : text,
+      ...(truncated && { truncated: true }),
     }
   }
 

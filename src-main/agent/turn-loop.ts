@@ -11,11 +11,12 @@ import type {
   StopReason,
   TextPart,
   ToolCallPart,
+  TurnError,
   TurnEvent,
   TurnStatus,
   Usage,
 } from '../../src-shared/agent'
-import { errorMessage } from '../../src-shared/errors'
+import { type ErrorCode, errorMessage } from '../../src-shared/errors'
 import { isContextOverflow, ProviderError } from '../providers/provider-error'
 import { type RetryPolicy, streamWithRetry } from '../providers/retry'
 import type { ModelRequest, ProviderAdapter } from '../providers/types'
@@ -47,7 +48,7 @@ export interface TurnLoopSetup {
 export interface TurnOutcome {
   status: Exclude<TurnStatus, 'running' | 'interrupted'>
   /** Why a failed turn failed, in words for the person. */
-  error?: { code: string; message: string }
+  error?: TurnError
 }
 
 type ResponsePart = TextPart | ToolCallPart | OpaquePart
@@ -115,7 +116,7 @@ export async function runTurnLoop(setup: TurnLoopSetup): Promise<TurnOutcome> {
   }
 }
 
-function failed(code: string, message: string): TurnOutcome {
+function failed(code: ErrorCode, message: string): TurnOutcome {
   return { status: 'failed', error: { code, message } }
 }
 

@@ -226,7 +226,7 @@ export class TurnService {
   close(): void {
     this.closed = true
     for (const { turnId, controller } of this.running.values()) {
-      controller.abort(new Error('Atelier is closing.'))
+      controller.abort(closingError())
       if (turnId) this.deps.conversation.endTurn(turnId, 'interrupted', INTERRUPTED)
     }
     this.running.clear()
@@ -285,7 +285,7 @@ export class TurnService {
         ...(request.contextWindow && { contextWindow: request.contextWindow }),
       })
       const closing = () => {
-        if (this.closed) throw new Error('Atelier is closing.')
+        if (this.closed) throw closingError()
       }
       running.scheduler = new ToolScheduler({
         chat,
@@ -369,6 +369,11 @@ export class TurnService {
     else emit({ type: 'turn_completed', turnId, status: turn.status })
     return turn
   }
+}
+
+/** What stops a turn when Atelier closes under it; `close()` has recorded the turn as interrupted. */
+function closingError(): AtelierError {
+  return new AtelierError('interrupted', 'Atelier is closing.')
 }
 
 /** A tool's `ctx.abort()`: the turn stops as with the stop button, and says which tool stopped it. */

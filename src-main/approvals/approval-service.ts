@@ -151,7 +151,8 @@ export class ApprovalService {
     const { answer, waitedMs } = await ask(request)
     this.deps.rules.markUsed(verdict.rulesUsed, this.now())
     const decided = { kind: 'approval' as const, by: 'person' as const, at: this.now(), waitedMs }
-    if (!('decision' in answer)) throw new Error('An approval was answered with a form.')
+    if (!('decision' in answer))
+      throw new AtelierError('invalid_answer', 'An approval was answered with a form.')
     switch (answer.decision) {
       case 'allow-once':
         return { decision: { ...decided, outcome: 'allowed', scope: 'once' } }

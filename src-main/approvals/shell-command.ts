@@ -2,6 +2,7 @@ import { createRequire } from 'node:module'
 import { homedir } from 'node:os'
 import { basename, isAbsolute, resolve } from 'node:path'
 import { Language, type Node, Parser } from 'web-tree-sitter'
+import { errorMessage } from '../../src-shared/errors'
 
 /** One simple command found anywhere in a shell command line. */
 export interface ShellSubCommand {
@@ -44,7 +45,7 @@ export async function parseShellCommand(source: string, cwd: string): Promise<Pa
   try {
     parseInto(source, { cwd: resolve(cwd), assigned: [] }, walk)
   } catch (error) {
-    walk.errors.push(`The command could not be analysed: ${error instanceof Error ? error.message : error}`)
+    walk.errors.push(`The command could not be analysed: ${errorMessage(error)}`)
   }
   const { commands, errors } = walk
   return errors.length > 0 ? { commands, error: errors.join('; ') } : { commands }

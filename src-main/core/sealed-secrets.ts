@@ -4,7 +4,7 @@
  * the data folder's key (`LocalSecretStore`), kept sealed as it is while unchanged, and opened with
  * one wording when it no longer can be.
  */
-import { AtelierError } from '../../src-shared/errors'
+import { AtelierError, errorMessage } from '../../src-shared/errors'
 import type { LocalSecretStore } from './local-secret-store'
 
 export class SealedSecrets {
@@ -30,7 +30,7 @@ export class SealedSecrets {
       const reason = AtelierError.isInstance(error) ? (error.data as { reason?: string })?.reason : undefined
       throw new AtelierError(
         'secret_unreadable',
-        `The stored value of ${what} cannot be decrypted (${reason ?? String(error)}): ${remedy}.`,
+        `The stored value of ${what} cannot be decrypted (${reason ?? errorMessage(error)}): ${remedy}.`,
         { name: what },
       )
     }

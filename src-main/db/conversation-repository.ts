@@ -7,24 +7,28 @@ import type {
   MessageRole,
   ToolResultPart,
   Turn,
+  TurnError,
   TurnStatus,
   Usage,
 } from '../../src-shared/agent'
-import { AtelierError } from '../../src-shared/errors'
+import { AtelierError, type ErrorCode } from '../../src-shared/errors'
 import type { CallDecision } from '../../src-shared/questions'
 import type { ToolCallState, ToolCallStatus } from '../../src-shared/tool-calls'
 import type { ToolCallDescription, ToolErrorType } from '../../src-shared/tools'
 import { type Database, withoutSync } from './database'
 
 /** What an interrupted turn says happened. */
-export const INTERRUPTED = { code: 'interrupted', message: 'Atelier closed before this turn finished.' }
+export const INTERRUPTED: TurnError = {
+  code: 'interrupted',
+  message: 'Atelier closed before this turn finished.',
+}
 
 interface TurnRow {
   id: string
   chat_id: string
   status: TurnStatus
   error: string | null
-  error_code: string | null
+  error_code: ErrorCode | null
   pid: number
   started_at: number
   ended_at: number | null
@@ -270,11 +274,7 @@ export class ConversationRepository {
   }
 
   /** Ends a running turn; an interrupted one takes its unfinished calls with it. */
-  endTurn(
-    id: string,
-    status: Exclude<TurnStatus, 'running'>,
-    error: { code: string; message: string } | null = null,
-  ): Turn {
+  endTurn(id: string, status: Exclude<TurnStatus, 'running'>, error: TurnError | null = null): Turn {
     this.db.transaction(() => {
       this.statements.endTurn.run(status, error?.message ?? null, error?.code ?? null, this.now(), id)
       if (status === 'interrupted') this.statements.interruptCalls.run(this.now(), id)
@@ -298,7 +298,7 @@ export class ConversationRepository {
 
   turn(id: string): Turn {
     const row = this.statements.turn.get(id)
-    if (!row) throw new Error(`No turn with id "${id}".`)
+    if (!row) throw new AtelierError('not_found', `No turn with id "${id}".`, { id })
     return toTurn(row)
   }
 

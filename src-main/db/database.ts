@@ -1,5 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3'
-import { AtelierError } from '../../src-shared/errors'
+import { AtelierError, errorMessage } from '../../src-shared/errors'
 import { migrations as defaultMigrations, type Migration } from './migrations'
 
 export type Database = BetterSqlite3.Database
@@ -53,7 +53,7 @@ function assertIntact(db: Database, file: string): void {
     problems = (db.pragma('quick_check') as { quick_check: string }[]).map((row) => row.quick_check)
   } catch (error) {
     // SQLITE_NOTADB / SQLITE_CORRUPT surface as throws rather than as check rows.
-    problems = [error instanceof Error ? error.message : String(error)]
+    problems = [errorMessage(error)]
   }
   if (problems.length === 1 && problems[0] === 'ok') return
   throw new AtelierError(

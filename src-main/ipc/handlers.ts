@@ -1,5 +1,5 @@
 import type { AppInfo } from '../../src-shared/contract'
-import { AtelierError } from '../../src-shared/errors'
+import { AtelierError, errorMessage } from '../../src-shared/errors'
 import type { AgentProfileService } from '../agent/agent-profiles'
 import type { ContextService } from '../agent/context/context-service'
 import type { FolderMentions } from '../agent/mentions'
@@ -157,9 +157,6 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text)
   } catch (error) {
-    throw new AtelierError(
-      'invalid_descriptor',
-      `Not JSON: ${error instanceof Error ? error.message : error}`,
-    )
+    throw new AtelierError('invalid_descriptor', `Not JSON: ${errorMessage(error)}`)
   }
 }

@@ -7,6 +7,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages/messages'
 import type { ProviderStreamEvent, StopReason } from '../../src-shared/agent'
 import { lazily, loadAnthropic } from './lazily'
+import { streamEndedEarly } from './provider-error'
 import { toolDefsToAnthropic } from './tool-mapper'
 import {
   argumentsObject,
@@ -156,7 +157,7 @@ async function* readAnthropicStream(
         return
     }
   }
-  throw new Error('The response stream ended before the response was complete.')
+  throw streamEndedEarly('anthropic')
 }
 
 function stopReason(stop: string | null): StopReason {

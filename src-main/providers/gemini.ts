@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import type { Content, FinishReason, GenerateContentResponse, Part } from '@google/genai'
 import type { ProviderStreamEvent, StopReason, Usage } from '../../src-shared/agent'
 import { lazily, loadGoogleGenAI } from './lazily'
+import { ProviderError, streamEndedEarly } from './provider-error'
 import { toolDefsToGeminiInteractions } from './tool-mapper'
 import {
   argumentsObject,
@@ -84,7 +85,8 @@ async function* readGeminiStream(
   let usage: Usage | undefined
   for await (const chunk of stream) {
     const blocked = chunk.promptFeedback?.blockReason
-    if (blocked) throw new Error(`Gemini refused the prompt (${blocked}).`)
+    if (blocked)
+      throw new ProviderError('provider_rejected', `Gemini refused the prompt (${blocked}).`, false)
     const candidate = chunk.candidates?.[0]
     for (const part of candidate?.content?.parts ?? []) {
       if (part.functionCall) {
@@ -116,7 +118,7 @@ async function* readGeminiStream(
       }
     }
   }
-  if (!finish) throw new Error('The response stream ended before the response was complete.')
+  if (!finish) throw streamEndedEarly('gemini')
   if (usage) yield { type: 'usage', usage }
   yield { type: 'done', stopReason: stopReason(finish, calledTools) }
 }

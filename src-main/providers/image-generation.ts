@@ -18,7 +18,7 @@ import {
 } from '../core/images'
 import { geminiClient } from './gemini'
 import { loadOpenAI } from './lazily'
-import { toProviderError } from './provider-error'
+import { providerFailure, toProviderError } from './provider-error'
 import type { ProviderService } from './provider-service'
 import { NO_KEY } from './types'
 
@@ -46,7 +46,7 @@ export class ProviderImageGenerator implements ImageGenerator {
 
   async generate(request: ImageRequest): Promise<SavedImage> {
     const backend = imageBackendFor(request.model)
-    if (!backend) throw new Error(unknownImageModel(request.model))
+    if (!backend) throw new AtelierError('validation_failed', unknownImageModel(request.model))
     const kind = backend === 'openai' ? 'openai-responses' : 'gemini'
     let image: GeneratedImage
     try {
@@ -110,7 +110,7 @@ export class ProviderImageGenerator implements ImageGenerator {
         { signal },
       )
       const first = response.data?.[0]
-      if (!first?.b64_json) throw new Error('The response held no image.')
+      if (!first?.b64_json) throw providerFailure('openai-responses', 'The response held no image.')
       return {
         data: Buffer.from(first.b64_json, 'base64'),
         mimeType: `image/${response.output_format ?? 'png'}`,
@@ -125,7 +125,7 @@ export class ProviderImageGenerator implements ImageGenerator {
       config: { responseModalities: ['IMAGE'], abortSignal: signal },
     })
     const part = response.candidates?.[0]?.content?.parts?.find((p) => p.inlineData?.data)
-    if (!part?.inlineData?.data) throw new Error('The response held no image.')
+    if (!part?.inlineData?.data) throw providerFailure('gemini', 'The response held no image.')
     return {
       data: Buffer.from(part.inlineData.data, 'base64'),
       mimeType: part.inlineData.mimeType ?? 'image/png',

@@ -10,6 +10,7 @@ import type {
 } from 'openai/resources/chat/completions/completions'
 import type { ProviderStreamEvent, StopReason, Usage } from '../../src-shared/agent'
 import { lazily, loadOpenAI } from './lazily'
+import { streamEndedEarly } from './provider-error'
 import { toolDefsToChatCompletions } from './tool-mapper'
 import { type ModelMessage, NO_KEY, type ProviderAdapter, type ProviderConfig, userContent } from './types'
 
@@ -117,7 +118,7 @@ async function* readChatStream(
     }
     finish = choice.finish_reason ?? finish
   }
-  if (finish === null) throw new Error('The response stream ended before the response was complete.')
+  if (finish === null) throw streamEndedEarly('openai-chat')
   const ordered = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call)
   for (const call of ordered) {
     yield { type: 'tool_call_completed', id: call.id, name: call.name, arguments: call.arguments || '{}' }

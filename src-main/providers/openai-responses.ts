@@ -3,6 +3,7 @@ import type { ResponseInputItem, ResponseStreamEvent } from 'openai/resources/re
 import type { ProviderStreamEvent, StopReason } from '../../src-shared/agent'
 import { lazily, loadOpenAI } from './lazily'
 import { windowFromListing } from './openai-chat'
+import { type ProviderError, streamEndedEarly, toProviderError } from './provider-error'
 import { toolDefsToResponsesAPI } from './tool-mapper'
 import {
   type ModelMessage,
@@ -115,12 +116,12 @@ async function* readResponsesStream(
       }
     }
   }
-  throw new Error('The response stream ended before the response was complete.')
+  throw streamEndedEarly('openai-responses')
 }
 
-/** A failure the stream reported, with the provider's code kept (`context_length_exceeded`, …). */
-function streamError(message: string, code: string | null | undefined): Error {
-  return Object.assign(new Error(message), code ? { code } : {})
+/** A failure the stream reported, read with the provider's code (`context_length_exceeded`, …). */
+function streamError(message: string, code: string | null | undefined): ProviderError {
+  return toProviderError('openai-responses', Object.assign(new Error(message), code ? { code } : {}))
 }
 
 function stopReason(calledTools: boolean, incomplete: string | undefined): StopReason {

@@ -3,17 +3,7 @@
  * whether trying again may help. The turn loop decides on `retryable`; the person reads `message`.
  */
 import type { ProviderKind } from '../../src-shared/agent'
-import { AtelierError, errorBrand } from '../../src-shared/errors'
-
-export type ProviderErrorCode =
-  | 'provider_rate_limited'
-  | 'provider_unavailable'
-  | 'provider_auth'
-  | 'provider_rejected'
-  | 'provider_connection'
-  /** The request is longer than the model's context window: compact, don't retry. */
-  | 'provider_context_overflow'
-  | 'provider_error'
+import { AtelierError, errorBrand, errorMessage, type ProviderErrorCode } from '../../src-shared/errors'
 
 export interface ProviderErrorOptions {
   /** The model's context window, when the refusal named it. */
@@ -38,6 +28,7 @@ const PROVIDER_ERROR = errorBrand('ProviderError')
 
 export class ProviderError extends AtelierError {
   override readonly name = 'ProviderError'
+  declare readonly code: ProviderErrorCode
   /** A context overflow's window as the provider stated it ("maximum context length is N tokens"). */
   readonly limitTokens?: number
 
@@ -95,7 +86,7 @@ export function toProviderError(kind: ProviderKind, error: unknown): ProviderErr
     if (isConnectionFailure(error)) {
       return new ProviderError('provider_connection', `${who} could not be reached: ${detail}`, true)
     }
-    return new ProviderError('provider_error', `${who} failed: ${detail}`, false)
+    return providerFailure(kind, detail)
   }
   const retryAfterMs = retryAfterOf(error)
   if (status === 429) {
@@ -130,6 +121,19 @@ export function toProviderError(kind: ProviderKind, error: unknown): ProviderErr
     false,
     status,
   )
+}
+
+/**
+ * A failure the provider's answer itself shows (a stream cut short, a response without what was
+ * asked for): nothing says a second try would go better.
+ */
+export function providerFailure(kind: ProviderKind, detail: string): ProviderError {
+  return new ProviderError('provider_error', `${PROVIDER_NAMES[kind]} failed: ${detail}`, false)
+}
+
+/** The stream stopped before the response said it was complete: a proxy or the server cut it short. */
+export function streamEndedEarly(kind: ProviderKind): ProviderError {
+  return providerFailure(kind, 'The response stream ended before the response was complete.')
 }
 
 /**
@@ -175,7 +179,7 @@ function contextOverflowOf(error: unknown): { limitTokens?: number } | undefined
     return [code, type].filter((value): value is string => typeof value === 'string')
   })
   const nCtx = (fields[1] as { n_ctx?: unknown } | undefined)?.n_ctx
-  const text = error instanceof Error ? error.message : typeof error === 'string' ? error : ''
+  const text = errorMessage(error)
   const match = OVERFLOW_PATTERNS.map((pattern) => pattern.exec(text)).find((found) => found !== null)
   if (!match && !codes.some((code) => OVERFLOW_CODES.has(code))) return undefined
   const stated = match?.[1] === undefined ? undefined : Number(match[1].replace(/,/g, ''))
@@ -218,7 +222,6 @@ function isConnectionFailure(error: unknown): boolean {
 }
 
 function describe(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error)
-  const oneLine = message.replace(/\s+/g, ' ').trim()
+  const oneLine = errorMessage(error).replace(/\s+/g, ' ').trim()
   return oneLine.length > 500 ? `${oneLine.slice(0, 500)}…` : oneLine || 'no details'
 }

@@ -288,19 +288,21 @@ export class ProviderService {
   }
 
   private decrypt(provider: StoredProvider): string {
-    try {
-      if (!this.secrets || !provider.encryptedKey) throw new Error('no keychain')
-      return this.secrets.decrypt(provider.encryptedKey)
-    } catch {
-      const instead = isOfficialEndpoint(provider.kind, provider.baseUrl)
-        ? ` to use ${KEY_VARIABLES[provider.kind].join(' or ')}`
-        : ' to send no key'
-      throw new AtelierError(
-        'key_unreadable',
-        `The stored API key of ${provider.name} cannot be decrypted here (it is readable only by the desktop app that stored it). Store it again, or remove it${instead}.`,
-        { provider: provider.id },
-      )
+    if (this.secrets && provider.encryptedKey) {
+      try {
+        return this.secrets.decrypt(provider.encryptedKey)
+      } catch {
+        // Sealed by another keychain (or another app): said below as such.
+      }
     }
+    const instead = isOfficialEndpoint(provider.kind, provider.baseUrl)
+      ? ` to use ${KEY_VARIABLES[provider.kind].join(' or ')}`
+      : ' to send no key'
+    throw new AtelierError(
+      'key_unreadable',
+      `The stored API key of ${provider.name} cannot be decrypted here (it is readable only by the desktop app that stored it). Store it again, or remove it${instead}.`,
+      { provider: provider.id },
+    )
   }
 
   private stored(id: string): StoredProvider {

@@ -7,6 +7,7 @@ import { Kind, type TSchema } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
+import { errorMessage } from '../../src-shared/errors'
 import type { JsonSchema } from '../../src-shared/tools'
 import { ToolArgumentError } from './errors'
 
@@ -100,9 +101,7 @@ function parseArguments(toolName: string, raw: unknown): unknown {
   try {
     return JSON.parse(raw)
   } catch (error) {
-    throw new ToolArgumentError(
-      `the arguments of ${toolName} are not valid JSON (${error instanceof Error ? error.message : error})`,
-    )
+    throw new ToolArgumentError(`the arguments of ${toolName} are not valid JSON (${errorMessage(error)})`)
   }
 }
 

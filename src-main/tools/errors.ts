@@ -1,6 +1,8 @@
 /**
- * The tool layer's errors. Each has a literal `code` or `type`; all but FatalToolError end up as
- * results the model reads: a failed call is an observation, not the end of the turn.
+ * The tool layer's errors. Each is an AtelierError whose `code` says how the call failed, so it keeps
+ * that code wherever it goes (a result the model reads, a contract method's rejection, the CLI). All
+ * but FatalToolError end up as results the model reads: a failed call is an observation, not the end
+ * of the turn.
  */
 import { AtelierError, errorBrand } from '../../src-shared/errors'
 import type { ToolErrorType } from '../../src-shared/tools'
@@ -10,21 +12,19 @@ export type { ToolErrorType }
 const TOOL_ERROR = errorBrand('ToolError')
 
 /**
- * A failure a tool reports in words the model can act on, with its type. The executor passes the
- * message through verbatim: a tool picks the words ("Read it first", "No file at …").
+ * A failure a tool reports in words the model can act on, with its type as its code. The executor
+ * passes the message through verbatim: a tool picks the words ("Read it first", "No file at …").
  */
-export class ToolError extends Error {
+export class ToolError extends AtelierError {
   override readonly name: string = 'ToolError'
+  declare readonly code: ToolErrorType
 
-  constructor(
-    readonly type: ToolErrorType,
-    message: string,
-  ) {
-    super(message)
+  constructor(code: ToolErrorType, message: string, data?: Record<string, unknown>) {
+    super(code, message, data)
     TOOL_ERROR.mark(this)
   }
 
-  static isInstance(value: unknown): value is ToolError {
+  static override isInstance(value: unknown): value is ToolError {
     return TOOL_ERROR.is(value)
   }
 }
@@ -34,13 +34,14 @@ const TOOL_PATH_ERROR = errorBrand('ToolPathError')
 /** A path was refused by the containment check, or names nothing. `rule` says which rule refused. */
 export class ToolPathError extends ToolError {
   override readonly name = 'ToolPathError'
+  declare readonly code: 'path_denied' | 'invalid_path' | 'not_found'
 
   constructor(
-    type: 'path_denied' | 'invalid_path' | 'not_found',
+    code: 'path_denied' | 'invalid_path' | 'not_found',
     message: string,
     readonly rule?: string,
   ) {
-    super(type, message)
+    super(code, message, rule === undefined ? undefined : { rule })
     TOOL_PATH_ERROR.mark(this)
   }
 
@@ -52,19 +53,19 @@ export class ToolPathError extends ToolError {
 const TOOL_ARGUMENT_ERROR = errorBrand('ToolArgumentError')
 
 /** A model-supplied argument is present but wrong. Its message tells the model what to fix. */
-export class ToolArgumentError extends Error {
+export class ToolArgumentError extends ToolError {
   override readonly name: string = 'ToolArgumentError'
-  readonly code = 'validation_failed'
+  declare readonly code: 'validation_failed'
 
   constructor(
     message: string,
     readonly argument?: string,
   ) {
-    super(message)
+    super('validation_failed', message, argument === undefined ? undefined : { argument })
     TOOL_ARGUMENT_ERROR.mark(this)
   }
 
-  static isInstance(value: unknown): value is ToolArgumentError {
+  static override isInstance(value: unknown): value is ToolArgumentError {
     return TOOL_ARGUMENT_ERROR.is(value)
   }
 }
@@ -72,19 +73,20 @@ export class ToolArgumentError extends Error {
 const TOOL_PARAMETER_ERROR = errorBrand('ToolParameterError')
 
 /** A settings parameter breaks a rule of its descriptor (unknown name, type, range, choices). */
-export class ToolParameterError extends Error {
+export class ToolParameterError extends AtelierError {
   override readonly name = 'ToolParameterError'
+  declare readonly code: 'invalid_parameters'
 
   constructor(
     message: string,
     readonly parameter: string,
     readonly rule: 'unknown' | 'type' | 'min' | 'max' | 'allowed_values',
   ) {
-    super(message)
+    super('invalid_parameters', message, { parameter, rule })
     TOOL_PARAMETER_ERROR.mark(this)
   }
 
-  static isInstance(value: unknown): value is ToolParameterError {
+  static override isInstance(value: unknown): value is ToolParameterError {
     return TOOL_PARAMETER_ERROR.is(value)
   }
 }
@@ -108,16 +110,16 @@ const FATAL_TOOL_ERROR = errorBrand('FatalToolError')
  * A failure the model cannot fix (a bug, an expired credential, a database down). It ends the run;
  * its message goes to the user, never into the model's context.
  */
-export class FatalToolError extends Error {
+export class FatalToolError extends ToolError {
   override readonly name = 'FatalToolError'
-  readonly code = 'fatal'
+  declare readonly code: 'fatal'
 
   constructor(message: string) {
-    super(message)
+    super('fatal', message)
     FATAL_TOOL_ERROR.mark(this)
   }
 
-  static isInstance(value: unknown): value is FatalToolError {
+  static override isInstance(value: unknown): value is FatalToolError {
     return FATAL_TOOL_ERROR.is(value)
   }
 }

@@ -3,6 +3,7 @@
  * import time into `builtinTools`; each app instance copies them into its own registry, which also
  * takes the entries that come and go at run time (MCP servers, tool services, custom modules).
  */
+import { AtelierError } from '../../src-shared/errors'
 import type { ToolSource } from '../../src-shared/tools'
 import type { RegisteredTool } from './types'
 
@@ -17,13 +18,22 @@ export interface RegistryEntry {
 export class ToolRegistry {
   private readonly entries = new Map<string, RegistryEntry>()
 
-  /** Adds a tool; a second registration of a name is a programming error and is refused. */
+  /**
+   * Adds a tool. A name no provider accepts is refused (`invalid_name`), and so is a second tool of a
+   * name (`name_taken`): an MCP server, a tool service or a custom module may bring one.
+   */
   register(tool: RegisteredTool, source: ToolSource = { kind: 'builtin' }): () => void {
     const { name } = tool.definition
     if (!TOOL_NAME_PATTERN.test(name)) {
-      throw new Error(`Tool name "${name}" must match ${TOOL_NAME_PATTERN} to be accepted by every provider.`)
+      throw new AtelierError(
+        'invalid_name',
+        `Tool name "${name}" must match ${TOOL_NAME_PATTERN} to be accepted by every provider.`,
+        { name },
+      )
     }
-    if (this.entries.has(name)) throw new Error(`A tool named "${name}" is already registered.`)
+    if (this.entries.has(name)) {
+      throw new AtelierError('name_taken', `A tool named "${name}" is already registered.`, { name })
+    }
     this.entries.set(name, { tool, source })
     return () => {
       if (this.entries.get(name)?.tool === tool) this.entries.delete(name)

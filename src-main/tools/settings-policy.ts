@@ -2,6 +2,7 @@
  * Pure functions from a tool's metadata and saved values to its effective settings. Model output is
  * never run through here: stored values that fail are the user's, so they fall back to defaults.
  */
+import { errorMessage } from '../../src-shared/errors'
 import type { ToolDefinition, ToolParameterDescriptor } from '../../src-shared/tools'
 import { ToolParameterError } from './errors'
 import type { EffectiveToolSettings, RegisteredTool } from './types'
@@ -116,7 +117,7 @@ export function getSafeEffectiveToolSettings(
   try {
     return { settings: mergeToolSettings(tool, saved) }
   } catch (error) {
-    return fallBackToDefaults(tool, saved?.enabled, error instanceof Error ? error.message : String(error))
+    return fallBackToDefaults(tool, saved?.enabled, errorMessage(error))
   }
 }
 

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES }
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { type WebSocket, WebSocketServer } from 'ws'
+import { errorMessage } from '../../src-shared/errors'
 import {
   type ClientMessage,
   MAX_REQUEST_BYTES,
@@ -106,7 +107,7 @@ export async function startWebHost({ atelier, rendererDir, port = 0 }: WebHostOp
     if ('refusal' in admitted) return forbid(response, admitted.refusal)
     serveStatic(rendererDir, admitted.url.pathname, response, policy).catch((error: unknown) => {
       if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
-      response.end(`Internal error: ${error instanceof Error ? error.message : String(error)}`)
+      response.end(`Internal error: ${errorMessage(error)}`)
     })
   })
 
@@ -170,7 +171,7 @@ function serveClient(ws: WebSocket, atelier: Atelier): void {
     try {
       message = parseClientMessage(request.toString())
     } catch (error) {
-      ws.close(1003, error instanceof Error ? error.message.slice(0, 120) : 'malformed message')
+      ws.close(1003, errorMessage(error).slice(0, 120))
       return
     }
     const result = await atelier.dispatch(message.method, message.request)

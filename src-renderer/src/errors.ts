@@ -1,10 +1,8 @@
-import { isAtelierErrorPayload } from '../../src-shared/errors'
+import { type ErrorCode, isAtelierErrorPayload, errorMessage as thrownMessage } from '../../src-shared/errors'
 
-/** A readable message for anything a call rejected with. */
+/** A readable message for anything a call rejected with: an error payload's words, or what was thrown. */
 export function errorMessage(error: unknown): string {
-  if (isAtelierErrorPayload(error)) return error.message
-  if (error instanceof Error) return error.message
-  return String(error)
+  return isAtelierErrorPayload(error) ? error.message : thrownMessage(error)
 }
 
 /** What the person can do about a failure, besides Retry: open the provider's settings, or Settings → Providers. */
@@ -44,7 +42,7 @@ function keyAdvice(provider: ProviderFacts | undefined, what: string): string {
  * message is shown as it is.
  */
 export function adviseError(
-  code: string | undefined,
+  code: ErrorCode | undefined,
   message: string | null,
   provider: ProviderFacts | undefined,
 ): ErrorAdvice | undefined {

@@ -11,6 +11,7 @@
  */
 import type { ChatMessage } from '../../../src-shared/agent'
 import type { AttachedContent } from '../../../src-shared/attachments'
+import { providerFailure } from '../../providers/provider-error'
 import { type RetryPolicy, streamWithRetry } from '../../providers/retry'
 import type { ModelRequest, ProviderAdapter } from '../../providers/types'
 import {
@@ -237,7 +238,7 @@ export function summarizerFor(
     for await (const event of streamWithRetry(adapter, request, signal, retry)) {
       if (event.type === 'text_delta') summary += event.text
     }
-    if (!summary.trim()) throw new Error('The model returned an empty summary.')
+    if (!summary.trim()) throw providerFailure(adapter.kind, 'The model returned an empty summary.')
     return summary.trim()
   }
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
-import { AtelierError } from '../../../src-shared/errors'
+import { AtelierError, errorMessage } from '../../../src-shared/errors'
 import type { BrokerInput, ToolServiceInfo } from '../../../src-shared/tool-services'
 import { printJson, withAtelier } from '../open-atelier'
 
@@ -60,10 +60,7 @@ export function registerServicesCommand(program: Command): void {
         try {
           json = JSON.parse(readFileSync(resolve(file), 'utf8'))
         } catch (error) {
-          throw new AtelierError(
-            'invalid_descriptor',
-            `${file}: ${error instanceof Error ? error.message : error}`,
-          )
+          throw new AtelierError('invalid_descriptor', `${file}: ${errorMessage(error)}`)
         }
         const { added } = service.add(json)
         process.stdout.write(`added ${added.join(', ')}\n`)

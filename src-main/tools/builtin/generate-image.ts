@@ -5,6 +5,7 @@
  * names files — the model never receives the image bytes.
  */
 import { type Static, Type } from '@sinclair/typebox'
+import { errorMessage } from '../../../src-shared/errors'
 import { type ImageQuality, imageBackendFor, type SavedImage, unknownImageModel } from '../../core/images'
 import { defineTool } from '../define-tool'
 import { ToolError } from '../errors'
@@ -102,7 +103,7 @@ async function execute(args: Parameters, context: ToolContext): Promise<ToolOutp
         outcome = { image, status: 'saved', saved }
       } catch (error) {
         if (context.signal.aborted) throw error
-        outcome = { image, status: 'failed', error: error instanceof Error ? error.message : String(error) }
+        outcome = { image, status: 'failed', error: errorMessage(error) }
       }
       context.onUpdate(
         outcome.status === 'saved'

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs'
 import { posix, resolve } from 'node:path'
 import { type Static, Type } from '@sinclair/typebox'
 import picomatch from 'picomatch'
+import { errorMessage } from '../../../src-shared/errors'
 import { defineTool } from '../define-tool'
 import { ToolArgumentError, ToolPathError } from '../errors'
 import {
@@ -76,10 +77,7 @@ async function glob(args: Parameters, context: ToolContext): Promise<GlobResult>
     // Compiled here to refuse a bad pattern before any walk; the worker compiles it again.
     picomatch(insideOnly(pattern), { dot: includeDotfiles, posix: true })
   } catch (error) {
-    throw new ToolArgumentError(
-      `"${args.pattern}" is not a valid glob: ${(error as Error).message}`,
-      'pattern',
-    )
+    throw new ToolArgumentError(`"${args.pattern}" is not a valid glob: ${errorMessage(error)}`, 'pattern')
   }
   const policy = await loadPathPolicy(context)
   const cwd = await resolveSearchPath(args.cwd ?? baseDirectory(context), context, policy)

@@ -23,7 +23,7 @@ import type {
   CustomToolLog,
   CustomToolsInfo,
 } from '../../../src-shared/custom-tools'
-import { AtelierError } from '../../../src-shared/errors'
+import { AtelierError, errorMessage } from '../../../src-shared/errors'
 import type { ToolDisplay } from '../../../src-shared/tools'
 import type { AtelierEvents } from '../../core/events'
 import type { AppSettingsRepository } from '../../db/app-settings-repository'
@@ -239,7 +239,7 @@ export class CustomToolService {
         try {
           hosted.outcome = await hosted.host.load()
         } catch (error) {
-          const reason = error instanceof Error ? error.message : String(error)
+          const reason = errorMessage(error)
           hosted.hostLog.push(reason)
           const message = `The tool host stopped while loading this folder: ${reason}`
           const files: string[] = JSON.parse(hosted.files)

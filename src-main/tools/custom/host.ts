@@ -28,6 +28,7 @@ import {
   textResult,
 } from '../../../src-custom-tool/index'
 import type { CustomToolLoadError } from '../../../src-shared/custom-tools'
+import { AtelierError, errorMessage } from '../../../src-shared/errors'
 import type { ToolKind } from '../../../src-shared/tools'
 import type {
   FromHost,
@@ -158,9 +159,12 @@ function exec(command: string, args: string[], options: Parameters<CustomToolAPI
 
 async function pushPendingAction(action: PendingAction): Promise<boolean> {
   const current = scope.getStore()
-  if (!current?.callId) throw new Error('pushPendingAction works only during a call of the tool.')
+  if (!current?.callId) {
+    throw new AtelierError('unsupported', 'pushPendingAction works only during a call of the tool.')
+  }
   if (!hasUI) {
-    throw new Error(
+    throw new AtelierError(
+      'unsupported',
       'Nobody can confirm a pending action here: atelier run and atelier tool have no UI. Run the tool in the Atelier app.',
     )
   }
@@ -178,7 +182,7 @@ async function pushPendingAction(action: PendingAction): Promise<boolean> {
       ...(typeof action.preview === 'string' && { preview: action.preview }),
     },
   })
-  if (answer.error) throw new Error(answer.error)
+  if (answer.error) throw new AtelierError('unsupported', answer.error)
   if (!answer.accepted) return false
   await action.apply()
   return true
@@ -208,7 +212,7 @@ function apiFor(file: string): CustomToolAPI {
  * resolve, the line that imports it; other errors their top frame in the file.
  */
 function loadError(error: unknown, file: string): CustomToolLoadError {
-  const message = error instanceof Error ? error.message : String(error)
+  const message = errorMessage(error)
   const at = /:(\d+):(\d+)\s*$/.exec(message)
   // `ParseError: Unexpected token \n /path/x.ts:3:19`: the place (its column from 0) goes in its own fields.
   if (at) {
@@ -273,13 +277,17 @@ async function load(files: string[], aliases: Record<string, string>): Promise<v
         const module = (await jiti.import(file)) as Record<string, unknown> | ((...args: never[]) => unknown)
         const factory = typeof module === 'function' ? module : module.default
         if (typeof factory !== 'function') {
-          throw new Error('The module exports no factory: export default (api) => ({ name, … })')
+          throw new AtelierError(
+            'invalid_custom_tool',
+            'The module exports no factory: export default (api) => ({ name, … })',
+          )
         }
         return (factory as (api: CustomToolAPI) => unknown)(apiFor(file))
       })
       const list = Array.isArray(made) ? made : [made]
       const problem = list.map(toolProblem).find(Boolean)
-      if (problem) throw new Error(`The factory's result is not usable: ${problem}.`)
+      if (problem)
+        throw new AtelierError('invalid_custom_tool', `The factory's result is not usable: ${problem}.`)
       for (const tool of list as CustomTool[]) {
         // A name twice keeps its first tool; the app reports the clash, naming both files.
         if (!tools.has(tool.name)) tools.set(tool.name, { tool, file })
@@ -394,7 +402,7 @@ async function call(message: Extract<ToHost, { type: 'call' }>): Promise<void> {
     if (expanded) hosted.expanded = expanded
     send({ type: 'result', id, result: hosted })
   } catch (error) {
-    send({ type: 'failed', id, message: error instanceof Error ? error.message : String(error) })
+    send({ type: 'failed', id, message: errorMessage(error) })
   } finally {
     calls.delete(id)
   }

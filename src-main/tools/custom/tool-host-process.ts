@@ -94,6 +94,7 @@ function packageRoot(name: string, entry: string): string {
     const manifest = join(folder, 'package.json')
     if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === name) return folder
   }
+  // Plain: a broken install (the package resolved, its folder not), which no caller can act on.
   throw new Error(`The package ${name} was not found above ${entry}.`)
 }
 

@@ -11,7 +11,7 @@ import {
   type McpResourceAttachment,
   RESOURCE_TEXT_LIMIT,
 } from '../../../src-shared/attachments'
-import { AtelierError } from '../../../src-shared/errors'
+import { AtelierError, errorMessage } from '../../../src-shared/errors'
 import type { McpServerStatus } from '../../../src-shared/mcp'
 import type {
   McpGetPromptRequest,
@@ -93,7 +93,7 @@ export class McpCatalog {
     } catch (error) {
       throw new AtelierError(
         'prompt_failed',
-        `"${server}" could not give the prompt "${name}": ${reason(error)}`,
+        `"${server}" could not give the prompt "${name}": ${errorMessage(error)}`,
         {
           server,
           name,
@@ -130,7 +130,7 @@ export class McpCatalog {
       try {
         read = await connection.readResource(uri)
       } catch (error) {
-        throw unreadable(reason(error))
+        throw unreadable(errorMessage(error))
       }
       // The listing names the resource for its chip; a resource read by a URI it does not list keeps the URI.
       if (!listed.has(server))
@@ -180,7 +180,7 @@ export class McpCatalog {
         try {
           return await list(status.name, connection)
         } catch (error) {
-          return unavailable(status.name, reason(error))
+          return unavailable(status.name, errorMessage(error))
         }
       }),
     )
@@ -246,8 +246,4 @@ function promptText(result: GetPromptResult): string {
 function base64Bytes(base64: string): number {
   const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0
   return Math.max(0, Math.floor((base64.length * 3) / 4) - padding)
-}
-
-function reason(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

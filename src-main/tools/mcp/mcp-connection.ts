@@ -23,6 +23,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import packageJson from '../../../package.json'
+import { AtelierError } from '../../../src-shared/errors'
 import type { McpServerConfig } from '../../core/mcp-server-config'
 import { ElicitationRouter } from './elicitation'
 import { AtelierOAuthProvider, SignInRequiredError } from './oauth/atelier-oauth-provider'
@@ -115,7 +116,7 @@ export class McpConnection {
   async readResource(uri: string): Promise<ReadResourceResult> {
     const client = await this.connect()
     if (!client.getServerCapabilities()?.resources) {
-      throw new Error(`The MCP server “${this.config.name}” offers no resources.`)
+      throw new AtelierError('unsupported', `The MCP server “${this.config.name}” offers no resources.`)
     }
     return client.readResource({ uri })
   }
@@ -133,7 +134,7 @@ export class McpConnection {
   async getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
     const client = await this.connect()
     if (!client.getServerCapabilities()?.prompts) {
-      throw new Error(`The MCP server “${this.config.name}” offers no prompts.`)
+      throw new AtelierError('unsupported', `The MCP server “${this.config.name}” offers no prompts.`)
     }
     return client.getPrompt({ name, arguments: args })
   }
@@ -214,7 +215,10 @@ export class McpConnection {
     if (this.opening !== client) {
       // Closed while it connected (turned off, quitting): what did connect is closed too.
       await client.close()
-      throw new Error(`The MCP server “${this.config.name}” was closed while it connected.`)
+      throw new AtelierError(
+        'server_unavailable',
+        `The MCP server “${this.config.name}” was closed while it connected.`,
+      )
     }
     this.opening = undefined
     this.client = client
@@ -306,18 +310,19 @@ async function allPages<Page extends { nextCursor?: string }, Item>(
 }
 
 /** The server refused the connection as unauthorized: it needs sign-in, which is said as such. */
-export class McpAuthorizationError extends Error {
+export class McpAuthorizationError extends AtelierError {
   override readonly name = 'McpAuthorizationError'
 
   constructor(
     readonly status: 401 | 403,
-    cause: Error,
+    override readonly cause: Error,
   ) {
     super(
+      'needs_sign_in',
       status === 401
         ? 'needs sign-in: the server answered 401 Unauthorized (it requires OAuth authorization)'
         : 'needs sign-in: the server answered 403 Forbidden (the credentials are not enough)',
-      { cause },
+      { status },
     )
   }
 }

@@ -7,6 +7,7 @@
 import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ErrorCode, McpError, type Root, type Tool } from '@modelcontextprotocol/sdk/types.js'
+import { errorMessage } from '../../../src-shared/errors'
 import type { McpServerStatus } from '../../../src-shared/mcp'
 import type { JsonSchema, ToolKind, ToolProgress } from '../../../src-shared/tools'
 import { inProcess } from '../define-tool'
@@ -134,7 +135,7 @@ export class McpManager {
         error instanceof McpAuthorizationError ||
         error instanceof UnauthorizedError ||
         error instanceof SignInRequiredError
-      const message = error instanceof Error ? error.message : String(error)
+      const message = errorMessage(error)
       // Past the handshake (a server that guards only its tools): said as needing sign-in all the same,
       // with where to sign in.
       const said =

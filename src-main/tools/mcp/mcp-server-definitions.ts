@@ -4,7 +4,7 @@
  * settings checked before anything is saved — and, the other way, the masked form every listing shows.
  */
 import { isHttpsUrl } from '@modelcontextprotocol/sdk/client/auth.js'
-import { AtelierError } from '../../../src-shared/errors'
+import { AtelierError, errorMessage } from '../../../src-shared/errors'
 import {
   isSecret,
   MASKED_VALUE,
@@ -203,10 +203,7 @@ function checkPrivateKey(pem: string, algorithm: string | undefined): void {
   try {
     signingAlgorithmOf(pem, algorithm)
   } catch (error) {
-    throw new AtelierError(
-      'invalid_oauth',
-      `The OAuth private key cannot be used: ${error instanceof Error ? error.message : String(error)}`,
-    )
+    throw new AtelierError('invalid_oauth', `The OAuth private key cannot be used: ${errorMessage(error)}`)
   }
 }
 

@@ -4,7 +4,7 @@
  * the database, nothing live.
  */
 import { randomUUID } from 'node:crypto'
-import { AtelierError } from '../../../src-shared/errors'
+import { AtelierError, errorMessage } from '../../../src-shared/errors'
 import type { McpServerInput } from '../../../src-shared/mcp'
 import { launchOf } from '../../core/mcp-launch'
 import type { SealedSecrets } from '../../core/sealed-secrets'
@@ -70,10 +70,7 @@ export class McpServerStore {
     try {
       parsed = JSON.parse(json)
     } catch (error) {
-      throw new AtelierError(
-        'invalid_import',
-        `The file is not JSON: ${error instanceof Error ? error.message : error}`,
-      )
+      throw new AtelierError('invalid_import', `The file is not JSON: ${errorMessage(error)}`)
     }
     const servers = (parsed as { mcpServers?: unknown })?.mcpServers
     if (typeof servers !== 'object' || servers === null) {

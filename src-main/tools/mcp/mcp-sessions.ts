@@ -4,6 +4,7 @@
  * why a server could not launch — until its settings change.
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
+import { errorMessage } from '../../../src-shared/errors'
 import type { McpServerStatus } from '../../../src-shared/mcp'
 import { needsApproval } from '../../core/mcp-launch'
 import type { SealedSecrets } from '../../core/sealed-secrets'
@@ -58,7 +59,7 @@ export class McpSessions {
       try {
         launches.push(launchConfig(server, this.deps.secrets))
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error)
+        const message = errorMessage(error)
         this.unlaunchable.set(server.id, message)
         unlaunchable.push({ id: server.id, name: server.name, connected: false, tools: [], error: message })
       }

@@ -1,4 +1,5 @@
 /** The hooks around a call: before it runs (may block it) and after (may rewrite its result). */
+import { errorMessage } from '../../../src-shared/errors'
 import type { ToolCallDescription, ToolDisplay } from '../../../src-shared/tools'
 import { FatalToolError, ToolError } from '../errors'
 import type { ToolContext } from '../types'
@@ -34,7 +35,7 @@ export async function runHook<T>(
     return await hook()
   } catch (error) {
     if (FatalToolError.isInstance(error)) throw error
-    const message = error instanceof Error ? error.message : String(error)
+    const message = errorMessage(error)
     throw new ToolError('execution_failed', `The ${kind} hook for ${name} failed: ${message}`)
   }
 }

@@ -67,7 +67,7 @@ export function failureOutput(
       errorType: 'validation_failed',
     }
   }
-  if (ToolError.isInstance(error)) return { content: error.message, isError: true, errorType: error.type }
+  if (ToolError.isInstance(error)) return { content: error.message, isError: true, errorType: error.code }
   return { content: `${name} failed: ${errorMessage(error)}`, isError: true, errorType: 'execution_failed' }
 }
 

@@ -2,6 +2,7 @@
  * A part of a grep call as a search worker runs it: the plan the tool makes on the main thread,
  * and the walk that scans each file of the part with grep-scan.ts.
  */
+import { errorMessage } from '../../../src-shared/errors'
 import { ToolArgumentError } from '../errors'
 import { type PathPolicyData, policyFromData } from '../paths'
 import { globMatcher, namesDotEntry, type WalkOptions } from '../walk'
@@ -53,7 +54,7 @@ export function compileFileFilter(glob: string, includeDotfiles: boolean): (rela
   try {
     return globMatcher(pattern, { dot: includeDotfiles, posix: true })
   } catch (error) {
-    throw new ToolArgumentError(`"${glob}" is not a valid glob: ${(error as Error).message}`, 'glob')
+    throw new ToolArgumentError(`"${glob}" is not a valid glob: ${errorMessage(error)}`, 'glob')
   }
 }
 

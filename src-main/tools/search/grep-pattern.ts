@@ -4,6 +4,7 @@
  * stretches of text without it are skipped before any regex runs (and, with a file's trigram
  * summary, before the file is opened).
  */
+import { errorMessage } from '../../../src-shared/errors'
 import { ToolArgumentError } from '../errors'
 import { type TrigramQuery, trigramQuery } from './trigrams'
 
@@ -49,7 +50,7 @@ export function compilePattern(pattern: string, caseInsensitive: boolean): LineM
     scan = new RegExp(pattern, `g${flags}`)
   } catch (error) {
     // V8 says "Invalid regular expression: /source/flags: reason"; the reason is what helps.
-    const message = (error as Error).message
+    const message = errorMessage(error)
     throw new GrepPatternError(pattern, message.slice(message.lastIndexOf(': ') + 2))
   }
   const line = new RegExp(pattern, flags)

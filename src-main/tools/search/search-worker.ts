@@ -21,6 +21,7 @@ import type { SearchKind, SearchReply, SearchRequest } from './worker-pool'
 v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks')
 
 const port = parentPort
+// Plain: only a wrong build or import gets here, and no caller could do anything about it.
 if (!port) throw new Error('search-worker.ts runs as a worker thread')
 
 const jobs = { grep: grepJob, glob: globJob } as Record<

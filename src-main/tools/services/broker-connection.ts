@@ -3,7 +3,7 @@
  * connecting only when asked (a turn, the inspector, the Tool services page, the CLI), and how the
  * connection stands for the panel.
  */
-import { AtelierError } from '../../../src-shared/errors'
+import { AtelierError, errorMessage } from '../../../src-shared/errors'
 import type {
   BrokerInfo,
   BrokerInput,
@@ -170,7 +170,7 @@ export class BrokerConnection {
 
   private failed(error: unknown): void {
     this.status = 'failed'
-    this.error = error instanceof Error ? error.message : String(error)
+    this.error = errorMessage(error)
     this.broker = undefined
     this.deps.onStatus()
   }

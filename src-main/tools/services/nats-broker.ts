@@ -16,6 +16,7 @@ import {
   nkeyAuthenticator,
   type Subscription,
 } from '@nats-io/transport-node'
+import { AtelierError } from '../../../src-shared/errors'
 import {
   ANNOUNCE_SUBJECT,
   cancelSubject,
@@ -96,11 +97,12 @@ export class NatsBroker {
     } catch (error) {
       const message = `Could not connect to the NATS broker at ${this.options.servers}: ${describe(error)}`
       if (generation === this.generation) this.setStatus('failed', message)
-      throw new Error(message)
+      throw new AtelierError('not_connected', message)
     }
     if (generation !== this.generation) {
       await connection.close().catch(() => {})
-      throw new Error(
+      throw new AtelierError(
+        'not_connected',
         `The connection to the NATS broker at ${this.options.servers} was closed while it connected.`,
       )
     }

@@ -4,6 +4,7 @@
  * announced services — each a registry entry whose runner sends the call to its service.
  */
 import { randomUUID } from 'node:crypto'
+import { errorMessage } from '../../../src-shared/errors'
 import {
   isStdioService,
   type NatsServiceDescriptor,
@@ -94,7 +95,7 @@ export class ServiceToolSync {
     try {
       config = toolConfig(want.tool, want.service)
     } catch (error) {
-      this.deps.errors.record(want.service.id, error instanceof Error ? error.message : String(error))
+      this.deps.errors.record(want.service.id, errorMessage(error))
       return
     }
     if (this.deps.registry.get(name)) {

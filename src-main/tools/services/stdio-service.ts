@@ -15,6 +15,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { StringDecoder } from 'node:string_decoder'
+import { AtelierError } from '../../../src-shared/errors'
 import {
   parseServiceResponse,
   type StdioCancelLine,
@@ -151,7 +152,8 @@ export class StdioService implements ServiceTransport {
   private start(): Running {
     if (this.process && !this.process.exited) return this.process
     const [file, ...args] = this.descriptor.command
-    if (!file) throw new Error('the descriptor has an empty command')
+    if (!file)
+      throw new AtelierError('invalid_descriptor', `The service ${this.descriptor.id} has an empty command.`)
     const child = spawn(file, args, {
       cwd: resolve(this.options.baseDir, this.descriptor.cwd ?? '.'),
       env: { ...minimalEnv(), ...this.descriptor.env },

@@ -235,7 +235,7 @@ describe('a file named with @', () => {
     ]) {
       const error = await refusal(path)
       expect(error?.code, path).toBe('path_denied')
-      expect(error?.message).toContain(`"@${path}" could not be attached`)
+      expect(error?.message).toContain("is outside the chat's folder")
     }
     expect((await refusal('blob.bin'))?.code).toBe('validation_failed')
     expect((await refusal('missing.ts'))?.code).toBe('not_found')

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type Atelier, createAtelier } from '../../../src-main/app/create-atelier'
 import { useTempDirs } from '../../support/temp-dir'
@@ -50,6 +52,28 @@ describe('dispatch', () => {
     expect(result).toEqual({
       ok: false,
       error: { code: 'not_found', message: 'No chat with id "missing".', data: { id: 'missing' } },
+    })
+  })
+
+  it('keeps a tool error’s type as its code: an @ file outside the chat’s folder is path_denied, not internal', async () => {
+    const { dispatch, chats } = open()
+    const folder = tempDir()
+    const outside = join(tempDir(), 'secret.txt')
+    writeFileSync(outside, 'not yours\n')
+    const chat = chats.configure({ id: chats.create({}).id, mode: 'agent', workingDir: folder })
+
+    const result = await dispatch('turns.start', {
+      chatId: chat.id,
+      prompt: 'Read it',
+      attachments: [{ kind: 'file', path: outside }],
+    })
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        code: 'path_denied',
+        message: expect.stringContaining("is outside the chat's folder"),
+        data: { rule: 'restriction' },
+      },
     })
   })
 

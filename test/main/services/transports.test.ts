@@ -262,7 +262,7 @@ describe('NatsBroker', () => {
     const { call } = makeCall({ mode: 'error' })
     await expect(broker.transportFor(JOKES).call(call)).rejects.toMatchObject({
       name: 'ToolError',
-      type: 'execution_failed',
+      code: 'execution_failed',
       message: 'The service jokes reported an error (not-found): No joke about that.',
     })
   })
@@ -275,7 +275,7 @@ describe('NatsBroker', () => {
     const { call } = makeCall({ mode: 'hang' }, { inactivityMs: 300 })
     await expect(broker.transportFor(JOKES).call(call)).rejects.toMatchObject({
       name: 'ToolError',
-      type: 'timeout',
+      code: 'timeout',
       message: expect.stringContaining('The service jokes sent nothing for 0.3 s'),
     })
     await waitFor(() => service.cancels.length > 0, 'the cancel')
@@ -388,12 +388,12 @@ describe('NatsBroker', () => {
 
     expect(await inFlight).toMatchObject({
       name: 'ToolError',
-      type: 'execution_failed',
+      code: 'execution_failed',
       message: expect.stringContaining('The broker connection was lost during the call to the service jokes'),
     })
     expect(broker.status).toBe('reconnecting')
     await expect(transport.call(makeCall({ mode: 'echo' }).call)).rejects.toMatchObject({
-      type: 'execution_failed',
+      code: 'execution_failed',
       message: expect.stringContaining('not connected to the broker'),
     })
 
@@ -459,12 +459,12 @@ describe('NatsBroker', () => {
     await broker.close()
 
     expect(await inFlight).toMatchObject({
-      type: 'execution_failed',
+      code: 'execution_failed',
       message: 'The broker connection was closed during the call to the service jokes.',
     })
     expect(broker.status).toBe('off')
     await expect(transport.call(makeCall({ mode: 'echo' }).call)).rejects.toMatchObject({
-      type: 'execution_failed',
+      code: 'execution_failed',
       message: expect.stringContaining('not connected to the broker'),
     })
   })
@@ -520,7 +520,7 @@ describe('StdioService', () => {
 
     await expect(service.call(makeCall({ mode: 'error' }).call)).rejects.toMatchObject({
       name: 'ToolError',
-      type: 'execution_failed',
+      code: 'execution_failed',
       message: 'The service jokes reported an error (not-found): No joke about that.',
     })
   })
@@ -543,7 +543,7 @@ describe('StdioService', () => {
     await service.call(makeCall({ mode: 'pid' }).call)
     const { call } = makeCall({ mode: 'hang' }, { inactivityMs: 300 })
 
-    await expect(service.call(call)).rejects.toMatchObject({ type: 'timeout' })
+    await expect(service.call(call)).rejects.toMatchObject({ code: 'timeout' })
     await waitFor(() => service.stderr.includes(`cancelled ${call.id}`), 'the cancel line')
   })
 
@@ -565,7 +565,7 @@ describe('StdioService', () => {
     const error = await service.call(call).catch((failure: unknown) => failure)
     expect(error).toMatchObject({
       name: 'ToolError',
-      type: 'execution_failed',
+      code: 'execution_failed',
       message: expect.stringContaining(
         'The service jokes failed: the service process exited (code 3) during the call.',
       ),
@@ -590,7 +590,7 @@ describe('StdioService', () => {
     await service.close()
 
     expect(await inFlight).toMatchObject({
-      type: 'execution_failed',
+      code: 'execution_failed',
       message: 'The service jokes was stopped during the call.',
     })
     expect(service.running).toBe(false)
@@ -617,7 +617,7 @@ describe('StdioService', () => {
   it('fails readably when the command cannot be started', async () => {
     const { service } = stdioService({ command: ['/nonexistent/atelier-service'] })
     await expect(service.call(makeCall({ mode: 'echo' }).call)).rejects.toMatchObject({
-      type: 'execution_failed',
+      code: 'execution_failed',
       message: expect.stringMatching(
         /The service jokes failed: the service process could not be started \(.*ENOENT/,
       ),

@@ -22,6 +22,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js'
+import { AtelierError } from '../../../../src-shared/errors'
 import type { McpOAuthConfig } from '../../../core/mcp-server-config'
 import type { OAuthCredentials } from './oauth-credentials'
 
@@ -58,8 +59,12 @@ export interface ProviderEvents {
 }
 
 /** A passive flow reached the point where only the person can go on. */
-export class SignInRequiredError extends Error {
+export class SignInRequiredError extends AtelierError {
   override readonly name = 'SignInRequiredError'
+
+  constructor(message: string) {
+    super('needs_sign_in', message)
+  }
 }
 
 export class AtelierOAuthProvider implements OAuthClientProvider {
@@ -149,7 +154,10 @@ export class AtelierOAuthProvider implements OAuthClientProvider {
   codeVerifier(): string {
     const verifier = this.credentials.read<string>('code_verifier')
     if (!verifier)
-      throw new Error('No sign-in is under way for this server (no PKCE code verifier is stored).')
+      throw new AtelierError(
+        'sign_in_failed',
+        'No sign-in is under way for this server (no PKCE code verifier is stored).',
+      )
     return verifier
   }
 
@@ -246,13 +254,13 @@ export class StoredClientCredentialsProvider implements OAuthClientProvider {
   }
 
   redirectToAuthorization(): void {
-    throw new Error('A client-credentials sign-in has no authorization page.')
+    throw new AtelierError('invalid_oauth', 'A client-credentials sign-in has no authorization page.')
   }
 
   saveCodeVerifier(): void {}
 
   codeVerifier(): string {
-    throw new Error('A client-credentials sign-in has no code verifier.')
+    throw new AtelierError('invalid_oauth', 'A client-credentials sign-in has no code verifier.')
   }
 
   prepareTokenRequest(scope?: string): URLSearchParams {
@@ -275,11 +283,12 @@ export class StoredClientCredentialsProvider implements OAuthClientProvider {
 
 /**
  * The JWS algorithm a PEM private key signs with: the one configured, checked against the key, or
- * the usual one for it (ES256/ES384/ES512 by curve, RS256, PS256). Throws when the key cannot be read.
+ * the usual one for it (ES256/ES384/ES512 by curve, RS256, PS256). A key that cannot sign is refused
+ * with `invalid_oauth`; one that cannot be read at all, with Node's own error.
  */
 export function signingAlgorithmOf(pem: string, configured: string | undefined): string {
   if (!pem.includes('-----BEGIN PRIVATE KEY-----')) {
-    throw new Error('it must be a PKCS #8 PEM key ("-----BEGIN PRIVATE KEY-----")')
+    throw new AtelierError('invalid_oauth', 'it must be a PKCS #8 PEM key ("-----BEGIN PRIVATE KEY-----")')
   }
   const key = createPrivateKey(pem)
   const type = key.asymmetricKeyType
@@ -294,10 +303,16 @@ export function signingAlgorithmOf(pem: string, configured: string | undefined):
         : type === 'rsa-pss'
           ? 'PS256'
           : undefined
-  if (!usual) throw new Error(`a ${type}${curve ? ` (${curve})` : ''} key cannot sign client assertions`)
+  if (!usual) {
+    throw new AtelierError(
+      'invalid_oauth',
+      `a ${type}${curve ? ` (${curve})` : ''} key cannot sign client assertions`,
+    )
+  }
   if (!configured) return usual
   const family = configured.slice(0, 2)
   const fits = type === 'ec' ? configured === usual : family === 'RS' || family === 'PS'
-  if (!fits) throw new Error(`${configured} does not fit a ${type} key (use ${usual})`)
+  if (!fits)
+    throw new AtelierError('invalid_oauth', `${configured} does not fit a ${type} key (use ${usual})`)
   return configured
 }

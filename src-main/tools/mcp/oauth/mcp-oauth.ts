@@ -12,7 +12,7 @@ import { auth, type OAuthClientProvider, UnauthorizedError } from '@modelcontext
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import packageJson from '../../../../package.json'
-import { AtelierError } from '../../../../src-shared/errors'
+import { AtelierError, errorMessage } from '../../../../src-shared/errors'
 import type { McpAuthState, McpServerStatus, McpSignIn } from '../../../../src-shared/mcp'
 import type { SealedSecrets } from '../../../core/sealed-secrets'
 import type { McpOAuthCredentialsRepository } from '../../../db/mcp-oauth-credentials-repository'
@@ -220,7 +220,7 @@ export class McpOAuth {
     completion
       .catch((error: unknown) => {
         if (this.pending.get(target.id) === entry) {
-          this.failures.set(target.id, error instanceof Error ? error.message : String(error))
+          this.failures.set(target.id, errorMessage(error))
         }
       })
       .finally(() => {
@@ -309,7 +309,7 @@ export class McpOAuth {
 
   private failed(target: OAuthTarget, error: unknown): AtelierError {
     if (AtelierError.isInstance(error) && error.code.startsWith('sign_in')) return error
-    const reason = error instanceof Error ? error.message : String(error)
+    const reason = errorMessage(error)
     return new AtelierError('sign_in_failed', `Signing in to “${target.name}” failed: ${reason}`)
   }
 

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import type { ErrorCode } from '../../../../src-shared/errors'
 import {
   isOfficialEndpoint,
   type KeyStorage,
@@ -35,7 +36,7 @@ function factsOf(
  * A failed turn in plain words: what happened, what to do (with "Settings → …" as links), a button
  * to the settings that fix it, and the provider's own words and the code under Details.
  */
-export function ErrorActions({ code, message }: { code: string | undefined; message: string | null }) {
+export function ErrorActions({ code, message }: { code: ErrorCode | undefined; message: string | null }) {
   const api = useApi()
   const chat = useChat()
   const openSettings = useOpenSettings()

@@ -1,10 +1,11 @@
+import type { ErrorCode } from '../../../../src-shared/errors'
 import { ChatIcon } from './ChatIcon'
 import { ErrorActions } from './ErrorActions'
 
 interface TurnNoticeProps {
   kind: 'failed' | 'interrupted' | 'stopped' | 'refused'
   message: string | null
-  code?: string | undefined
+  code?: ErrorCode | undefined
   /** The latest failure speaks up (an alert) and offers Retry; older ones stay quiet. */
   latest: boolean
   onRetry?: (() => void) | undefined

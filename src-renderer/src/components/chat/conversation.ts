@@ -13,6 +13,7 @@ import type {
   TurnEvent,
   Usage,
 } from '../../../../src-shared/agent'
+import type { ErrorCode } from '../../../../src-shared/errors'
 import { isFinished, type ToolCallResult, type ToolCallState } from '../../../../src-shared/tool-calls'
 import type { OutputReport, PartialReport } from '../../../../src-shared/tools'
 import type { ComposerAttachment } from './attachments'
@@ -48,7 +49,7 @@ export interface StartFailure {
   attachments?: ComposerAttachment[]
   /** Refused while retrying a stored turn: its Retry runs that turn again rather than send the prompt. */
   rerun?: boolean
-  code: string
+  code: ErrorCode
   message: string
 }
 
@@ -374,7 +375,7 @@ export type Row =
     }
   /** Where the context was compacted: after the message it names. */
   | { kind: 'compaction'; key: string; compaction: Compaction }
-  | { kind: 'turn_end'; key: string; turn: Turn; code: string | undefined; latest: boolean }
+  | { kind: 'turn_end'; key: string; turn: Turn; code: ErrorCode | undefined; latest: boolean }
   | { kind: 'start_failure'; key: string; failure: StartFailure }
   | { kind: 'working'; key: string; label: string }
 

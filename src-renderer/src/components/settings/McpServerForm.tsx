@@ -1,6 +1,6 @@
 import { type FormEvent, useId, useRef, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
-import { isAtelierErrorPayload } from '../../../../src-shared/errors'
+import { type ErrorCode, isAtelierErrorPayload } from '../../../../src-shared/errors'
 import {
   isSecret,
   MASKED_VALUE,
@@ -104,7 +104,11 @@ function buildOAuth(
 }
 
 /** The AtelierError codes the service answers with, and the field each is about. */
-const FIELD_OF_CODE: Record<string, Field> = { name_taken: 'name', invalid_name: 'name', invalid_url: 'url' }
+const FIELD_OF_CODE: Partial<Record<ErrorCode, Field>> = {
+  name_taken: 'name',
+  invalid_name: 'name',
+  invalid_url: 'url',
+}
 
 type Pairs = { pairs: Record<string, string> } | { error: string }
 

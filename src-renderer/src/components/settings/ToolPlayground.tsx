@@ -63,7 +63,7 @@ export function ToolPlayground({ api, tool, onClose }: ToolPlaygroundProps) {
   try {
     JSON.parse(args)
   } catch (error) {
-    jsonProblem = error instanceof Error ? error.message : String(error)
+    jsonProblem = errorMessage(error)
   }
 
   async function run() {

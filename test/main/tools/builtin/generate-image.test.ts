@@ -123,7 +123,7 @@ describe('createGenerateImageToolPlan', () => {
     try {
       refusal()
     } catch (error) {
-      expect(error).toMatchObject({ type: 'validation_failed' })
+      expect(error).toMatchObject({ code: 'validation_failed' })
       const { message } = error as Error
       expect(message).toContain('"stable-diffusion"')
       expect(message).toContain('gpt-image')
