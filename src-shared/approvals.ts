@@ -171,24 +171,37 @@ export function joinWords(words: readonly string[]): string {
 }
 
 /**
- * The protected paths, relative to the bound folder: changing one can run code later (a git hook,
- * `core.fsmonitor`, an `.envrc`, a package script, CI) or changes how an agent or editor behaves.
- * Any file with an executable bit is protected as well.
+ * The protected paths: files a *routine* command (`git status`, `npm run test`, `cargo build`, a
+ * `cd`, opening the folder in an editor, a push to CI) reads and runs code from, or that tell an
+ * agent or editor what to run — not the sources a coding task edits. A glob without `/` matches at
+ * any depth, one with `/` from the bound folder (see docs/approvals.md for why each is here). Any
+ * file with an executable bit, and anything in a folder git takes for a repository, is protected
+ * as well.
  */
 export const DEFAULT_PROTECTED_PATHS = [
-  '.git/**',
+  '**/.git/**',
+  '.gitattributes',
+  '.gitmodules',
   '.husky/**',
+  '.pre-commit-config.yaml',
   '.envrc',
   '.env*',
+  'package.json',
+  '.npmrc',
+  '.yarnrc*',
+  '.pnpmfile.cjs',
+  '**/.cargo/config*',
+  'Makefile',
   '.vscode/**',
+  '*.code-workspace',
   '.idea/**',
+  '.devcontainer/**',
+  '.devcontainer.json',
   '.atelier/**',
   '.claude/**',
   '.codex/**',
   '.cursor/**',
   '.mcp.json',
-  'package.json',
-  'Makefile',
-  '.github/workflows/**',
+  '.github/**',
   '.gitlab-ci.yml',
 ]

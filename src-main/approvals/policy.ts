@@ -8,9 +8,7 @@
  * does; some facts ask whatever an allow rule says (a redirect to a file, a path outside the folder,
  * a protected path). The call takes the strictest of its subjects.
  */
-import { stat } from 'node:fs/promises'
 import { isAbsolute, relative, sep } from 'node:path'
-import picomatch from 'picomatch'
 import {
   type ApprovalMode,
   type CommandVerdict,
@@ -20,6 +18,7 @@ import {
   splitWords,
 } from '../../src-shared/approvals'
 import type { ToolCallDescription } from '../../src-shared/tools'
+import { protectionOf } from './protected-paths'
 import { compileRule, type RuleMatcher } from './rules'
 import { parseShellCommand, type ShellSubCommand } from './shell-command'
 
@@ -218,20 +217,13 @@ function defaultFor(facts: CallFacts, insideFolder = false): Subject['byDefault'
 }
 
 async function pathSubject(facts: CallFacts, location: string): Promise<Subject> {
-  const inside = facts.folder !== null ? insideFolder(facts.folder, location) : undefined
+  const { folder } = facts
+  const inside = folder !== null ? insideFolder(folder, location) : undefined
   const shown = inside ?? location
   const escalations: Escalation[] = []
-  if (inside !== undefined && facts.description.kind === 'edit') {
-    const protectedBy = isProtected(facts.protectedPaths, inside)
-    if (protectedBy || (await isExecutable(location))) {
-      escalations.push({
-        reason: protectedBy
-          ? `${inside} is a protected path (${protectedBy}): changing it can run code later. Only a rule naming it allows it.`
-          : `${inside} is executable: changing it changes what runs. Only a rule naming it allows it.`,
-        waivedBy: 'rule-with-pattern',
-        holdsInFullAuto: true,
-      })
-    }
+  if (folder !== null && inside !== undefined && facts.description.kind === 'edit') {
+    const reason = await protectionOf({ folder, path: location, relative: inside }, facts.protectedPaths)
+    if (reason) escalations.push({ reason, waivedBy: 'rule-with-pattern', holdsInFullAuto: true })
   }
   return {
     text: shown,
@@ -346,23 +338,4 @@ function insideFolder(folder: string, path: string): string | undefined {
   if (rel === '') return '.'
   if (rel.startsWith('..') || isAbsolute(rel)) return undefined
   return rel.split(sep).join('/')
-}
-
-const protectedMatchers = new Map<string, (path: string) => boolean>()
-
-function isProtected(patterns: readonly string[], path: string): string | undefined {
-  return patterns.find((pattern) => {
-    let matcher = protectedMatchers.get(pattern)
-    if (!matcher) {
-      matcher = picomatch(pattern, { dot: true })
-      protectedMatchers.set(pattern, matcher)
-    }
-    return matcher(path)
-  })
-}
-
-async function isExecutable(path: string): Promise<boolean> {
-  if (process.platform === 'win32') return false
-  const info = await stat(path).catch(() => undefined)
-  return info?.isFile() === true && (info.mode & 0o111) !== 0
 }

@@ -5,6 +5,7 @@
 import { dirname } from 'node:path'
 import { LocalSecretStore } from '../core/local-secret-store'
 import type { Database } from './database'
+import { upgradeStoredProtectedPaths } from './legacy-protected-paths'
 import { upgradeToolResultPart } from './legacy-tool-results'
 import { sealClearTextSecrets } from './mcp-servers-repository'
 
@@ -353,5 +354,11 @@ export const migrations: readonly Migration[] = [
       END
       WHERE error IS NOT NULL;
     `,
+  },
+  {
+    version: 15,
+    name: 'stored protected paths get the entries added since',
+    sql: '',
+    upgrade: upgradeStoredProtectedPaths,
   },
 ]

@@ -18,7 +18,11 @@ export const DEFAULT_PREFERENCES: Preferences = {
   compactionThresholdPercent: 80,
 }
 
-/** App-wide preferences. Stored values that no longer parse fall back to the defaults, field by field. */
+/**
+ * App-wide preferences. Only what the person set is stored, so a preference never saved follows its
+ * default as that changes (a new protected path reaches everyone who kept the list as it came).
+ * Stored values that no longer parse fall back to the defaults, field by field.
+ */
 export class PreferencesService {
   constructor(
     private readonly repository: AppSettingsRepository,
@@ -27,22 +31,28 @@ export class PreferencesService {
   ) {}
 
   get(): Preferences {
-    const stored = parseJson(this.repository.getRaw(KEY))
-    const merged = { ...DEFAULT_PREFERENCES }
-    if (typeof stored === 'object' && stored !== null) {
-      for (const key of Object.keys(DEFAULT_PREFERENCES) as (keyof Preferences)[]) {
-        const candidate = { ...merged, [key]: (stored as Record<string, unknown>)[key] }
-        if (Value.Check(Preferences, candidate)) Object.assign(merged, candidate)
-      }
-    }
-    return merged
+    return { ...DEFAULT_PREFERENCES, ...this.stored() }
   }
 
   update(changes: MethodRequest<'preferences.update'>): Preferences {
-    const next = { ...this.get(), ...changes }
-    this.repository.set(KEY, next, this.now())
+    this.repository.set(KEY, { ...this.stored(), ...changes }, this.now())
+    const next = this.get()
     this.events.emit('preferences.changed', next)
     return next
+  }
+
+  /** The stored fields that still parse. */
+  private stored(): Partial<Preferences> {
+    const stored = parseJson(this.repository.getRaw(KEY))
+    const valid: Partial<Preferences> = {}
+    if (typeof stored !== 'object' || stored === null) return valid
+    for (const key of Object.keys(DEFAULT_PREFERENCES) as (keyof Preferences)[]) {
+      if (!(key in stored)) continue
+      const value = (stored as Record<string, unknown>)[key]
+      if (Value.Check(Preferences, { ...DEFAULT_PREFERENCES, [key]: value }))
+        Object.assign(valid, { [key]: value })
+    }
+    return valid
   }
 }
 

@@ -214,7 +214,7 @@ describe('approvals in the chat', () => {
     expect(text).toContain('Saved from an approval card')
     expect(text).not.toContain('Never used')
     expect(await panel.getByRole('textbox', { name: 'Protected paths 1', exact: true }).inputValue()).toBe(
-      '.git/**',
+      '**/.git/**',
     )
     await screenshot(page, 'settings-permissions-light')
 
@@ -415,10 +415,10 @@ describe('Settings → Permissions', () => {
     await screenshot(page, 'settings-permissions-rules-light')
 
     await panel.getByRole('button', { name: 'Add to Protected paths' }).click()
-    await panel.getByRole('textbox', { name: 'Protected paths 16', exact: true }).fill('secrets/**')
+    await panel.getByRole('textbox', { name: 'Protected paths 26', exact: true }).fill('secrets/**')
     await panel.getByRole('button', { name: 'Save protected paths' }).click()
     await expect.poll(() => app.atelier.preferences.get().protectedPaths.at(-1)).toBe('secrets/**')
-    expect(app.atelier.preferences.get().protectedPaths).toHaveLength(16)
+    expect(app.atelier.preferences.get().protectedPaths).toHaveLength(26)
   })
   it('gives an agent profile an approval mode, which a chat with that profile shows until it picks its own', async () => {
     const { page, app, chat } = await open()

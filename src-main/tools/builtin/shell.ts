@@ -8,6 +8,7 @@ import { type Static, Type } from '@sinclair/typebox'
 import type { ToolParameterDescriptor } from '../../../src-shared/tools'
 import { defineTool } from '../define-tool'
 import { ToolError } from '../errors'
+import { withEnforcedGitConfig } from '../git-environment'
 import {
   baseDirectory,
   checkPath,
@@ -185,10 +186,12 @@ async function runIn(interpreter: Interpreter, args: Parameters, context: ToolCo
     file: interpreter.file,
     args: interpreter.args(args.command),
     cwd: real,
-    env: shellEnvironment(process.env, {
-      passSecrets: parameters.passSecretsToShell === true,
-      passEnvironment: stringList(parameters.passEnvironment),
-    }),
+    env: withEnforcedGitConfig(
+      shellEnvironment(process.env, {
+        passSecrets: parameters.passSecretsToShell === true,
+        passEnvironment: stringList(parameters.passEnvironment),
+      }),
+    ),
     timeoutMs: timeoutSeconds * 1000,
     maxOutputBytes: clampIntegerSetting(parameters.maxOutputBytes, MAX_OUTPUT),
     signal: context.signal,

@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process'
 import { chmodSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { type CallFacts, evaluateCall } from '../../../src-main/approvals/policy'
 import {
@@ -124,6 +125,54 @@ describe('the approval policy', () => {
     const verdict = await evaluateCall(facts('edit_file', file('edit', 'scripts/deploy.sh'), 'accept-edits'))
     expect(verdict.action).toBe('ask')
     expect(verdict.reasons.join(' ')).toContain('executable')
+  })
+
+  it('matches a protected name without a slash at any depth, and one with a slash from the folder', async () => {
+    const { facts, file } = project()
+    const action = async (path: string) =>
+      (await evaluateCall(facts('write_file', file('edit', path), 'accept-edits'))).action
+    for (const path of ['sub/.envrc', 'packages/app/package.json', 'a/b/.env.local', 'sub/.git/config']) {
+      expect(await action(path), path).toBe('ask')
+    }
+    // `.github/**` and `.vscode/**` are read where the folder starts, and nowhere else.
+    for (const path of ['docs/.github/notes.md', 'examples/.vscode/settings.json', 'src/package.json.ts']) {
+      expect(await action(path), path).toBe('allow')
+    }
+    // A person's own glob follows the same rule.
+    const own = {
+      ...facts('write_file', file('edit', 'keys/deep/id.pem'), 'accept-edits'),
+      protectedPaths: ['*.pem'],
+    }
+    expect((await evaluateCall(own)).action).toBe('ask')
+  })
+
+  it('protects every file of a folder git takes for a repository, whichever of HEAD, objects/ and refs/ comes last', async () => {
+    const { folder, facts, file } = project()
+    execFileSync('git', ['init', '-q', '--bare', 'shipped'], { cwd: folder })
+    const shipped = await evaluateCall(facts('write_file', file('edit', 'shipped/config'), 'full-auto'))
+    expect(shipped.action).toBe('ask')
+    expect(shipped.reasons).toEqual([
+      'shipped/config is inside shipped, which git takes for a repository: changing it can run code at a later git command. Only a rule naming it allows it.',
+    ])
+
+    // Built file by file: harmless until the last of the three would make it a repository.
+    const action = async (path: string) =>
+      (await evaluateCall(facts('write_file', file('edit', path), 'accept-edits'))).action
+    const parts = ['HEAD', 'objects/pack/x', 'refs/heads/main', 'config']
+    for (const last of parts.slice(0, 3)) {
+      const built = `built-${last.split('/')[0]}`
+      for (const part of parts.filter((part) => part !== last)) {
+        expect(await action(`${built}/${part}`), part).toBe('allow')
+        mkdirSync(dirname(join(folder, built, part)), { recursive: true })
+        writeFileSync(join(folder, built, part), '')
+      }
+      expect(await action(`${built}/${last}`), last).toBe('ask')
+    }
+
+    // A folder holding only some of them is not one.
+    mkdirSync(join(folder, 'notes', 'refs'), { recursive: true })
+    writeFileSync(join(folder, 'notes', 'HEAD'), '')
+    expect(await action('notes/todo.md')).toBe('allow')
   })
 
   it('takes the strictest matching rule: deny beats ask beats allow', async () => {

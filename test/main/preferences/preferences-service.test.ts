@@ -32,6 +32,27 @@ describe('PreferencesService', () => {
     }
   })
 
+  it('stores only what the person set, so a list they never saved follows the defaults as those change', () => {
+    const atelier = createAtelier({ dataDir: tempDir() })
+    try {
+      const stored = () =>
+        JSON.parse(
+          (
+            atelier.db.prepare("SELECT value FROM app_settings WHERE key = 'preferences'").get() as {
+              value: string
+            }
+          ).value,
+        )
+      atelier.preferences.update({ theme: 'dark' })
+      expect(stored()).toEqual({ theme: 'dark' })
+      atelier.preferences.update({ protectedPaths: ['secrets/**'] })
+      atelier.preferences.update({ maxIterations: 12 })
+      expect(stored()).toEqual({ theme: 'dark', protectedPaths: ['secrets/**'], maxIterations: 12 })
+    } finally {
+      atelier.close()
+    }
+  })
+
   it.each([
     ['text that is not JSON', '{theme: dark'],
     ['a value outside the allowed set', '{"theme":"neon"}'],

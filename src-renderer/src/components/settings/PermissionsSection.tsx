@@ -143,12 +143,13 @@ export function PermissionsSection({ api, preferences, onChange }: PermissionsSe
           <>
             Changing one of these can run code later (a git hook, an <code>.envrc</code>, a package script,
             CI) or changes how an agent or editor behaves, so an edit to it asks first in every mode, Full
-            auto included, unless a rule names it. Globs relative to the bound folder; any file with an
-            executable bit is protected too.
+            auto included, unless a rule names it. A glob without <code>/</code> matches at any depth, one
+            with <code>/</code> from the bound folder. Any file with an executable bit, and anything in a
+            folder git takes for a repository, is protected too.
           </>
         }
         label="Protected paths"
-        placeholder=".git/**"
+        placeholder="secrets/**"
         saveLabel="Save protected paths"
         defaults={DEFAULT_PROTECTED_PATHS}
       />

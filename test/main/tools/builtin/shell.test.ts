@@ -609,6 +609,49 @@ describe('bash tool', () => {
     })
   })
 
+  describe('git settings', () => {
+    const READ_BACK =
+      'git config --get safe.bareRepository; git config --get core.fsmonitor; env | grep ^GIT_CONFIG | sort'
+
+    it('gives every git a command runs safe.bareRepository=explicit and core.fsmonitor=false', async () => {
+      const { bash } = setup()
+      const { data } = await bash({ command: READ_BACK })
+      expect(data.stdout).toBe(
+        [
+          'explicit',
+          'false',
+          'GIT_CONFIG_COUNT=2',
+          'GIT_CONFIG_KEY_0=safe.bareRepository',
+          'GIT_CONFIG_KEY_1=core.fsmonitor',
+          'GIT_CONFIG_VALUE_0=explicit',
+          'GIT_CONFIG_VALUE_1=false',
+          '',
+        ].join('\n'),
+      )
+    })
+
+    it('adds them after the settings the person passes through, keeping theirs', async () => {
+      const { bash } = setup({ passEnvironment: ['GIT_CONFIG_*'] })
+      // Theirs try to turn core.fsmonitor back on; the enforced value comes later and wins.
+      const theirs = {
+        GIT_CONFIG_COUNT: '2',
+        GIT_CONFIG_KEY_0: 'core.fsmonitor',
+        GIT_CONFIG_VALUE_0: 'touch pwned',
+        GIT_CONFIG_KEY_1: 'user.name',
+        GIT_CONFIG_VALUE_1: 'Ada',
+      }
+      Object.assign(process.env, theirs)
+      try {
+        const { data } = await bash({
+          command: 'git config --get user.name; git config --get core.fsmonitor',
+        })
+        expect(data.stdout).toBe('Ada\nfalse\n')
+      } finally {
+        for (const name of Object.keys(theirs)) delete process.env[name]
+      }
+    })
+  })
+
   describe('arguments', () => {
     it('refuses malformed arguments with validation_failed and runs nothing', async () => {
       const { bash, project } = setup()
