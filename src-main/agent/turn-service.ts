@@ -201,10 +201,14 @@ export class TurnService {
         if (part.type === 'tool_result') results.set(`${message.turnId} ${part.callId}`, part)
       }
     }
+    // The running turn's calls as they are now, over what is stored of them (some not yet).
     const running = this.running.get(id)
-    const live = new Map(running?.scheduler?.calls.map((call) => [call.id, call]))
-    const calls = conversation.calls(id).map((stored) => {
-      const call = (stored.turnId === running?.turnId && live.get(stored.id)) || stored
+    const live = running?.scheduler?.calls ?? []
+    const liveIds = new Set(live.map((call) => call.id))
+    const stored = conversation
+      .calls(id)
+      .filter((call) => call.turnId !== running?.turnId || !liveIds.has(call.id))
+    const calls = [...stored, ...live].map((call) => {
       const result = results.get(`${call.turnId} ${call.id}`)
       if (call.result || !result) return call
       const { type: _type, callId: _callId, name: _name, ...rest } = result

@@ -220,11 +220,9 @@ export class ConversationRepository {
            started_at = excluded.started_at, ended_at = excluded.ended_at,
            waited_ms = excluded.waited_ms`,
       ),
-      // A call that was running when its turn was cut off failed; one that had not begun never ran.
+      // Only a call that had begun to run is stored before its end: cut off, it failed.
       interruptCalls: db.prepare(
-        `UPDATE tool_calls SET
-           status = CASE WHEN status IN ('executing', 'awaiting_input') THEN 'failed' ELSE 'cancelled' END,
-           error_type = 'interrupted', ended_at = ?
+        `UPDATE tool_calls SET status = 'failed', error_type = 'interrupted', ended_at = ?
          WHERE turn_id = ? AND status NOT IN ('succeeded', 'failed', 'cancelled')`,
       ),
       calls: db.prepare<[string], CallRow>(

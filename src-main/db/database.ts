@@ -42,7 +42,10 @@ export function withoutSync<T>(db: Database, write: () => T): T {
   let sync = syncStatements.get(db)
   if (!sync) {
     // Prepared once: `db.pragma` prepares its statement anew each time, which costs more than the write.
-    sync = { normal: db.prepare('PRAGMA synchronous = NORMAL'), full: db.prepare('PRAGMA synchronous = FULL') }
+    sync = {
+      normal: db.prepare('PRAGMA synchronous = NORMAL'),
+      full: db.prepare('PRAGMA synchronous = FULL'),
+    }
     syncStatements.set(db, sync)
   }
   sync.normal.run()
@@ -53,7 +56,10 @@ export function withoutSync<T>(db: Database, write: () => T): T {
   }
 }
 
-const syncStatements = new WeakMap<Database, { normal: BetterSqlite3.Statement; full: BetterSqlite3.Statement }>()
+const syncStatements = new WeakMap<
+  Database,
+  { normal: BetterSqlite3.Statement; full: BetterSqlite3.Statement }
+>()
 
 function assertIntact(db: Database, file: string): void {
   let problems: string[]

@@ -1,8 +1,8 @@
 /**
- * One call's state, kept in one place: each change is sent whole as one `tool_call` event; what must
- * outlive Atelier is stored as it happens (the call exists, what was decided, that it began to run —
- * see ConversationRepository.saveCall), and its end is committed with its result. The rest (its
- * place in line, its description, a question on screen) is stored with the next of those.
+ * One call's state, kept in one place: each change is sent whole as one `tool_call` event. It is
+ * stored when it begins to run (with what was decided for it — see ConversationRepository.saveCall),
+ * so a restart tells a call cut off while it ran, and its end is committed with its result. A call
+ * that never began leaves only its end, or nothing if Atelier died first: it did not run.
  */
 import type { ChatMessage, ToolResultPart, TurnEvent } from '../../../src-shared/agent'
 import type { CallDecision, Question } from '../../../src-shared/questions'
@@ -28,7 +28,7 @@ export class CallTracker {
     private readonly sink: CallSink,
   ) {
     this.current = { ...call, status: 'validating', decisions: [], createdAt: Date.now(), waitedMs: 0 }
-    this.changed()
+    this.sent()
   }
 
   get state(): ToolCallState {
@@ -41,19 +41,19 @@ export class CallTracker {
 
   /** Valid and offered: it waits for its turn. */
   scheduled(title: string): void {
-    this.update({ status: 'scheduled', title }, 'sent')
+    this.update({ status: 'scheduled', title })
   }
 
   described(description: ToolCallDescription): void {
-    this.update({ description }, 'sent')
+    this.update({ description })
   }
 
   /** A question is put to the person: `awaiting_approval` before it runs, `awaiting_input` while it runs. */
   asking(question: Question): void {
-    this.update(
-      { status: this.current.status === 'executing' ? 'awaiting_input' : 'awaiting_approval', question },
-      'sent',
-    )
+    this.update({
+      status: this.current.status === 'executing' ? 'awaiting_input' : 'awaiting_approval',
+      question,
+    })
   }
 
   /** The question is over (answered, or the call stopped): back to where the call was. */
@@ -61,7 +61,7 @@ export class CallTracker {
     const running = this.current.status === 'awaiting_input' || this.current.status === 'executing'
     if (running) this.waitedWhileRunning += waitedMs
     const status: ToolCallStatus = running ? 'executing' : 'scheduled'
-    this.update({ status, question: undefined, waitedMs: this.current.waitedMs + waitedMs }, 'sent')
+    this.update({ status, question: undefined, waitedMs: this.current.waitedMs + waitedMs })
   }
 
   decided(decision: CallDecision): void {
@@ -69,7 +69,9 @@ export class CallTracker {
   }
 
   executing(): void {
-    this.update({ status: 'executing', startedAt: Date.now() })
+    this.current = { ...this.current, status: 'executing', startedAt: Date.now() }
+    this.sink.save(this.current)
+    this.sent()
   }
 
   /** A report that replaces the one before; a command's output is not state (see `tool_output`). */
@@ -83,7 +85,7 @@ export class CallTracker {
       )
     }
     this.current = { ...this.current, progress }
-    this.sink.emit({ type: 'tool_call', call: this.current })
+    this.sent()
   }
 
   /** The end, as its result says: succeeded, cancelled (stopped), or failed with its type. */
@@ -104,20 +106,18 @@ export class CallTracker {
     }
     const { id, name } = this.current
     const message = this.sink.finish(this.current, { type: 'tool_result', callId: id, name, ...result })
-    this.sink.emit({ type: 'tool_call', call: this.current })
+    this.sent()
     return message
   }
 
-  /** A change, sent; and stored too unless it only needs to be `sent`. */
-  private update(change: Partial<ToolCallState>, how: 'stored' | 'sent' = 'stored'): void {
+  private update(change: Partial<ToolCallState>): void {
     const next = { ...this.current, ...change }
     if (change.question === undefined && 'question' in change) delete next.question
     this.current = next
-    this.changed(how)
+    this.sent()
   }
 
-  private changed(how: 'stored' | 'sent' = 'stored'): void {
-    if (how === 'stored') this.sink.save(this.current)
+  private sent(): void {
     this.sink.emit({ type: 'tool_call', call: this.current })
   }
 }
