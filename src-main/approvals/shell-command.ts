@@ -53,8 +53,9 @@ export interface ParsedShellCommand {
   commands: ShellSubCommand[]
   /**
    * Set when what runs cannot be told from the source: it does not parse (tree-sitter ERROR/MISSING
-   * nodes), a `bash -c` or `env -S` string cannot be read statically, or a wrapper has an option this
-   * check does not know. The policy then asks.
+   * nodes), a `bash -c` or `env -S` string cannot be read statically, a wrapper has an option this
+   * check does not know, or bash evaluates text later (arithmetic on a variable, `${!x}`, `${x@P}`,
+   * `$_`, backticks in a heredoc). The policy then asks.
    */
   error?: string
 }
@@ -197,6 +198,8 @@ function firstError(node: Node): Node | null {
 
 /** Finds every command under `node`; everything that is not a command is searched for substitutions. */
 function visit(node: Node, scope: Scope, walk: Walk): void {
+  const unseen = evaluatedLater(node)
+  if (unseen) walk.errors.push(unseen)
   if (walk.redirected?.target.equals(node)) {
     visitRedirectTarget(node, scope, walk)
     return
@@ -222,6 +225,13 @@ function visit(node: Node, scope: Scope, walk: Walk): void {
       scope.assigned = [...scope.assigned, ...assignedNames({ namedChildren: [node] } as Node)]
       visitChildren(node, scope, walk)
       break
+    case 'for_statement': {
+      // `for PATH in .; do git status; done` sets PATH as `PATH=.` would, and keeps it after the loop.
+      const variable = node.childForFieldName('variable')?.text
+      if (variable) scope.assigned = [...scope.assigned, variable]
+      visitChildren(node, scope, walk)
+      break
+    }
     case 'pipeline':
       for (const child of node.namedChildren) {
         // tree-sitter-bash reads `a && b 2>&1 | c` as `(a && b 2>&1) | c`; bash runs a in this shell.
@@ -237,6 +247,98 @@ function visit(node: Node, scope: Scope, walk: Walk): void {
       break
     default:
       visitChildren(node, scope, walk)
+  }
+}
+
+/** Arithmetic that is only numbers: digits, operators, and the shell's own counts (`$?`, `$#`, `$$`, `$!`). */
+const LITERAL_ARITHMETIC = /^(?:[\d\s+\-*/%<>=!&|^~?:,()]|\$\{?[?#$!]\}?)*$/
+/** The operators of `[[ … ]]` that evaluate both sides as arithmetic. */
+const ARITHMETIC_TESTS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge'])
+const LAST_WORD = '$_ is the last word of the command before, which bash fills in only when it runs.'
+/** Builtins whose -i makes later assignments arithmetic and whose -n makes a name refer to another. */
+const DECLARES = new Set(['declare', 'typeset', 'local'])
+
+/**
+ * What bash evaluates at `node` beyond what this parser reads, said for the person; undefined when
+ * nothing. Arithmetic evaluates each name's value as an expression in turn, and `a[$(cmd)]` there
+ * runs cmd (`x='a[$(cmd)]'; echo $((x))`); `${!x}` takes a variable's name from a value; `${x@P}`
+ * expands a value as a prompt, substitutions included; `$_` is the last word of the command
+ * before; an unquoted heredoc runs backticks the grammar does not see.
+ */
+function evaluatedLater(node: Node): string | undefined {
+  const shown = node.text.length > 40 ? `${node.text.slice(0, 40)}…` : node.text
+  const arithmetic = arithmeticOf(node)
+  if (arithmetic !== undefined && !LITERAL_ARITHMETIC.test(arithmetic)) {
+    return `${shown} evaluates a variable's value as arithmetic, which can run commands not written here.`
+  }
+  const tokens = node.children.filter((child) => !child.isNamed).map((child) => child.type)
+  switch (node.type) {
+    case 'expansion':
+      if (node.child(1)?.type === '!') return `${shown} takes a variable's name from a value.`
+      if (tokens.includes('@')) return `${shown} transforms a value, as a prompt expands it, at run time.`
+      return usesLastWord(node) ? LAST_WORD : undefined
+    case 'simple_expansion':
+      return usesLastWord(node) ? LAST_WORD : undefined
+    case 'heredoc_redirect': {
+      const start = node.children.find((child) => child.type === 'heredoc_start')
+      const body = node.children.find((child) => child.type === 'heredoc_body')
+      // A quoted delimiter (<<'EOF', <<"EOF", <<\EOF) keeps the body as written.
+      if (!start || /['"\\]/.test(start.text) || !body) return undefined
+      const unescaped = body.text.replace(/\\[\s\S]/g, '')
+      return /`|\$\(/.test(unescaped)
+        ? 'A heredoc body holds backticks or $(…), which bash runs as it reads the body.'
+        : undefined
+    }
+    case 'declaration_command': {
+      const options = node.namedChildren.filter(
+        (child) => child.type === 'word' && /^[-+]\w*[in]/.test(child.text),
+      )
+      return DECLARES.has(node.child(0)?.text ?? '') && options.length > 0
+        ? `${shown} makes later assignments arithmetic, or names refer to other variables.`
+        : undefined
+    }
+    default:
+      return undefined
+  }
+}
+
+function usesLastWord(node: Node): boolean {
+  return node.namedChildren.some((child) => child.type === 'special_variable_name' && child.text === '_')
+}
+
+/** The text bash evaluates as arithmetic at `node`, if it is one of the places that do. */
+function arithmeticOf(node: Node): string | undefined {
+  const texts = (children: Node[]) => children.map((child) => child.text).join(' ')
+  switch (node.type) {
+    case 'arithmetic_expansion':
+    case 'c_style_for_statement':
+      return texts(node.namedChildren.filter((child) => child.type !== 'do_group'))
+    case 'compound_statement':
+      return node.child(0)?.type === '((' ? texts(node.namedChildren) : undefined
+    case 'subscript': {
+      // The index of `${a[i]}` and `a[i]=…`; `${a[@]}` lists them all.
+      const index = texts(node.namedChildren.slice(1))
+      return index === '@' || index === '*' ? undefined : index
+    }
+    case 'expansion': {
+      // `${s:offset:length}`, not `${s:-default}`.
+      const colon = node.children.findIndex((child) => child.type === ':')
+      return colon === -1 ? undefined : texts(node.children.slice(colon).filter((child) => child.isNamed))
+    }
+    case 'binary_expression': {
+      const operator = node.children.find((child) => child.type === 'test_operator')
+      if (!operator || !ARITHMETIC_TESTS.has(operator.text)) return undefined
+      return texts(node.namedChildren.filter((child) => !child.equals(operator)))
+    }
+    case 'unary_expression': {
+      // `[[ -v a[i] ]]` evaluates the index.
+      const [operator, operand] = node.namedChildren
+      return operator?.text === '-v' ? /\[(.*)\]$/.exec(operand?.text ?? '')?.[1] : undefined
+    }
+    case 'command':
+      return node.childForFieldName('name')?.text === 'let' ? texts(node.namedChildren.slice(1)) : undefined
+    default:
+      return undefined
   }
 }
 

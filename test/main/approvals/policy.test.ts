@@ -405,6 +405,30 @@ describe('the approval policy', () => {
       ).toBe('ask')
     })
 
+    it('asks where bash evaluates text it was not shown: arithmetic on a variable, ${!x}, ${x@P}, $_, heredoc backticks', async () => {
+      const { facts, shell } = project()
+      for (const command of [
+        "git status 'a[$(touch x)]'; git status $((_))",
+        'git status ${!x}',
+        'git status ${_@P}',
+        'git status "$_"',
+        'for x in a; do git status $((x)); done',
+        'git status <<EOF\n`touch x`\nEOF',
+      ]) {
+        const verdict = await evaluateCall(facts('bash', shell(command), 'ask', gitStatus))
+        expect(verdict.action, command).toBe('ask')
+        expect(verdict.reasons[0], command).toMatch(
+          /^What the command runs cannot be checked sub-command by sub-command: /,
+        )
+      }
+      const echo = [rule('bash(echo *)')]
+      expect((await evaluateCall(facts('bash', shell('echo $((1 + 2))'), 'ask', echo))).action).toBe('allow')
+      const loop = await evaluateCall(
+        facts('bash', shell('for PATH in .; do git status; done'), 'ask', gitStatus),
+      )
+      expect(loop.reasons.join(' ')).toContain('It sets PATH, which can change what the command runs.')
+    })
+
     it('asks when the command does not parse, even in full-auto where a deny rule might have applied', async () => {
       const { facts, shell } = project()
       const broken = shell('echo "unterminated')

@@ -331,15 +331,56 @@ const rows: Row[] = [
   { source: 'echo > out hi', argv: [['echo', 'hi']], fields: { 0: { redirects: ['> out'] } } },
   { source: '> out.txt', argv: [[]], fields: { 0: { redirects: ['> out.txt'], paths: [inCwd('out.txt')] } } },
 
-  // Heredocs and here-strings: the body is data, but an unquoted body's $(…) does run
+  // Heredocs and here-strings: the body is data, but an unquoted body's $(…) does run (and asks:
+  // what the grammar sees in a heredoc body is not all bash runs, see below)
   {
     source: 'cat <<EOF\nhello $(rm x)\nEOF',
     argv: [['cat'], ['rm', 'x']],
     fields: { 0: { substitution: true } },
+    error: true,
   },
   { source: "cat <<'EOF'\nhello $(rm x)\nEOF", argv: [['cat']], fields: { 0: { substitution: false } } },
   { source: 'cat <<EOF | grep x\nrm y\nEOF\nrm z', argv: [['cat'], ['grep', 'x'], ['rm', 'z']] },
   { source: 'cat <<< "hi there"', argv: [['cat']], fields: { 0: { paths: [], redirects: [] } } },
+  // Backticks in an unquoted heredoc body run, but the grammar does not see them: they ask
+  { source: 'git status <<EOF\n`touch x`\nEOF', argv: [['git', 'status']], error: true },
+  { source: "cat <<'EOF'\n`touch x`\nEOF", argv: [['cat']] },
+  { source: 'cat <<\\EOF\n`touch x`\nEOF', argv: [['cat']] },
+  { source: 'cat <<EOF\n\\`not run\\`\nEOF', argv: [['cat']] },
+
+  // Text bash evaluates later asks: arithmetic on names (each name's value is evaluated in turn, and
+  // `a[$(cmd)]` there runs cmd), ${!x}, ${x@P}, $_
+  { source: 'git status $((_))', argv: [['git', 'status', '$((_))']], error: true },
+  { source: 'echo $((x + 1)) $[x]', argv: [['echo', '$((x + 1))', '$[x]']], error: true },
+  {
+    source: 'echo $((1 + 2 * 3)) $(( $# - 1 )) $[4]',
+    argv: [['echo', '$((1 + 2 * 3))', '$(( $# - 1 ))', '$[4]']],
+  },
+  { source: 'echo ${!_} ${!x}', argv: [['echo', '${!_}', '${!x}']], error: true },
+  { source: 'echo ${_@P}', argv: [['echo', '${_@P}']], error: true },
+  { source: 'echo "${x@E}"', argv: [['echo', '"${x@E}"']], error: true },
+  { source: 'ls; ls "$_"', argv: [['ls'], ['ls', '"$_"']], error: true },
+  { source: 'for x in a; do echo $((x)); done', argv: [['echo', '$((x))']], error: true },
+  { source: '((x + 1))', argv: [], error: true },
+  { source: '((1 + 1)) && ls', argv: [['ls']] },
+  { source: 'for ((i = 0; i < 3; i++)); do ls; done', argv: [['ls']], error: true },
+  { source: 'let x+1', argv: [['let', 'x+1']], error: true },
+  { source: '[[ $x -eq 1 ]] && ls', argv: [['ls']], error: true },
+  { source: '[[ $? -eq 0 && -n $x ]] && ls', argv: [['ls']] },
+  { source: '[[ -v a[i] ]] && ls', argv: [['ls']], error: true },
+  { source: 'echo ${a[i]}', argv: [['echo', '${a[i]}']], error: true },
+  { source: 'a[i]=1', argv: [], error: true },
+  { source: 'echo ${a[0]} ${a[@]}', argv: [['echo', '${a[0]}', '${a[@]}']] },
+  { source: 'echo ${s:x:1}', argv: [['echo', '${s:x:1}']], error: true },
+  { source: 'echo ${s:1:2} ${s: -1} ${s:-x}', argv: [['echo', '${s:1:2}', '${s: -1}', '${s:-x}']] },
+  { source: 'declare -i n; n=x', argv: [['declare', '-i', 'n']], error: true },
+  { source: 'local -n ref=x', argv: [['local', '-n', 'ref=x']], error: true },
+  // A for variable is set like an assignment: it can be PATH
+  {
+    source: 'for PATH in .; do git status; done; ls',
+    argv: [['git', 'status'], ['ls']],
+    fields: { 0: { assignments: ['PATH'] }, 1: { assignments: ['PATH'] } },
+  },
   // Brace expansion makes other words than the one written
   { source: 'cat {/etc/passwd,x}', argv: [['cat', '{/etc/passwd,x}']], fields: { 0: { paths: [null] } } },
   {
