@@ -8,7 +8,7 @@
  * does; some facts ask whatever an allow rule says (a redirect to a file, a path outside the folder,
  * a protected path). The call takes the strictest of its subjects.
  */
-import { isAbsolute, relative, sep } from 'node:path'
+import { basename, isAbsolute, relative, sep } from 'node:path'
 import {
   type ApprovalMode,
   type CommandVerdict,
@@ -18,7 +18,8 @@ import {
   splitWords,
 } from '../../src-shared/approvals'
 import type { ToolCallDescription } from '../../src-shared/tools'
-import { protectionOf } from './protected-paths'
+import { protectingPattern, protectionOf } from './protected-paths'
+import { hasRiskyOptions } from './risky-options'
 import { compileRule, type RuleMatcher } from './rules'
 import { parseShellCommand, type ShellSubCommand } from './shell-command'
 
@@ -105,9 +106,7 @@ export async function evaluateCall(facts: CallFacts): Promise<Verdict> {
     const rulesCouldRefuse = rules.some(({ rule }) => rule.action !== 'allow')
     if (facts.mode !== 'full-auto' || rulesCouldRefuse) {
       verdicts.push('ask')
-      reasons.push(
-        `The command could not be parsed (${parseError}), so it cannot be checked sub-command by sub-command.`,
-      )
+      reasons.push(`What the command runs cannot be checked sub-command by sub-command: ${parseError}`)
     }
   }
 
@@ -280,12 +279,28 @@ function commandSubject(facts: CallFacts, sub: ShellSubCommand): Subject {
     if (sub.cwd === null)
       escalations.push({ reason: 'Its working folder is not known (a cd into a variable).' })
   }
+  if (sub.riskyOptions.length > 0) {
+    const program = basename(sub.argv[0] ?? '')
+    escalations.push({
+      reason: `${program} can write files or run code through ${sub.riskyOptions.join(', ')}, which a rule for ${program} does not vouch for.`,
+      waivedBy: 'exact-rule',
+    })
+  }
+  const protectedWrites = facts.folder === null ? [] : protectedPathsWritten(facts, sub.written)
+  if (protectedWrites.length > 0) {
+    escalations.push({
+      reason: `It writes to a protected path (${protectedWrites.join(', ')}): changing it can run code later. Only an exact rule allows it.`,
+      waivedBy: 'exact-rule',
+      holdsInFullAuto: true,
+    })
+  }
   const variables = sub.assignments.filter((name) => !HARMLESS_VARIABLES.test(name))
   if (variables.length > 0) {
     // PATH=. runs ./git for `git status`; LD_PRELOAD, GIT_SSH_COMMAND, NODE_OPTIONS… run code too.
     escalations.push({ reason: `It sets ${variables.join(', ')}, which can change what the command runs.` })
   }
-  const exactOnly = sub.substitution || sub.redirects.length > 0
+  // A program with options that write or run gets exact rules only: no table of such options is complete.
+  const exactOnly = sub.substitution || sub.redirects.length > 0 || hasRiskyOptions(sub.argv[0] ?? '')
   return {
     text: sub.text,
     matches: (rule) => rule.command(words),
@@ -295,8 +310,17 @@ function commandSubject(facts: CallFacts, sub: ShellSubCommand): Subject {
   }
 }
 
+/** The protected paths among the files a command writes, with the pattern that protects each. */
+function protectedPathsWritten(facts: CallFacts, written: readonly (string | null)[]): string[] {
+  return written.flatMap((path) => {
+    const inside = path === null ? undefined : insideFolder(facts.folder as string, path)
+    const protectedBy = inside === undefined ? undefined : protectingPattern(inside, facts.protectedPaths)
+    return protectedBy ? [`${inside}, by ${protectedBy}`] : []
+  })
+}
+
 /**
- * The words that name what a command does — `git status`, `npm run test` — followed by ` *`, so the
+ * The words that name what a command does — `cargo test`, `yarn run test` — followed by ` *`, so the
  * saved rule covers that action with any arguments and nothing else. An unknown program is saved
  * exactly as written.
  */
@@ -311,10 +335,8 @@ function prefixPattern(argv: readonly string[]): string {
 const HARMLESS_VARIABLES =
   /^(NODE_ENV|CI|DEBUG|FORCE_COLOR|NO_COLOR|TERM|COLUMNS|LINES|TZ|LANG|LANGUAGE|LC_\w+|RUST_LOG|RUST_BACKTRACE|LOG_LEVEL|VERBOSE|PYTHONUNBUFFERED|PYTHONDONTWRITEBYTECODE|NODE_NO_WARNINGS|GOOS|GOARCH|CGO_ENABLED)$/
 
-const RUNNERS = new Set(['npm', 'pnpm', 'yarn', 'bun'])
+const RUNNERS = new Set(['pnpm', 'yarn', 'bun'])
 const ARITY: Record<string, number> = {
-  git: 2,
-  npm: 2,
   pnpm: 2,
   yarn: 2,
   bun: 2,

@@ -19,7 +19,7 @@ export async function protectionOf(
   file: FolderFile,
   patterns: readonly string[],
 ): Promise<string | undefined> {
-  const named = patterns.find((pattern) => matcherOf(pattern)(file.relative))
+  const named = protectingPattern(file.relative, patterns)
   if (named) {
     return `${file.relative} is a protected path (${named}): changing it can run code later. Only a rule naming it allows it.`
   }
@@ -31,6 +31,11 @@ export async function protectionOf(
     return `${file.relative} is executable: changing it changes what runs. Only a rule naming it allows it.`
   }
   return undefined
+}
+
+/** The protected-path pattern that names a folder-relative path (`/`-separated), if any. */
+export function protectingPattern(relativePath: string, patterns: readonly string[]): string | undefined {
+  return patterns.find((pattern) => matcherOf(pattern)(relativePath))
 }
 
 const matchers = new Map<string, (path: string) => boolean>()

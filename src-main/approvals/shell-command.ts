@@ -1,8 +1,19 @@
 import { createRequire } from 'node:module'
 import { homedir } from 'node:os'
-import { basename, isAbsolute, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { Language, type Node, Parser } from 'web-tree-sitter'
 import { errorMessage } from '../../src-shared/errors'
+import { riskyOptions } from './risky-options'
+import {
+  commandName,
+  display,
+  resolvePath,
+  resolveText,
+  SUBSTITUTIONS,
+  toWord,
+  type Word,
+} from './shell-words'
+import { stripWrappers } from './shell-wrappers'
 
 /** One simple command found anywhere in a shell command line. */
 export interface ShellSubCommand {
@@ -12,7 +23,10 @@ export interface ShellSubCommand {
   argv: string[]
   /** The wrappers stripped from the front, by name, in order: e.g. ['sudo', 'timeout']. */
   wrappers: string[]
-  /** Output redirects to files, as written: ['> out.txt', '>> log']. Not fd duplications (2>&1, >&2) and not /dev/null. */
+  /**
+   * Output redirects to files, as written: ['> out.txt', '>> log'], and the options with which a
+   * wrapper writes a file, its own redirect: ['time -o log']. Not fd duplications (2>&1, >&2) and not /dev/null.
+   */
   redirects: string[]
   /** A word of it holds a command substitution, backticks or a process substitution. */
   substitution: boolean
@@ -23,13 +37,26 @@ export interface ShellSubCommand {
    * (`X=1; cmd`, `export X=1`). They can change what a command runs (PATH, LD_PRELOAD, GIT_…).
    */
   assignments: string[]
-  /** Path arguments resolved against `cwd` (absolute, normalized, `~` expanded; not realpath'd); null for a path argument that cannot be resolved (it holds an expansion, or cwd is unknown). Input redirect targets (< file) and output redirect targets count as paths. */
+  /** Path arguments resolved against `cwd` (absolute, normalized, `~` expanded; not realpath'd); null for a path argument that cannot be resolved (it holds an expansion, or cwd is unknown). Input redirect targets (< file), output redirect targets and the files options write count as paths. */
   paths: (string | null)[]
+  /** The files it writes, resolved as `paths` are: redirect targets, and the files of options that write (`time -o`, `git log --output`, `sed -i`). */
+  written: (string | null)[]
+  /**
+   * Its program's options (or script text) that write files, run commands or load code — `--output=x`,
+   * `git grep -O`, `sed -i`, awk's `system(` — and, in such a program, words known only when it runs:
+   * what a rule for the program does not vouch for (see risky-options.ts).
+   */
+  riskyOptions: string[]
 }
 
 export interface ParsedShellCommand {
   commands: ShellSubCommand[]
-  /** Set when the source does not parse (tree-sitter ERROR/MISSING nodes), or a `bash -c` string cannot be read statically; the policy then asks. */
+  /**
+   * Set when what runs cannot be told from the source: it does not parse (tree-sitter ERROR/MISSING
+   * nodes), a `bash -c` or `env -S` string cannot be read statically, a wrapper has an option this
+   * check does not know, or bash evaluates text later (arithmetic on a variable, `${!x}`, `${x@P}`,
+   * `$_`, backticks in a heredoc). The policy then asks.
+   */
   error?: string
 }
 
@@ -47,8 +74,9 @@ export async function parseShellCommand(source: string, cwd: string): Promise<Pa
   } catch (error) {
     walk.errors.push(`The command could not be analysed: ${errorMessage(error)}`)
   }
-  const { commands, errors } = walk
-  return errors.length > 0 ? { commands, error: errors.join('; ') } : { commands }
+  const { commands } = walk
+  const errors = [...new Set(walk.errors)]
+  return errors.length > 0 ? { commands, error: errors.join(' ') } : { commands }
 }
 
 // The main process is bundled with its dependencies external, so resolving from this module finds the
@@ -88,12 +116,6 @@ interface Scope {
   /** Variables this shell has set so far; replaced, never mutated, so a forked copy keeps its own. */
   assigned: readonly string[]
 }
-/** A word of the command line: `value` is what bash would pass, or null when it depends on an expansion. */
-interface Word {
-  node: Node
-  raw: string
-  value: string | null
-}
 /** A redirect: `written` is set for an output file, `paths` holds its file (input or output) if any. */
 interface Redirect {
   written?: string
@@ -102,47 +124,12 @@ interface Redirect {
   extra: Word[]
 }
 
-/** `bash -c`/`eval` strings may hold more of themselves; past this depth the policy asks. */
+/** `bash -c`/`eval`/`env -S` strings may hold more of themselves; past this depth the policy asks. */
 const MAX_DEPTH = 5
-const SUBSTITUTIONS = ['command_substitution', 'process_substitution']
-const EXPANSIONS = new Set([...SUBSTITUTIONS, 'simple_expansion', 'expansion', 'arithmetic_expansion'])
 /** Writing to these is not writing a file, so they are neither redirects nor paths. */
 const DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty'])
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh'])
 const FIND_ACTIONS = new Set(['-exec', '-execdir', '-ok', '-okdir'])
-
-/**
- * Commands that run another command given as their arguments. `short`/`long` are the options that
- * take a value in the next word; `operands` counts the words after the options that are not the
- * command (timeout's duration); `lookup` marks options under which no command runs (`command -v`).
- */
-interface WrapperSpec {
-  short?: string
-  long?: string[]
-  assignments?: boolean
-  operands?: number
-  lookup?: RegExp
-}
-const WRAPPERS: Record<string, WrapperSpec> = {
-  sudo: {
-    short: 'ugChprtUD',
-    long: '--user --group --close-from --host --prompt --role --type --other-user --chdir'.split(' '),
-    assignments: true,
-  },
-  env: { short: 'uC', long: ['--unset', '--chdir'], assignments: true },
-  timeout: { short: 'sk', long: ['--signal', '--kill-after'], operands: 1 },
-  nice: { short: 'n', long: ['--adjustment'] },
-  nohup: {},
-  xargs: {
-    short: 'IdnPLsEa',
-    long: ['--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-lines', '--max-chars', '--eof'],
-  },
-  time: {},
-  command: { lookup: /^-[a-zA-Z]*[vV]/ },
-  exec: { short: 'a' },
-  stdbuf: { short: 'ioe', long: ['--input', '--output', '--error'] },
-  ionice: { short: 'cn', long: ['--class', '--classdata'] },
-}
 
 /**
  * Commands whose operands are files, so every non-option word counts as a path. `operands` leading
@@ -211,6 +198,8 @@ function firstError(node: Node): Node | null {
 
 /** Finds every command under `node`; everything that is not a command is searched for substitutions. */
 function visit(node: Node, scope: Scope, walk: Walk): void {
+  const unseen = evaluatedLater(node)
+  if (unseen) walk.errors.push(unseen)
   if (walk.redirected?.target.equals(node)) {
     visitRedirectTarget(node, scope, walk)
     return
@@ -236,6 +225,13 @@ function visit(node: Node, scope: Scope, walk: Walk): void {
       scope.assigned = [...scope.assigned, ...assignedNames({ namedChildren: [node] } as Node)]
       visitChildren(node, scope, walk)
       break
+    case 'for_statement': {
+      // `for PATH in .; do git status; done` sets PATH as `PATH=.` would, and keeps it after the loop.
+      const variable = node.childForFieldName('variable')?.text
+      if (variable) scope.assigned = [...scope.assigned, variable]
+      visitChildren(node, scope, walk)
+      break
+    }
     case 'pipeline':
       for (const child of node.namedChildren) {
         // tree-sitter-bash reads `a && b 2>&1 | c` as `(a && b 2>&1) | c`; bash runs a in this shell.
@@ -251,6 +247,98 @@ function visit(node: Node, scope: Scope, walk: Walk): void {
       break
     default:
       visitChildren(node, scope, walk)
+  }
+}
+
+/** Arithmetic that is only numbers: digits, operators, and the shell's own counts (`$?`, `$#`, `$$`, `$!`). */
+const LITERAL_ARITHMETIC = /^(?:[\d\s+\-*/%<>=!&|^~?:,()]|\$\{?[?#$!]\}?)*$/
+/** The operators of `[[ … ]]` that evaluate both sides as arithmetic. */
+const ARITHMETIC_TESTS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge'])
+const LAST_WORD = '$_ is the last word of the command before, which bash fills in only when it runs.'
+/** Builtins whose -i makes later assignments arithmetic and whose -n makes a name refer to another. */
+const DECLARES = new Set(['declare', 'typeset', 'local'])
+
+/**
+ * What bash evaluates at `node` beyond what this parser reads, said for the person; undefined when
+ * nothing. Arithmetic evaluates each name's value as an expression in turn, and `a[$(cmd)]` there
+ * runs cmd (`x='a[$(cmd)]'; echo $((x))`); `${!x}` takes a variable's name from a value; `${x@P}`
+ * expands a value as a prompt, substitutions included; `$_` is the last word of the command
+ * before; an unquoted heredoc runs backticks the grammar does not see.
+ */
+function evaluatedLater(node: Node): string | undefined {
+  const shown = node.text.length > 40 ? `${node.text.slice(0, 40)}…` : node.text
+  const arithmetic = arithmeticOf(node)
+  if (arithmetic !== undefined && !LITERAL_ARITHMETIC.test(arithmetic)) {
+    return `${shown} evaluates a variable's value as arithmetic, which can run commands not written here.`
+  }
+  const tokens = node.children.filter((child) => !child.isNamed).map((child) => child.type)
+  switch (node.type) {
+    case 'expansion':
+      if (node.child(1)?.type === '!') return `${shown} takes a variable's name from a value.`
+      if (tokens.includes('@')) return `${shown} transforms a value, as a prompt expands it, at run time.`
+      return usesLastWord(node) ? LAST_WORD : undefined
+    case 'simple_expansion':
+      return usesLastWord(node) ? LAST_WORD : undefined
+    case 'heredoc_redirect': {
+      const start = node.children.find((child) => child.type === 'heredoc_start')
+      const body = node.children.find((child) => child.type === 'heredoc_body')
+      // A quoted delimiter (<<'EOF', <<"EOF", <<\EOF) keeps the body as written.
+      if (!start || /['"\\]/.test(start.text) || !body) return undefined
+      const unescaped = body.text.replace(/\\[\s\S]/g, '')
+      return /`|\$\(/.test(unescaped)
+        ? 'A heredoc body holds backticks or $(…), which bash runs as it reads the body.'
+        : undefined
+    }
+    case 'declaration_command': {
+      const options = node.namedChildren.filter(
+        (child) => child.type === 'word' && /^[-+]\w*[in]/.test(child.text),
+      )
+      return DECLARES.has(node.child(0)?.text ?? '') && options.length > 0
+        ? `${shown} makes later assignments arithmetic, or names refer to other variables.`
+        : undefined
+    }
+    default:
+      return undefined
+  }
+}
+
+function usesLastWord(node: Node): boolean {
+  return node.namedChildren.some((child) => child.type === 'special_variable_name' && child.text === '_')
+}
+
+/** The text bash evaluates as arithmetic at `node`, if it is one of the places that do. */
+function arithmeticOf(node: Node): string | undefined {
+  const texts = (children: Node[]) => children.map((child) => child.text).join(' ')
+  switch (node.type) {
+    case 'arithmetic_expansion':
+    case 'c_style_for_statement':
+      return texts(node.namedChildren.filter((child) => child.type !== 'do_group'))
+    case 'compound_statement':
+      return node.child(0)?.type === '((' ? texts(node.namedChildren) : undefined
+    case 'subscript': {
+      // The index of `${a[i]}` and `a[i]=…`; `${a[@]}` lists them all.
+      const index = texts(node.namedChildren.slice(1))
+      return index === '@' || index === '*' ? undefined : index
+    }
+    case 'expansion': {
+      // `${s:offset:length}`, not `${s:-default}`.
+      const colon = node.children.findIndex((child) => child.type === ':')
+      return colon === -1 ? undefined : texts(node.children.slice(colon).filter((child) => child.isNamed))
+    }
+    case 'binary_expression': {
+      const operator = node.children.find((child) => child.type === 'test_operator')
+      if (!operator || !ARITHMETIC_TESTS.has(operator.text)) return undefined
+      return texts(node.namedChildren.filter((child) => !child.equals(operator)))
+    }
+    case 'unary_expression': {
+      // `[[ -v a[i] ]]` evaluates the index.
+      const [operator, operand] = node.namedChildren
+      return operator?.text === '-v' ? /\[(.*)\]$/.exec(operand?.text ?? '')?.[1] : undefined
+    }
+    case 'command':
+      return node.childForFieldName('name')?.text === 'let' ? texts(node.namedChildren.slice(1)) : undefined
+    default:
+      return undefined
   }
 }
 
@@ -345,7 +433,10 @@ function pushBare(
   attach(walk.commands.slice(-1), [], redirects, [])
 }
 
-/** Lists one simple command: unwraps it, reads `bash -c`/`eval` strings and `find -exec`, follows `cd`. */
+/**
+ * Lists one simple command: unwraps it, reads `bash -c`/`eval`/`env -S` strings and `find -exec`,
+ * weighs its program's options, follows `cd`.
+ */
 function emit(
   words: Word[],
   text: string,
@@ -355,35 +446,54 @@ function emit(
   walk: Walk,
   prefixed: string[] = [],
 ): void {
-  const stripped = stripWrappers(words)
-  const { argv, wrappers } = stripped
-  const assignments = [...prefixed, ...stripped.assignments]
-  const script = scriptOf(argv)
+  const unwrapped = stripWrappers(words, scope.cwd)
+  const { argv, wrappers } = unwrapped
+  walk.errors.push(...unwrapped.problems)
+  const assignments = [...prefixed, ...unwrapped.assignments]
+  // What a wrapper writes is its own redirect (`time -o log`); what it reads, its own `< file`.
+  const wrapperRedirects: Redirect[] = [
+    ...unwrapped.writes.map(({ text, path }) => ({ written: text, paths: [path], extra: [] })),
+    ...unwrapped.reads.map((path) => ({ paths: [path], extra: [] })),
+  ]
+  const allRedirects = [...wrapperRedirects, ...redirects]
+  // env -C, sudo -D: the command runs elsewhere, but this shell stays where it is.
+  const here = { ...scope, cwd: unwrapped.cwd }
+  const script =
+    unwrapped.respliced !== undefined
+      ? { source: unwrapped.respliced, inCurrentShell: false }
+      : scriptOf(argv)
   if (script?.source != null && walk.depth < MAX_DEPTH) {
     const start = walk.commands.length
     // eval runs in the current shell, so its `cd` carries on; `bash -c` is a new process.
-    parseInto(script.source, script.inCurrentShell ? scope : { ...scope }, { ...walk, depth: walk.depth + 1 })
-    attach(walk.commands.slice(start), wrappers, redirects, assignments)
+    parseInto(script.source, script.inCurrentShell ? scope : here, { ...walk, depth: walk.depth + 1 })
+    attach(walk.commands.slice(start), wrappers, allRedirects, assignments)
     return
   }
   if (script) {
     walk.errors.push(
       script.source === null
         ? `${argv[0]?.raw} runs a string that is built at run time, so it cannot be checked beforehand.`
-        : `Commands nest more than ${MAX_DEPTH} levels deep in bash -c or eval strings.`,
+        : `Commands nest more than ${MAX_DEPTH} levels deep in bash -c, eval or env -S strings.`,
     )
   }
-  walk.commands.push(subCommand(text, argv, subst, scope, pathArguments(argv, scope.cwd)))
-  attach(walk.commands.slice(-1), wrappers, redirects, assignments)
+  const command = subCommand(text, argv, subst, here, pathArguments(argv, here.cwd))
+  const risky = riskyOptions(argv, here.cwd, unwrapped.appendsInput)
+  command.riskyOptions = risky.options
+  command.written = risky.written
+  command.paths.push(...risky.written.filter((path) => path === null || !command.paths.includes(path)))
+  walk.commands.push(command)
+  attach([command], wrappers, allRedirects, assignments)
   for (const action of findActions(argv)) {
     const first = action.words[0] as Word
     const last = action.words[action.words.length - 1] as Word
     const actionText = walk.source.slice(first.node.startIndex, last.node.endIndex)
     const actionSubstitution = action.words.some((word) => hasSubstitution(word.node))
     // -execdir runs in the directory of each match, which is not known here.
-    const actionScope = { ...scope, cwd: action.inDir ? null : scope.cwd }
+    const actionScope = { ...here, cwd: action.inDir ? null : here.cwd }
     emit(action.words, actionText, [], actionSubstitution, actionScope, walk, assignments)
   }
+  // `sudo cd x` or `env cd x` changes the folder of a process that ends at once; `command cd` is the builtin.
+  if (!wrappers.every((wrapper) => wrapper === 'command' || wrapper === 'builtin')) return
   const name = commandName(argv[0])
   if (name === 'cd' || name === 'pushd') scope.cwd = cdTarget(name, argv.slice(1), scope.cwd)
   else if (name === 'popd') scope.cwd = null
@@ -407,6 +517,8 @@ function subCommand(
     cwd,
     assignments: [...assigned],
     paths,
+    written: [],
+    riskyOptions: [],
   }
 }
 
@@ -421,7 +533,10 @@ function attach(
     command.wrappers.unshift(...wrappers)
     command.assignments.push(...assignments.filter((name) => !command.assignments.includes(name)))
     for (const redirect of redirects) {
-      if (redirect.written !== undefined) command.redirects.push(redirect.written)
+      if (redirect.written !== undefined) {
+        command.redirects.push(redirect.written)
+        command.written.push(...redirect.paths)
+      }
       command.paths.push(...redirect.paths)
     }
   }
@@ -441,52 +556,11 @@ function readRedirect(node: Node, cwd: string | null): Redirect {
   return { written, paths: [resolvePath(word, cwd)], extra }
 }
 
-function stripWrappers(words: Word[]): { argv: Word[]; wrappers: string[]; assignments: string[] } {
-  const wrappers: string[] = []
-  const assignments: string[] = []
-  let argv = words
-  for (;;) {
-    const name = commandName(argv[0])
-    const spec = WRAPPERS[name]
-    const next = spec && skipWrapper(argv, spec)
-    // A wrapper with nothing after it (`sudo`, `xargs`) is itself the command.
-    if (next === undefined || next >= argv.length) return { argv, wrappers, assignments }
-    wrappers.push(name)
-    if (spec.assignments) {
-      for (const word of argv.slice(1, next)) {
-        const assigned = /^([A-Za-z_]\w*)=/.exec(display(word))?.[1]
-        if (assigned) assignments.push(assigned)
-      }
-    }
-    argv = argv.slice(next)
-  }
-}
-
 /** The names a node's own `X=…` children assign. */
 function assignedNames(node: Node): string[] {
   return node.namedChildren.flatMap((child) =>
     child?.type === 'variable_assignment' ? [child.childForFieldName('name')?.text ?? ''] : [],
   )
-}
-
-/** The index of the wrapped command's first word, or undefined when no command is wrapped. */
-function skipWrapper(words: Word[], spec: WrapperSpec): number | undefined {
-  let at = 1
-  while (at < words.length) {
-    const word = display(words[at])
-    if (word === '--') return at + 1 + (spec.operands ?? 0)
-    if (spec.lookup?.test(word)) return undefined
-    if (word.startsWith('--')) {
-      at += !word.includes('=') && spec.long?.includes(word) ? 2 : 1
-    } else if (word.startsWith('-') && word.length > 1) {
-      // In a cluster like `-Eu root` a value option takes the next word only when it comes last.
-      const valueAt = [...word.slice(1)].findIndex((letter) => spec.short?.includes(letter))
-      at += valueAt !== -1 && valueAt === word.length - 2 ? 2 : 1
-    } else if (spec.assignments && /^[A-Za-z_]\w*=/.test(word)) {
-      at++
-    } else break
-  }
-  return at + (spec.operands ?? 0)
 }
 
 /** The string a `bash -c`/`sh -lc`/`eval` runs: null when it holds an expansion; undefined for other commands. */
@@ -589,76 +663,7 @@ function isPathLike(text: string): boolean {
   return text.includes('/') || text === '.' || text === '..' || text.startsWith('~')
 }
 
-function resolvePath(word: Word, cwd: string | null): string | null {
-  // Tilde expansion happens only for an unquoted `~` at the start.
-  return resolveText(word.value, word.raw.startsWith('~'), cwd)
-}
-
-function resolveText(value: string | null, tilde: boolean, cwd: string | null): string | null {
-  // `{}` is the file find -exec or xargs -I puts in: unknown here.
-  if (value === null || value.includes('{}')) return null
-  if (tilde) {
-    if (value === '~' || value.startsWith('~/')) return resolve(homedir(), value.slice(2))
-    return null
-  }
-  if (isAbsolute(value)) return resolve(value)
-  return cwd === null ? null : resolve(cwd, value)
-}
-
-function toWord(node: Node): Word {
-  return { node, raw: node.text, value: literal(node) }
-}
-
-function display(word: Word | undefined): string {
-  return word === undefined ? '' : (word.value ?? word.raw)
-}
-
-/** The program's name, for matching wrappers and file commands: `/usr/bin/sudo` is sudo. */
-function commandName(word: Word | undefined): string {
-  return word?.value ? basename(word.value) : ''
-}
-
 function hasSubstitution(node: Node): boolean {
   // Most commands hold none: a look at the text spares a walk of the tree inside the parser.
   return /[$`<>]\(|`/.test(node.text) && node.descendantsOfType(SUBSTITUTIONS).length > 0
-}
-
-/** What bash makes of a word after quote removal, or null when it depends on an expansion. */
-function literal(node: Node): string | null {
-  switch (node.type) {
-    case 'word':
-      // Unquoted, a backslash keeps the next character; before a newline it joins lines.
-      return node.text.replace(/\\([\s\S])/g, (_, next: string) => (next === '\n' ? '' : next))
-    case 'raw_string':
-      return node.text.slice(1, -1)
-    case 'ansi_c_string':
-      return decodeAnsiC(node.text.slice(2, -1))
-    case 'string':
-      if (node.namedChildren.some((child) => child.type !== 'string_content')) return null
-      // Inside double quotes a backslash escapes only $ ` " \ and newline.
-      return node.text
-        .slice(1, -1)
-        .replace(/\\([$`"\\\n])/g, (_, next: string) => (next === '\n' ? '' : next))
-    case 'concatenation': {
-      const parts = node.children.map((child) => (child.isNamed ? literal(child) : child.text))
-      return parts.includes(null) ? null : parts.join('')
-    }
-    default:
-      if (EXPANSIONS.has(node.type) || node.descendantsOfType([...EXPANSIONS]).length > 0) return null
-      return node.text
-  }
-}
-
-/** `$'…'` strings: C escapes, including \xHH, \uHHHH, \UHHHHHHHH and octal \NNN; unknown ones stay as written. */
-function decodeAnsiC(body: string): string {
-  return body.replace(
-    /\\(x[\da-fA-F]{1,2}|u[\da-fA-F]{1,4}|U[\da-fA-F]{1,8}|[0-7]{1,3}|[\s\S])/g,
-    (all, code: string) => {
-      if (/^[xuU]./.test(code)) return String.fromCodePoint(Number.parseInt(code.slice(1), 16))
-      if (/^[0-7]/.test(code)) return String.fromCharCode(Number.parseInt(code, 8))
-      const named = 'ntrabeEfv'.indexOf(code)
-      if (named !== -1) return '\n\t\r\x07\b\x1b\x1b\f\v'.charAt(named)
-      return `\\'"?`.includes(code) ? code : all
-    },
-  )
 }

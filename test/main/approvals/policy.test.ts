@@ -336,29 +336,146 @@ describe('the approval policy', () => {
 
     it('offers a rule per sub-command, prefix rules for known programs, exact ones otherwise', async () => {
       const { facts, shell } = project()
-      expect((await evaluateCall(facts('bash', shell('npm run test'), 'ask'))).suggestedRules).toEqual([
-        'bash(npm run test *)',
+      expect((await evaluateCall(facts('bash', shell('yarn run test'), 'ask'))).suggestedRules).toEqual([
+        'bash(yarn run test *)',
       ])
       expect(
-        (await evaluateCall(facts('bash', shell('git diff src/a.ts && ./build.sh --fast'), 'ask')))
+        (await evaluateCall(facts('bash', shell('cargo build --release && ./build.sh --fast'), 'ask')))
           .suggestedRules,
-      ).toEqual(['bash(git diff *)', 'bash(./build.sh --fast)'])
+      ).toEqual(['bash(cargo build *)', 'bash(./build.sh --fast)'])
       expect((await evaluateCall(facts('bash', shell('echo $(date)'), 'ask'))).suggestedRules).toEqual([
         "bash(echo '$(date)')",
         'bash(date)',
       ])
     })
 
-    it('does not let a rule saved for npm run test allow npm run build', async () => {
+    it('does not let a rule saved for yarn run test allow yarn run build', async () => {
       const { facts, shell } = project()
-      const [saved = ''] = (await evaluateCall(facts('bash', shell('npm run test'), 'ask'))).suggestedRules
+      const [saved = ''] = (await evaluateCall(facts('bash', shell('yarn run test'), 'ask'))).suggestedRules
       const rules = [rule(saved)]
-      expect((await evaluateCall(facts('bash', shell('npm run test'), 'ask', rules))).action).toBe('allow')
-      expect((await evaluateCall(facts('bash', shell('npm run test -- --watch'), 'ask', rules))).action).toBe(
-        'allow',
+      expect((await evaluateCall(facts('bash', shell('yarn run test'), 'ask', rules))).action).toBe('allow')
+      expect(
+        (await evaluateCall(facts('bash', shell('yarn run test -- --watch'), 'ask', rules))).action,
+      ).toBe('allow')
+      expect((await evaluateCall(facts('bash', shell('yarn run build'), 'ask', rules))).action).toBe('ask')
+      expect((await evaluateCall(facts('bash', shell('yarn run test-e2e'), 'ask', rules))).action).toBe('ask')
+    })
+
+    it('offers only exact rules for a program with options that write or run code', async () => {
+      const { facts, shell } = project()
+      for (const [command, offered] of [
+        ['git diff src/a.ts', 'bash(git diff src/a.ts)'],
+        ['git log -1', 'bash(git log -1)'],
+        ['npm run test', 'bash(npm run test)'],
+        ['sed -n 1p a.txt', 'bash(sed -n 1p a.txt)'],
+        ['/usr/bin/find . -name x', 'bash(/usr/bin/find . -name x)'],
+      ]) {
+        expect((await evaluateCall(facts('bash', shell(command), 'ask'))).suggestedRules, command).toEqual([
+          offered,
+        ])
+      }
+    })
+
+    it('asks for an option that writes or runs code whatever a rule for its program says, unless the rule is exact', async () => {
+      const { facts, shell } = project()
+      const programs = ['git log *', 'git grep *', 'sed *', 'find *', 'rg *', 'npm run test *'].map((text) =>
+        rule(`bash(${text})`),
       )
-      expect((await evaluateCall(facts('bash', shell('npm run build'), 'ask', rules))).action).toBe('ask')
-      expect((await evaluateCall(facts('bash', shell('npm run test-e2e'), 'ask', rules))).action).toBe('ask')
+      for (const command of [
+        'git log --output=out.txt',
+        'git log --out=out.txt',
+        'git grep -O sh -e x',
+        'git grep $(echo -Osh) -e x',
+        'sed -i s/a/b/ a.txt',
+        "sed '1e touch x' a.txt",
+        'find . -delete',
+        'rg --pre=./x y',
+        'npm run test --script-shell=./x',
+      ]) {
+        const verdict = await evaluateCall(facts('bash', shell(command), 'ask', programs))
+        expect(verdict.commands?.at(-1)?.verdict, command).toBe('ask')
+        expect(verdict.reasons.join(' '), command).toMatch(/can write files or run code through .*vouch/)
+      }
+      const exact = [rule('bash(git log --output=out.txt)')]
+      expect(
+        (await evaluateCall(facts('bash', shell('git log --output=out.txt'), 'ask', exact))).action,
+      ).toBe('allow')
+      for (const command of [
+        'git log --oneline',
+        'git grep -o x',
+        'sed -n 1p a.txt',
+        "find . -name '*.ts'",
+      ]) {
+        expect((await evaluateCall(facts('bash', shell(command), 'ask', programs))).action, command).toBe(
+          'allow',
+        )
+      }
+    })
+
+    it('checks the files that options and wrappers write as it checks a redirect target', async () => {
+      const { facts, shell } = project()
+      // A protected path asks in full-auto too, whether a redirect, an option or a wrapper writes it.
+      for (const command of [
+        'git log -1 --output=.git/config',
+        'echo x > .envrc',
+        'time -o package.json git status',
+        'sed -i s/a/b/ Makefile',
+      ]) {
+        const verdict = await evaluateCall(facts('bash', shell(command), 'full-auto'))
+        expect(verdict.action, command).toBe('ask')
+        expect(verdict.reasons.join(' '), command).toContain('protected path')
+      }
+      const outside = await evaluateCall(
+        facts('bash', shell('git log --output=/tmp/log.txt'), 'ask', [
+          rule('bash(git log --output=/tmp/log.txt)'),
+        ]),
+      )
+      expect(outside.reasons.join(' ')).toContain('outside the project folder: /tmp/log.txt')
+      const timed = await evaluateCall(facts('bash', shell('time -o log.txt git status'), 'ask', gitStatus))
+      expect(timed).toMatchObject({ action: 'ask', suggestedRules: ['bash(git status time -o log.txt)'] })
+      expect(timed.reasons.join(' ')).toContain('redirect (time -o log.txt)')
+    })
+
+    it("asks for what a wrapper's own options run, even past an exact rule, and for an option it does not know", async () => {
+      const { facts, shell } = project()
+      const exact = [rule('bash(npm run test)')]
+      const split = await evaluateCall(facts('bash', shell("env -S'touch x' npm run test"), 'ask', exact))
+      expect(split.commands).toEqual([
+        { text: 'env touch x npm run test', verdict: 'ask', reasons: ['Commands ask in Ask mode.'] },
+      ])
+      const unknown = shell('timeout --frobnicate 5 git status')
+      expect((await evaluateCall(facts('bash', unknown, 'ask', gitStatus))).reasons.join(' ')).toContain(
+        'timeout has the option --frobnicate, which this check does not know.',
+      )
+      // Like a command that does not parse: in full-auto it asks only where a deny rule might have applied.
+      expect((await evaluateCall(facts('bash', unknown, 'full-auto'))).action).toBe('allow')
+      expect(
+        (await evaluateCall(facts('bash', unknown, 'full-auto', [rule('bash(rm *)', 'deny')]))).action,
+      ).toBe('ask')
+    })
+
+    it('asks where bash evaluates text it was not shown: arithmetic on a variable, ${!x}, ${x@P}, $_, heredoc backticks', async () => {
+      const { facts, shell } = project()
+      for (const command of [
+        "git status 'a[$(touch x)]'; git status $((_))",
+        'git status ${!x}',
+        'git status ${_@P}',
+        'git status "$_"',
+        'for x in a; do git status $((x)); done',
+        'git status <<EOF\n`touch x`\nEOF',
+      ]) {
+        const verdict = await evaluateCall(facts('bash', shell(command), 'ask', gitStatus))
+        expect(verdict.action, command).toBe('ask')
+        expect(verdict.reasons[0], command).toMatch(
+          /^What the command runs cannot be checked sub-command by sub-command: /,
+        )
+      }
+      const echo = [rule('bash(echo *)')]
+      expect((await evaluateCall(facts('bash', shell('echo $((1 + 2))'), 'ask', echo))).action).toBe('allow')
+      const loop = await evaluateCall(
+        facts('bash', shell('for PATH in .; do git status; done'), 'ask', gitStatus),
+      )
+      expect(loop.reasons.join(' ')).toContain('It sets PATH, which can change what the command runs.')
     })
 
     it('asks when the command does not parse, even in full-auto where a deny rule might have applied', async () => {

@@ -162,6 +162,73 @@ const rows: Row[] = [
   { source: 'sudo', argv: [['sudo']], fields: { 0: { wrappers: [] } } },
   { source: 'sudo -u', argv: [['sudo', '-u']], fields: { 0: { wrappers: [] } } },
 
+  // A wrapper's own options are read one by one: some run, write or move the command
+  {
+    source: "env -S'touch pwned' npm run test",
+    argv: [['touch', 'pwned', 'npm', 'run', 'test']],
+    fields: { 0: { wrappers: ['env'], text: 'env touch pwned npm run test' } },
+  },
+  { source: "env -S 'rm x' y", argv: [['rm', 'x', 'y']] },
+  { source: "env --split-string='rm x' y", argv: [['rm', 'x', 'y']] },
+  { source: "env -iS'sudo rm x'", argv: [['rm', 'x']], fields: { 0: { wrappers: ['env', 'sudo'] } } },
+  {
+    source: "sudo env -S'X=1 rm x'",
+    argv: [['rm', 'x']],
+    fields: { 0: { wrappers: ['sudo', 'env'], assignments: ['X'] } },
+  },
+  { source: 'env -S"rm $HOME" x', argv: [['x']], error: true },
+  {
+    source: 'env --chdir="$D" rm x',
+    argv: [['rm', 'x']],
+    fields: { 0: { wrappers: ['env'], cwd: null, paths: [null] } },
+  },
+  { source: "env -S'true; rm x' y", argv: [['y']], error: true },
+  {
+    source: 'env -C /tmp rm x',
+    argv: [['rm', 'x']],
+    fields: { 0: { cwd: '/tmp', paths: ['/tmp/x'] } },
+  },
+  { source: 'env --chdir=sub rm x', argv: [['rm', 'x']], fields: { 0: { paths: [inCwd('sub', 'x')] } } },
+  { source: 'sudo -D /etc rm passwd', argv: [['rm', 'passwd']], fields: { 0: { paths: ['/etc/passwd'] } } },
+  {
+    source: 'time -o log git status',
+    argv: [['git', 'status']],
+    fields: {
+      0: { wrappers: ['time'], redirects: ['time -o log'], paths: [inCwd('log')], written: [inCwd('log')] },
+    },
+  },
+  {
+    source: "/usr/bin/time --output=.git/config --format='x' git status",
+    argv: [['git', 'status']],
+    fields: { 0: { redirects: ['time --output=.git/config'], written: [inCwd('.git', 'config')] } },
+  },
+  { source: 'time -p npm test', argv: [['npm', 'test']], fields: { 0: { redirects: [] } } },
+  { source: 'xargs -a list rm', argv: [['rm']], fields: { 0: { paths: [inCwd('list')], redirects: [] } } },
+  { source: 'xargs -0 -n1 -i{} rm {}', argv: [['rm', '{}']], fields: { 0: { wrappers: ['xargs'] } } },
+  { source: 'nice -10 rm x', argv: [['rm', 'x']], fields: { 0: { wrappers: ['nice'] } } },
+  { source: 'sudo -l rm x', argv: [['sudo', '-l', 'rm', 'x']], fields: { 0: { wrappers: [] } } },
+  { source: 'ionice -p 123', argv: [['ionice', '-p', '123']], fields: { 0: { wrappers: [] } } },
+  { source: 'sudo --frobnicate rm x', argv: [['rm', 'x']], error: true },
+  { source: 'timeout -Z 5 rm x', argv: [['rm', 'x']], error: true },
+  { source: 'env "$OPTS" rm x', argv: [['"$OPTS"', 'rm', 'x']], error: true },
+  // Only a cd in this shell moves it: under sudo or env it moves a process that ends at once.
+  {
+    source: 'builtin cd sub && rm x',
+    argv: [
+      ['cd', 'sub'],
+      ['rm', 'x'],
+    ],
+    fields: { 1: { paths: [inCwd('sub', 'x')] } },
+  },
+  {
+    source: 'sudo cd /etc && rm passwd',
+    argv: [
+      ['cd', '/etc'],
+      ['rm', 'passwd'],
+    ],
+    fields: { 1: { cwd: CWD, paths: [inCwd('passwd')] } },
+  },
+
   // cd is followed along a sequence, but not out of a subshell, a pipe or a substitution
   {
     source: 'cd .. && rm x',
@@ -264,15 +331,63 @@ const rows: Row[] = [
   { source: 'echo > out hi', argv: [['echo', 'hi']], fields: { 0: { redirects: ['> out'] } } },
   { source: '> out.txt', argv: [[]], fields: { 0: { redirects: ['> out.txt'], paths: [inCwd('out.txt')] } } },
 
-  // Heredocs and here-strings: the body is data, but an unquoted body's $(…) does run
+  // Heredocs and here-strings: the body is data, but an unquoted body's $(…) does run (and asks:
+  // what the grammar sees in a heredoc body is not all bash runs, see below)
   {
     source: 'cat <<EOF\nhello $(rm x)\nEOF',
     argv: [['cat'], ['rm', 'x']],
     fields: { 0: { substitution: true } },
+    error: true,
   },
   { source: "cat <<'EOF'\nhello $(rm x)\nEOF", argv: [['cat']], fields: { 0: { substitution: false } } },
   { source: 'cat <<EOF | grep x\nrm y\nEOF\nrm z', argv: [['cat'], ['grep', 'x'], ['rm', 'z']] },
   { source: 'cat <<< "hi there"', argv: [['cat']], fields: { 0: { paths: [], redirects: [] } } },
+  // Backticks in an unquoted heredoc body run, but the grammar does not see them: they ask
+  { source: 'git status <<EOF\n`touch x`\nEOF', argv: [['git', 'status']], error: true },
+  { source: "cat <<'EOF'\n`touch x`\nEOF", argv: [['cat']] },
+  { source: 'cat <<\\EOF\n`touch x`\nEOF', argv: [['cat']] },
+  { source: 'cat <<EOF\n\\`not run\\`\nEOF', argv: [['cat']] },
+
+  // Text bash evaluates later asks: arithmetic on names (each name's value is evaluated in turn, and
+  // `a[$(cmd)]` there runs cmd), ${!x}, ${x@P}, $_
+  { source: 'git status $((_))', argv: [['git', 'status', '$((_))']], error: true },
+  { source: 'echo $((x + 1)) $[x]', argv: [['echo', '$((x + 1))', '$[x]']], error: true },
+  {
+    source: 'echo $((1 + 2 * 3)) $(( $# - 1 )) $[4]',
+    argv: [['echo', '$((1 + 2 * 3))', '$(( $# - 1 ))', '$[4]']],
+  },
+  { source: 'echo ${!_} ${!x}', argv: [['echo', '${!_}', '${!x}']], error: true },
+  { source: 'echo ${_@P}', argv: [['echo', '${_@P}']], error: true },
+  { source: 'echo "${x@E}"', argv: [['echo', '"${x@E}"']], error: true },
+  { source: 'ls; ls "$_"', argv: [['ls'], ['ls', '"$_"']], error: true },
+  { source: 'for x in a; do echo $((x)); done', argv: [['echo', '$((x))']], error: true },
+  { source: '((x + 1))', argv: [], error: true },
+  { source: '((1 + 1)) && ls', argv: [['ls']] },
+  { source: 'for ((i = 0; i < 3; i++)); do ls; done', argv: [['ls']], error: true },
+  { source: 'let x+1', argv: [['let', 'x+1']], error: true },
+  { source: '[[ $x -eq 1 ]] && ls', argv: [['ls']], error: true },
+  { source: '[[ $? -eq 0 && -n $x ]] && ls', argv: [['ls']] },
+  { source: '[[ -v a[i] ]] && ls', argv: [['ls']], error: true },
+  { source: 'echo ${a[i]}', argv: [['echo', '${a[i]}']], error: true },
+  { source: 'a[i]=1', argv: [], error: true },
+  { source: 'echo ${a[0]} ${a[@]}', argv: [['echo', '${a[0]}', '${a[@]}']] },
+  { source: 'echo ${s:x:1}', argv: [['echo', '${s:x:1}']], error: true },
+  { source: 'echo ${s:1:2} ${s: -1} ${s:-x}', argv: [['echo', '${s:1:2}', '${s: -1}', '${s:-x}']] },
+  { source: 'declare -i n; n=x', argv: [['declare', '-i', 'n']], error: true },
+  { source: 'local -n ref=x', argv: [['local', '-n', 'ref=x']], error: true },
+  // A for variable is set like an assignment: it can be PATH
+  {
+    source: 'for PATH in .; do git status; done; ls',
+    argv: [['git', 'status'], ['ls']],
+    fields: { 0: { assignments: ['PATH'] }, 1: { assignments: ['PATH'] } },
+  },
+  // Brace expansion makes other words than the one written
+  { source: 'cat {/etc/passwd,x}', argv: [['cat', '{/etc/passwd,x}']], fields: { 0: { paths: [null] } } },
+  {
+    source: "cat a{1..3} {'b,c'}",
+    argv: [['cat', 'a{1..3}', '{b,c}']],
+    fields: { 0: { paths: [null, inCwd('{b,c}')] } },
+  },
 
   // Words: quotes removed, escapes resolved, assignments dropped
   {
@@ -406,6 +521,109 @@ const rows: Row[] = [
   { source: 'rm x; )', argv: [['rm', 'x']], error: true },
 ]
 
+/** A command's options that write, run or load code, and the files they write (of its first sub-command, or `at`). */
+interface RiskyRow {
+  source: string
+  options: string[]
+  written?: (string | null)[]
+  at?: number
+}
+const UNKNOWN = (word: string) => `${word} (known only when it runs)`
+
+const riskyRows: RiskyRow[] = [
+  // git: options anywhere, before the subcommand, and per subcommand
+  { source: 'git status', options: [] },
+  {
+    source: 'git log --output=.git/config',
+    options: ['--output=.git/config'],
+    written: [inCwd('.git', 'config')],
+  },
+  { source: 'git log --out .git/config', options: ['--out .git/config'], written: [inCwd('.git', 'config')] },
+  { source: 'git diff --output-directory=out', options: ['--output-directory=out'], written: [inCwd('out')] },
+  { source: 'git grep --open-files-in-pager=sh -e x', options: ['--open-files-in-pager=sh'] },
+  { source: 'git grep -nOsh x', options: ['-nOsh'] },
+  { source: 'git grep -o x', options: [] },
+  { source: 'git ls-files -o', options: [] },
+  { source: 'git switch -c feature', options: [] },
+  { source: 'git -c core.pager=sh log', options: ['-c core.pager=sh'] },
+  { source: 'git --config-env=core.pager=X log', options: ['--config-env=core.pager=X'] },
+  { source: 'git --exec-path=. status', options: ['--exec-path=.'] },
+  { source: 'git --git-dir=evil --work-tree=. status', options: ['--git-dir=evil', '--work-tree=.'] },
+  { source: 'git -C sub status', options: [] },
+  { source: 'git fetch --upload-pack=./x origin', options: ['--upload-pack=./x'] },
+  { source: 'git push --receive-pack=./x origin', options: ['--receive-pack=./x'] },
+  { source: "git rebase -x 'make test' main", options: ["-x 'make test'"] },
+  { source: 'git rebase --exec=x main', options: ['--exec=x'] },
+  { source: 'git diff --ext-diff', options: ['--ext-diff'] },
+  { source: 'git log -p --textconv', options: ['--textconv'] },
+  { source: 'git diff --text --tex', options: ['--tex'] },
+  { source: 'git difftool -x ./x', options: ['-x ./x'] },
+  { source: 'git format-patch -o out HEAD~1', options: ['-o out'], written: [inCwd('out')] },
+  { source: 'git archive -o a.tar HEAD', options: ['-o a.tar'], written: [inCwd('a.tar')] },
+  { source: 'git clone -u ./x repo', options: ['-u ./x'] },
+  { source: 'git clone -c core.fsmonitor=./x repo', options: ['-c core.fsmonitor=./x'] },
+  { source: 'git init --template=t', options: ['--template=t'] },
+  // …and, in a program with such options, words bash fills in when it runs
+  { source: 'git log $X', options: [UNKNOWN('$X')] },
+  { source: 'git log *', options: [UNKNOWN('*')] },
+  { source: 'git log {--output=x,y}', options: [UNKNOWN('{--output=x,y}')] },
+  { source: '$G log', options: [] },
+  { source: 'git $SUB', options: [UNKNOWN('$SUB')] },
+  { source: 'git diff -- "$f"', options: [] },
+  { source: 'git commit -m "$(date)"', options: [] },
+  { source: 'git log --format="$F"', options: [] },
+  { source: "git status 'a[$(touch x)]'", options: [] },
+  { source: 'echo --output=x | xargs git log', options: ['the words xargs adds from its input'], at: 1 },
+  // sed: -i writes its files; w, e, r and s///w, s///e in a script
+  { source: 'sed -n 1p f', options: [] },
+  { source: "sed 's/e/w/g;/w/d' f", options: [] },
+  { source: "sed -E -e '1,/x/{s|a|b|2;p}' -e '$a end' f", options: [] },
+  { source: 'sed -i s/a/b/ f g', options: ['-i'], written: [inCwd('f'), inCwd('g')] },
+  { source: 'sed -i.bak -e s/a/b/ f', options: ['-i.bak'], written: [inCwd('f')] },
+  { source: "sed 's/a/b/w out' f", options: ["'s/a/b/w out'"] },
+  { source: "sed -e 's/x/y/e' f", options: ["'s/x/y/e'"] },
+  { source: "sed '1e touch x' f", options: ["'1e touch x'"] },
+  { source: "sed '/x/w out' f", options: ["'/x/w out'"] },
+  { source: "sed '1r /etc/passwd' f", options: ["'1r /etc/passwd'"] },
+  { source: 'sed -f script.sed f', options: ['-f script.sed'] },
+  { source: 'sed "$S" f', options: [UNKNOWN('"$S"')] },
+  { source: 'sed -e "$S" f', options: [UNKNOWN('"$S"')] },
+  { source: 'gawk -e "$P" f', options: [UNKNOWN('"$P"')] },
+  { source: 'awk "$P" f', options: [UNKNOWN('"$P"')] },
+  // awk: system(), pipes and output redirects in its program; program files and extensions
+  { source: "awk '{print $1}' f", options: [] },
+  { source: `awk '{system("touch x")}' f`, options: [`'{system("touch x")}'`] },
+  { source: `awk '{print | "sh"}' f`, options: [`'{print | "sh"}'`] },
+  { source: `gawk '{print > "out"}' f`, options: [`'{print > "out"}'`] },
+  { source: 'awk -f prog.awk f', options: ['-f prog.awk'] },
+  { source: 'gawk -l ./lib -e 1 f', options: ['-l ./lib'] },
+  // find's actions; rg's preprocessor; tar's programs; sort's output; npm's shells; curl's files
+  { source: "find . -name '*.ts'", options: [] },
+  { source: 'find . -delete', options: ['-delete'] },
+  { source: 'find . -fprint out', options: ['-fprint out'], written: [inCwd('out')] },
+  { source: 'find . -execdir ls \\;', options: ['-execdir'] },
+  { source: 'rg --pre=sh x', options: ['--pre=sh'] },
+  { source: "rg --pre-glob '*.gz' -e x", options: [] },
+  { source: 'rg --hostname-bin=./x y', options: ['--hostname-bin=./x'] },
+  { source: 'tar --to-command=sh -xf a.tar', options: ['--to-command=sh'] },
+  { source: "tar -I 'sh -c x' -cf a.tar .", options: ["-I 'sh -c x'"] },
+  { source: 'tar xIf ./x a.tar', options: ['-xIf'] },
+  { source: 'tar -tzf a.tar --checkpoint=10', options: [] },
+  { source: 'sort -o out f', options: ['-o out'], written: [inCwd('out')] },
+  { source: 'sort --compress-program=sh f', options: ['--compress-program=sh'] },
+  { source: 'npm run test --script-shell=./evil.sh', options: ['--script-shell=./evil.sh'] },
+  { source: 'npm --node-options=--require=./x.cjs test', options: ['--node-options=--require=./x.cjs'] },
+  { source: 'npm run test -- --watch', options: [] },
+  { source: 'npm install --global x', options: [] },
+  { source: 'curl -sSLo out https://x', options: ['-sSLo out'], written: [inCwd('out')] },
+  { source: 'curl -o - https://x', options: [] },
+  { source: 'curl -fsSL https://x', options: [] },
+  { source: 'curl -K conf https://x', options: ['-K conf'] },
+  { source: "rsync -e 'sh -c x' a b:", options: ["-e 'sh -c x'"] },
+  { source: 'scp -o ProxyCommand=x a b:', options: ['-o ProxyCommand=x'] },
+  { source: "zip -TT 'sh -c x' a.zip f", options: ["-TT 'sh -c x'"] },
+]
+
 describe('parseShellCommand', () => {
   describe('loading', () => {
     it('initialises the parser once, however many parses ask for it at the same time', async () => {
@@ -427,6 +645,13 @@ describe('parseShellCommand', () => {
       }
       if (error) expect(parsed.error).toEqual(expect.any(String))
       else expect(parsed.error).toBeUndefined()
+    })
+  })
+
+  describe('options that write, run or load code', () => {
+    it.each(riskyRows)('weighs $source', async ({ source, options, written = [], at = 0 }) => {
+      const { commands } = await parseShellCommand(source, CWD)
+      expect(commands[at]).toMatchObject({ riskyOptions: options, written })
     })
   })
 
