@@ -12,9 +12,21 @@ import { commandName, display, resolvePath, type Word, type WordText } from './s
  * that changes nothing checked here; `attached` takes one only in its own word (`xargs -i{}`);
  * `writes`, `reads` and `chdir` take a file written, a file read and the folder the command runs in;
  * `split` (env -S) takes a string split into more words of the command line; `lookup` means the
- * wrapper runs no command (`command -v git`).
+ * wrapper runs no command (`command -v git`); `unsets` takes a variable it removes and `clears`
+ * empties the environment (env -u, env -i): as setting a variable, they can change what the command
+ * runs — `env -u GIT_CONFIG_COUNT git status` drops the git settings every agent command carries.
  */
-type WrapperRole = 'flag' | 'value' | 'attached' | 'writes' | 'reads' | 'chdir' | 'split' | 'lookup'
+type WrapperRole =
+  | 'flag'
+  | 'value'
+  | 'attached'
+  | 'writes'
+  | 'reads'
+  | 'chdir'
+  | 'split'
+  | 'lookup'
+  | 'unsets'
+  | 'clears'
 
 interface WrapperSpec {
   /** Every option the wrapper takes, by what it does. */
@@ -53,10 +65,9 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   },
   env: {
     options: roles({
-      flag:
-        '- -i -0 -v --ignore-environment --null --debug --block-signal --default-signal --ignore-signal ' +
-        '--list-signal-handling',
-      value: '-u --unset',
+      flag: '-0 -v --null --debug --block-signal --default-signal --ignore-signal --list-signal-handling',
+      unsets: '-u --unset',
+      clears: '- -i --ignore-environment',
       chdir: '-C --chdir',
       split: '-S --split-string',
     }),
@@ -103,7 +114,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
 }
 
 /** Roles whose option takes a value, in its own word or the next. */
-const TAKES_VALUE = new Set<WrapperRole>(['value', 'writes', 'reads', 'chdir', 'split'])
+const TAKES_VALUE = new Set<WrapperRole>(['value', 'writes', 'reads', 'chdir', 'split', 'unsets'])
 
 /** Words env -S splits as bash would: no escapes, expansions, comments or shell syntax, which env reads otherwise. */
 const PLAIN_SPLIT_STRING = /^[^\\$#;&|<>()`\n\r{}*?[~]*$/
@@ -228,6 +239,7 @@ function readWrapper(
         continue
       }
       if (role === 'lookup') return reading
+      if (role === 'clears') reading.assignments.push('every variable (env -i)')
       if (!TAKES_VALUE.has(role)) continue
       const separate = option.inline === undefined
       // In `--chdir="$D"` the option is known, its value is not.
@@ -246,6 +258,8 @@ function readWrapper(
         reading.writes.push({ text: `${name} ${written}`, path: resolvePath(value, reading.cwd) })
       } else if (role === 'reads') {
         reading.reads.push(resolvePath(value, reading.cwd))
+      } else if (role === 'unsets') {
+        reading.assignments.push(value.value ?? value.raw)
       }
     }
   }

@@ -23,6 +23,12 @@ function gitRepository(project: string): void {
   git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '--allow-empty', '-m', 'init')
 }
 
+/** A repository whose own config runs the marker on a `git status` (an injected core.fsmonitor). */
+function repositoryWithMonitor(project: string): void {
+  gitRepository(project)
+  execFileSync('git', ['config', 'core.fsmonitor', `touch ${MARKER}; false`], { cwd: project })
+}
+
 interface Bypass {
   command: string
   /** The allow rules in force. */
@@ -41,6 +47,17 @@ const bypasses: Record<string, Bypass> = {
     command: `/usr/bin/time --output=${MARKER} --format='[core] fsmonitor = touch x' git status`,
     rules: ['bash(git status*)'],
     prepare: gitRepository,
+  },
+  // env's -u and -i drop the git settings every agent command carries: the repository's fsmonitor runs.
+  'env -u unsets the enforced git settings': {
+    command: 'env -u GIT_CONFIG_COUNT git status',
+    rules: ['bash(git status*)'],
+    prepare: repositoryWithMonitor,
+  },
+  'env -i empties the environment, the enforced git settings with it': {
+    command: 'env -i git status',
+    rules: ['bash(git status*)'],
+    prepare: repositoryWithMonitor,
   },
   // 2. Text evaluated later
   'arithmetic evaluates $_, whose array subscript runs a substitution': {
