@@ -450,6 +450,8 @@ function emit(
   const { argv, wrappers } = unwrapped
   walk.errors.push(...unwrapped.problems)
   const assignments = [...prefixed, ...unwrapped.assignments]
+  // `read PATH`, `printf -v PATH`: set for the rest of this shell, as `PATH=…` would be.
+  scope.assigned = [...scope.assigned, ...namesSetBy(argv)]
   // What a wrapper writes is its own redirect (`time -o log`); what it reads, its own `< file`.
   const wrapperRedirects: Redirect[] = [
     ...unwrapped.writes.map(({ text, path }) => ({ written: text, paths: [path], extra: [] })),
@@ -554,6 +556,23 @@ function readRedirect(node: Node, cwd: string | null): Redirect {
   if (word.value !== null && DEVICES.has(word.value)) return { paths: [], extra }
   const written = operator.includes('>') ? node.text.slice(0, target.endIndex - node.startIndex) : undefined
   return { written, paths: [resolvePath(word, cwd)], extra }
+}
+
+/** Builtins that set the variables they are given by name. */
+const VARIABLE_SETTERS = new Set(['read', 'mapfile', 'readarray', 'getopts', 'printf'])
+
+/**
+ * The variables a builtin sets by name: every word of `read`, `mapfile`, `getopts` (or `printf -v`)
+ * that could name one — a wider net than each one's syntax, which only makes more commands ask —
+ * and MAPFILE for a `mapfile` that names none.
+ */
+function namesSetBy(argv: readonly Word[]): string[] {
+  const program = commandName(argv[0])
+  if (!VARIABLE_SETTERS.has(program)) return []
+  const words = argv.slice(1).map(display)
+  if (program === 'printf' && !words.some((word) => word.startsWith('-v'))) return []
+  const names = words.flatMap((word) => /^(-v)?([A-Za-z_]\w*)$/.exec(word)?.[2] ?? [])
+  return names.length > 0 || (program !== 'mapfile' && program !== 'readarray') ? names : ['MAPFILE']
 }
 
 /** The names a node's own `X=…` children assign. */

@@ -5,7 +5,7 @@
  * rules wrongly allow runs and leaves its marker file.
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { type Asker, nobodyToAsk } from '../../../src-main/approvals/askers'
@@ -27,6 +27,12 @@ function gitRepository(project: string): void {
 function repositoryWithMonitor(project: string): void {
   gitRepository(project)
   execFileSync('git', ['config', 'core.fsmonitor', `touch ${MARKER}; false`], { cwd: project })
+}
+
+/** A folder with a `bin/git` of its own, which leaves the marker when it runs instead of git. */
+function folderWithOwnGit(project: string): void {
+  mkdirSync(join(project, 'bin'))
+  writeFileSync(join(project, 'bin', 'git'), `#!/bin/sh\ntouch ${join(project, MARKER)}\n`, { mode: 0o755 })
 }
 
 interface Bypass {
@@ -58,6 +64,17 @@ const bypasses: Record<string, Bypass> = {
     command: 'env -i git status',
     rules: ['bash(git status*)'],
     prepare: repositoryWithMonitor,
+  },
+  // Builtins that set a variable by name, as an assignment does: PATH now finds the folder's own git.
+  'read sets PATH from a here-string': {
+    command: 'read PATH <<< "$PWD/bin"; git status',
+    rules: ['bash(read *)', 'bash(git status*)'],
+    prepare: folderWithOwnGit,
+  },
+  'printf -v sets PATH': {
+    command: 'printf -v PATH %s "$PWD/bin"; git status',
+    rules: ['bash(printf *)', 'bash(git status*)'],
+    prepare: folderWithOwnGit,
   },
   // 2. Text evaluated later
   'arithmetic evaluates $_, whose array subscript runs a substitution': {
@@ -119,12 +136,13 @@ describe('shell commands an allow rule lets through that run something else', { 
   it.each(Object.entries(bypasses))('asks, so nobody lets it run: %s', async (_, bypass) => {
     const { fake, project, run } = await inAskMode(bypass.rules)
     bypass.prepare?.(project)
-    const config = bypass.prepare ? readFileSync(join(project, '.git', 'config'), 'utf8') : undefined
+    const gitConfig = join(project, '.git', 'config')
+    const config = existsSync(gitConfig) ? readFileSync(gitConfig, 'utf8') : undefined
     fake.enqueue({ toolCalls: [bash('call_1', bypass.command)] }, { text: 'Done.' })
     const { events } = await run('run it', { asker: nobodyToAsk })
 
     expect(existsSync(join(project, MARKER))).toBe(false)
-    if (config !== undefined) expect(readFileSync(join(project, '.git', 'config'), 'utf8')).toBe(config)
+    if (config !== undefined) expect(readFileSync(gitConfig, 'utf8')).toBe(config)
     expect(toolResult(events, 'call_1')).toMatchObject({ isError: true, errorType: 'denied' })
   })
 
