@@ -4,9 +4,11 @@
  */
 import { dirname } from 'node:path'
 import { LocalSecretStore } from '../core/local-secret-store'
+import { SealedSecrets } from '../core/sealed-secrets'
+import { sealBrokerUrl } from './broker-url-migration'
 import type { Database } from './database'
 import { upgradeToolResultPart } from './legacy-tool-results'
-import { sealClearTextSecrets } from './mcp-servers-repository'
+import { sealClearTextSecrets, sealEveryValue } from './mcp-servers-repository'
 
 export interface Migration {
   version: number
@@ -353,5 +355,17 @@ export const migrations: readonly Migration[] = [
       END
       WHERE error IS NOT NULL;
     `,
+  },
+  {
+    // 15 is another change's (tool-service versions); this one does not depend on it.
+    version: 16,
+    name: 'every MCP value and URL credential sealed',
+    sql: '',
+    upgrade: (db) => {
+      const secrets = new SealedSecrets(new LocalSecretStore(dirname(db.name)))
+      const servers = sealEveryValue(db, secrets)
+      const broker = sealBrokerUrl(db, secrets)
+      return { scrubbed: servers.scrubbed || broker.scrubbed }
+    },
   },
 ]
