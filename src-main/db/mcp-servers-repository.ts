@@ -187,16 +187,8 @@ export class McpServersRepository {
  * secret) is dropped — that server was waiting for a new one anyway.
  */
 export function sealClearTextSecrets(db: Database, store: LocalSecretStore): { scrubbed: boolean } {
-  const rows = db.prepare<[], Row>('SELECT * FROM mcp_servers').all()
-  const rewrite = db.prepare('UPDATE mcp_servers SET config = ?, approved_launch = ? WHERE id = ?')
-  const keepSecret = db.prepare('INSERT INTO mcp_secrets (server_id, name, sealed) VALUES (?, ?, ?)')
-  for (const row of rows) {
-    let config: Record<string, unknown>
-    try {
-      config = JSON.parse(row.config) as Record<string, unknown>
-    } catch {
-      continue
-    }
+  const { rows, rewrite, keepSecret } = migrationStatements(db)
+  for (const { row, config } of rows) {
     const server = toServer(row, {})
     const values = server.transport === 'stdio' ? server.env : server.headers
     const clear = Object.fromEntries(
@@ -221,6 +213,28 @@ export function sealClearTextSecrets(db: Database, store: LocalSecretStore): { s
 }
 
 /**
+ * What a migration of the stored servers works with: every row whose `config` parses (one that does
+ * not is left as it is, and stays off), and the statements that rewrite a row and keep a secret.
+ */
+function migrationStatements(db: Database) {
+  const rows = db
+    .prepare<[], Row>('SELECT * FROM mcp_servers')
+    .all()
+    .flatMap((row) => {
+      try {
+        return [{ row, config: JSON.parse(row.config) as Record<string, unknown> }]
+      } catch {
+        return []
+      }
+    })
+  return {
+    rows,
+    rewrite: db.prepare('UPDATE mcp_servers SET config = ?, approved_launch = ? WHERE id = ?'),
+    keepSecret: db.prepare('INSERT INTO mcp_secrets (server_id, name, sealed) VALUES (?, ?, ?)'),
+  }
+}
+
+/**
  * Schema 16: every value is secret unless the person says otherwise, where until now only names that
  * looked secret (`LEGACY_SECRET_NAME`) were — `DATABASE_URL=postgres://u:PASS@…`, `GH_PAT`,
  * `SENTRY_DSN` stayed in clear. A value in clear whose name looks secret was marked not secret by
@@ -228,20 +242,12 @@ export function sealClearTextSecrets(db: Database, store: LocalSecretStore): { s
  * carrying credentials is sealed too. An approval of the launch as it stood still holds.
  */
 export function sealEveryValue(db: Database, secrets: SealedSecrets): { scrubbed: boolean } {
-  const rows = db.prepare<[], Row>('SELECT * FROM mcp_servers').all()
+  const { rows, rewrite, keepSecret } = migrationStatements(db)
   const storedSecrets = db.prepare<[string], { name: string; sealed: Buffer }>(
     'SELECT name, sealed FROM mcp_secrets WHERE server_id = ?',
   )
-  const rewrite = db.prepare('UPDATE mcp_servers SET config = ?, approved_launch = ? WHERE id = ?')
-  const keepSecret = db.prepare('INSERT INTO mcp_secrets (server_id, name, sealed) VALUES (?, ?, ?)')
   let scrubbed = false
-  for (const row of rows) {
-    let config: Record<string, unknown>
-    try {
-      config = JSON.parse(row.config) as Record<string, unknown>
-    } catch {
-      continue
-    }
+  for (const { row, config } of rows) {
     const before = toServer(
       row,
       Object.fromEntries(storedSecrets.all(row.id).map(({ name, sealed }) => [name, sealed])),

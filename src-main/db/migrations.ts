@@ -359,8 +359,18 @@ export const migrations: readonly Migration[] = [
   {
     // 15 is another change's (tool-service versions); this one does not depend on it.
     version: 16,
-    name: 'every MCP value and URL credential sealed',
-    sql: '',
+    name: 'every MCP value and URL credential sealed, and custom tool trust per content',
+    sql: `
+      -- Trust was a list of folders; it is now each folder with its modules' digests as trusted.
+      -- Folders trusted before have none recorded: their modules wait for the person to confirm them.
+      UPDATE app_settings
+      SET value = (
+        SELECT json_group_array(json_object('folder', folder.value, 'modules', json_object()))
+        FROM json_each(app_settings.value) AS folder
+        WHERE folder.type = 'text'
+      )
+      WHERE key = 'customTools.trustedFolders' AND json_valid(value) AND json_type(value) = 'array';
+    `,
     upgrade: (db) => {
       const secrets = new SealedSecrets(new LocalSecretStore(dirname(db.name)))
       const servers = sealEveryValue(db, secrets)

@@ -62,7 +62,7 @@ describe('atelier mcp (built CLI)', () => {
     expect(missing.stderr).toContain('No MCP server named "docs". (not_found)')
   }, 60_000)
 
-  it('stores --env values with secret names, and those marked --secret, encrypted; --public keeps one as typed', async () => {
+  it('stores every --env value encrypted (--secret says so of one), and --public keeps one as typed', async () => {
     const dataDir = tempDir()
     const token = 'ghp_FromTheCommandLine_0123456789'
     const added = await atelier(

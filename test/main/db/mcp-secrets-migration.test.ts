@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type Atelier, createAtelier, DATABASE_FILE } from '../../../src-main/app/create-atelier'
 import { SECRET_KEY_FILE } from '../../../src-main/core/local-secret-store'
@@ -131,7 +131,7 @@ describe('migration 8: MCP secrets stored in clear', () => {
   })
 })
 
-describe('migration 16: every MCP value and URL credential sealed', () => {
+describe('migration 16: every MCP value and URL credential sealed, trust per content', () => {
   const tempDir = useTempDirs()
   const open: Atelier[] = []
   afterEach(async () => {
@@ -207,5 +207,27 @@ describe('migration 16: every MCP value and URL credential sealed', () => {
       DATABASE_URL: `postgres://u:${PASSWORD}@db.example/app`,
       API_KEY_ID: 'public-id',
     })
+  })
+
+  it('keeps the folders trusted before, with their modules waiting to be confirmed: what was trusted is not known', async () => {
+    const dataDir = tempDir()
+    const project = tempDir()
+    const module = join(project, '.atelier', 'tools', 'old.ts')
+    mkdirSync(dirname(module), { recursive: true })
+    writeFileSync(module, 'export default () => []\n')
+    const db = openDatabase(join(dataDir, DATABASE_FILE), {
+      migrations: migrations.filter((migration) => migration.version <= 14),
+    })
+    db.prepare(
+      "INSERT INTO app_settings (key, value, updated_at) VALUES ('customTools.trustedFolders', ?, 0)",
+    ).run(JSON.stringify([project]))
+    db.close()
+
+    const atelier = createAtelier({ dataDir, home: tempDir() })
+    open.push(atelier)
+    expect(atelier.customTools.trustedFolders()).toEqual([project])
+    const info = atelier.customTools.list(project)
+    expect(info.folders[0]?.files).toEqual([expect.objectContaining({ path: module, status: 'changed' })])
+    expect(info.trustNeeded).toEqual({ folder: project, files: [module], changedSinceTrusted: true })
   })
 })
