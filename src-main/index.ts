@@ -172,8 +172,13 @@ function keychain(): SecretStore | undefined {
  * A custom tool host as an Electron utility process: Node's fork would need ELECTRON_RUN_AS_NODE,
  * a fuse the packaged app turns off (scripts/after-pack.ts).
  */
-function utilityToolHost(entry: string, execArgv: string[]): HostChannel {
-  const child = utilityProcess.fork(entry, [], { execArgv, stdio: 'pipe', serviceName: 'Atelier tool host' })
+function utilityToolHost(entry: string, execArgv: string[], env: NodeJS.ProcessEnv): HostChannel {
+  const child = utilityProcess.fork(entry, [], {
+    execArgv,
+    env,
+    stdio: 'pipe',
+    serviceName: 'Atelier tool host',
+  })
   return {
     send: (message) => child.postMessage(message),
     onMessage: (listener) => child.on('message', (message) => listener(message as FromHost)),

@@ -439,7 +439,26 @@ export const methods = {
     Type.Object({ file: FolderPath }, { additionalProperties: false }),
     CustomToolLog,
   ),
-  /** Lets a project's own tool folders (`.atelier/tools`, …) run code. */
+  /**
+   * The variables (names, or `PREFIX*`) a tool folder's host and the programs it starts get from
+   * Atelier's environment besides the shell tool's allowlist; an empty list passes the allowlist alone.
+   */
+  'customTools.setEnvironment': method(
+    Type.Object(
+      {
+        folder: FolderPath,
+        names: Type.Array(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*\\*?$', maxLength: 200 }), {
+          maxItems: 100,
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Object({ folder: Type.String(), names: Type.Array(Type.String()) }),
+  ),
+  /**
+   * Lets a project's own tool folders (`.atelier/tools`, …) run code: its modules as they are now;
+   * one added or edited later waits until the folder is trusted again.
+   */
   'folders.trust': method(
     Type.Object({ folder: FolderPath }, { additionalProperties: false }),
     Type.Object({ folder: Type.String(), trusted: Type.Array(Type.String()) }),

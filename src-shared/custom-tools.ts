@@ -31,7 +31,9 @@ export type CustomToolSummary = Static<typeof CustomToolSummary>
  * One file in a tool folder. `loaded`: its tools are registered; `failed`: it did not load;
  * `conflict`: a tool's name was taken (by a built-in or an earlier file); `duplicate`: the same real
  * file was found through another path and loads there; `metadata`: a `.md` or `.json`, never run;
- * `untrusted`: in a project folder the person has not trusted, so not run; `pending`: not loaded yet.
+ * `untrusted`: in a project folder the person has not trusted, so not run; `changed`: added or
+ * edited since the person trusted its project folder, so not run until they confirm it (trust the
+ * folder again); `pending`: not loaded yet.
  */
 export const CustomToolFileInfo = Type.Object({
   path: Type.String(),
@@ -42,6 +44,7 @@ export const CustomToolFileInfo = Type.Object({
     Type.Literal('duplicate'),
     Type.Literal('metadata'),
     Type.Literal('untrusted'),
+    Type.Literal('changed'),
     Type.Literal('pending'),
   ]),
   tools: Type.Array(CustomToolSummary),
@@ -64,6 +67,11 @@ export const CustomToolFolderInfo = Type.Object({
   trusted: Type.Boolean(),
   /** Whether its host process is running now. */
   running: Type.Boolean(),
+  /**
+   * The variables (names, or `PREFIX*`) its host and the programs it starts get from Atelier's
+   * environment besides the shell tool's allowlist (PATH, HOME, LANG…); nothing else is passed.
+   */
+  environment: Type.Array(Type.String()),
   files: Type.Array(CustomToolFileInfo),
 })
 export type CustomToolFolderInfo = Static<typeof CustomToolFolderInfo>
@@ -72,11 +80,19 @@ export const CustomToolsInfo = Type.Object({
   folders: Type.Array(CustomToolFolderInfo),
   /** The paths set in the settings, as written. */
   configuredPaths: Type.Array(Type.String()),
-  /** Project folders the person trusts to run their tool files. */
+  /** Project folders the person trusts to run their tool files, by real path. */
   trustedFolders: Type.Array(Type.String()),
-  /** Set when the asked-about project holds tool files that wait for the person's trust. */
+  /**
+   * Set when the asked-about project holds tool files that wait for the person's trust: all its
+   * modules while the folder is not trusted, or (`changedSinceTrusted`) the ones added or edited
+   * since it was. Trusting the folder (again) lets them load.
+   */
   trustNeeded: Type.Union([
-    Type.Object({ folder: Type.String(), files: Type.Array(Type.String()) }),
+    Type.Object({
+      folder: Type.String(),
+      files: Type.Array(Type.String()),
+      changedSinceTrusted: Type.Boolean(),
+    }),
     Type.Null(),
   ]),
 })

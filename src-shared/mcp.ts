@@ -5,30 +5,20 @@ const Name = Type.String({ minLength: 1, maxLength: 32, pattern: '^[a-zA-Z0-9_-]
 const StringMap = Type.Record(Type.String(), Type.String())
 
 /**
- * Names whose values are secret unless the person says otherwise: environment variables such as
- * GITHUB_PERSONAL_ACCESS_TOKEN or DB_PASSWORD, and headers such as Authorization,
- * Proxy-Authorization, Cookie and X-Api-Key (all four match).
- */
-export const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|KEY|AUTH|CREDENTIAL|COOKIE|SESSION/i
-
-/**
- * What a secret value reads as wherever it leaves the main process: `mcp.list`, `mcp.changed`, the
- * edit form. Sent back as the value of a name in `mcp.update`, it keeps the value stored under that
- * name, so an edit need not retype a secret.
- */
-export const MASKED_VALUE = '••••••••'
-
-/**
- * Which environment variables (stdio) or headers (http) hold secrets, by name: `true` stores the
- * value encrypted and masks it everywhere else, `false` keeps it as typed. Names left out follow
- * `SECRET_NAME`.
+ * Which environment variables (stdio) or headers (http) the person marked as not secret: `false`
+ * keeps the value as typed, shown in the clear (`LOG_LEVEL=debug`). Every other value is stored
+ * encrypted and reads `MASKED_VALUE` everywhere else; `true` says so explicitly.
  */
 const SecretMarks = Type.Record(Type.String(), Type.Boolean())
 export type SecretMarks = Static<typeof SecretMarks>
 
-/** Whether the value under `name` is kept secret, given the person's marks. */
+/**
+ * Whether the value under `name` is kept secret, given the person's marks: every value is, unless
+ * marked not secret. A name says too little — `DATABASE_URL`, `GH_PAT`, `SENTRY_DSN` hold secrets
+ * no name check recognizes.
+ */
 export function isSecret(marks: SecretMarks | undefined, name: string): boolean {
-  return marks?.[name] ?? SECRET_NAME.test(name)
+  return marks?.[name] ?? true
 }
 
 /**
@@ -90,6 +80,10 @@ export const McpServerInput = Type.Union([
     {
       name: Name,
       transport: Type.Literal('http'),
+      /**
+       * Its userinfo and credential-looking query values (`api_key=…`) are stored encrypted and
+       * read `MASKED_VALUE`; sent back masked, they keep the stored ones.
+       */
       url: Type.String({ pattern: '^https?://\\S+$', maxLength: 2000 }),
       headers: Type.Optional(StringMap),
       secret: Type.Optional(SecretMarks),
@@ -125,7 +119,8 @@ export const McpServerInfo = Type.Object({
   needsApproval: Type.Boolean(),
   /**
    * The server as added or last edited, for the edit form: each secret value reads `MASKED_VALUE`,
-   * and `secret` lists only the names whose secrecy differs from what `SECRET_NAME` says.
+   * as do the credentials in a remote server's URL (see `SealedSecrets.sealUrl`), and `secret` lists
+   * the names marked not secret.
    */
   definition: McpServerInput,
   /** A session is open (a stdio server's process runs). Servers connect only for a turn or the inspector. */

@@ -155,6 +155,7 @@ export type BrokerAuth = Static<typeof BrokerAuth>
 
 /** The broker as the panel shows it; the secret (token, password, nkey seed) never crosses. */
 export const BrokerInfo = Type.Object({
+  /** Credentials in it (`nats://user:password@…`) read `MASKED_VALUE`: they are stored encrypted. */
   url: Type.Union([Type.String(), Type.Null()]),
   auth: BrokerAuth,
   /** A CA file for TLS with a private CA. */
@@ -175,6 +176,7 @@ export type BrokerInfo = Static<typeof BrokerInfo>
 
 export const BrokerInput = Type.Object(
   {
+    /** Credentials in it are stored encrypted; sent back as `MASKED_VALUE`, they keep the stored ones. */
     url: Type.Union([Type.String({ minLength: 1, maxLength: 2000 }), Type.Null()]),
     auth: BrokerAuth,
     caFile: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),

@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs'
 import BetterSqlite3 from 'better-sqlite3'
 import { AtelierError, errorMessage } from '../../src-shared/errors'
 import { migrations as defaultMigrations, type Migration } from './migrations'
@@ -11,10 +12,12 @@ export interface OpenDatabaseOptions {
 }
 
 /**
- * Opens (creating if needed) the app database: checks it before touching it, then WAL with
- * synchronous=FULL so a committed transaction survives a crash or power loss, then migrations.
+ * Opens (creating if needed) the app database, readable by its owner only: checks it before
+ * touching it, then WAL with synchronous=FULL so a committed transaction survives a crash or power
+ * loss, then migrations.
  */
 export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Database {
+  ownerOnly(file)
   const db = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
   try {
     // Another process (the CLI beside the desktop app) may hold a write lock for a moment.
@@ -60,6 +63,18 @@ const syncStatements = new WeakMap<
   Database,
   { normal: BetterSqlite3.Statement; full: BetterSqlite3.Statement }
 >()
+
+/**
+ * The database, its WAL and its shared memory hold every conversation and setting: mode 0600
+ * whatever the umask. SQLite creates the -wal and -shm files with the database file's mode, so the
+ * database is created 0600 before SQLite opens it; files an older Atelier left are narrowed.
+ */
+function ownerOnly(file: string): void {
+  closeSync(openSync(file, 'a', 0o600))
+  for (const each of [file, `${file}-wal`, `${file}-shm`]) {
+    if (existsSync(each)) chmodSync(each, 0o600)
+  }
+}
 
 function assertIntact(db: Database, file: string): void {
   let problems: string[]

@@ -1,8 +1,15 @@
-import { SECRET_NAME } from '../../src-shared/mcp'
 import type { LocalSecretStore } from '../core/local-secret-store'
-import { commandLine, launchApproval } from '../core/mcp-launch'
+import { commandLine, launchApproval, launchOf } from '../core/mcp-launch'
 import type { McpOAuthConfig, McpServerConfig } from '../core/mcp-server-config'
+import { MCP_URL, type SealedSecrets } from '../core/sealed-secrets'
 import type { Database } from './database'
+
+/**
+ * Names that looked secret to Atelier up to schema 15, when only their values were sealed: the
+ * migrations read them to tell a value kept in the clear by default from one the person marked not
+ * secret.
+ */
+export const LEGACY_SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|KEY|AUTH|CREDENTIAL|COOKIE|SESSION/i
 
 /**
  * A configured MCP server: how to reach it, whether it is on, and what launch the person approved.
@@ -17,6 +24,8 @@ export type StoredMcpServer = McpServerConfig & {
   secrets: Record<string, Buffer>
   /** A remote server's OAuth client secret and signing key (`oauth.clientSecret`, `oauth.clientPrivateKey`), sealed. */
   oauthSecrets?: OAuthSecrets
+  /** A remote server's URL as typed, sealed, when it carries credentials; its `url` then reads them masked. */
+  sealedUrl?: Buffer
 }
 
 export interface OAuthSecrets {
@@ -55,6 +64,7 @@ function toServer(row: Row, secrets: Record<string, Buffer>, oauthSecrets?: OAut
       ...(typeof config.oauth === 'object' &&
         config.oauth !== null && { oauth: config.oauth as McpOAuthConfig }),
       ...(oauthSecrets && Object.keys(oauthSecrets).length > 0 && { oauthSecrets }),
+      ...(typeof config.sealedUrl === 'string' && { sealedUrl: Buffer.from(config.sealedUrl, 'base64') }),
     }
   }
   return {
@@ -67,11 +77,17 @@ function toServer(row: Row, secrets: Record<string, Buffer>, oauthSecrets?: OAut
   }
 }
 
-function configJson(server: McpServerConfig): string {
+/** The row's `config`: the settings in the clear, and the URL sealed (only a seal opens it). */
+function configJson(server: McpServerConfig & Pick<StoredMcpServer, 'sealedUrl'>): string {
   return JSON.stringify(
     server.transport === 'stdio'
       ? { command: server.command, args: server.args, env: server.env, cwd: server.cwd }
-      : { url: server.url, headers: server.headers, ...(server.oauth && { oauth: server.oauth }) },
+      : {
+          url: server.url,
+          headers: server.headers,
+          ...(server.oauth && { oauth: server.oauth }),
+          ...(server.sealedUrl && { sealedUrl: server.sealedUrl.toString('base64') }),
+        },
   )
 }
 
@@ -165,28 +181,22 @@ export class McpServersRepository {
 
 /**
  * Schema 8: servers stored before kept every environment value and header in `config`, and their
- * approval as the launch's text, all in clear. Values whose name looks secret (`SECRET_NAME`) are
+ * approval as the launch's text, all in clear. Values whose name looks secret (`LEGACY_SECRET_NAME`) are
  * sealed into `mcp_secrets` and scrubbed from the row; an approval of the launch as it stood becomes
  * the digest of that same launch, and any other approval (of an older launch, perhaps with an older
  * secret) is dropped — that server was waiting for a new one anyway.
  */
 export function sealClearTextSecrets(db: Database, store: LocalSecretStore): { scrubbed: boolean } {
-  const rows = db.prepare<[], Row>('SELECT * FROM mcp_servers').all()
-  const rewrite = db.prepare('UPDATE mcp_servers SET config = ?, approved_launch = ? WHERE id = ?')
-  const keepSecret = db.prepare('INSERT INTO mcp_secrets (server_id, name, sealed) VALUES (?, ?, ?)')
-  for (const row of rows) {
-    let config: Record<string, unknown>
-    try {
-      config = JSON.parse(row.config) as Record<string, unknown>
-    } catch {
-      continue
-    }
+  const { rows, rewrite, keepSecret } = migrationStatements(db)
+  for (const { row, config } of rows) {
     const server = toServer(row, {})
     const values = server.transport === 'stdio' ? server.env : server.headers
-    const clear = Object.fromEntries(Object.entries(values).filter(([name]) => !SECRET_NAME.test(name)))
+    const clear = Object.fromEntries(
+      Object.entries(values).filter(([name]) => !LEGACY_SECRET_NAME.test(name)),
+    )
     const secrets = Object.fromEntries(
       Object.entries(values)
-        .filter(([name]) => SECRET_NAME.test(name))
+        .filter(([name]) => LEGACY_SECRET_NAME.test(name))
         .map(([name, value]) => [name, store.seal(String(value))]),
     )
     let approved = row.approved_launch
@@ -200,4 +210,70 @@ export function sealClearTextSecrets(db: Database, store: LocalSecretStore): { s
     for (const [name, sealed] of Object.entries(secrets)) keepSecret.run(row.id, name, sealed)
   }
   return { scrubbed: rows.length > 0 }
+}
+
+/**
+ * What a migration of the stored servers works with: every row whose `config` parses (one that does
+ * not is left as it is, and stays off), and the statements that rewrite a row and keep a secret.
+ */
+function migrationStatements(db: Database) {
+  const rows = db
+    .prepare<[], Row>('SELECT * FROM mcp_servers')
+    .all()
+    .flatMap((row) => {
+      try {
+        return [{ row, config: JSON.parse(row.config) as Record<string, unknown> }]
+      } catch {
+        return []
+      }
+    })
+  return {
+    rows,
+    rewrite: db.prepare('UPDATE mcp_servers SET config = ?, approved_launch = ? WHERE id = ?'),
+    keepSecret: db.prepare('INSERT INTO mcp_secrets (server_id, name, sealed) VALUES (?, ?, ?)'),
+  }
+}
+
+/**
+ * Schema 16: every value is secret unless the person says otherwise, where until now only names that
+ * looked secret (`LEGACY_SECRET_NAME`) were — `DATABASE_URL=postgres://u:PASS@…`, `GH_PAT`,
+ * `SENTRY_DSN` stayed in clear. A value in clear whose name looks secret was marked not secret by
+ * the person and stays so; every other one is sealed into `mcp_secrets`, and a remote server's URL
+ * carrying credentials is sealed too. An approval of the launch as it stood still holds.
+ */
+export function sealEveryValue(db: Database, secrets: SealedSecrets): { scrubbed: boolean } {
+  const { rows, rewrite, keepSecret } = migrationStatements(db)
+  const storedSecrets = db.prepare<[string], { name: string; sealed: Buffer }>(
+    'SELECT name, sealed FROM mcp_secrets WHERE server_id = ?',
+  )
+  let scrubbed = false
+  for (const { row, config } of rows) {
+    const before = toServer(
+      row,
+      Object.fromEntries(storedSecrets.all(row.id).map(({ name, sealed }) => [name, sealed])),
+    )
+    const values = before.transport === 'stdio' ? before.env : before.headers
+    const clear = Object.fromEntries(Object.entries(values).filter(([name]) => LEGACY_SECRET_NAME.test(name)))
+    const sealed = Object.fromEntries(
+      Object.entries(values)
+        .filter(([name]) => !LEGACY_SECRET_NAME.test(name))
+        .map(([name, value]) => [name, secrets.seal(String(value))]),
+    )
+    const url = before.transport === 'http' ? secrets.sealUrl(before.url, undefined, MCP_URL) : undefined
+    if (Object.keys(sealed).length === 0 && !url?.sealed) continue
+    const after: StoredMcpServer =
+      before.transport === 'stdio'
+        ? { ...before, env: clear, secrets: { ...before.secrets, ...sealed } }
+        : {
+            ...before,
+            headers: clear,
+            secrets: { ...before.secrets, ...sealed },
+            ...(url && { url: url.shown, sealedUrl: url.sealed }),
+          }
+    const approved = row.approved_launch === launchOf(before) ? launchOf(after) : row.approved_launch
+    rewrite.run(JSON.stringify({ ...config, ...JSON.parse(configJson(after)) }), approved, row.id)
+    for (const [name, value] of Object.entries(sealed)) keepSecret.run(row.id, name, value)
+    scrubbed = true
+  }
+  return { scrubbed }
 }

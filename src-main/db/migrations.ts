@@ -4,10 +4,12 @@
  */
 import { dirname } from 'node:path'
 import { LocalSecretStore } from '../core/local-secret-store'
+import { SealedSecrets } from '../core/sealed-secrets'
+import { sealBrokerUrl } from './broker-url-migration'
 import type { Database } from './database'
 import { upgradeStoredProtectedPaths } from './legacy-protected-paths'
 import { upgradeToolResultPart } from './legacy-tool-results'
-import { sealClearTextSecrets } from './mcp-servers-repository'
+import { sealClearTextSecrets, sealEveryValue } from './mcp-servers-repository'
 
 export interface Migration {
   version: number
@@ -360,5 +362,26 @@ export const migrations: readonly Migration[] = [
     name: 'stored protected paths get the entries added since',
     sql: '',
     upgrade: upgradeStoredProtectedPaths,
+  },
+  {
+    version: 16,
+    name: 'every MCP value and URL credential sealed, and custom tool trust per content',
+    sql: `
+      -- Trust was a list of folders; it is now each folder with its modules' digests as trusted.
+      -- Folders trusted before have none recorded: their modules wait for the person to confirm them.
+      UPDATE app_settings
+      SET value = (
+        SELECT json_group_array(json_object('folder', folder.value, 'modules', json_object()))
+        FROM json_each(app_settings.value) AS folder
+        WHERE folder.type = 'text'
+      )
+      WHERE key = 'customTools.trustedFolders' AND json_valid(value) AND json_type(value) = 'array';
+    `,
+    upgrade: (db) => {
+      const secrets = new SealedSecrets(new LocalSecretStore(dirname(db.name)))
+      const servers = sealEveryValue(db, secrets)
+      const broker = sealBrokerUrl(db, secrets)
+      return { scrubbed: servers.scrubbed || broker.scrubbed }
+    },
   },
 ]

@@ -144,6 +144,7 @@ export function createHandlers({
     'customTools.load': ({ folder }) => customTools.load(folder ?? null),
     'customTools.reload': ({ folder }) => customTools.reload(folder ?? null),
     'customTools.log': ({ file }) => customTools.log(file),
+    'customTools.setEnvironment': ({ folder, names }) => customTools.setEnvironment(folder, names),
     'folders.trust': ({ folder }) => customTools.trust(folder),
     'folders.untrust': ({ folder }) => customTools.untrust(folder),
     'preferences.get': () => preferences.get(),

@@ -98,7 +98,7 @@ describe('the renderer in Chromium, served by the web host', () => {
         'onChanged',
         'rename',
       ],
-      customTools: ['list', 'load', 'log', 'onChanged', 'reload'],
+      customTools: ['list', 'load', 'log', 'onChanged', 'reload', 'setEnvironment'],
       folders: ['files', 'list', 'pick', 'recent', 'trust', 'untrust'],
       images: ['read'],
       mcp: [

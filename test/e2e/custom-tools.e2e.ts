@@ -241,6 +241,56 @@ export default (api) => ({
     await notice.waitFor()
   })
 
+  it('holds back a module added to a trusted project until the person trusts the change; a folder passes the variables named for it', async () => {
+    const home = tempDir()
+    const project = tempDir()
+    const tools = join(project, '.atelier', 'tools')
+    const echo = (name: string) => `export default (api) => ({
+  name: '${name}',
+  label: '${name}',
+  description: 'Says its name',
+  parameters: api.typebox.Type.Object({}),
+  execute: async () => ({ content: [{ type: 'text', text: '${name} ran' }] }),
+})
+`
+    writeTools(tools, { 'first.ts': echo('first_tool') })
+    const { page, app } = await open({ folder: project, home, approvalMode: 'full-auto' })
+    app.atelier.customTools.trust(project)
+    const notice = page.getByRole('region', { name: 'Custom tools in this folder' })
+
+    // A git pull brings a module the person never saw: it waits, said in the chat and in Settings.
+    writeTools(tools, { 'pulled.ts': echo('pulled_tool') })
+    const panel = await settingsSection(page, 'Custom tools')
+    const folder = panel.getByRole('region', { name: tools, exact: true })
+    await folder.getByText('Changed since trusted', { exact: true }).waitFor()
+    expect(await folder.textContent()).toContain('added or edited since you trusted the project folder')
+    expect(await folder.getByText('Loaded', { exact: true }).count()).toBe(1)
+    await screenshot(page, 'custom-tools-changed-since-trusted-light')
+    await page.getByRole('button', { name: 'Close settings', exact: true }).click()
+    await notice.waitFor()
+    expect(await notice.textContent()).toContain(
+      '1 custom tool file changed since you trusted this folder (.atelier/tools/pulled.ts). It runs only once you trust the changes.',
+    )
+    await notice.getByRole('button', { name: 'Trust the changes', exact: true }).click()
+    await notice.waitFor({ state: 'detached' })
+    const pulled = app.atelier.customTools
+      .list(project)
+      .folders[0]?.files.find((file) => file.path.endsWith('pulled.ts'))
+    expect(pulled?.status).not.toBe('changed')
+
+    // The variables a folder's modules get: the allowlist, and those the person names.
+    const settings = await settingsSection(page, 'Custom tools')
+    const own = settings.getByRole('region', { name: tools, exact: true })
+    const variables = own.getByRole('group', { name: 'Pass these variables' })
+    await variables.getByRole('button', { name: 'Add to Pass these variables' }).click()
+    await variables.getByRole('textbox', { name: 'Pass these variables 1' }).fill('JAVA_*')
+    await own.getByRole('button', { name: 'Save variables', exact: true }).click()
+    await expect.poll(() => app.atelier.customTools.environmentOf(tools)).toEqual(['JAVA_*'])
+    await expect
+      .poll(() => own.getByRole('button', { name: 'Save variables', exact: true }).isDisabled())
+      .toBe(true)
+  })
+
   it('Settings → Custom tools lists a loaded tool, a syntax error with its file:line, metadata, logs and configured paths', async () => {
     const home = tempDir()
     const tools = join(home, '.atelier', 'tools')

@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { MASKED_VALUE, type McpServerInfo } from '../../src-shared/mcp'
+import type { McpServerInfo } from '../../src-shared/mcp'
+import { MASKED_VALUE } from '../../src-shared/secrets'
 import { environmentOf } from '../main/tools/mcp/secret-probes'
 import { EVERYTHING_SERVER } from '../support/mcp-servers'
 import { descendantProcesses, ROOT, settingsSection, useChatApp } from './support'
@@ -253,7 +254,10 @@ describe('MCP servers in the app', () => {
     expect(await approval.locator('pre').first().textContent()).toBe(
       `${process.execPath} ${EVERYTHING_SERVER}`,
     )
-    expect(await approval.locator('pre').nth(1).textContent()).toBe('EVERYTHING_MODE=test')
+    // Secret by default, as every value: the approval shows it masked.
+    expect(await approval.locator('pre').nth(1).textContent()).toBe(
+      `EVERYTHING_MODE=${MASKED_VALUE} (stored encrypted)`,
+    )
     await screenshot(page, 'settings-mcp-approval-light')
     await approval.getByRole('button', { name: 'Cancel' }).click()
     await approval.waitFor({ state: 'detached' })
@@ -307,13 +311,12 @@ describe('MCP servers in the app', () => {
       .getByRole('textbox', { name: 'Environment variables' })
       .fill(`GITHUB_TOKEN=${token}\nGITHUB_HOST=github.com\nORGANISATION=acme-private`)
 
-    // A token's name ticks its box; the person ticks another one themselves.
+    // Every value is secret at first, whatever its name; the person unticks the one that is not.
     const secrets = form.getByRole('group', { name: 'Secret variables' })
     const box = (name: string) => secrets.getByRole('checkbox', { name, exact: true })
-    expect(await box('GITHUB_TOKEN').isChecked()).toBe(true)
-    expect(await box('GITHUB_HOST').isChecked()).toBe(false)
-    expect(await box('ORGANISATION').isChecked()).toBe(false)
-    await box('ORGANISATION').check()
+    for (const name of ['GITHUB_TOKEN', 'GITHUB_HOST', 'ORGANISATION'])
+      expect(await box(name).isChecked()).toBe(true)
+    await box('GITHUB_HOST').uncheck()
     await screenshot(page, 'settings-mcp-secret-form-light')
     await form.getByRole('button', { name: 'Add server' }).click()
 
@@ -341,6 +344,12 @@ describe('MCP servers in the app', () => {
     const env = edit.getByRole('textbox', { name: 'Environment variables' })
     expect(await env.inputValue()).toBe(
       `GITHUB_HOST=github.com\nGITHUB_TOKEN=${MASKED_VALUE}\nORGANISATION=${MASKED_VALUE}`,
+    )
+    // The values kept encrypted say so; the one marked not secret stays unticked.
+    const editSecrets = edit.getByRole('group', { name: 'Secret variables' })
+    expect(await editSecrets.getByText('stored encrypted', { exact: true }).count()).toBe(2)
+    expect(await editSecrets.getByRole('checkbox', { name: 'GITHUB_HOST', exact: true }).isChecked()).toBe(
+      false,
     )
     await env.fill(`GITHUB_HOST=ghe.example.com\nGITHUB_TOKEN=${MASKED_VALUE}\nORGANISATION=${MASKED_VALUE}`)
     await edit.getByRole('button', { name: 'Save server' }).click()

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
+import { MASKED_VALUE } from '../../src-shared/secrets'
 import type { BrokerInfo, ToolServiceInfo } from '../../src-shared/tool-services'
 import type { ToolSettingsDescriptor } from '../../src-shared/tools'
 import { useNatsServers } from '../support/nats-server'
@@ -221,6 +222,21 @@ describe('Tool services in the app', () => {
     await expect.poll(() => list.textContent()).toMatch(/\S/)
     expect((await servicesOf(page))[0]?.errors.length).toBeGreaterThan(0)
     expect(await list.locator('li').count()).toBe((await servicesOf(page))[0]?.errors.length)
+  })
+
+  it('keeps a password typed in the broker URL encrypted: the field reads it masked, and it still connects', async () => {
+    const password = 'e2e-url-password'
+    const nats = await natsServer(['--user', 'e2e', '--pass', password])
+    const { page } = await open()
+    const panel = await settingsSection(page, 'Tool services')
+    const broker = panel.getByRole('form', { name: 'Broker' })
+    const url = broker.getByRole('textbox', { name: 'Broker URL' })
+    await url.fill(`nats://e2e:${password}@127.0.0.1:${nats.port}`)
+    await broker.getByRole('button', { name: 'Save broker' }).click()
+    await broker.getByRole('status', { name: 'Broker status: Connected' }).waitFor({ timeout: 15_000 })
+    expect(await url.inputValue()).toBe(`nats://${MASKED_VALUE}@127.0.0.1:${nats.port}`)
+    expect(JSON.stringify(await brokerOf(page))).not.toContain(password)
+    expect(await page.content()).not.toContain(password)
   })
 
   it('connects to a broker with a stored token and lists a service that announces itself', async () => {

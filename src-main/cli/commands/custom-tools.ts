@@ -26,6 +26,25 @@ export function registerCustomToolsCommand(program: Command): void {
       }),
     )
 
+  customTools
+    .command('env <folder> [names...]')
+    .description(
+      'the variables a tool folder’s modules get besides PATH, HOME, LANG… (names or PREFIX*); none given: show them',
+    )
+    .option('--clear', 'pass none: the allowlist alone')
+    .action((folder: string, names: string[], options: { clear?: boolean }, command: Command) =>
+      withAtelier(command, ({ customTools: service }) => {
+        const path = resolve(folder)
+        const passed =
+          names.length > 0 || options.clear
+            ? service.setEnvironment(path, names).names
+            : service.environmentOf(path)
+        process.stdout.write(
+          passed.length === 0 ? 'passed: the allowlist alone\n' : `passed: ${passed.join(' ')}\n`,
+        )
+      }),
+    )
+
   const folders = program
     .command('folders')
     .description(
@@ -34,7 +53,9 @@ export function registerCustomToolsCommand(program: Command): void {
 
   folders
     .command('trust <dir>')
-    .description('let the project’s tool folders load: their code runs with your permissions')
+    .description(
+      'let the project’s tool folders load as they are now (their code runs with your permissions); again after a change to confirm it',
+    )
     .action((dir: string, _options: unknown, command: Command) =>
       withAtelier(command, ({ customTools }) => {
         const { folder } = customTools.trust(resolve(dir))
@@ -68,13 +89,15 @@ export function registerCustomToolsCommand(program: Command): void {
 function describe(info: CustomToolsInfo): string {
   if (info.folders.length === 0) return 'no custom tool files found\n'
   const lines = info.folders.flatMap((folder) => [
-    `${folder.path}  (${folder.origin}${folder.trusted ? '' : ', not trusted'})`,
+    `${folder.path}  (${folder.origin}${folder.trusted ? '' : ', not trusted'}${folder.environment.length > 0 ? `, passed: ${folder.environment.join(' ')}` : ''})`,
     ...folder.files.map((file) => `  ${describeFile(file)}`),
   ])
   if (info.trustNeeded) {
     lines.push(
       '',
-      `The project's tool files do not run until you trust the folder: atelier folders trust ${info.trustNeeded.folder}`,
+      info.trustNeeded.changedSinceTrusted
+        ? `Tool files changed since you trusted the folder do not run until you trust it again: atelier folders trust ${info.trustNeeded.folder}`
+        : `The project's tool files do not run until you trust the folder: atelier folders trust ${info.trustNeeded.folder}`,
     )
   }
   return `${lines.join('\n')}\n`
@@ -99,6 +122,8 @@ function describeFile(file: CustomToolFileInfo): string {
       return `metadata   ${file.path} (never run)`
     case 'untrusted':
       return `untrusted  ${file.path} (the project folder is not trusted)`
+    case 'changed':
+      return `changed    ${file.path} (added or edited since the folder was trusted: not run until you trust it again)`
     case 'pending':
       return `pending    ${file.path}`
   }

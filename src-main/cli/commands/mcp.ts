@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import { type Command, InvalidArgumentError } from 'commander'
 import { AtelierError } from '../../../src-shared/errors'
 import { isSecret, type McpOAuthSettings, type McpServerInfo } from '../../../src-shared/mcp'
+import { MASKED_VALUE } from '../../../src-shared/secrets'
 import { printJson, withAtelier } from '../open-atelier'
 
 function keyValue(value: string, previous: Record<string, string> = {}): Record<string, string> {
@@ -19,6 +20,8 @@ function collect(value: string, previous: string[] = []): string[] {
 function storedEncrypted({ definition }: McpServerInfo): string {
   const values = (definition.transport === 'stdio' ? definition.env : definition.headers) ?? {}
   const names = Object.keys(values).filter((name) => isSecret(definition.secret, name))
+  if (definition.transport === 'http' && definition.url.includes(MASKED_VALUE))
+    names.push('the URL’s credentials')
   if (definition.transport === 'http' && definition.oauth?.clientSecret) names.push('the OAuth client secret')
   if (definition.transport === 'http' && definition.oauth?.clientPrivateKey)
     names.push('the OAuth private key')
@@ -62,7 +65,7 @@ function oauthSettings(options: AddOptions): { oauth?: McpOAuthSettings } {
   }
 }
 
-/** `--secret NAME` and `--public NAME` as the contract's marks; names marked neither follow their look. */
+/** `--secret NAME` and `--public NAME` as the contract's marks; names marked neither are secret. */
 function secretMarks({ secret = [], public: clear = [] }: AddOptions): Record<string, boolean> {
   const both = secret.find((name) => clear.includes(name))
   if (both) throw new AtelierError('invalid_secret', `${both} is given as both --secret and --public.`)
@@ -84,12 +87,12 @@ export function registerMcpCommand(program: Command): void {
     .option('--env <name=value>', 'an environment variable for a stdio server (repeatable)', keyValue)
     .option(
       '--secret <name>',
-      'store this --env or --header value encrypted and never show it (repeatable); names with TOKEN, KEY, SECRET, PASSWORD, AUTH… are by default',
+      'store this --env or --header value encrypted and never show it (repeatable): every value is, unless --public',
       collect,
     )
     .option(
       '--public <name>',
-      'keep this --env or --header value as typed, whatever its name (repeatable)',
+      'this --env or --header value is not secret: keep it as typed and show it (repeatable)',
       collect,
     )
     .option('--cwd <dir>', 'the folder a stdio server starts in')

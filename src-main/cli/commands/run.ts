@@ -91,8 +91,11 @@ export function registerRunCommand(program: Command): void {
         if (chat.mode === 'agent' && chat.workingDir) {
           const { trustNeeded } = customTools.list(chat.workingDir)
           if (trustNeeded) {
+            const why = trustNeeded.changedSinceTrusted
+              ? 'they changed since the folder was trusted'
+              : 'the folder is not trusted'
             process.stderr.write(
-              `This folder's ${trustNeeded.files.length} custom tool file(s) are not loaded: the folder is not trusted (atelier folders trust ${trustNeeded.folder}).\n`,
+              `This folder's ${trustNeeded.files.length} custom tool file(s) are not loaded: ${why} (atelier folders trust ${trustNeeded.folder}).\n`,
             )
           }
         }

@@ -22,7 +22,7 @@ export function registerServicesCommand(program: Command): void {
   services
     .command('broker [url]')
     .description(
-      'set the NATS broker (no URL: show it); the token, password or nkey seed goes to the secret store',
+      'set the NATS broker (no URL: show it); the token, password or nkey seed, and credentials in the URL, go to the secret store',
     )
     .option('--token <token>', 'authenticate with a token')
     .option('--user <user>', 'authenticate as this user (with --password)')

@@ -1,7 +1,8 @@
 /**
  * Custom tools as the app sees them: the tool folders found for a project, a host process per
- * folder, their tools in the registry (source `custom`), the project folders the person trusts, and
- * a watcher that reloads a folder after an edit — at the next turn, never in the middle of a call.
+ * folder (with the environment the person passes it), their tools in the registry (source
+ * `custom`), the project folders the person trusts — with their modules as trusted — and a watcher
+ * that reloads a folder after an edit: at the next turn, never in the middle of a call.
  */
 import { createHash } from 'node:crypto'
 import {
@@ -31,10 +32,12 @@ import type { ToolRegistry } from '../registry'
 import { integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
 import type { RegisteredTool, ToolOutput } from '../types'
 import { discoverToolFolders, type FoundFolder } from './discovery'
+import { FolderEnvironment } from './folder-environment'
+import { FolderTrust, isAsTrusted, type TrustedFolder } from './folder-trust'
 import type { HostedResult, HostedToolInfo, SessionReason } from './host-protocol'
+import { fingerprintOf } from './module-fingerprints'
 import { type LoadOutcome, nodeHost, type SpawnHost, ToolHostProcess } from './tool-host-process'
 
-const TRUSTED_KEY = 'customTools.trustedFolders'
 /** A change is acted on once the folder has been quiet this long (an editor writes in bursts). */
 const DEBOUNCE_MS = 150
 /** A log grows to this, then keeps its newer half. */
@@ -61,6 +64,8 @@ interface HostedFolder {
   found: FoundFolder
   /** The modules it was loaded with; another list means another host. */
   files: string
+  /** The variables passed to it besides the allowlist; others mean another host. */
+  passed: string
   /**
    * The modules' size and times when it was loaded: a turn sent right after a save must not race
    * the watcher's debounce and run the old code.
@@ -79,10 +84,22 @@ interface HostedFolder {
   hostLog: string[]
 }
 
+/**
+ * How far a tool folder may run: whether its project is trusted (the person's own folders always
+ * are), the modules that may load, and those added or edited since the project was trusted.
+ */
+interface Standing {
+  trusted: boolean
+  runnable: string[]
+  changed: string[]
+}
+
 export class CustomToolService {
   private readonly hosted = new Map<string, HostedFolder>()
   private readonly home: string
   private readonly spawn: SpawnHost
+  private readonly trusts: FolderTrust
+  private readonly environments: FolderEnvironment
   private closed = false
   /** Settles when the preparing under way is done: preparations run one at a time. */
   private preparing: Promise<unknown> = Promise.resolve()
@@ -90,6 +107,9 @@ export class CustomToolService {
   constructor(private readonly deps: CustomToolDeps) {
     this.home = deps.home ?? homedir()
     this.spawn = deps.spawn ?? nodeHost
+    const now = deps.now ?? Date.now
+    this.trusts = new FolderTrust(deps.settings, now)
+    this.environments = new FolderEnvironment(deps.settings, now)
   }
 
   /**
@@ -119,17 +139,24 @@ export class CustomToolService {
    * notice: reads the tool folders, starts nothing.
    */
   list(project: string | null = null): CustomToolsInfo {
-    const found = this.discover(project)
-    const trusted = this.trustedFolders()
-    const folders = found.map((folder) => this.folderInfo(folder, this.isTrusted(folder, trusted)))
-    const waiting = found
-      .filter((folder) => folder.project !== undefined && !this.isTrusted(folder, trusted))
-      .flatMap((folder) => folder.files.filter((file) => file.kind === 'module').map((file) => file.path))
+    const trusts = this.trusts.all()
+    const found = this.discover(project).map((folder) => ({
+      folder,
+      standing: this.standing(folder, trusts),
+    }))
+    const untrusted = found
+      .filter(({ folder, standing }) => folder.project !== undefined && !standing.trusted)
+      .flatMap(({ folder }) => modulesOf(folder))
+    const changed = found.flatMap(({ standing }) => standing.changed)
+    const waiting = untrusted.length > 0 ? untrusted : changed
     return {
-      folders,
+      folders: found.map(({ folder, standing }) => this.folderInfo(folder, standing)),
       configuredPaths: [...this.deps.configuredPaths()],
-      trustedFolders: trusted,
-      trustNeeded: project && waiting.length > 0 ? { folder: project, files: waiting } : null,
+      trustedFolders: trusts.map((each) => each.folder),
+      trustNeeded:
+        project && waiting.length > 0
+          ? { folder: project, files: waiting, changedSinceTrusted: untrusted.length === 0 }
+          : null,
     }
   }
 
@@ -147,20 +174,29 @@ export class CustomToolService {
     return this.load(project)
   }
 
-  /** From now on the project's tool folders load; a cloned repository never runs code unasked. */
+  /**
+   * From now on the project's tool modules load as they are now; one added or edited later waits
+   * until the person trusts the folder again. A cloned repository never runs code unasked.
+   */
   trust(folder: string): { folder: string; trusted: string[] } {
     const real = realFolder(folder)
-    const trusted = this.trustedFolders()
-    if (!trusted.includes(real)) trusted.push(real)
-    this.deps.settings.set(TRUSTED_KEY, trusted, (this.deps.now ?? Date.now)())
+    const modules: TrustedFolder['modules'] = {}
+    for (const found of this.discover(real)) {
+      if (found.project === undefined) continue
+      for (const module of modulesOf(found)) {
+        const print = fingerprintOf(module, found.path)
+        if (print) modules[print.key] = print.digest
+      }
+    }
+    this.trusts.record(real, modules)
     this.changed()
-    return { folder: real, trusted }
+    return { folder: real, trusted: this.trustedFolders() }
   }
 
   async untrust(folder: string): Promise<{ folder: string; trusted: string[] }> {
     const real = realFolder(folder)
-    const trusted = this.trustedFolders().filter((each) => each !== real)
-    this.deps.settings.set(TRUSTED_KEY, trusted, (this.deps.now ?? Date.now)())
+    this.trusts.forget(real)
+    const trusted = this.trustedFolders()
     const affected = [...this.hosted.values()].filter(
       (hosted) => hosted.found.project !== undefined && realFolder(hosted.found.project) === real,
     )
@@ -169,14 +205,24 @@ export class CustomToolService {
     return { folder: real, trusted }
   }
 
+  /** The trusted project folders, by real path. */
   trustedFolders(): string[] {
-    try {
-      const stored = JSON.parse(this.deps.settings.getRaw(TRUSTED_KEY) ?? '[]') as unknown
-      return Array.isArray(stored) ? stored.filter((each): each is string => typeof each === 'string') : []
-    } catch {
-      // A corrupt list trusts nothing.
-      return []
-    }
+    return this.trusts.all().map((each) => each.folder)
+  }
+
+  /** The variables passed to the tool folder at `folder` besides the allowlist. */
+  environmentOf(folder: string): string[] {
+    return this.environments.names(folder)
+  }
+
+  /**
+   * Passes these variables (names, or `PREFIX*`) to the tool folder's host and the programs it
+   * starts, besides the shell's allowlist; its host starts again with them at the next load.
+   */
+  setEnvironment(folder: string, names: readonly string[]): { folder: string; names: string[] } {
+    const passed = this.environments.set(folder, names)
+    this.changed()
+    return { folder, names: passed }
   }
 
   /** The end of a module's log; only files a tool folder holds have one. */
@@ -200,39 +246,45 @@ export class CustomToolService {
     return discoverToolFolders({ home: this.home, project, configuredPaths: this.deps.configuredPaths() })
   }
 
-  private isTrusted(folder: FoundFolder, trusted = this.trustedFolders()): boolean {
-    return folder.project === undefined || trusted.includes(realFolder(folder.project))
+  private standing(folder: FoundFolder, trusts = this.trusts.all()): Standing {
+    const modules = modulesOf(folder)
+    if (folder.project === undefined) return { trusted: true, runnable: modules, changed: [] }
+    const trust = this.trusts.of(folder.project, trusts)
+    if (!trust) return { trusted: false, runnable: [], changed: [] }
+    const changed = modules.filter((module) => !isAsTrusted(trust, module, folder.path))
+    return { trusted: true, runnable: modules.filter((module) => !changed.includes(module)), changed }
   }
 
   private async loadFolders(project: string | null): Promise<void> {
     if (this.closed) return
-    const trusted = this.trustedFolders()
-    const wanted = this.discover(project).filter(
-      (folder) => this.isTrusted(folder, trusted) && modulesOf(folder).length > 0,
-    )
+    const trusts = this.trusts.all()
+    const wanted = this.discover(project)
+      .map((found) => ({ found, runnable: this.standing(found, trusts).runnable }))
+      .filter(({ runnable }) => runnable.length > 0)
     // Only a load that changed something is announced: the panel loads again on the announcement,
     // so announcing every prepare would have it and the announcements ask each other for ever.
     let changes = false
     // Folders of this project (and the person's) that are gone or changed make way first.
     for (const hosted of this.hosted.values()) {
-      const now = wanted.find((folder) => folder.path === hosted.found.path)
+      const now = wanted.find(({ found }) => found.path === hosted.found.path)
       const ours = hosted.found.project === undefined || hosted.found.project === project
       const stale =
         (now &&
-          (JSON.stringify(modulesOf(now)) !== hosted.files ||
-            signatureOf(modulesOf(now)) !== hosted.signature)) ||
+          (JSON.stringify(now.runnable) !== hosted.files ||
+            signatureOf(now.runnable) !== hosted.signature ||
+            JSON.stringify(this.environments.names(now.found.path)) !== hosted.passed)) ||
         hosted.dirty
       if ((ours && !now) || (stale && !hosted.host.busy)) {
         await this.unload(hosted)
         changes = true
       }
     }
-    for (const found of wanted) {
+    for (const { found, runnable } of wanted) {
       if (this.hosted.has(found.path)) continue
-      this.hosted.set(found.path, this.host(found))
+      this.hosted.set(found.path, this.host(found, runnable))
       changes = true
     }
-    const loading = wanted.map((found) => this.hosted.get(found.path) as HostedFolder)
+    const loading = wanted.map(({ found }) => this.hosted.get(found.path) as HostedFolder)
     await Promise.all(
       loading.map(async (hosted) => {
         if (hosted.outcome) return
@@ -276,11 +328,12 @@ export class CustomToolService {
     if (changes) this.changed()
   }
 
-  private host(found: FoundFolder): HostedFolder {
-    const files = modulesOf(found)
+  /** A host for the folder's `files` (the modules that may run), with the folder's environment. */
+  private host(found: FoundFolder, files: string[]): HostedFolder {
     const hosted: HostedFolder = {
       found,
       files: JSON.stringify(files),
+      passed: JSON.stringify(this.environments.names(found.path)),
       signature: signatureOf(files),
       dirty: false,
       registered: false,
@@ -289,9 +342,14 @@ export class CustomToolService {
       hostLog: [],
       host: new ToolHostProcess({
         files,
+        admit: (candidates) => {
+          const { runnable } = this.standing(found)
+          return candidates.filter((file) => runnable.includes(file))
+        },
         hasUI: this.deps.hasUI,
         home: this.home,
         spawn: this.spawn,
+        env: this.environments.of(found.path),
         log: (file, level, message) => this.writeLog(file, level, message),
         hostLog: (message) => {
           hosted.hostLog = [...hosted.hostLog, message].slice(-20)
@@ -379,13 +437,14 @@ export class CustomToolService {
     await hosted.host.stop()
   }
 
-  private folderInfo(found: FoundFolder, trusted: boolean): CustomToolFolderInfo {
+  private folderInfo(found: FoundFolder, { trusted, changed }: Standing): CustomToolFolderInfo {
     const hosted = this.hosted.get(found.path)
     const files = found.files.map((file): CustomToolFileInfo => {
       const base = { path: file.path, tools: [] }
       if (file.kind === 'metadata') return { ...base, status: 'metadata' }
       if (file.duplicateOf) return { ...base, status: 'duplicate', duplicateOf: file.duplicateOf }
       if (!trusted) return { ...base, status: 'untrusted' }
+      if (changed.includes(file.path)) return { ...base, status: 'changed' }
       const logFile = this.logFile(file.path)
       const outcome = hosted?.outcome
       // A file the folder's host did not load (added since) waits for the next load.
@@ -407,6 +466,7 @@ export class CustomToolService {
       ...(found.project !== undefined && { project: found.project }),
       trusted,
       running: hosted?.host.running ?? false,
+      environment: this.environments.names(found.path),
       files,
     }
   }

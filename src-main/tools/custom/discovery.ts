@@ -137,7 +137,8 @@ function statOf(path: string): ReturnType<typeof statSync> | undefined {
   }
 }
 
-function realOf(path: string): string {
+/** The real path (links resolved); a path that is not there stays as given. */
+export function realOf(path: string): string {
   try {
     return realpathSync(path)
   } catch {

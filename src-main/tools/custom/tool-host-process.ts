@@ -29,7 +29,8 @@ export interface HostChannel {
   kill(): void
 }
 
-export type SpawnHost = (entry: string, execArgv: string[]) => HostChannel
+/** Starts a host with `env` as its whole environment (the folder's: see `ToolHostOptions.env`). */
+export type SpawnHost = (entry: string, execArgv: string[], env: NodeJS.ProcessEnv) => HostChannel
 
 /** How long a host has to answer a ping after a call was stopped before it counts as stuck. */
 const STUCK_AFTER_MS = 1000
@@ -43,9 +44,10 @@ export const EXEC_MAX_OUTPUT_BYTES = 10 * 1024 * 1024
  */
 const LOAD_TIMEOUT_MS = 10_000
 
-export function nodeHost(entry: string, execArgv: string[]): HostChannel {
+export function nodeHost(entry: string, execArgv: string[], env: NodeJS.ProcessEnv): HostChannel {
   const child: ChildProcess = fork(entry, [], {
     execArgv,
+    env,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     serialization: 'json',
   })
@@ -112,9 +114,21 @@ export interface LoadOutcome {
 
 export interface ToolHostOptions {
   files: string[]
+  /**
+   * Which of `files` may load now, asked each time the host starts: one that starts again after a
+   * crash reads the files anew, and a project's module changed since it was trusted must not come
+   * in that way.
+   */
+  admit(files: string[]): string[]
   hasUI: boolean
   home: string
   spawn: SpawnHost
+  /**
+   * The environment of the host and of the programs its modules start (`api.exec`): the shell's
+   * allowlist and the variables the person passes to this folder — never Atelier's whole
+   * environment, whose provider keys and tokens the modules have no business with.
+   */
+  env: NodeJS.ProcessEnv
   /** A module's log line (its logger, its console, its failed hooks). */
   log(file: string, level: string, message: string): void
   /** What the host printed outside any module, and why it ended. */
@@ -246,7 +260,7 @@ export class ToolHostProcess {
     if (this.started) return this.started
     const { entry, execArgv } = hostEntry()
     const aliases = moduleAliases()
-    const channel = this.options.spawn(entry, execArgv)
+    const channel = this.options.spawn(entry, execArgv, this.options.env)
     let loadedResolve: (outcome: LoadOutcome) => void = () => {}
     let loadedReject: (error: unknown) => void = () => {}
     const loaded = new Promise<LoadOutcome>((resolve, reject) => {
@@ -288,7 +302,7 @@ export class ToolHostProcess {
     })
     channel.send({
       type: 'load',
-      files: this.options.files,
+      files: this.options.admit(this.options.files),
       hasUI: this.options.hasUI,
       home: this.options.home,
       aliases,
@@ -368,7 +382,7 @@ export class ToolHostProcess {
       file: message.command,
       args: message.args,
       cwd: message.cwd,
-      env: process.env,
+      env: this.options.env,
       timeoutMs: message.timeoutMs ?? untilDeadline,
       maxOutputBytes: EXEC_MAX_OUTPUT_BYTES,
       signal: controller.signal,

@@ -3,7 +3,7 @@
  * its sealed values opened for that use only; a value that cannot be opened fails here, naming it.
  */
 import { AtelierError } from '../../../src-shared/errors'
-import type { SealedSecrets } from '../../core/sealed-secrets'
+import { MCP_URL, type SealedSecrets, type SealedUrl } from '../../core/sealed-secrets'
 import type { StoredMcpServer } from '../../db/mcp-servers-repository'
 import type { McpServerConfig } from './mcp-connection'
 import type { OAuthTarget } from './oauth/mcp-oauth'
@@ -16,9 +16,14 @@ export function openSealed(secrets: SealedSecrets, name: string, sealed: Buffer)
   return secrets.open(sealed, name, RETYPE)
 }
 
+/** A remote server's URL as typed, stored: see `SealedSecrets.sealUrl`. */
+export function sealUrl(secrets: SealedSecrets, typed: string, kept: SealedUrl | undefined): SealedUrl {
+  return secrets.sealUrl(typed, kept, MCP_URL)
+}
+
 /** The server as a connection needs it: its secret values unsealed, for this launch only. */
 export function launchConfig(server: StoredMcpServer, secrets: SealedSecrets): McpServerConfig {
-  const { enabled: _, approvedLaunch: __, secrets: sealed, oauthSecrets, ...config } = server
+  const { enabled: _, approvedLaunch: __, secrets: sealed, oauthSecrets, sealedUrl, ...config } = server
   // Unsealed here only to fail now, as unlaunchable, rather than inside the connection.
   if (oauthSecrets?.clientSecret) openSealed(secrets, 'the OAuth client secret', oauthSecrets.clientSecret)
   if (oauthSecrets?.clientPrivateKey) {
@@ -27,9 +32,9 @@ export function launchConfig(server: StoredMcpServer, secrets: SealedSecrets): M
   const unsealed = Object.fromEntries(
     Object.entries(sealed).map(([name, value]) => [name, openSealed(secrets, name, value)]),
   )
-  return config.transport === 'stdio'
-    ? { ...config, env: { ...config.env, ...unsealed } }
-    : { ...config, headers: { ...config.headers, ...unsealed } }
+  if (config.transport === 'stdio') return { ...config, env: { ...config.env, ...unsealed } }
+  const url = secrets.openUrl({ shown: config.url, sealed: sealedUrl }, MCP_URL.what, RETYPE)
+  return { ...config, url, headers: { ...config.headers, ...unsealed } }
 }
 
 /** A remote server as signing in needs it: its headers, client secret and key unsealed, for this use only. */

@@ -5,27 +5,23 @@
  */
 import { isHttpsUrl } from '@modelcontextprotocol/sdk/client/auth.js'
 import { AtelierError, errorMessage } from '../../../src-shared/errors'
-import {
-  isSecret,
-  MASKED_VALUE,
-  type McpOAuthSettings,
-  type McpServerInput,
-  SECRET_NAME,
-} from '../../../src-shared/mcp'
+import { isSecret, type McpOAuthSettings, type McpServerInput } from '../../../src-shared/mcp'
+import { MASKED_VALUE } from '../../../src-shared/secrets'
 import type { McpOAuthConfig } from '../../core/mcp-server-config'
 import type { SealedSecrets } from '../../core/sealed-secrets'
 import type { OAuthSecrets, StoredMcpServer } from '../../db/mcp-servers-repository'
 import type { McpServerConfig } from './mcp-connection'
-import { openSealed } from './mcp-launch-config'
+import { openSealed, sealUrl } from './mcp-launch-config'
 import { signingAlgorithmOf } from './oauth/atelier-oauth-provider'
 
 /** A server as its settings say, before `enabled` and the approval. */
-export type StoredDefinition = McpServerConfig & Pick<StoredMcpServer, 'secrets' | 'oauthSecrets'>
+export type StoredDefinition = McpServerConfig &
+  Pick<StoredMcpServer, 'secrets' | 'oauthSecrets' | 'sealedUrl'>
 
 /**
- * The server as the database keeps it: the values whose names are secret (by the person's marks,
- * else by `SECRET_NAME`) sealed, the others in the clear. `current`: the server as stored before an
- * edit, whose values a masked one keeps.
+ * The server as the database keeps it: every value sealed but those the person marked not
+ * secret, and a remote server's URL sealed when it carries credentials. `current`: the server as
+ * stored before an edit, whose values (and URL credentials) a masked one keeps.
  */
 export function storedDefinition(
   id: string,
@@ -50,39 +46,41 @@ export function storedDefinition(
     if (isSecret(input.secret, name)) sealed[name] = secrets.seal(value, kept?.secrets[name])
     else clear[name] = value
   }
-  return input.transport === 'stdio'
-    ? {
-        id,
-        name: input.name,
-        transport: 'stdio',
-        command: input.command,
-        args: input.args ?? [],
-        env: clear,
-        cwd: input.cwd ?? null,
-        secrets: sealed,
-      }
-    : {
-        id,
-        name: input.name,
-        transport: 'http',
-        url: validUrl(input.url),
-        headers: clear,
-        secrets: sealed,
-        ...oauthFrom(input.oauth, kept, secrets),
-      }
+  if (input.transport === 'stdio') {
+    return {
+      id,
+      name: input.name,
+      transport: 'stdio',
+      command: input.command,
+      args: input.args ?? [],
+      env: clear,
+      cwd: input.cwd ?? null,
+      secrets: sealed,
+    }
+  }
+  const keptUrl = kept?.transport === 'http' ? { shown: kept.url, sealed: kept.sealedUrl } : undefined
+  const url = sealUrl(secrets, validUrl(input.url), keptUrl)
+  return {
+    id,
+    name: input.name,
+    transport: 'http',
+    url: url.shown,
+    headers: clear,
+    secrets: sealed,
+    ...(url.sealed && { sealedUrl: url.sealed }),
+    ...oauthFrom(input.oauth, kept, secrets),
+  }
 }
 
 /**
- * The server for the edit form and every listing: secret values masked, and marks only where
- * they differ from what the name suggests.
+ * The server for the edit form and every listing: secret values (and URL credentials) masked,
+ * and the values marked not secret named as such.
  */
 export function maskedDefinition(server: StoredMcpServer): McpServerInput {
   const masked = Object.fromEntries(Object.keys(server.secrets).map((name) => [name, MASKED_VALUE]))
-  const values = { ...clearValues(server), ...masked }
-  const marks = Object.keys(values).flatMap((name) => {
-    const secret = name in server.secrets
-    return secret === SECRET_NAME.test(name) ? [] : [[name, secret] as const]
-  })
+  const clear = clearValues(server)
+  const values = { ...clear, ...masked }
+  const marks = Object.keys(clear).map((name) => [name, false] as const)
   const secret = marks.length > 0 ? { secret: Object.fromEntries(marks) } : {}
   return server.transport === 'stdio'
     ? {
@@ -116,6 +114,7 @@ export function signInOf(server: StoredMcpServer): string {
   const { clientSecret, clientPrivateKey } = server.oauthSecrets ?? {}
   return JSON.stringify([
     server.url,
+    server.sealedUrl?.toString('base64') ?? '',
     server.oauth ?? {},
     clientSecret?.toString('base64') ?? '',
     clientPrivateKey?.toString('base64') ?? '',

@@ -10,7 +10,7 @@ import type {
   NatsServiceDescriptor,
   ServiceAnnouncement,
 } from '../../../src-shared/tool-services'
-import type { SealedSecrets } from '../../core/sealed-secrets'
+import { BROKER_URL, type SealedSecrets } from '../../core/sealed-secrets'
 import type { AppSettingsRepository } from '../../db/app-settings-repository'
 import { NatsBroker } from './nats-broker'
 import { BROKER_LOG, type ServiceErrorLog } from './service-error-log'
@@ -18,10 +18,13 @@ import type { ServiceTransport } from './transport'
 
 const BROKER_KEY = 'toolServices.broker'
 const BROKER_SECRET_KEY = 'toolServices.brokerSecret'
+/** The URL as typed, sealed, when it carries credentials (`nats://user:PASS@…`); `BROKER_KEY` holds it masked. */
+const BROKER_URL_KEY = 'toolServices.brokerUrl'
 /** Where the person types the broker's secret again once its seal no longer opens. */
 const RETYPE = 'type it again in Settings → Tool services, or with `atelier services broker`'
 
 interface StoredBroker {
+  /** Its credentials masked (`SealedSecrets.sealUrl`). */
   url: string | null
   auth: BrokerInfo['auth']
   caFile: string | null
@@ -51,7 +54,7 @@ export class BrokerConnection {
     return this.status === 'connected'
   }
 
-  /** The broker as saved and as the connection stands; the secret never leaves. */
+  /** The broker as saved and as the connection stands; the secret, and credentials in the URL, never leave. */
   info(): BrokerInfo {
     const stored = this.stored()
     return {
@@ -70,12 +73,19 @@ export class BrokerConnection {
     return `the broker ${url} is not reachable${this.error ? ` (${this.error})` : ''}`
   }
 
-  /** Saves the broker, its secret sealed (absent keeps the stored one); `disconnect` ends the old connection. */
+  /**
+   * Saves the broker, its secret sealed (absent keeps the stored one) and its URL's credentials
+   * sealed (masked ones keep the stored ones); `disconnect` ends the old connection.
+   */
   save(input: BrokerInput): void {
     const now = this.deps.now()
+    const stored = this.stored()
+    const kept = stored.url === null ? undefined : { shown: stored.url, sealed: this.sealedUrl() }
+    const url = input.url === null ? undefined : this.deps.secrets.sealUrl(input.url, kept, BROKER_URL)
+    this.deps.settings.set(BROKER_URL_KEY, url?.sealed?.toString('base64') ?? null, now)
     this.deps.settings.set(
       BROKER_KEY,
-      { url: input.url, auth: input.auth, caFile: input.caFile ?? null },
+      { url: url?.shown ?? null, auth: input.auth, caFile: input.caFile ?? null },
       now,
     )
     if (input.secret !== undefined) {
@@ -127,14 +137,21 @@ export class BrokerConnection {
     if (!url || this.closed) return Promise.resolve()
     if (this.broker && this.status !== 'failed') return this.connecting ?? Promise.resolve()
     let secret: string | undefined
+    let servers: { urls: string; user?: string; pass?: string; token?: string }
     try {
       secret = this.secret()
+      servers = serversOf(
+        this.deps.secrets.openUrl({ shown: url, sealed: this.sealedUrl() }, BROKER_URL.what, RETYPE),
+      )
     } catch (error) {
       this.failed(error)
       return Promise.reject(error)
     }
     const broker = new NatsBroker({
-      servers: url,
+      servers: servers.urls,
+      // Credentials in the URL, as `nats` and the other clients take them, unless the auth says otherwise.
+      ...(servers.token && { token: servers.token }),
+      ...(servers.user && { user: servers.user, pass: servers.pass }),
       ...(auth.kind === 'token' && secret && { token: secret }),
       ...(auth.kind === 'user' && { user: auth.user, ...(secret && { pass: secret }) }),
       ...(auth.kind === 'nkey' && secret && { nkeySeed: secret }),
@@ -188,6 +205,13 @@ export class BrokerConnection {
     return { url: null, auth: { kind: 'none' }, caFile: null }
   }
 
+  /** The URL as typed, sealed, when it carries credentials. */
+  private sealedUrl(): Buffer | undefined {
+    const text = this.deps.settings.getRaw(BROKER_URL_KEY)
+    const base64 = text === undefined ? null : (JSON.parse(text) as string | null)
+    return base64 === null ? undefined : Buffer.from(base64, 'base64')
+  }
+
   /** The broker's secret, opened; a seal that no longer opens fails the connect, saying so. */
   private secret(): string | undefined {
     const text = this.deps.settings.getRaw(BROKER_SECRET_KEY)
@@ -198,4 +222,29 @@ export class BrokerConnection {
       RETYPE,
     )
   }
+}
+
+/**
+ * The broker's URLs without their userinfo — the NATS client ignores it — and the credentials it
+ * held: `user:password@` or `token@`, the first server's that has any (a cluster shares them).
+ */
+function serversOf(urls: string): { urls: string; user?: string; pass?: string; token?: string } {
+  let credentials: { user?: string; pass?: string; token?: string } = {}
+  const bare = urls.split(',').map((url) => {
+    const match = /^(\s*[a-z][a-z0-9+.-]*:\/\/)([^/?#]*)@(.*)$/is.exec(url)
+    if (!match) return url
+    const [, start = '', userinfo = '', rest = ''] = match
+    if (!credentials.user && !credentials.token) {
+      const colon = userinfo.indexOf(':')
+      credentials =
+        colon < 0
+          ? { token: decodeURIComponent(userinfo) }
+          : {
+              user: decodeURIComponent(userinfo.slice(0, colon)),
+              pass: decodeURIComponent(userinfo.slice(colon + 1)),
+            }
+    }
+    return start + rest
+  })
+  return { urls: bare.join(','), ...credentials }
 }

@@ -64,6 +64,7 @@ describe('atelier custom-tools and folders (built CLI)', { timeout: 120_000 }, (
     expect(before.trustNeeded).toEqual({
       folder: project,
       files: [join(project, '.atelier', 'tools', 'where.ts')],
+      changedSinceTrusted: false,
     })
 
     const text = await cli('custom-tools', 'list', '--cwd', project)
@@ -89,6 +90,35 @@ describe('atelier custom-tools and folders (built CLI)', { timeout: 120_000 }, (
 
     await cli('folders', 'untrust', project)
     expect((await cli('tool', 'where_am_i', '{}', '--cwd', project)).code).toBe(1)
+  })
+
+  it('holds back a module added after `folders trust` until the folder is trusted again, and passes only the variables named for a folder', async () => {
+    const { home, project, cli } = setUp()
+    await cli('folders', 'trust', project)
+    writeFileSync(join(project, '.atelier', 'tools', 'later.ts'), echoTool('pulled_later'))
+
+    const listed = await cli('custom-tools', 'list', '--cwd', project)
+    expect(listed.stdout).toContain(`changed    ${join(project, '.atelier', 'tools', 'later.ts')}`)
+    expect(listed.stdout).toContain(`trust it again: atelier folders trust ${project}`)
+    expect((await cli('tool', 'where_am_i', '{}', '--cwd', project)).code).toBe(0)
+    expect((await cli('tool', 'pulled_later', '{}', '--cwd', project)).code).toBe(1)
+    await cli('folders', 'trust', project)
+    expect((await cli('tool', 'pulled_later', '{}', '--cwd', project)).stdout).toBe(
+      `pulled_later in ${project}\n`,
+    )
+
+    const userTools = join(home, '.atelier', 'tools')
+    expect((await cli('custom-tools', 'env', userTools)).stdout).toBe('passed: the allowlist alone\n')
+    expect((await cli('custom-tools', 'env', userTools, 'JAVA_*', 'GRADLE_HOME')).stdout).toBe(
+      'passed: JAVA_* GRADLE_HOME\n',
+    )
+    expect((await cli('custom-tools', 'env', userTools)).stdout).toBe('passed: JAVA_* GRADLE_HOME\n')
+    const wrong = await cli('custom-tools', 'env', userTools, '*')
+    expect(wrong.code).toBe(1)
+    expect(wrong.stderr).toContain('"*" is not a variable name')
+    expect((await cli('custom-tools', 'env', userTools, '--clear')).stdout).toBe(
+      'passed: the allowlist alone\n',
+    )
   })
 
   it('runs the spec’s repo_stats example in a git repository, its progress on stderr', async () => {

@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { MASKED_VALUE, type McpServerInfo } from '../../../src-shared/mcp'
+import type { McpServerInfo } from '../../../src-shared/mcp'
+import { MASKED_VALUE } from '../../../src-shared/secrets'
 import { EVERYTHING_SERVER } from '../../support/mcp-servers'
 import { useTempDirs } from '../../support/temp-dir'
 import { databaseFilesHolding } from '../tools/mcp/secret-probes'
@@ -61,7 +62,7 @@ describe('atelier mcp (built CLI)', () => {
     expect(missing.stderr).toContain('No MCP server named "docs". (not_found)')
   }, 60_000)
 
-  it('stores --env values with secret names, and those marked --secret, encrypted; --public keeps one as typed', async () => {
+  it('stores every --env value encrypted (--secret says so of one), and --public keeps one as typed', async () => {
     const dataDir = tempDir()
     const token = 'ghp_FromTheCommandLine_0123456789'
     const added = await atelier(

@@ -1,6 +1,15 @@
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { closeSync, existsSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs'
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -23,6 +32,35 @@ describe('openDatabase', () => {
       expect(db.pragma('user_version', { simple: true })).toBe(migrations.at(-1)?.version)
     } finally {
       db.close()
+    }
+  })
+
+  it('creates the database, its WAL and its shared memory readable by their owner only, whatever the umask', () => {
+    const dir = tempDir()
+    const file = join(dir, 'a.db')
+    const modes = () =>
+      [file, `${file}-wal`, `${file}-shm`].map((each) => (statSync(each).mode & 0o777).toString(8))
+    const db = openDatabase(file)
+    try {
+      db.prepare("INSERT INTO app_settings (key, value, updated_at) VALUES ('k', '1', 0)").run()
+      expect(modes()).toEqual(['600', '600', '600'])
+    } finally {
+      db.close()
+    }
+
+    // A database an older Atelier left readable by others (its WAL too) is narrowed at open.
+    const older = openDatabase(join(dir, 'b.db'))
+    older.pragma('wal_autocheckpoint = 0')
+    older.prepare("INSERT INTO app_settings (key, value, updated_at) VALUES ('k', '1', 0)").run()
+    for (const each of ['b.db', 'b.db-wal', 'b.db-shm']) chmodSync(join(dir, each), 0o644)
+    const reopened = openDatabase(join(dir, 'b.db'))
+    try {
+      expect(
+        ['b.db', 'b.db-wal', 'b.db-shm'].map((each) => (statSync(join(dir, each)).mode & 0o777).toString(8)),
+      ).toEqual(['600', '600', '600'])
+    } finally {
+      reopened.close()
+      older.close()
     }
   })
 

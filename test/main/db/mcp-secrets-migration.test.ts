@@ -1,11 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type Atelier, createAtelier, DATABASE_FILE } from '../../../src-main/app/create-atelier'
 import { SECRET_KEY_FILE } from '../../../src-main/core/local-secret-store'
+import { launchApproval } from '../../../src-main/core/mcp-launch'
 import { openDatabase } from '../../../src-main/db/database'
 import { migrations } from '../../../src-main/db/migrations'
-import { MASKED_VALUE } from '../../../src-shared/mcp'
+import { MASKED_VALUE } from '../../../src-shared/secrets'
 import { EVERYTHING_SERVER } from '../../support/mcp-servers'
 import { useTempDirs } from '../../support/temp-dir'
 import { databaseFilesHolding, environmentOf } from '../tools/mcp/secret-probes'
@@ -81,9 +82,10 @@ describe('migration 8: MCP secrets stored in clear', () => {
     const atelier = createAtelier({ dataDir })
     open.push(atelier)
     const servers = Object.fromEntries(atelier.mcp.list().map((server) => [server.name, server]))
+    // Migration 16 seals the values whose names do not look secret as well; approvals still hold.
     expect(servers.github).toMatchObject({
       needsApproval: false,
-      definition: { env: { GITHUB_PERSONAL_ACCESS_TOKEN: MASKED_VALUE, GITHUB_HOST: 'github.com' } },
+      definition: { env: { GITHUB_PERSONAL_ACCESS_TOKEN: MASKED_VALUE, GITHUB_HOST: MASKED_VALUE } },
     })
     // An approval of an older launch is gone with the token it named; the server asks again.
     expect(servers.edited).toMatchObject({
@@ -92,7 +94,7 @@ describe('migration 8: MCP secrets stored in clear', () => {
     })
     expect(servers.plain).toMatchObject({ needsApproval: false })
     expect(servers.remote?.definition).toMatchObject({
-      headers: { Authorization: MASKED_VALUE, 'X-Team': 'a' },
+      headers: { Authorization: MASKED_VALUE, 'X-Team': MASKED_VALUE },
     })
     expect(JSON.stringify(atelier.mcp.list())).not.toMatch(/ghp_|remote-secret/)
     // Gone from the files at once, while the app runs, not only once it has closed.
@@ -105,10 +107,16 @@ describe('migration 8: MCP secrets stored in clear', () => {
     expect(readFileSync(join(dataDir, SECRET_KEY_FILE))).toHaveLength(32)
     const reopened = openDatabase(join(dataDir, DATABASE_FILE))
     try {
-      expect(reopened.prepare('SELECT server_id, name FROM mcp_secrets ORDER BY server_id').all()).toEqual([
+      expect(
+        reopened.prepare('SELECT server_id, name FROM mcp_secrets ORDER BY server_id, name').all(),
+      ).toEqual([
         { server_id: 'edited', name: 'API_TOKEN' },
+        { server_id: 'github', name: 'GITHUB_HOST' },
         { server_id: 'github', name: 'GITHUB_PERSONAL_ACCESS_TOKEN' },
+        { server_id: 'github', name: 'GITHUB_TOOLSETS' },
+        { server_id: 'plain', name: 'MODE' },
         { server_id: 'remote', name: 'Authorization' },
+        { server_id: 'remote', name: 'X-Team' },
       ])
     } finally {
       reopened.close()
@@ -120,5 +128,106 @@ describe('migration 8: MCP secrets stored in clear', () => {
     openDatabase(join(dataDir, DATABASE_FILE), { migrations: migrations.slice(0, 7) }).close()
     openDatabase(join(dataDir, DATABASE_FILE)).close()
     expect(existsSync(join(dataDir, SECRET_KEY_FILE))).toBe(false)
+  })
+})
+
+describe('migration 16: every MCP value and URL credential sealed, trust per content', () => {
+  const tempDir = useTempDirs()
+  const open: Atelier[] = []
+  afterEach(async () => {
+    for (const atelier of open.splice(0)) await atelier.close()
+  })
+
+  const PASSWORD = 'PgPassInClear-4e5f6a'
+  const API_KEY = 'apikey-InClear-7b8c9d'
+  const BROKER_PASSWORD = 'NatsPassInClear-0a1b2c'
+  const TEAM_PAT = 'team-pat-InClear-3d4e'
+
+  /** A data folder as Atelier left it at schema 14: values whose names did not look secret, in clear. */
+  function schema14Folder(): string {
+    const dataDir = tempDir()
+    const db = openDatabase(join(dataDir, DATABASE_FILE), {
+      migrations: migrations.filter((migration) => migration.version <= 14),
+    })
+    const insert = db.prepare(
+      `INSERT INTO mcp_servers (id, name, transport, config, enabled, approved_launch, created_at, updated_at)
+       VALUES (@id, @name, @transport, @config, 1, @approved, 0, 0)`,
+    )
+    const args = [EVERYTHING_SERVER, 'stdio']
+    // API_KEY_ID looks secret, yet is in clear: the person marked it not secret.
+    const env = { DATABASE_URL: `postgres://u:${PASSWORD}@db.example/app`, API_KEY_ID: 'public-id' }
+    const approved = launchApproval({ command: process.execPath, args, env, secrets: {}, cwd: null })
+    const config = { command: process.execPath, args, env, cwd: null }
+    insert.run({ id: 'db', name: 'db', transport: 'stdio', config: JSON.stringify(config), approved })
+    insert.run({
+      id: 'remote',
+      name: 'remote',
+      transport: 'http',
+      config: JSON.stringify({
+        url: `https://mcp.example/mcp?api_key=${API_KEY}`,
+        headers: { 'X-Team-Pat': TEAM_PAT },
+      }),
+      approved: null,
+    })
+    const setting = db.prepare('INSERT INTO app_settings (key, value, updated_at) VALUES (?, ?, 0)')
+    setting.run(
+      'toolServices.broker',
+      JSON.stringify({
+        url: `nats://atelier:${BROKER_PASSWORD}@127.0.0.1:4222`,
+        auth: { kind: 'none' },
+        caFile: null,
+      }),
+    )
+    db.close()
+    return dataDir
+  }
+
+  it('seals them, keeps the marks and the approval, and the server still launches with them', async () => {
+    const dataDir = schema14Folder()
+    const secrets = [PASSWORD, API_KEY, BROKER_PASSWORD, TEAM_PAT]
+    expect(secrets.filter((secret) => databaseFilesHolding(dataDir, secret).length === 0)).toEqual([])
+
+    const atelier = createAtelier({ dataDir })
+    open.push(atelier)
+    const servers = Object.fromEntries(atelier.mcp.list().map((server) => [server.name, server]))
+    expect(servers.db).toMatchObject({
+      needsApproval: false,
+      definition: {
+        env: { DATABASE_URL: MASKED_VALUE, API_KEY_ID: 'public-id' },
+        secret: { API_KEY_ID: false },
+      },
+    })
+    expect(servers.remote).toMatchObject({
+      target: `https://mcp.example/mcp?api_key=${MASKED_VALUE}`,
+      definition: { headers: { 'X-Team-Pat': MASKED_VALUE } },
+    })
+    expect(atelier.services.brokerInfo().url).toBe(`nats://${MASKED_VALUE}@127.0.0.1:4222`)
+    expect(secrets.filter((secret) => databaseFilesHolding(dataDir, secret).length > 0)).toEqual([])
+    expect(await environmentOf(atelier, 'db')).toMatchObject({
+      DATABASE_URL: `postgres://u:${PASSWORD}@db.example/app`,
+      API_KEY_ID: 'public-id',
+    })
+  })
+
+  it('keeps the folders trusted before, with their modules waiting to be confirmed: what was trusted is not known', async () => {
+    const dataDir = tempDir()
+    const project = tempDir()
+    const module = join(project, '.atelier', 'tools', 'old.ts')
+    mkdirSync(dirname(module), { recursive: true })
+    writeFileSync(module, 'export default () => []\n')
+    const db = openDatabase(join(dataDir, DATABASE_FILE), {
+      migrations: migrations.filter((migration) => migration.version <= 14),
+    })
+    db.prepare(
+      "INSERT INTO app_settings (key, value, updated_at) VALUES ('customTools.trustedFolders', ?, 0)",
+    ).run(JSON.stringify([project]))
+    db.close()
+
+    const atelier = createAtelier({ dataDir, home: tempDir() })
+    open.push(atelier)
+    expect(atelier.customTools.trustedFolders()).toEqual([project])
+    const info = atelier.customTools.list(project)
+    expect(info.folders[0]?.files).toEqual([expect.objectContaining({ path: module, status: 'changed' })])
+    expect(info.trustNeeded).toEqual({ folder: project, files: [module], changedSinceTrusted: true })
   })
 })

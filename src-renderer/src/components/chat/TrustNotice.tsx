@@ -13,7 +13,8 @@ const postponed = new Set<string>()
 
 /**
  * Under the chat header: the bound project holds custom tool files that wait for the person's
- * trust — a cloned repository never runs code unasked. Trusting loads them for the next turn.
+ * trust — a cloned repository never runs code unasked, nor one that changed since it was trusted
+ * (a `git pull`). Trusting loads them for the next turn.
  */
 export function TrustNotice({ api, chat }: { api: AtelierApi; chat: Chat }) {
   const folder = chat.mode === 'agent' ? chat.workingDir : null
@@ -29,6 +30,7 @@ export function TrustNotice({ api, chat }: { api: AtelierApi; chat: Chat }) {
   const named = files.slice(0, NAMED).join(', ')
   const more = files.length > NAMED ? `, and ${files.length - NAMED} more` : ''
   const count = files.length === 1 ? '1 custom tool file' : `${files.length} custom tool files`
+  const changed = waiting.changedSinceTrusted
 
   async function trust(project: string) {
     setBusy(true)
@@ -47,10 +49,17 @@ export function TrustNotice({ api, chat }: { api: AtelierApi; chat: Chat }) {
     <section className="pane-notice pane-notice--warning" aria-label="Custom tools in this folder">
       <ChatIcon name="shield" size={16} />
       <div className="trust-notice-text">
-        <p>
-          This folder has {count} ({named}
-          {more}). They run only if you trust the folder.
-        </p>
+        {changed ? (
+          <p>
+            {count} changed since you trusted this folder ({named}
+            {more}). {files.length === 1 ? 'It runs' : 'They run'} only once you trust the changes.
+          </p>
+        ) : (
+          <p>
+            This folder has {count} ({named}
+            {more}). They run only if you trust the folder.
+          </p>
+        )}
         {error && (
           <p className="trust-notice-error" role="alert">
             Not trusted: {error}
@@ -59,7 +68,7 @@ export function TrustNotice({ api, chat }: { api: AtelierApi; chat: Chat }) {
       </div>
       <div className="trust-notice-actions">
         <button type="button" className="primary" disabled={busy} onClick={() => void trust(folder)}>
-          Trust folder
+          {changed ? 'Trust the changes' : 'Trust folder'}
         </button>
         <button
           type="button"

@@ -1,5 +1,6 @@
 import { type FormEvent, useId, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
+import { MASKED_VALUE } from '../../../../src-shared/secrets'
 import type { BrokerAuth, BrokerInfo, BrokerInput } from '../../../../src-shared/tool-services'
 import { fieldErrors } from './field-errors'
 import { LastErrors } from './LastErrors'
@@ -36,7 +37,7 @@ const STATUS: Record<BrokerInfo['status'], { label: string; kind: string }> = {
   failed: { label: 'Failed', kind: 'failed' },
 }
 
-/** What the form starts from: the broker as saved (the secret is never among it). */
+/** What the form starts from: the broker as saved (the secret is never among it, the URL's credentials masked). */
 function formOf(broker: BrokerInfo) {
   return {
     url: broker.url ?? '',
@@ -156,7 +157,7 @@ export function BrokerCard({
           onChange={(url) => edit({ url })}
           spellCheck={false}
           placeholder="nats://127.0.0.1:4222"
-          hint="Several servers of one cluster: separate them with commas."
+          hint={`Several servers of one cluster: separate them with commas. A user and password in the URL (nats://user:password@host) are stored encrypted: they read ${MASKED_VALUE}, and leaving them so keeps them.`}
         />
         <div className="field">
           <label className="field-label" htmlFor={`${id}-auth`}>

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react'
+import { useEffect, useId, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
 import type {
   CustomToolFileInfo,
@@ -8,6 +8,7 @@ import type {
 import { errorMessage } from '../../errors'
 import { pathIn } from '../useCustomTools'
 import { Notice } from './Notice'
+import { StringListField } from './StringListField'
 
 const ORIGIN_LABELS: Record<ToolFolderOrigin, string> = {
   user: 'Your own',
@@ -22,6 +23,7 @@ const STATUS_LABELS: Record<CustomToolFileInfo['status'], string> = {
   duplicate: 'Duplicate',
   metadata: 'Metadata',
   untrusted: 'Untrusted',
+  changed: 'Changed since trusted',
   pending: 'Not loaded yet',
 }
 
@@ -32,6 +34,7 @@ const STATUS_TAGS: Record<CustomToolFileInfo['status'], string> = {
   duplicate: 'tag',
   metadata: 'tag',
   untrusted: 'tag tag-warning',
+  changed: 'tag tag-warning',
   pending: 'tag',
 }
 
@@ -40,8 +43,8 @@ interface CustomToolFolderCardProps {
   folder: CustomToolFolderInfo
   /** Runs a call that changes what loads, so its own announcements are not listed again. */
   track<T>(task: () => Promise<T>): Promise<T>
-  /** After trusting or no longer trusting its project: list again. */
-  onTrustChanged(): Promise<void>
+  /** After trusting or no longer trusting its project, or saving its variables: list again. */
+  onChanged(): Promise<void>
   onShowLog(file: string, name: string): void
 }
 
@@ -74,6 +77,12 @@ function FileDetails({ file, name }: { file: CustomToolFileInfo; name: string })
       )
     case 'untrusted':
       return <p className="custom-file-note">not run until you trust the project folder</p>
+    case 'changed':
+      return (
+        <p className="custom-file-note">
+          added or edited since you trusted the project folder: not run until you trust its changes
+        </p>
+      )
     case 'pending':
       return <p className="custom-file-note">not loaded yet</p>
     case 'failed': {
@@ -149,21 +158,98 @@ function FileRow({
   )
 }
 
+const same = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((value, index) => value === b[index])
+
+/**
+ * The variables the folder's modules get besides the allowlist, edited as a list and saved with
+ * its own button: a module never sees Atelier's provider keys and tokens unless named here.
+ */
+function PassedVariables({
+  api,
+  folder,
+  track,
+  onChanged,
+}: Pick<CustomToolFolderCardProps, 'api' | 'folder' | 'track' | 'onChanged'>) {
+  const id = useId()
+  const saved = folder.environment
+  const [draft, setDraft] = useState<string[]>(saved)
+  const [error, setError] = useState<string>()
+  const [saving, setSaving] = useState(false)
+  const savedText = JSON.stringify(saved)
+
+  // The saved list (from here, the CLI or another window) replaces the draft.
+  useEffect(() => {
+    setDraft(JSON.parse(savedText) as string[])
+  }, [savedText])
+
+  const cleaned = draft.map((name) => name.trim()).filter(Boolean)
+
+  async function save() {
+    setSaving(true)
+    setError(undefined)
+    try {
+      await track(() => api.customTools.setEnvironment({ folder: folder.path, names: cleaned }))
+      await onChanged()
+    } catch (failure) {
+      setError(errorMessage(failure))
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  return (
+    <div className="custom-folder-environment">
+      <StringListField
+        label="Pass these variables"
+        values={draft}
+        onChange={setDraft}
+        describedBy={`${id}-hint`}
+        invalid={error ? true : undefined}
+        placeholder="JAVA_HOME"
+      />
+      <p className="field-hint" id={`${id}-hint`}>
+        The modules and the programs they start get only PATH, HOME, USER, LOGNAME, LANG, LC_*, TERM, SHELL,
+        TMPDIR, TMP, TEMP, PWD, TZ from Atelier’s environment, and the variables named here (a trailing *
+        matches a prefix: JAVA_*) — never your API keys and tokens unless you name them.
+      </p>
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="form-actions">
+        <button
+          type="button"
+          className="small"
+          disabled={saving || same(cleaned, saved)}
+          aria-busy={saving || undefined}
+          onClick={() => void save()}
+        >
+          Save variables
+        </button>
+      </div>
+    </div>
+  )
+}
+
 /**
  * A tool folder: where it is and where it comes from, whether it may run code (a project's folder,
- * once trusted) and whether its host process runs, and every file it holds.
+ * once trusted, as its modules were then) and whether its host process runs, every file it holds,
+ * and the variables its modules get.
  */
 export function CustomToolFolderCard({
   api,
   folder,
   track,
-  onTrustChanged,
+  onChanged,
   onShowLog,
 }: CustomToolFolderCardProps) {
   const id = useId()
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string>()
   const project = folder.project
+  const changed = folder.files.some((file) => file.status === 'changed')
 
   async function setTrusted(trusted: boolean) {
     if (project === undefined) return
@@ -173,7 +259,7 @@ export function CustomToolFolderCard({
       await track(() =>
         trusted ? api.folders.trust({ folder: project }) : api.folders.untrust({ folder: project }),
       )
-      await onTrustChanged()
+      await onChanged()
     } catch (failure) {
       setError(errorMessage(failure))
     } finally {
@@ -198,6 +284,17 @@ export function CustomToolFolderCard({
         </div>
         {project !== undefined && (
           <div className="item-card-actions">
+            {changed && (
+              <button
+                type="button"
+                className="small primary"
+                disabled={busy}
+                aria-describedby={`${id}-path`}
+                onClick={() => void setTrusted(true)}
+              >
+                Trust the changes
+              </button>
+            )}
             <button
               type="button"
               className={folder.trusted ? 'small' : 'small primary'}
@@ -237,6 +334,7 @@ export function CustomToolFolderCard({
           <FileRow key={file.path} file={file} folder={folder.path} onShowLog={onShowLog} />
         ))}
       </ul>
+      <PassedVariables api={api} folder={folder} track={track} onChanged={onChanged} />
     </section>
   )
 }

@@ -101,7 +101,7 @@ export function CustomToolsSection({ api, folder, preferences, onChange }: Custo
               api={api}
               folder={each}
               track={track}
-              onTrustChanged={refresh}
+              onChanged={refresh}
               onShowLog={(file, name) => setLog({ file, name })}
             />
           ))}

@@ -3,12 +3,12 @@ import type { AtelierApi } from '../../../../src-shared/api'
 import { type ErrorCode, isAtelierErrorPayload } from '../../../../src-shared/errors'
 import {
   isSecret,
-  MASKED_VALUE,
   type McpOAuthSettings,
   type McpServerInfo,
   type McpServerInput,
   type SecretMarks,
 } from '../../../../src-shared/mcp'
+import { MASKED_VALUE } from '../../../../src-shared/secrets'
 import { FolderField } from './FolderField'
 import { FormFooter } from './FormFooter'
 import { fieldErrors } from './field-errors'
@@ -144,16 +144,20 @@ function formatPairs(pairs: Record<string, string> | undefined, kind: 'env' | 'h
     .join('\n')
 }
 
-/** The names written so far, in order, even while another line is still wrong. */
-function namesIn(text: string, kind: 'env' | 'headers'): string[] {
+/**
+ * The names written so far, in order, even while another line is still wrong, each with whether its
+ * value reads masked: a value stored encrypted, kept as it is.
+ */
+function namesIn(text: string, kind: 'env' | 'headers'): { name: string; stored: boolean }[] {
   const separator = kind === 'env' ? '=' : ':'
   const valid = kind === 'env' ? ENV_NAME : HEADER_NAME
-  const names = text.split('\n').flatMap((line) => {
+  const names = new Map<string, boolean>()
+  for (const line of text.split('\n')) {
     const at = line.indexOf(separator)
     const name = at < 0 ? '' : line.slice(0, at).trim()
-    return valid.test(name) ? [name] : []
-  })
-  return [...new Set(names)]
+    if (valid.test(name)) names.set(name, line.slice(at + 1).trim() === MASKED_VALUE)
+  }
+  return [...names].map(([name, stored]) => ({ name, stored }))
 }
 
 /** The person's marks that still name a value: the contract refuses a mark without one. */
@@ -164,14 +168,15 @@ function marksFor(marks: SecretMarks, pairs: Record<string, string>): { secret?:
 
 interface SecretMarksFieldProps {
   label: string
-  names: string[]
+  names: { name: string; stored: boolean }[]
   marks: SecretMarks
   onChange(marks: SecretMarks): void
 }
 
 /**
- * Which of the values are secret, one checkbox a name: checked at first when the name looks like
- * a token, key or password. A secret is stored encrypted and shown as dots from then on.
+ * Which of the values are secret, one checkbox a name: every one is, until the person unticks it —
+ * a name tells too little (`DATABASE_URL`, `GH_PAT` hold secrets). A secret is stored encrypted and
+ * shown as dots from then on; one stored so says it.
  */
 function SecretMarksField({ label, names, marks, onChange }: SecretMarksFieldProps) {
   const id = useId()
@@ -180,20 +185,24 @@ function SecretMarksField({ label, names, marks, onChange }: SecretMarksFieldPro
     <fieldset className="field field-wide" aria-describedby={`${id}-hint`}>
       <legend className="field-label">{label}</legend>
       <div className="choice-list">
-        {names.map((name) => (
-          <label key={name} className="choice">
-            <input
-              type="checkbox"
-              checked={isSecret(marks, name)}
-              onChange={(event) => onChange({ ...marks, [name]: event.target.checked })}
-            />
-            <code>{name}</code>
-          </label>
+        {names.map(({ name, stored }) => (
+          <div key={name} className="secret-choice">
+            <label className="choice">
+              <input
+                type="checkbox"
+                checked={isSecret(marks, name)}
+                onChange={(event) => onChange({ ...marks, [name]: event.target.checked })}
+              />
+              <code>{name}</code>
+            </label>
+            {stored && isSecret(marks, name) && <span className="tag">stored encrypted</span>}
+          </div>
         ))}
       </div>
       <p className="field-hint" id={`${id}-hint`}>
-        Checked values are stored encrypted and never shown again: they read {MASKED_VALUE}, and leaving{' '}
-        {MASKED_VALUE} as it is keeps the stored value.
+        Every value is stored encrypted and never shown again: it reads {MASKED_VALUE}, and leaving{' '}
+        {MASKED_VALUE} as it is keeps the stored value. Untick a value that is not secret (such as{' '}
+        <code>LOG_LEVEL=debug</code>) to keep it readable.
       </p>
     </fieldset>
   )
@@ -442,6 +451,7 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
               required
               spellCheck={false}
               placeholder="https://example.com/mcp"
+              hint={`A user and password in the address, and parameters such as api_key= or token=, are stored encrypted: they read ${MASKED_VALUE}, and leaving them so keeps them.`}
             />
             <TextField
               fields={fields}

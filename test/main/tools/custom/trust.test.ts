@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { LOCAL_USER } from '../../../../src-main/app/create-atelier'
 import { useAgentFixture } from '../../../support/agent-harness'
 import {
   descendantProcesses,
@@ -34,7 +35,7 @@ describe('project tool folders and trust', { timeout: 60_000 }, () => {
     )
 
     const before = atelier.customTools.list(project)
-    expect(before.trustNeeded).toEqual({ folder: project, files: [module] })
+    expect(before.trustNeeded).toEqual({ folder: project, files: [module], changedSinceTrusted: false })
     expect(before.folders).toMatchObject([
       {
         path: join(project, '.atelier', 'tools'),
@@ -200,7 +201,7 @@ describe('configured tool paths', { timeout: 60_000 }, () => {
     // A file set on its own loads alone, not the folder it sits in.
     expect(filesOf(info).has(sibling)).toBe(false)
     expect(fileOf(info, relative).status).toBe('untrusted')
-    expect(info.trustNeeded).toEqual({ folder: project, files: [relative] })
+    expect(info.trustNeeded).toEqual({ folder: project, files: [relative], changedSinceTrusted: false })
     expect((await app.call('mine', {})).content).toBe('mine ran')
 
     atelier.customTools.trust(project)
@@ -226,5 +227,126 @@ describe('configured tool paths', { timeout: 60_000 }, () => {
     ] as const) {
       expect(fileOf(info, path)).toMatchObject({ status: 'loaded', tools: [{ name }] })
     }
+  })
+})
+
+describe('trust per content', { timeout: 60_000 }, () => {
+  const freshApp = useCustomToolApps()
+  const tempDir = useTempDirs()
+
+  it('holds back a module added after the folder was trusted (a git pull) until the person trusts it again', async () => {
+    const app = freshApp()
+    const tools = join(app.project, '.atelier', 'tools')
+    const trusted = writeFile(join(tools, 'trusted.ts'), toolSource('trusted_tool'))
+    app.atelier.customTools.trust(app.project)
+    expect((await app.call('trusted_tool', {})).content).toBe('trusted_tool ran')
+
+    const marker = join(app.home, 'pulled-ran')
+    const pulled = writeFile(
+      join(tools, 'pulled.ts'),
+      toolSource('pulled_tool', {
+        prelude: `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`,
+      }),
+    )
+    const info = await app.list()
+    expect(fileOf(info, pulled)).toMatchObject({ status: 'changed', tools: [] })
+    expect(fileOf(info, trusted)).toMatchObject({ status: 'loaded' })
+    expect(info.trustNeeded).toEqual({ folder: app.project, files: [pulled], changedSinceTrusted: true })
+    expect(await app.call('pulled_tool', {})).toMatchObject({ isError: true, errorType: 'unknown_tool' })
+    expect((await app.call('trusted_tool', {})).content).toBe('trusted_tool ran')
+    expect(existsSync(marker)).toBe(false)
+
+    // Trusting the folder again confirms the module as it is now.
+    app.atelier.customTools.trust(app.project)
+    expect((await app.call('pulled_tool', {})).content).toBe('pulled_tool ran')
+    expect(existsSync(marker)).toBe(true)
+    expect((await app.list()).trustNeeded).toBeNull()
+  })
+
+  it('holds back a trusted module once edited, and a folder module once a file in its folder is', async () => {
+    const app = freshApp()
+    const tools = join(app.project, '.atelier', 'tools')
+    const single = writeFile(join(tools, 'single.ts'), toolSource('single_tool'))
+    const index = writeFile(
+      join(tools, 'bundle', 'index.ts'),
+      "import { text } from './text'\nexport default (api) => ({ name: 'bundle_tool', label: 'Bundle', description: 'Bundle', parameters: api.typebox.Type.Object({}), execute: () => ({ content: [{ type: 'text', text }] }) })\n",
+    )
+    const helper = writeFile(join(tools, 'bundle', 'text.ts'), "export const text = 'as trusted'\n")
+    app.atelier.customTools.trust(app.project)
+    expect((await app.call('single_tool', {})).content).toBe('single_tool ran')
+    expect((await app.call('bundle_tool', {})).content).toBe('as trusted')
+
+    writeFile(single, toolSource('single_tool', { text: 'edited since' }))
+    writeFile(helper, "export const text = 'edited since'\n")
+    const info = await app.list()
+    expect(fileOf(info, single).status).toBe('changed')
+    expect(fileOf(info, index).status).toBe('changed')
+    expect(await app.call('single_tool', {})).toMatchObject({ isError: true, errorType: 'unknown_tool' })
+    expect(await app.call('bundle_tool', {})).toMatchObject({ isError: true, errorType: 'unknown_tool' })
+
+    app.atelier.customTools.trust(app.project)
+    expect((await app.call('single_tool', {})).content).toBe('edited since')
+    expect((await app.call('bundle_tool', {})).content).toBe('edited since')
+  })
+
+  it('does not let a host that starts again after a crash load a module edited since it was trusted', async () => {
+    const app = freshApp()
+    const module = writeFile(
+      join(app.project, '.atelier', 'tools', 'crashy.ts'),
+      "export default (api) => ({ name: 'crashy', label: 'Crashy', description: 'Ends its host', parameters: api.typebox.Type.Object({}), execute: () => process.exit(1) })\n",
+    )
+    app.atelier.customTools.trust(app.project)
+    expect(await app.call('crashy', {})).toMatchObject({
+      isError: true,
+      content: expect.stringMatching(/host stopped/i),
+    })
+
+    // Edited while no turn looked (no prepare): the registered tool's next call starts the host again.
+    const marker = join(app.home, 'edited-ran')
+    writeFile(
+      module,
+      toolSource('crashy', { prelude: `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran')` }),
+    )
+    const result = await app.atelier.tools.executor.execute(
+      { name: 'crashy', arguments: {} },
+      { user: LOCAL_USER, workingDirectory: app.project, mode: 'agent', restrict: true },
+    )
+    expect(result).toMatchObject({ isError: true })
+    expect(existsSync(marker)).toBe(false)
+  })
+
+  it('is one trust for the folder and the same folder reached through a symlink, either way', async () => {
+    const app = freshApp()
+    const module = writeFile(join(app.project, '.atelier', 'tools', 'linked.ts'), toolSource('linked_tool'))
+    const link = join(tempDir(), 'project-link')
+    symlinkSync(app.project, link)
+
+    expect(app.atelier.customTools.trust(link)).toMatchObject({ folder: app.project, trusted: [app.project] })
+    expect(fileOf(await app.list(app.project), module).status).toBe('loaded')
+    const throughLink = await app.list(link)
+    expect(fileOf(throughLink, join(link, '.atelier', 'tools', 'linked.ts')).status).toBe('loaded')
+    expect(throughLink.trustNeeded).toBeNull()
+
+    // A module added since is held back whichever path reaches it.
+    const added = writeFile(join(app.project, '.atelier', 'tools', 'added.ts'), toolSource('added_tool'))
+    expect(fileOf(await app.list(link), join(link, '.atelier', 'tools', 'added.ts')).status).toBe('changed')
+    expect(fileOf(await app.list(app.project), added).status).toBe('changed')
+
+    await app.atelier.customTools.untrust(app.project)
+    expect(fileOf(await app.list(link), join(link, '.atelier', 'tools', 'linked.ts')).status).toBe(
+      'untrusted',
+    )
+  })
+
+  it("keeps the person's own ~/.atelier/tools trusted as a whole: a module added there loads without asking", async () => {
+    const app = freshApp()
+    writeFile(join(app.userTools, 'first.ts'), toolSource('first_tool'))
+    expect((await app.call('first_tool', {})).content).toBe('first_tool ran')
+    const added = writeFile(join(app.userTools, 'added.ts'), toolSource('added_own'))
+    expect(fileOf(await app.list(), added)).toMatchObject({
+      status: 'loaded',
+      tools: [{ name: 'added_own' }],
+    })
+    expect((await app.call('added_own', {})).content).toBe('added_own ran')
   })
 })

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { Atelier } from '../../../../src-main/app/create-atelier'
 import type { Capabilities } from '../../../../src-shared/contract'
+import { MASKED_VALUE } from '../../../../src-shared/secrets'
 import { useAgentFixture } from '../../../support/agent-harness'
 import { isAlive } from '../../../support/fixture-process'
 import { EVERYTHING_SERVER, FILESYSTEM_SERVER, PROBE_SERVER } from '../../../support/mcp-servers'
@@ -162,7 +163,8 @@ describe('MCP server lifecycle', () => {
 
     const edited = await atelier.mcp.update('everything', { ...everything, env: { MODE: 'other' } })
     expect(edited).toMatchObject({ running: false, needsApproval: true, enabled: true })
-    expect(edited.definition).toEqual({ ...everything, env: { MODE: 'other' }, cwd: null })
+    // Stored encrypted, as every value not marked otherwise.
+    expect(edited.definition).toEqual({ ...everything, env: { MODE: MASKED_VALUE }, cwd: null })
     const capabilities = await inspect(atelier, chat.id)
     expect(capabilities.tools.some((tool) => tool.name.startsWith('everything__'))).toBe(false)
 

@@ -8,12 +8,8 @@ import {
   LOCAL_USER,
 } from '../../../../src-main/app/create-atelier'
 import type { EventPayload } from '../../../../src-shared/contract'
-import {
-  MASKED_VALUE,
-  type McpServerInfo,
-  type McpServerInput,
-  type McpSignIn,
-} from '../../../../src-shared/mcp'
+import type { McpServerInfo, McpServerInput, McpSignIn } from '../../../../src-shared/mcp'
+import { MASKED_VALUE } from '../../../../src-shared/secrets'
 import { OAUTH_TOOL, type OAuthMcpServer, startOAuthMcpServer } from '../../../fixtures/oauth-mcp-server'
 import { useTempDirs } from '../../../support/temp-dir'
 import { BIN, atelier as cli } from '../../cli/built-cli'

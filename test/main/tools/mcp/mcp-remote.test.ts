@@ -1,67 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process'
-import { createServer as createHttpServer, request as forward, type IncomingHttpHeaders } from 'node:http'
-import { createServer } from 'node:net'
+import { createServer as createHttpServer } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import { McpManager } from '../../../../src-main/tools/mcp/mcp-manager'
-import { MASKED_VALUE } from '../../../../src-shared/mcp'
+import { MASKED_VALUE } from '../../../../src-shared/secrets'
 import { killHard } from '../../../support/fixture-process'
-import { EVERYTHING_SERVER } from '../../../support/mcp-servers'
+import { recordingProxy, startRemote } from '../../../support/remote-mcp'
 import { useToolHarness } from '../../../support/tool-harness'
 import { databaseFilesHolding } from './secret-probes'
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      )
-    })
-  })
-}
-
-/** The reference server in one of its HTTP modes, resolved once it listens. */
-async function startRemote(mode: 'streamableHttp' | 'sse'): Promise<{ child: ChildProcess; port: number }> {
-  const port = await freePort()
-  const child = spawn(process.execPath, [EVERYTHING_SERVER, mode], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  await new Promise<void>((resolve, reject) => {
-    let said = ''
-    const listen = (chunk: Buffer) => {
-      said += chunk.toString()
-      if (/listening|running/i.test(said)) resolve()
-    }
-    child.stderr?.on('data', listen)
-    child.stdout?.on('data', listen)
-    child.once('exit', () => reject(new Error(`server exited: ${said}`)))
-  })
-  return { child, port }
-}
-
-/** A pass-through proxy in front of `port` that keeps the headers of every request it forwards. */
-async function recordingProxy(port: number) {
-  const seen: IncomingHttpHeaders[] = []
-  const proxy = createHttpServer((incoming, outgoing) => {
-    seen.push(incoming.headers)
-    const upstream = forward(
-      { port, host: '127.0.0.1', path: incoming.url, method: incoming.method, headers: incoming.headers },
-      (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(outgoing)
-      },
-    )
-    incoming.pipe(upstream)
-  })
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-  const address = proxy.address()
-  return {
-    seen,
-    port: typeof address === 'object' && address ? address.port : 0,
-    close: () => new Promise((resolve) => proxy.close(resolve).closeAllConnections()),
-  }
-}
 
 describe('remote MCP servers', () => {
   const harness = useToolHarness()
@@ -175,7 +119,7 @@ describe('remote MCP servers', () => {
     })
     expect(added).toMatchObject({
       ok: true,
-      value: { definition: { headers: { Authorization: MASKED_VALUE, 'X-Team': 'atelier' } } },
+      value: { definition: { headers: { Authorization: MASKED_VALUE, 'X-Team': MASKED_VALUE } } },
     })
     const [status] = await atelier.mcp.prepare()
     expect(status).toMatchObject({ name: 'remote', connected: true })
