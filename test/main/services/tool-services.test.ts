@@ -326,14 +326,16 @@ describe('tool services', { timeout: 90_000 }, () => {
       expect.objectContaining({
         id: 'pid-announced.request',
         origin: 'announced',
+        enabled: false,
         tools: [expect.objectContaining({ name: tool })],
       }),
     ])
+    expect(atelier.tools.registry.get(tool)).toBeUndefined()
+    await atelier.services.setEnabled('pid-announced.request', true)
     expect(atelier.tools.settings.list(LOCAL_USER).tools.find((entry) => entry.name === tool)).toMatchObject({
-      enabled: false,
+      enabled: true,
       source: { kind: 'service', service: 'pid-announced.request' },
     })
-    await atelier.services.setEnabled('pid-announced.request', true)
     expect((await atelier.tools.executor.execute({ name: tool, arguments: { ms: 0 } }, scope)).content).toBe(
       `served by ${service.child.pid}`,
     )
