@@ -5,23 +5,19 @@
  * person enables it again), and listen on a service's shared response subject (nothing to hear
  * from a service that answers on each call's own inbox).
  */
-import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { connect, headers, type NatsConnection } from '@nats-io/transport-node'
 import { afterEach, describe, expect, it } from 'vitest'
 import { LOCAL_USER } from '../../../src-main/app/create-atelier'
 import { ANNOUNCE_SUBJECT } from '../../../src-shared/tool-services'
 import { useAgentFixture } from '../../support/agent-harness'
+import { waitFor } from '../../support/custom-tools'
 import { descendantProcesses } from '../../support/descendants'
-import { killHard } from '../../support/fixture-process'
+import { useJokeServices } from '../../support/joke-service'
 import { useNatsServers } from '../../support/nats-server'
 import { useTempDirs } from '../../support/temp-dir'
 import { progressReports, toolResult } from '../../support/turn-events'
-
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
-const JOKES = join(ROOT, 'examples', 'joke-service', 'main.ts')
 
 const NOTES = { id: 'notes', 'request-queue': 'notes.request', 'response-queue': 'notes.response' }
 const SEARCH_NOTES = {
@@ -33,18 +29,11 @@ const SEARCH_NOTES = {
 }
 const SEARCH_CALL = { toolCalls: [{ id: 'search', name: 'search_notes', arguments: '{"query":"plans"}' }] }
 
-async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
-
 describe('another client on the broker', { timeout: 90_000 }, () => {
   const fixture = useAgentFixture()
   const nats = useNatsServers()
   const tempDir = useTempDirs()
+  const jokeService = useJokeServices()
   const cleanups: (() => Promise<unknown>)[] = []
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {})
@@ -247,72 +236,56 @@ describe('another client on the broker', { timeout: 90_000 }, () => {
     expect(atelier.services.list().find((info) => info.id === 'notes')?.changes).toBeUndefined()
   })
 
-  describe('a service answering on each call’s inbox', () => {
-    const children: ChildProcess[] = []
-    afterEach(async () => {
-      await Promise.all(children.splice(0).map(killHard))
+  it('hears nothing on the shared response subject of a service answering on each call’s inbox, streamed or not, and its calls still succeed', async () => {
+    const server = await nats()
+    const { atelier, fake, run } = await fixture()
+    await atelier.services.setBroker({ url: server.url, auth: { kind: 'none' } })
+    await jokeService(server.url)
+    const service = {
+      id: 'jokes-privately',
+      'request-queue': 'tool-services.joke.request',
+      'response-queue': 'tool-services.joke.response',
+      'reply-to': 'inbox',
+      'config-params': [{ name: 'style' }, { name: 'stream' }, { name: 'pauseMs' }],
+    }
+    const tool = (name: string, config: Record<string, unknown>) => ({
+      type: 'tool-service',
+      name,
+      description: 'Tell a joke.',
+      service: service.id,
+      ...config,
+      arguments: [{ name: 'topic', type: 'string', description: 'The topic' }],
     })
+    atelier.services.add([
+      service,
+      tool('tell-joke', { style: 'pun' }),
+      tool('tell-joke-slowly', { style: 'pun', stream: true, pauseMs: 30 }),
+    ])
+    const sniffer = await peer(server.url)
+    const overheard = await listener(sniffer, service['response-queue'])
 
-    it('is heard by nobody on its shared response subject, streamed or not, and its calls still succeed', async () => {
-      const server = await nats()
-      const { atelier, fake, run } = await fixture()
-      await atelier.services.setBroker({ url: server.url, auth: { kind: 'none' } })
-      const child = spawn(process.execPath, ['--import', 'tsx', JOKES, '--nats', server.url], {
-        cwd: ROOT,
-        stdio: ['ignore', 'ignore', 'pipe'],
-      })
-      children.push(child)
-      let stderr = ''
-      child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-        stderr += chunk
-      })
-      await waitFor(() => stderr.includes('serving'), `the joke service (${stderr})`)
-      const service = {
-        id: 'jokes-privately',
-        'request-queue': 'tool-services.joke.request',
-        'response-queue': 'tool-services.joke.response',
-        'reply-to': 'inbox',
-        'config-params': [{ name: 'style' }, { name: 'stream' }, { name: 'pauseMs' }],
-      }
-      const tool = (name: string, config: Record<string, unknown>) => ({
-        type: 'tool-service',
-        name,
-        description: 'Tell a joke.',
-        service: service.id,
-        ...config,
-        arguments: [{ name: 'topic', type: 'string', description: 'The topic' }],
-      })
-      atelier.services.add([
-        service,
-        tool('tell-joke', { style: 'pun' }),
-        tool('tell-joke-slowly', { style: 'pun', stream: true, pauseMs: 30 }),
-      ])
-      const sniffer = await peer(server.url)
-      const overheard = await listener(sniffer, service['response-queue'])
+    fake.enqueue(
+      {
+        toolCalls: [
+          { id: 'whole', name: 'tell-joke', arguments: '{"topic":"music"}' },
+          { id: 'streamed', name: 'tell-joke-slowly', arguments: '{"topic":"space"}' },
+        ],
+      },
+      { text: 'Two jokes.' },
+    )
+    const { events } = await run('Tell me jokes')
+    await sniffer.flush()
 
-      fake.enqueue(
-        {
-          toolCalls: [
-            { id: 'whole', name: 'tell-joke', arguments: '{"topic":"music"}' },
-            { id: 'streamed', name: 'tell-joke-slowly', arguments: '{"topic":"space"}' },
-          ],
-        },
-        { text: 'Two jokes.' },
-      )
-      const { events } = await run('Tell me jokes')
-      await sniffer.flush()
-
-      expect(toolResult(events, 'whole')).toMatchObject({
-        isError: false,
-        content: expect.stringContaining('The trom-bone.'),
-      })
-      expect(toolResult(events, 'streamed')).toMatchObject({
-        isError: false,
-        content: `Hey ${LOCAL_USER}! Here's a pun about space for you:\n\nHow do you throw a party in space? You planet.`,
-      })
-      expect(progressReports(events, 'streamed').length).toBeGreaterThanOrEqual(2)
-      expect(overheard).toEqual([])
+    expect(toolResult(events, 'whole')).toMatchObject({
+      isError: false,
+      content: expect.stringContaining('The trom-bone.'),
     })
+    expect(toolResult(events, 'streamed')).toMatchObject({
+      isError: false,
+      content: `Hey ${LOCAL_USER}! Here's a pun about space for you:\n\nHow do you throw a party in space? You planet.`,
+    })
+    expect(progressReports(events, 'streamed').length).toBeGreaterThanOrEqual(2)
+    expect(overheard).toEqual([])
   })
 
   it('warns when the broker is not on this machine and Atelier signs in with nothing', async () => {
