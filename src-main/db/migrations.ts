@@ -355,7 +355,8 @@ export const migrations: readonly Migration[] = [
     `,
   },
   {
-    version: 15,
+    // 15 (stored protected paths) and 16 (MCP values sealed) are other changes'; this one depends on neither.
+    version: 17,
     name: 'announced tool services enabled by version',
     sql: `
       -- The version of an announced tool service the person enabled: its descriptor and tools as
