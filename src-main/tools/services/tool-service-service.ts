@@ -264,7 +264,8 @@ export class ToolServiceService {
     this.deps.repository.enableVersion(id, version, this.now())
     this.sync()
     for (const tool of announcement.tools) {
-      if (this.tools.has(tool.name)) this.deps.toolSettings.update(this.deps.user, tool.name, { enabled })
+      if (this.tools.has(tool.name))
+        this.deps.toolSettings.update(this.deps.user, tool.name, { enabled: true })
     }
   }
 
