@@ -405,8 +405,15 @@ export const methods = {
     Type.Object({ id: Id }, { additionalProperties: false }),
     Type.Object({ id: Type.String() }),
   ),
+  /**
+   * Turns a service on or off. For an announced service, `version` is the one the person was shown
+   * (its `version`): turning it on is refused with `service_changed` when it announces another now.
+   */
   'services.setEnabled': method(
-    Type.Object({ id: Id, enabled: Type.Boolean() }, { additionalProperties: false }),
+    Type.Object(
+      { id: Id, enabled: Type.Boolean(), version: Type.Optional(Type.String({ maxLength: 64 })) },
+      { additionalProperties: false },
+    ),
     ToolServiceInfo,
   ),
   'services.broker': method(Empty, BrokerInfo),

@@ -115,6 +115,8 @@ const SERVICE_ERROR_CODES = [
   'invalid_custom_tool',
   'invalid_descriptor',
   'not_connected',
+  /** An announced tool service announced something else since the person was shown it. */
+  'service_changed',
 ] as const
 
 /** Every code an Atelier error carries; each appears in exactly one group above. */

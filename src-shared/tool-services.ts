@@ -11,24 +11,45 @@ export const ConfigParam = Type.Object({
   required: Type.Optional(Type.Boolean()),
 })
 
-/** A service over NATS: the queues are subjects. */
-export const NatsServiceDescriptor = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.-]+$' }),
-  // Subjects, not patterns: a wildcard or a space would break the subscription and the cancel subject.
-  'request-queue': Type.String({ minLength: 1, maxLength: 500, pattern: '^[^\\s*>]+$' }),
-  'response-queue': Type.String({ minLength: 1, maxLength: 500, pattern: '^[^\\s*>]+$' }),
-  'config-params': Type.Optional(Type.Array(ConfigParam)),
-})
+/**
+ * Where a NATS service sends its responses: `response-queue`, the seed's shared subject (the
+ * default), or `inbox`, the reply subject each request carries (`_INBOX.…`, one per call), so a
+ * client subscribed to the response queue hears none of the answers.
+ */
+export const ReplyTo = Type.Union([Type.Literal('response-queue'), Type.Literal('inbox')])
+export type ReplyTo = Static<typeof ReplyTo>
+
+/**
+ * A service over NATS: the queues are subjects. Closed (any other key is refused): it is also what
+ * a service announces over the network, where a key Atelier does not know must not slip through.
+ */
+export const NatsServiceDescriptor = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.-]+$' }),
+    // Subjects, not patterns: a wildcard or a space would break the subscription and the cancel subject.
+    'request-queue': Type.String({ minLength: 1, maxLength: 500, pattern: '^[^\\s*>]+$' }),
+    'response-queue': Type.String({ minLength: 1, maxLength: 500, pattern: '^[^\\s*>]+$' }),
+    'reply-to': Type.Optional(ReplyTo),
+    'config-params': Type.Optional(Type.Array(ConfigParam)),
+  },
+  { additionalProperties: false },
+)
 export type NatsServiceDescriptor = Static<typeof NatsServiceDescriptor>
 
-/** A service Atelier starts itself and speaks to over its stdin and stdout (no broker needed). */
-export const StdioServiceDescriptor = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.-]+$' }),
-  command: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
-  cwd: Type.Optional(Type.String({ minLength: 1 })),
-  env: Type.Optional(Type.Record(Type.String(), Type.String())),
-  'config-params': Type.Optional(Type.Array(ConfigParam)),
-})
+/**
+ * A service Atelier starts itself and speaks to over its stdin and stdout (no broker needed). Only
+ * the person adds one (`services.add`, `atelier services add`); nothing from the broker ever is.
+ */
+export const StdioServiceDescriptor = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.-]+$' }),
+    command: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
+    cwd: Type.Optional(Type.String({ minLength: 1 })),
+    env: Type.Optional(Type.Record(Type.String(), Type.String())),
+    'config-params': Type.Optional(Type.Array(ConfigParam)),
+  },
+  { additionalProperties: false },
+)
 export type StdioServiceDescriptor = Static<typeof StdioServiceDescriptor>
 
 export const ServiceDescriptor = Type.Union([NatsServiceDescriptor, StdioServiceDescriptor])
@@ -57,6 +78,10 @@ export type ToolDescriptor = Static<typeof ToolDescriptor>
 /** The keys of a tool descriptor that are not config values. */
 export const TOOL_DESCRIPTOR_KEYS = ['type', 'name', 'description', 'service', 'arguments'] as const
 
+/**
+ * Whether a service the person configured runs as a local command. Announced services are never
+ * asked: they are NATS services by where they came from, whatever they hold.
+ */
 export function isStdioService(service: ServiceDescriptor): service is StdioServiceDescriptor {
   return 'command' in service
 }
@@ -91,11 +116,19 @@ export const DISCOVER_SUBJECT = 'tool-services.discover'
 /** The queue group services join by default, so N instances share the requests. */
 export const DEFAULT_QUEUE_GROUP = 'tool-service'
 
-export interface ServiceAnnouncement {
-  service: NatsServiceDescriptor
-  tools: ToolDescriptor[]
-  ttlSeconds: number
-}
+/**
+ * What a service publishes on ANNOUNCE_SUBJECT: a NATS service descriptor and its tools, nothing
+ * else (closed, as the service descriptor is), kept `ttlSeconds` unless renewed.
+ */
+export const ServiceAnnouncement = Type.Object(
+  {
+    service: NatsServiceDescriptor,
+    tools: Type.Array(ToolDescriptor),
+    ttlSeconds: Type.Number({ exclusiveMinimum: 0 }),
+  },
+  { additionalProperties: false },
+)
+export type ServiceAnnouncement = Static<typeof ServiceAnnouncement>
 
 /** The subject a cancel for a call on `requestQueue` goes to. */
 export function cancelSubject(requestQueue: string): string {
@@ -127,13 +160,35 @@ export function parseServiceResponse(text: string): ServiceResponse | undefined 
 
 export const ServiceTransportKind = Type.Union([Type.Literal('nats'), Type.Literal('stdio')])
 
+/** One difference between the version of an announced service the person enabled and the one announced now. */
+export const DescriptorChange = Type.Object({
+  /**
+   * What differs: a field of the service (`request-queue`), a tool (`tools.NAME`: added or gone) or
+   * a field of a tool (`tools.NAME.description`).
+   */
+  field: Type.String(),
+  /** As enabled; absent when it is new. */
+  before: Type.Optional(Type.Unknown()),
+  /** As announced now; absent when it is gone. */
+  after: Type.Optional(Type.Unknown()),
+})
+export type DescriptorChange = Static<typeof DescriptorChange>
+
 export const ToolServiceInfo = Type.Object({
   id: Type.String(),
   transport: ServiceTransportKind,
   descriptor: ServiceDescriptor,
   /** `configured`: added by the person (stored); `announced`: a live service announced it. */
   origin: Type.Union([Type.Literal('configured'), Type.Literal('announced')]),
+  /** An announced service is on only while it announces the very version the person enabled. */
   enabled: Type.Boolean(),
+  /** An announced service's version: a hash of its descriptor and tools, what enabling it pins. */
+  version: Type.Optional(Type.String()),
+  /**
+   * An announced service that now announces something other than the version the person enabled:
+   * what differs. It is off until the person enables this version.
+   */
+  changes: Type.Optional(Type.Array(DescriptorChange)),
   tools: Type.Array(ToolDescriptor),
   /** An announced service's announcement lapses at this time (epoch ms) unless renewed. */
   expiresAt: Type.Optional(Type.Number()),
@@ -171,6 +226,11 @@ export const BrokerInfo = Type.Object({
   error: Type.Union([Type.String(), Type.Null()]),
   /** What came over the broker and was ignored (garbage on a response subject, a bad announcement), newest last. */
   errors: Type.Array(Type.String()),
+  /**
+   * Set when a broker server is not on this machine and Atelier signs in with no credentials:
+   * anyone who reaches it can read the calls and answer or announce in a service's place.
+   */
+  warning: Type.Union([Type.String(), Type.Null()]),
 })
 export type BrokerInfo = Static<typeof BrokerInfo>
 

@@ -1,7 +1,9 @@
 /**
  * Serving a tool service over NATS, in the wire protocol of src-shared/tool-services.ts: requests on
- * `requestQueue` in a queue group (N instances share them), responses on `responseQueue` with the
- * `id` header echoed, cancels on `<requestQueue>.cancel` (heard by every instance), and — when
+ * `requestQueue` in a queue group (N instances share them), responses with the `id` header echoed
+ * on the request's own reply subject when it has one (a caller of a `reply-to: inbox` service gives
+ * one per call) and on `responseQueue` when not, cancels on `<requestQueue>.cancel` (heard by every
+ * instance), and — when
  * `announce` is given — the service's descriptors on `tool-services.announce` at start, every
  * ttl/2, after each reconnect, and whenever anyone asks on `tool-services.discover`.
  */
@@ -163,10 +165,11 @@ export async function serveNats(
   })
   const calls = new CallTable(invoke, log)
 
-  const respond = (id: string, response: ServiceResponse) => {
+  /** Answers on `replyTo` (the request's inbox), or on the shared response subject when it has none. */
+  const respond = (id: string, replyTo: string | undefined, response: ServiceResponse) => {
     const h = headers()
     h.set('id', sanitizeHeaderValue(id))
-    connection.publish(responseQueue, JSON.stringify(response), { headers: h })
+    connection.publish(replyTo || responseQueue, JSON.stringify(response), { headers: h })
   }
 
   const requests: Subscription = connection.subscribe(requestQueue, {
@@ -177,7 +180,7 @@ export async function serveNats(
         log(`Dropped a request on ${requestQueue} without an \`id\` header (it cannot be answered)`)
         return
       }
-      calls.start(id, parseRequestText(msg.string()), (response) => respond(id, response))
+      calls.start(id, parseRequestText(msg.string()), (response) => respond(id, msg.reply, response))
     }),
   })
 

@@ -384,4 +384,19 @@ export const migrations: readonly Migration[] = [
       return { scrubbed: servers.scrubbed || broker.scrubbed }
     },
   },
+  {
+    version: 17,
+    name: 'announced tool services enabled by version',
+    sql: `
+      -- The version of an announced tool service the person enabled: its descriptor and tools as
+      -- they were (canonical JSON), and their sha256. An announcement of anything else is off until
+      -- enabled again; the descriptor kept here is what the change is shown against.
+      CREATE TABLE enabled_announced_services (
+        id TEXT PRIMARY KEY,
+        version TEXT NOT NULL,
+        descriptor TEXT NOT NULL,
+        enabled_at INTEGER NOT NULL
+      );
+    `,
+  },
 ]

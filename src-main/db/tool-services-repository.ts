@@ -6,9 +6,18 @@ export interface StoredService {
   enabled: boolean
 }
 
+/** One version of an announced service: its descriptor and tools as canonical JSON, and their sha256. */
+export interface ServiceVersion {
+  /** The sha256 of `descriptor`, hex. */
+  version: string
+  /** `{"service", "tools"}`, canonical JSON. */
+  descriptor: string
+}
+
 /**
- * The services and tools the person configured (announced ones live only while announced). A row
- * whose descriptor no longer parses is skipped: what is left still works.
+ * The services and tools the person configured (announced ones live only while announced), and
+ * the version of each announced service the person enabled. A row whose descriptor no longer
+ * parses is skipped: what is left still works.
  */
 export class ToolServicesRepository {
   private readonly statements
@@ -33,6 +42,15 @@ export class ToolServicesRepository {
       setEnabled: db.prepare('UPDATE tool_services SET enabled = ?, updated_at = ? WHERE id = ?'),
       deleteService: db.prepare('DELETE FROM tool_services WHERE id = ?'),
       deleteTool: db.prepare('DELETE FROM tools WHERE name = ?'),
+      enabledVersions: db.prepare<[], { id: string; version: string; descriptor: string }>(
+        'SELECT id, version, descriptor FROM enabled_announced_services',
+      ),
+      enableVersion: db.prepare(
+        `INSERT INTO enabled_announced_services (id, version, descriptor, enabled_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET version = excluded.version, descriptor = excluded.descriptor,
+           enabled_at = excluded.enabled_at`,
+      ),
+      disableVersion: db.prepare('DELETE FROM enabled_announced_services WHERE id = ?'),
     }
   }
 
@@ -59,6 +77,25 @@ export class ToolServicesRepository {
 
   setEnabled(id: string, enabled: boolean, now: number): boolean {
     return this.statements.setEnabled.run(enabled ? 1 : 0, now, id).changes > 0
+  }
+
+  /** The enabled version of each announced service the person turned on, by service id. */
+  enabledVersions(): Map<string, ServiceVersion> {
+    return new Map(
+      this.statements.enabledVersions
+        .all()
+        .map(({ id, version, descriptor }) => [id, { version, descriptor }]),
+    )
+  }
+
+  /** Pins the version of an announced service the person enabled, replacing the one before. */
+  enableVersion(id: string, enabled: ServiceVersion, now: number): void {
+    this.statements.enableVersion.run(id, enabled.version, enabled.descriptor, now)
+  }
+
+  /** The person turned an announced service off: no version of it is enabled any more. */
+  disableVersion(id: string): void {
+    this.statements.disableVersion.run(id)
   }
 
   /** Removes a service (with its tools) or a tool; false when neither has that id. */

@@ -137,7 +137,7 @@ export function createHandlers({
     'services.connect': () => services.connect(),
     'services.add': ({ json }) => services.add(parseJson(json)),
     'services.remove': ({ id }) => services.remove(id),
-    'services.setEnabled': ({ id, enabled }) => services.setEnabled(id, enabled),
+    'services.setEnabled': ({ id, enabled, version }) => services.setEnabled(id, enabled, version),
     'services.broker': () => services.brokerInfo(),
     'services.setBroker': (request) => services.setBroker(request),
     'customTools.list': ({ folder }) => customTools.list(folder ?? null),

@@ -192,6 +192,26 @@ describe('serveNats', () => {
     expect(caller.unparsed).toEqual([])
   })
 
+  it('answers a request that carries a reply subject (an inbox) there, streamed too, and nothing on the response queue', async () => {
+    const server = await startServer()
+    await serve(new JokeService(), server)
+    const overheard = await Caller.start(server)
+    const inbox = await Caller.start(server, '_INBOX.one-call')
+    const header = headers()
+    header.set('id', 'private')
+    const request = { user: 'alice', config: '{"style":"dad"}', arguments: '{"topic":"music","stream":true}' }
+    inbox.connection.publish(REQUEST_QUEUE, JSON.stringify(request), {
+      headers: header,
+      reply: '_INBOX.one-call',
+    })
+    const streamed = await inbox.finished('private')
+    expect(streamed.length).toBeGreaterThan(2)
+    expect(streamed.map((response) => response.response).join('')).toBe(tellJoke('alice', 'dad', 'music'))
+    await overheard.connection.flush()
+    expect(overheard.responses.size).toBe(0)
+    expect(overheard.unparsed).toEqual([])
+  })
+
   it('JSON-encodes an object result, and passes user, config and arguments through parsed', async () => {
     const server = await startServer()
     await serve(

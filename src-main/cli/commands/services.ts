@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { AtelierError, errorMessage } from '../../../src-shared/errors'
-import type { BrokerInput, ToolServiceInfo } from '../../../src-shared/tool-services'
+import {
+  type BrokerInput,
+  type DescriptorChange,
+  isStdioService,
+  type ToolServiceInfo,
+} from '../../../src-shared/tool-services'
 import { printJson, withAtelier } from '../open-atelier'
 
 interface BrokerOptions {
@@ -32,7 +37,11 @@ export function registerServicesCommand(program: Command): void {
     .option('--ca <file>', 'trust this CA for TLS')
     .action((url: string | undefined, options: BrokerOptions, command: Command) =>
       withAtelier(command, async ({ services: service }) => {
-        if (url === undefined) return printJson(service.brokerInfo())
+        if (url === undefined) {
+          const info = service.brokerInfo()
+          warn(info.warning)
+          return printJson(info)
+        }
         const input: BrokerInput = {
           url,
           auth: { kind: 'none' },
@@ -48,6 +57,7 @@ export function registerServicesCommand(program: Command): void {
         process.stdout.write(
           `broker ${info.url} (${info.auth.kind}${info.hasSecret ? ', secret stored' : ''})\n`,
         )
+        warn(info.warning)
       }),
     )
 
@@ -98,23 +108,45 @@ export function registerServicesCommand(program: Command): void {
   ] as const) {
     services
       .command(`${name} <id>`)
-      .description(`${name} a configured service${enabled ? '' : ' (a stdio service’s process tree ends)'}`)
+      .description(
+        enabled
+          ? 'enable a service; for an announced one, the version it announces now (shown), off again if it announces another'
+          : 'disable a service (a stdio service’s process tree ends)',
+      )
       .action((id: string, _options: unknown, command: Command) =>
         withAtelier(command, async ({ services: service }) => {
           await service.discover()
-          await service.setEnabled(id, enabled)
+          const info = await service.setEnabled(id, enabled)
           process.stdout.write(`${name}d ${id}\n`)
+          // The person enables an announced service here without having seen it: say what it is.
+          if (enabled && info.origin === 'announced') process.stdout.write(`  ${describe(info)}\n`)
         }),
       )
   }
 }
 
 function describe(info: ToolServiceInfo): string {
-  const where =
-    'command' in info.descriptor
-      ? `stdio: ${info.descriptor.command.join(' ')}`
-      : `nats: ${info.descriptor['request-queue']} → ${info.descriptor['response-queue']}`
+  const { descriptor } = info
+  const where = isStdioService(descriptor)
+    ? `stdio: ${descriptor.command.join(' ')}`
+    : `nats: ${descriptor['request-queue']} → ${
+        descriptor['reply-to'] === 'inbox' ? 'each call’s inbox' : descriptor['response-queue']
+      }`
   const state = info.enabled ? 'on' : 'off'
   const tools = info.tools.map((tool) => tool.name).join(', ') || 'no tools'
-  return `${info.id}  ${state}  ${info.origin}  ${where}  tools: ${tools}`
+  const changed = info.changes
+    ? `  changed since enabled: ${info.changes.map(describeChange).join('; ')}`
+    : ''
+  return `${info.id}  ${state}  ${info.origin}  ${where}  tools: ${tools}${changed}`
+}
+
+function describeChange({ field, before, after }: DescriptorChange): string {
+  if (before === undefined) return `${field} added`
+  if (after === undefined) return `${field} gone`
+  return `${field} ${JSON.stringify(before)} → ${JSON.stringify(after)}`
+}
+
+/** A warning about the broker, on stderr: stdout stays what a script reads. */
+function warn(warning: string | null): void {
+  if (warning) process.stderr.write(`warning: ${warning}\n`)
 }

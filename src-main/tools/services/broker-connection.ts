@@ -63,6 +63,7 @@ export class BrokerConnection {
       status: stored.url ? this.status : 'off',
       error: this.error,
       errors: this.deps.errors.of(BROKER_LOG),
+      warning: openToAnyone(stored),
     }
   }
 
@@ -247,4 +248,43 @@ function serversOf(urls: string): { urls: string; user?: string; pass?: string; 
     return start + rest
   })
   return { urls: bare.join(','), ...credentials }
+}
+
+/**
+ * Says so when a server of the broker is not on this machine and Atelier signs in to it with
+ * nothing (no auth, no user in its URL): a broker that lets anyone in lets anyone read every call
+ * and its answer, answer in a service's place, and announce services. Null otherwise.
+ */
+function openToAnyone({ url, auth }: StoredBroker): string | null {
+  if (!url || auth.kind !== 'none') return null
+  const open = url
+    .split(',')
+    .map((server) => server.trim())
+    .filter((server) => server && !signsInOrStaysHere(server))
+  if (open.length === 0) return null
+  const which =
+    open.length === 1 ? `The broker ${open[0]} is` : `The broker servers ${open.join(' and ')} are`
+  return (
+    `${which} not on this machine and Atelier signs in with no credentials: anyone who reaches it ` +
+    "can read every call and its answer, answer in a service's place and announce services. Give it " +
+    'credentials and per-service permissions, or run it on this machine.'
+  )
+}
+
+/** Whether a server's URL carries a user, or names this machine (`localhost`, 127.0.0.0/8, `::1`). */
+function signsInOrStaysHere(server: string): boolean {
+  let parsed: URL
+  try {
+    // The client takes `host:port` alone as a nats:// URL, and so does this check.
+    parsed = new URL(server.includes('://') ? server : `nats://${server}`)
+  } catch {
+    return false
+  }
+  const host = parsed.hostname.toLowerCase()
+  return (
+    parsed.username !== '' ||
+    host === 'localhost' ||
+    host === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  )
 }

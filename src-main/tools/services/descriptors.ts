@@ -7,6 +7,8 @@
 import { Value } from '@sinclair/typebox/value'
 import { AtelierError } from '../../../src-shared/errors'
 import {
+  ServiceAnnouncement,
+  type ServiceAnnouncement as ServiceAnnouncementType,
   ServiceDescriptor,
   type ServiceDescriptor as ServiceDescriptorType,
   TOOL_DESCRIPTOR_KEYS,
@@ -36,6 +38,22 @@ export function readDescriptors(json: unknown): Descriptors {
     }
   }
   return found
+}
+
+/**
+ * An announcement as it came over the broker, checked: a NATS service descriptor (closed: a
+ * `command`, or any key Atelier does not know, is refused) and tools of that service. Throws
+ * `invalid_descriptor` naming what does not fit.
+ */
+export function readAnnouncement(json: unknown): ServiceAnnouncementType {
+  const announcement = checked<ServiceAnnouncementType>(ServiceAnnouncement, json, 'service announcement')
+  const stray = announcement.tools.find((tool) => tool.service !== announcement.service.id)
+  if (stray) {
+    throw invalid(
+      `The announced tool "${stray.name}" names the service "${stray.service}", not "${announcement.service.id}".`,
+    )
+  }
+  return announcement
 }
 
 function checked<T>(schema: Parameters<typeof Value.Check>[0], value: unknown, what: string): T {

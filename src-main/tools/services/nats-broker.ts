@@ -2,21 +2,24 @@
  * One connection to the person's NATS broker: the tool services' calls go through it, and the
  * services' announcements come in on it. The connection is kept forever (reconnects with backoff
  * and jitter); a first connect to a broker that is down fails at once, so the turn goes on without
- * those tools. Calls on one response subject share one subscription that hands each response to
- * its call by the `id` header; anything on it that is not a response to a call in flight is
- * ignored and logged.
+ * those tools. Calls on one shared response subject share one subscription that hands each
+ * response to its call by the `id` header; a service in `reply-to: inbox` mode answers each call
+ * on an inbox of its own instead, which only that call listens to. Anything that is not a response
+ * to a call in flight is ignored and logged.
  */
 import { readFileSync } from 'node:fs'
 import {
   connect,
+  createInbox,
   credsAuthenticator,
   headers,
+  type Msg,
   type NatsConnection,
   type NodeConnectionOptions,
   nkeyAuthenticator,
   type Subscription,
 } from '@nats-io/transport-node'
-import { AtelierError } from '../../../src-shared/errors'
+import { AtelierError, errorMessage } from '../../../src-shared/errors'
 import {
   ANNOUNCE_SUBJECT,
   cancelSubject,
@@ -26,6 +29,7 @@ import {
   type ServiceAnnouncement,
 } from '../../../src-shared/tool-services'
 import { ToolError } from '../errors'
+import { readAnnouncement } from './descriptors'
 import { describe, PendingServiceCall } from './pending-call'
 import type { ServiceCall, ServiceTransport } from './transport'
 
@@ -42,6 +46,7 @@ export interface NatsBrokerOptions {
   /** A private CA for a TLS broker. */
   caFile?: string
   onStatus?(status: BrokerStatus, error?: string): void
+  /** An announcement that fits the closed schema; any other is logged and dropped here. */
   onAnnouncement?(announcement: ServiceAnnouncement): void
   log?(message: string): void
 }
@@ -56,9 +61,15 @@ const HANDSHAKE_TIMEOUT_MS = 10_000
 /** How much of an ignored message goes into the log. */
 const LOGGED_CHARS = 200
 
+/**
+ * A subject responses come back on, and the calls waiting there by id: a service's shared response
+ * subject (every call to it, one subscription for good), or one call's own inbox (gone with it).
+ */
 interface ResponseQueue {
   subscription: Subscription
   pending: Map<string, PendingServiceCall>
+  /** The subject to give as the request's reply subject: set for an inbox only. */
+  inbox?: string
 }
 
 export class NatsBroker {
@@ -151,14 +162,16 @@ export class NatsBroker {
       )
     }
     const requestQueue = descriptor['request-queue']
+    const inbox = descriptor['reply-to'] === 'inbox'
     let queue: ResponseQueue
     try {
-      queue = this.responseQueue(connection, descriptor['response-queue'])
+      queue = inbox ? this.inbox(connection) : this.responseQueue(connection, descriptor['response-queue'])
     } catch (error) {
+      const subject = inbox ? 'an inbox' : descriptor['response-queue']
       return Promise.reject(
         new ToolError(
           'execution_failed',
-          `Could not listen on ${descriptor['response-queue']} for the service ${descriptor.id}: ${describe(error)}`,
+          `Could not listen on ${subject} for the service ${descriptor.id}: ${describe(error)}`,
         ),
       )
     }
@@ -179,6 +192,7 @@ export class NatsBroker {
       },
       done: (settled) => {
         if (queue.pending.get(call.id) === settled) queue.pending.delete(call.id)
+        this.release(queue)
       },
       log: (message) => this.log(message),
     })
@@ -187,7 +201,10 @@ export class NatsBroker {
     try {
       const header = headers()
       header.set('id', call.id)
-      connection.publish(requestQueue, JSON.stringify(call.request), { headers: header })
+      connection.publish(requestQueue, JSON.stringify(call.request), {
+        headers: header,
+        ...(queue.inbox && { reply: queue.inbox }),
+      })
     } catch (error) {
       pending.fail(
         new ToolError(
@@ -199,70 +216,88 @@ export class NatsBroker {
     return pending.result
   }
 
-  /** The one subscription to a response subject, made on its first call. */
+  /** The one subscription to a shared response subject, made on its first call. */
   private responseQueue(connection: NatsConnection, subject: string): ResponseQueue {
     const existing = this.queues.get(subject)
     if (existing) return existing
     const pending = new Map<string, PendingServiceCall>()
     const subscription = connection.subscribe(subject, {
-      callback: (error, message) => {
-        if (error) {
-          this.log(`The subscription to ${subject} failed: ${describe(error)}`)
-          return
-        }
-        const id = message.headers?.get('id')
-        if (!id) {
-          this.log(`Ignored a message on ${subject} without an id header: ${excerpt(message.string())}`)
-          return
-        }
-        const call = pending.get(id)
-        if (!call) {
-          this.log(
-            `Ignored a message on ${subject} for no call in flight (id ${id}): ${excerpt(message.string())}`,
-          )
-          return
-        }
-        const text = message.string()
-        const response = parseServiceResponse(text)
-        if (!response) {
-          this.log(
-            `Ignored a message on ${subject} for ${id} that is not a service response: ${excerpt(text)}`,
-          )
-          return
-        }
-        call.receive(response)
-      },
+      callback: (error, message) => this.deliver(subject, pending, error, message),
     })
     const queue = { subscription, pending }
     this.queues.set(subject, queue)
     return queue
   }
 
-  private announcement(text: string): void {
-    let value: unknown
+  /**
+   * A new inbox for one call: a random subject that only this call listens to, ended with it. Kept
+   * among the queues meanwhile, so a lost connection fails its call like any other.
+   */
+  private inbox(connection: NatsConnection): ResponseQueue {
+    const subject = createInbox()
+    const pending = new Map<string, PendingServiceCall>()
+    const subscription = connection.subscribe(subject, {
+      callback: (error, message) => this.deliver(subject, pending, error, message),
+    })
+    const queue = { subscription, pending, inbox: subject }
+    this.queues.set(subject, queue)
+    return queue
+  }
+
+  /** A call is settled: its inbox goes with it (a shared subject stays for the next calls). */
+  private release(queue: ResponseQueue): void {
+    if (!queue.inbox) return
+    this.queues.delete(queue.inbox)
     try {
-      value = JSON.parse(text)
-    } catch {
-      this.log(`Ignored an announcement that is not JSON: ${excerpt(text)}`)
+      queue.subscription.unsubscribe()
+    } catch (error) {
+      this.log(`Could not stop listening on ${queue.inbox}: ${describe(error)}`)
+    }
+  }
+
+  /** Hands a message on `subject` to the call its `id` header names, or logs why it was ignored. */
+  private deliver(
+    subject: string,
+    pending: Map<string, PendingServiceCall>,
+    error: Error | null,
+    message: Msg,
+  ): void {
+    if (error) {
+      this.log(`The subscription to ${subject} failed: ${describe(error)}`)
       return
     }
-    const body = value as Partial<Record<keyof ServiceAnnouncement, unknown>> | null
-    if (
-      typeof body !== 'object' ||
-      body === null ||
-      typeof body.service !== 'object' ||
-      body.service === null ||
-      !Array.isArray(body.tools) ||
-      typeof body.ttlSeconds !== 'number' ||
-      !Number.isFinite(body.ttlSeconds)
-    ) {
+    const id = message.headers?.get('id')
+    if (!id) {
+      this.log(`Ignored a message on ${subject} without an id header: ${excerpt(message.string())}`)
+      return
+    }
+    const call = pending.get(id)
+    if (!call) {
       this.log(
-        `Ignored an announcement without a service object, a tools array and a numeric ttlSeconds: ${excerpt(text)}`,
+        `Ignored a message on ${subject} for no call in flight (id ${id}): ${excerpt(message.string())}`,
       )
       return
     }
+    const text = message.string()
+    const response = parseServiceResponse(text)
+    if (!response) {
+      this.log(`Ignored a message on ${subject} for ${id} that is not a service response: ${excerpt(text)}`)
+      return
+    }
+    call.receive(response)
+  }
+
+  private announcement(text: string): void {
+    let announcement: ServiceAnnouncement
     try {
-      this.options.onAnnouncement?.(body as ServiceAnnouncement)
+      announcement = readAnnouncement(JSON.parse(text))
+    } catch (error) {
+      const why = error instanceof SyntaxError ? 'it is not JSON.' : errorMessage(error)
+      this.log(`Ignored an announcement: ${why} ${excerpt(text)}`)
+      return
+    }
+    try {
+      this.options.onAnnouncement?.(announcement)
     } catch (error) {
       this.log(`An announcement could not be handled: ${describe(error)}`)
     }

@@ -1,14 +1,15 @@
 /**
  * Keeps the registry holding exactly the tool-service tools that can be called now: the configured
  * tools of enabled services (a broker's only while it is connected) and, while connected, those of
- * announced services — each a registry entry whose runner sends the call to its service.
+ * announced services the person enabled, as long as they announce the very version enabled — each
+ * a registry entry whose runner sends the call to its service.
  */
 import { randomUUID } from 'node:crypto'
 import { errorMessage } from '../../../src-shared/errors'
 import {
   isStdioService,
   type NatsServiceDescriptor,
-  type ServiceDescriptor,
+  type StdioServiceDescriptor,
   type ToolDescriptor,
 } from '../../../src-shared/tool-services'
 import type { ToolServicesRepository } from '../../db/tool-services-repository'
@@ -41,11 +42,14 @@ export interface LiveServices {
   announced: readonly KeptAnnouncement[]
 }
 
-interface Wanted {
-  tool: ToolDescriptor
-  service: ServiceDescriptor
-  announced: boolean
-}
+/**
+ * A tool to register, with its service and the way to it. Only a service the person configured
+ * can be stdio: an announced one came over the broker, and goes back over it whatever it holds.
+ */
+type Wanted = { tool: ToolDescriptor } & (
+  | { transport: 'nats'; service: NatsServiceDescriptor; announced: boolean }
+  | { transport: 'stdio'; service: StdioServiceDescriptor; announced: false }
+)
 
 export class ServiceToolSync {
   /** The tools this put in the registry, by name, with what they were made from. */
@@ -66,15 +70,19 @@ export class ServiceToolSync {
     for (const tool of this.deps.repository.tools()) {
       const service = services.get(tool.service)
       const entry = stored.find(({ descriptor }) => descriptor.id === tool.service)
-      if (!service || !entry?.enabled || (!isStdioService(service) && !connected)) continue
-      wanted.set(tool.name, { tool, service, announced: false })
+      if (!service || !entry?.enabled) continue
+      if (isStdioService(service))
+        wanted.set(tool.name, { tool, service, transport: 'stdio', announced: false })
+      else if (connected) wanted.set(tool.name, { tool, service, transport: 'nats', announced: false })
     }
     if (connected) {
-      for (const { announcement } of announced) {
+      const enabled = this.deps.repository.enabledVersions()
+      for (const { announcement, version } of announced) {
         if (services.has(announcement.service.id)) continue
+        if (enabled.get(announcement.service.id)?.version !== version.version) continue
         for (const tool of announcement.tools) {
           if (!wanted.has(tool.name))
-            wanted.set(tool.name, { tool, service: announcement.service, announced: true })
+            wanted.set(tool.name, { tool, service: announcement.service, transport: 'nats', announced: true })
         }
       }
     }
@@ -110,10 +118,8 @@ export class ServiceToolSync {
     this.registered.set(name, { key: JSON.stringify(want), unregister })
   }
 
-  private registeredTool(
-    { tool, service, announced }: Wanted,
-    config: Record<string, unknown>,
-  ): RegisteredTool {
+  private registeredTool(want: Wanted, config: Record<string, unknown>): RegisteredTool {
+    const { tool, service, announced } = want
     const configText = JSON.stringify(config)
     return {
       definition: { name: tool.name, description: tool.description, parameters: argumentsSchema(tool) },
@@ -121,7 +127,7 @@ export class ServiceToolSync {
         title: tool.name,
         description: `${tool.description} (tool service ${service.id}${announced ? ', announced on the broker' : ''})`,
         category: 'system',
-        // What comes from the network is off until the person turns it on once.
+        // An announced tool comes on only with its service's enabling, which switches it on here.
         enabledByDefault: !announced,
         canDisable: true,
         defaultParameters: {
@@ -152,9 +158,10 @@ export class ServiceToolSync {
             call.settings.parameters.inactivitySeconds,
             INACTIVITY_SECONDS,
           )
-          const transport = isStdioService(service)
-            ? this.deps.stdio.transportFor(service)
-            : this.deps.natsTransport(service)
+          const transport =
+            want.transport === 'stdio'
+              ? this.deps.stdio.transportFor(want.service)
+              : this.deps.natsTransport(want.service)
           const answer = transport.call({
             id: randomUUID(),
             request: { user: call.user, config: configText, arguments: JSON.stringify(call.args) },
@@ -163,7 +170,7 @@ export class ServiceToolSync {
             onPartial: (text) => host.onUpdate({ kind: 'output', stream: 'stdout', text }),
           })
           // A stdio service's process may have started, or ended, with the call: the panel follows.
-          if (isStdioService(service)) {
+          if (want.transport === 'stdio') {
             this.deps.onStdioCall()
             void answer.finally(() => this.deps.onStdioCall()).catch(() => {})
           }

@@ -21,9 +21,10 @@ import type { ToolRegistry } from '../registry'
 import type { ToolSettingsService } from '../tool-settings-service'
 import { BrokerConnection } from './broker-connection'
 import { readDescriptors, toolConfig } from './descriptors'
-import { ServiceAnnouncements } from './service-announcements'
-import { BROKER_LOG, ServiceErrorLog } from './service-error-log'
+import { type KeptAnnouncement, ServiceAnnouncements } from './service-announcements'
+import { ServiceErrorLog } from './service-error-log'
 import { ServiceToolSync } from './service-tool-sync'
+import { changesSince } from './service-versions'
 import { StdioPool } from './stdio-pool'
 
 /** The longest a turn, or the person opening the panel, waits for the broker to connect. */
@@ -69,7 +70,6 @@ export class ToolServiceService {
         this.sync()
         if (changed) this.changed()
       },
-      log: (message) => this.errors.record(BROKER_LOG, message),
     })
     this.broker = new BrokerConnection({
       settings: deps.settings,
@@ -96,7 +96,11 @@ export class ToolServiceService {
     })
   }
 
-  /** Every service, configured and announced, as far as they are known now: connects nothing. */
+  /**
+   * Every service, configured and announced, as far as they are known now: connects nothing. An
+   * announced service is on while it announces the version the person enabled; announcing another
+   * makes it off, with what changed.
+   */
   list(): ToolServiceInfo[] {
     const tools = this.deps.repository.tools()
     const configured = this.deps.repository.services().map(({ descriptor, enabled }) =>
@@ -107,13 +111,20 @@ export class ToolServiceService {
         tools.filter((tool) => tool.service === descriptor.id),
       ),
     )
+    const enabledVersions = this.deps.repository.enabledVersions()
     const announced = this.announcements
       .list()
       .filter(({ announcement }) => !configured.some((info) => info.id === announcement.service.id))
-      .map(({ announcement, expiresAt }) => ({
-        ...this.info(announcement.service, 'announced', true, announcement.tools),
-        expiresAt,
-      }))
+      .map(({ announcement, version, expiresAt }) => {
+        const enabled = enabledVersions.get(announcement.service.id)
+        const current = enabled?.version === version.version
+        return {
+          ...this.info(announcement.service, 'announced', current, announcement.tools),
+          version: version.version,
+          ...(enabled && !current && { changes: changesSince(enabled, version) }),
+          expiresAt,
+        }
+      })
     return [...configured, ...announced]
   }
 
@@ -152,16 +163,15 @@ export class ToolServiceService {
   }
 
   /**
-   * Turns a configured service on or off; for an announced one, turns its tools on or off (they
-   * come from the network, so they start off).
+   * Turns a service on or off. An announced one comes from the network, so it starts off, and
+   * turning it on enables the version it announces now — `version`, when given, is the one the
+   * person was shown, and a service that announced something else since is refused
+   * (`service_changed`) — and its tools with it.
    */
-  async setEnabled(id: string, enabled: boolean): Promise<ToolServiceInfo> {
+  async setEnabled(id: string, enabled: boolean, version?: string): Promise<ToolServiceInfo> {
     const announced = this.announcements.get(id)
     if (announced && !this.deps.repository.services().some(({ descriptor }) => descriptor.id === id)) {
-      this.sync()
-      for (const tool of announced.announcement.tools) {
-        if (this.tools.has(tool.name)) this.deps.toolSettings.update(this.deps.user, tool.name, { enabled })
-      }
+      this.setAnnouncedEnabled(announced, enabled, version)
     } else {
       if (!this.deps.repository.setEnabled(id, enabled, this.now())) {
         throw new AtelierError('not_found', `No tool service "${id}".`, { id })
@@ -233,6 +243,32 @@ export class ToolServiceService {
     await this.broker.close()
   }
 
+  private setAnnouncedEnabled(
+    { announcement, version }: KeptAnnouncement,
+    enabled: boolean,
+    shown: string | undefined,
+  ): void {
+    const id = announcement.service.id
+    if (!enabled) {
+      this.deps.repository.disableVersion(id)
+      this.sync()
+      return
+    }
+    if (shown !== undefined && shown !== version.version) {
+      throw new AtelierError(
+        'service_changed',
+        `The service "${id}" announced something else since it was shown: look at it again before turning it on.`,
+        { id },
+      )
+    }
+    this.deps.repository.enableVersion(id, version, this.now())
+    this.sync()
+    for (const tool of announcement.tools) {
+      if (this.tools.has(tool.name))
+        this.deps.toolSettings.update(this.deps.user, tool.name, { enabled: true })
+    }
+  }
+
   /** Makes the registry hold exactly the tools that can be called now. */
   private sync(): void {
     // Closing runs on after the database has closed: nothing is read any more.
@@ -246,14 +282,16 @@ export class ToolServiceService {
     enabled: boolean,
     tools: ToolDescriptor[],
   ): ToolServiceInfo {
+    // Only what the person configured can run as a command; an announced service is NATS by origin.
+    const stdio = origin === 'configured' && isStdioService(descriptor)
     return {
       id: descriptor.id,
-      transport: isStdioService(descriptor) ? 'stdio' : 'nats',
+      transport: stdio ? 'stdio' : 'nats',
       descriptor,
       origin,
       enabled,
       tools,
-      ...(isStdioService(descriptor) && { running: this.stdio.running(descriptor.id) }),
+      ...(stdio && { running: this.stdio.running(descriptor.id) }),
       errors: this.errors.of(descriptor.id),
     }
   }

@@ -67,6 +67,21 @@ describe('atelier services (built CLI)', { timeout: 120_000 }, () => {
     expect((await atelier(dataDir, 'services', 'list')).stdout).toBe('no tool services\n')
   })
 
+  it('warns on stderr when the broker is not on this machine and Atelier signs in with nothing', async () => {
+    const dataDir = tempDir()
+    const open = await atelier(dataDir, 'services', 'broker', 'nats://192.0.2.10:4222')
+    expect(open).toMatchObject({ code: 0, stdout: 'broker nats://192.0.2.10:4222 (none)\n' })
+    expect(open.stderr).toMatch(/^warning: The broker nats:\/\/192\.0\.2\.10:4222 is not on this machine/)
+    const shown = await atelier(dataDir, 'services', 'broker')
+    expect(JSON.parse(shown.stdout).warning).toMatch(/anyone who reaches it can read every call/)
+    expect(shown.stderr).toMatch(/^warning: /)
+
+    const signedIn = await atelier(dataDir, 'services', 'broker', 'nats://192.0.2.10:4222', '--token', 't0k')
+    expect(signedIn).toMatchObject({ code: 0, stderr: '' })
+    const here = await atelier(dataDir, 'services', 'broker', 'nats://127.0.0.1:4222')
+    expect(here).toMatchObject({ code: 0, stderr: '' })
+  })
+
   it('keeps the broker token in the secret store, finds the announced joke service, and runs its tool once enabled', async () => {
     const server = await nats(['--auth', 'sesame'])
     const dataDir = tempDir()
@@ -100,10 +115,14 @@ describe('atelier services (built CLI)', { timeout: 120_000 }, () => {
       (await atelier(dataDir, 'services', 'list', '--json')).stdout,
     ) as ToolServiceInfo[]
     expect(listed).toEqual([expect.objectContaining({ id: 'joke-service', origin: 'announced' })])
-    // Announced tools come from the network: off until enabled once.
+    // An announced service comes from the network: its tools are not there until it is enabled.
     const off = await atelier(dataDir, 'tool', 'tell-joke', '{"topic":"food"}')
-    expect(off).toMatchObject({ code: 1, stdout: expect.stringContaining('"type":"not_enabled"') })
-    expect((await atelier(dataDir, 'services', 'enable', 'joke-service')).code).toBe(0)
+    expect(off).toMatchObject({ code: 1, stdout: expect.stringContaining('"type":"unknown_tool"') })
+    const enabled = await atelier(dataDir, 'services', 'enable', 'joke-service')
+    expect(enabled).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^enabled joke-service\n {2}joke-service {2}on {2}announced {2}nats: /),
+    })
     const joke = await atelier(dataDir, 'tool', 'tell-joke', '{"topic":"food"}')
     expect(joke).toMatchObject({
       code: 0,

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { connect, headers } from '@nats-io/transport-node'
@@ -8,11 +8,12 @@ import type { ToolCallScope } from '../../../src-main/tools/executor'
 import type { StdioPool } from '../../../src-main/tools/services/stdio-pool'
 import { useAgentFixture } from '../../support/agent-harness'
 import { type FixtureProcess, isAlive, killHard, startFixture } from '../../support/fixture-process'
+import { JOKE_SERVICE_MAIN, useJokeServices } from '../../support/joke-service'
 import { useNatsServers } from '../../support/nats-server'
 import { progressReports, toolResult, toolResults } from '../../support/turn-events'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
-const JOKES = join(ROOT, 'examples', 'joke-service', 'main.ts')
+const JOKES = JOKE_SERVICE_MAIN
 const PID_SERVICE = join(ROOT, 'test', 'fixtures', 'services', 'pid-service.ts')
 
 /** Calls made straight through the executor, as `atelier tool` makes them: no turn, no approvals. */
@@ -44,25 +45,11 @@ async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): 
 describe('tool services', { timeout: 90_000 }, () => {
   const fixture = useAgentFixture()
   const nats = useNatsServers()
+  const jokeService = useJokeServices()
   const children: ChildProcess[] = []
   afterEach(async () => {
     await Promise.all(children.splice(0).map(killHard))
   })
-
-  /** The example joke service over NATS, as `npm run example:joke -- --nats URL` runs it. */
-  async function jokeService(url: string) {
-    const child = spawn(process.execPath, ['--import', 'tsx', JOKES, '--nats', url], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    })
-    children.push(child)
-    let stderr = ''
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk
-    })
-    await waitFor(() => stderr.includes('serving'), `the joke service (${stderr})`)
-    return child
-  }
 
   function pidService(url: string, subject: string, ttl?: number): FixtureProcess {
     const service = startFixture(PID_SERVICE, [
@@ -326,14 +313,16 @@ describe('tool services', { timeout: 90_000 }, () => {
       expect.objectContaining({
         id: 'pid-announced.request',
         origin: 'announced',
+        enabled: false,
         tools: [expect.objectContaining({ name: tool })],
       }),
     ])
+    expect(atelier.tools.registry.get(tool)).toBeUndefined()
+    await atelier.services.setEnabled('pid-announced.request', true)
     expect(atelier.tools.settings.list(LOCAL_USER).tools.find((entry) => entry.name === tool)).toMatchObject({
-      enabled: false,
+      enabled: true,
       source: { kind: 'service', service: 'pid-announced.request' },
     })
-    await atelier.services.setEnabled('pid-announced.request', true)
     expect((await atelier.tools.executor.execute({ name: tool, arguments: { ms: 0 } }, scope)).content).toBe(
       `served by ${service.child.pid}`,
     )

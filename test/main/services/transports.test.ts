@@ -79,11 +79,14 @@ async function rawConnection(
 interface Received {
   id: string | undefined
   body: Record<string, unknown>
+  /** The request's reply subject, when it had one. */
+  reply?: string
 }
 
 /**
- * A service on the bare client: answers on the response queue by the `mode` in the arguments, and
- * records what it received (requests with their id header, cancels, discovers).
+ * A service on the bare client: answers by the `mode` in the arguments, on the request's reply
+ * subject when it has one and on the response queue when not, and records what it received
+ * (requests with their id header, cancels, discovers).
  */
 async function fakeService(url: string, auth: { user?: string; pass?: string } = {}, descriptor = JOKES) {
   const nc = await rawConnection(url, auth)
@@ -94,11 +97,12 @@ async function fakeService(url: string, auth: { user?: string; pass?: string } =
   void (async () => {
     for await (const status of nc.status()) if (status.type === 'reconnect') reconnects++
   })()
+  const replies = new Map<string, string>()
   const respond = (id: string, response: ServiceResponse | string, withId = true) => {
     const header = headers()
     if (withId) header.set('id', id)
     nc.publish(
-      descriptor['response-queue'],
+      replies.get(id) ?? descriptor['response-queue'],
       typeof response === 'string' ? response : JSON.stringify(response),
       {
         headers: header,
@@ -110,8 +114,9 @@ async function fakeService(url: string, auth: { user?: string; pass?: string } =
   const handle = async (message: Msg) => {
     const id = message.headers?.get('id')
     const body = message.json<Record<string, unknown>>()
-    requests.push({ id, body })
+    requests.push({ id, body, ...(message.reply && { reply: message.reply }) })
     if (!id) return
+    if (message.reply) replies.set(id, message.reply)
     const args = JSON.parse(String(body.arguments)) as { mode: string; delayMs?: number; text?: string }
     switch (args.mode) {
       case 'echo':
@@ -345,6 +350,36 @@ describe('NatsBroker', () => {
     expect(JSON.parse(fastAnswer).text).toBe('fast')
   })
 
+  it('gives each call to a reply-to inbox service an inbox of its own, and hears its answers there only', async () => {
+    const server = await startServer()
+    const privately: NatsServiceDescriptor = { ...JOKES, 'reply-to': 'inbox' }
+    const service = await fakeService(server.url, {}, privately)
+    const sniffer = await rawConnection(server.url)
+    const overheard: string[] = []
+    sniffer.subscribe(JOKES['response-queue'], {
+      callback: (_error, message) => {
+        overheard.push(message.string())
+      },
+    })
+    await sniffer.flush()
+    const { broker, logs } = await connectedBroker(server.url)
+    const transport = broker.transportFor(privately)
+
+    const streamed = makeCall({ mode: 'stream' })
+    const echoed = makeCall({ mode: 'echo', text: 'in private' })
+    const [stream, echo] = await Promise.all([transport.call(streamed.call), transport.call(echoed.call)])
+    await sniffer.flush()
+
+    expect(stream).toBe('one two three four')
+    expect(streamed.partials).toEqual(['one ', 'two ', 'three '])
+    expect(JSON.parse(echo).text).toBe('in private')
+    const inboxes = service.requests.map((request) => request.reply)
+    expect(inboxes).toEqual([expect.stringMatching(/^_INBOX\./), expect.stringMatching(/^_INBOX\./)])
+    expect(new Set(inboxes).size).toBe(2)
+    expect(overheard).toEqual([])
+    expect(logs).toEqual([])
+  })
+
   it('subscribes to announcements, sends a discover at connect, and passes on only well-formed ones', async () => {
     const server = await startServer()
     const announcer = await rawConnection(server.url)
@@ -360,6 +395,10 @@ describe('NatsBroker', () => {
         announcer.publish(ANNOUNCE_SUBJECT, 'not json')
         announcer.publish(ANNOUNCE_SUBJECT, JSON.stringify({ service: 'jokes', tools: [], ttlSeconds: 30 }))
         announcer.publish(ANNOUNCE_SUBJECT, JSON.stringify({ service: JOKES, tools: [], ttlSeconds: '30' }))
+        announcer.publish(
+          ANNOUNCE_SUBJECT,
+          JSON.stringify({ service: { ...JOKES, command: ['sh'] }, tools: [], ttlSeconds: 30 }),
+        )
         announcer.publish(ANNOUNCE_SUBJECT, JSON.stringify(announcement))
       },
     })
@@ -370,9 +409,10 @@ describe('NatsBroker', () => {
     expect(discovers).toBe(1)
     expect(announcements).toEqual([announcement])
     await waitFor(
-      () => logs.filter((line) => line.startsWith('Ignored an announcement')).length === 3,
+      () => logs.filter((line) => line.startsWith('Ignored an announcement')).length === 4,
       'the logs',
     )
+    expect(logs).toContainEqual(expect.stringContaining('at /service/command: Unexpected property'))
   })
 
   it('fails calls in flight when the broker goes, refuses calls meanwhile, and works again after it is back', async () => {

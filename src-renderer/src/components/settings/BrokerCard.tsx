@@ -142,6 +142,20 @@ export function BrokerCard({
         A NATS server that services answer on; services on it can also announce themselves. Leave the URL
         empty to use stdio services only.
       </p>
+      <Notice tone="info" title="Every client on the broker">
+        <p className="broker-notice">
+          A broker without permissions lets every client on it read each call and its answer, answer in a
+          service’s place and announce services of its own. Use one that only you and your services can reach,
+          with credentials and per-service permissions. A service with <code>"reply-to": "inbox"</code>{' '}
+          answers each call on a subject of its own, so a client listening on its response queue hears none of
+          its answers.
+        </p>
+      </Notice>
+      {broker.warning && (
+        <Notice tone="warning" title="Open to anyone who reaches it">
+          <p className="broker-notice">{broker.warning}</p>
+        </Notice>
+      )}
       {broker.error && (
         <p className="field-error broker-error" role="alert">
           {broker.error}

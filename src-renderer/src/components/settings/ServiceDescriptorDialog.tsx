@@ -14,6 +14,7 @@ const EXAMPLE = `[
     "id": "joke",
     "request-queue": "joke.requests",
     "response-queue": "joke.responses",
+    "reply-to": "inbox",
     "config-params": [{ "name": "style", "required": true }]
   },
   {

@@ -2,6 +2,7 @@ import { useId, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
 import {
   type BrokerInfo,
+  type DescriptorChange,
   isStdioService,
   TOOL_DESCRIPTOR_KEYS,
   type ToolDescriptor,
@@ -32,8 +33,18 @@ function statusOf(
   service: ToolServiceInfo,
   broker: BrokerInfo,
 ): { kind: StatusKind; label: string; detail?: string } {
-  if (service.origin === 'configured' && !service.enabled) {
-    return { kind: 'off', label: 'Off', detail: 'Turned off: its tools are left out of every turn.' }
+  if (service.changes) {
+    return { kind: 'off', label: 'Off', detail: 'It announces something other than what you turned on.' }
+  }
+  if (!service.enabled) {
+    return {
+      kind: 'off',
+      label: 'Off',
+      detail:
+        service.origin === 'configured'
+          ? 'Turned off: its tools are left out of every turn.'
+          : 'Announced on the broker: off until you turn it on.',
+    }
   }
   if (service.transport === 'stdio') {
     return service.running
@@ -85,7 +96,9 @@ export function ToolServiceCard({
     setBusy(true)
     setError(undefined)
     try {
-      onChanged(await api.services.setEnabled({ id: service.id, enabled }))
+      // An announced service is turned on as it is shown here, not as it may announce itself meanwhile.
+      const version = service.version === undefined ? {} : { version: service.version }
+      onChanged(await api.services.setEnabled({ id: service.id, enabled, ...version }))
     } catch (failure) {
       setError(errorMessage(failure))
     } finally {
@@ -95,7 +108,7 @@ export function ToolServiceCard({
 
   return (
     <section
-      className={`item-card mcp-card${configured && service.enabled ? ' is-on' : ''}`}
+      className={`item-card mcp-card${service.enabled ? ' is-on' : ''}`}
       aria-labelledby={`${id}-name`}
     >
       <div className="item-card-head">
@@ -103,19 +116,19 @@ export function ToolServiceCard({
           <h3 id={`${id}-name`}>{service.id}</h3>
           <span className="tag">{service.transport === 'stdio' ? 'stdio' : 'NATS'}</span>
           <span className="tag">{configured ? 'Configured' : 'Announced on the broker'}</span>
+          {service.changes && <span className="tag tag-warning">Changed</span>}
         </div>
-        {configured && (
-          <div className="item-card-actions">
-            <Switch
-              checked={service.enabled}
-              label={`Enable ${service.id}`}
-              busy={busy}
-              onChange={(enabled) => void setEnabled(enabled)}
-            />
-            <ItemActions what="service" name={service.id} onEdit={onEdit} onDelete={onDelete} />
-          </div>
-        )}
+        <div className="item-card-actions">
+          <Switch
+            checked={service.enabled}
+            label={`Enable ${service.id}`}
+            busy={busy}
+            onChange={(enabled) => void setEnabled(enabled)}
+          />
+          {configured && <ItemActions what="service" name={service.id} onEdit={onEdit} onDelete={onDelete} />}
+        </div>
       </div>
+      {service.changes && <ChangedNotice changes={service.changes} />}
       <dl className="facts">
         {isStdioService(descriptor) ? (
           <>
@@ -151,9 +164,16 @@ export function ToolServiceCard({
               </dd>
             </div>
             <div>
-              <dt>Response queue</dt>
+              <dt>Responses</dt>
               <dd>
-                <code>{descriptor['response-queue']}</code>
+                {descriptor['reply-to'] === 'inbox' ? (
+                  <>
+                    each call’s own inbox{' '}
+                    <span className="mcp-status-detail">unheard on the response queue</span>
+                  </>
+                ) : (
+                  <code>{descriptor['response-queue']}</code>
+                )}
               </dd>
             </div>
           </>
@@ -193,8 +213,10 @@ export function ToolServiceCard({
       {!configured && (
         <Notice tone="info" title="From the network">
           <p className="mcp-notice-text">
-            A service on the broker announced these tools, so they stay off until you turn them on in Settings
-            → Tools. They leave when the announcement lapses.
+            A service on the broker announced this, so it stays off until you turn it on. What you turn on is
+            this very version: should it announce anything else under this name — other subjects, descriptions
+            or tools — it is off again until you have looked at the change. Once on, each of its tools has its
+            own switch in Settings → Tools; all leave when the announcement lapses.
           </p>
           <button type="button" className="small" aria-describedby={`${id}-name`} onClick={onShowTools}>
             Open Settings → Tools
@@ -231,6 +253,42 @@ export function ToolServiceCard({
         </Notice>
       )}
     </section>
+  )
+}
+
+/** What an announced service announces now that differs from the version the person turned on. */
+function ChangedNotice({ changes }: { changes: DescriptorChange[] }) {
+  return (
+    <Notice tone="warning" title="Changed since you turned it on">
+      <p className="mcp-notice-text">
+        It now announces something other than the version you turned on, so it is off. Turn it on again only
+        if you expect these changes:
+      </p>
+      <ul className="service-changes" aria-label="What changed">
+        {changes.map(({ field, before, after }) => (
+          <li key={field}>
+            <code>{field}</code>{' '}
+            {before === undefined ? (
+              <span className="muted">added:</span>
+            ) : (
+              <del>
+                <code>{JSON.stringify(before)}</code>
+              </del>
+            )}{' '}
+            {after === undefined ? (
+              <span className="muted">gone</span>
+            ) : (
+              <>
+                {before !== undefined && '→ '}
+                <ins>
+                  <code>{JSON.stringify(after)}</code>
+                </ins>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+    </Notice>
   )
 }
 
