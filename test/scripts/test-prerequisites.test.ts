@@ -99,6 +99,7 @@ describe('the test prerequisites step', () => {
     // Every other program where the step looks first, so the run passes only if it found ripgrep too.
     fakeExecutable(join(env.PATH ?? '', 'nats-server'))
     fakeExecutable(join(env.PATH ?? '', 'ps'))
+    fakeExecutable(join(env.PATH ?? '', 'bwrap'))
     const browser = fakeExecutable(join(env.HOME ?? '', 'my-chrome', 'chrome'))
     const run = runStep({ ...env, CHROME_PATH: browser })
     expect(run.stderr).toBe('')
@@ -116,6 +117,19 @@ describe('the test prerequisites step', () => {
     expect(run.stderr).toContain(
       'What to do: install ripgrep (Debian/Ubuntu: sudo apt-get install -y ripgrep)',
     )
+  }, 60_000)
+
+  it('uses a bwrap on PATH for the sandbox, and says what to install when there is none', () => {
+    const env = bareEnvironment(tempDir())
+    const missing = runStep(env, 'bubblewrap')
+    expect(missing.status).toBe(1)
+    expect(missing.stderr).toContain("No bubblewrap found (Atelier confines the agent's commands")
+    expect(missing.stderr).toContain('1. bwrap on PATH: not found')
+    expect(missing.stderr).toContain(
+      'What to do: install bubblewrap (Debian/Ubuntu: sudo apt-get install -y bubblewrap)',
+    )
+    const bwrap = fakeExecutable(join(env.PATH ?? '', 'bwrap'))
+    expect(runStep(env, 'bubblewrap').stdout).toContain(`bubblewrap ${bwrap}`)
   }, 60_000)
 
   it('fails with every rung it tried when there is no browser and no apt-get', () => {

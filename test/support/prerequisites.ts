@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path'
 import { chromium } from 'playwright-core'
 import { findOnPath } from '../../src-main/tools/processes'
 
-export type Prerequisite = 'chromium' | 'nats-server' | 'ps' | 'ripgrep'
+export type Prerequisite = 'chromium' | 'nats-server' | 'ps' | 'ripgrep' | 'bubblewrap'
 
 /** One rung tried and what came of it, for the message when every rung failed. */
 export interface Attempt {
@@ -124,6 +124,13 @@ const LADDERS: Record<Prerequisite, Ladder> = {
     looks: [onPath('rg')],
     debianPackage: 'ripgrep',
     advice: 'install ripgrep (Debian/Ubuntu: sudo apt-get install -y ripgrep).',
+  },
+  bubblewrap: {
+    purpose: "Atelier confines the agent's commands with bubblewrap on Linux, and the sandbox tests run it",
+    // Atelier runs `bwrap` by name, so only the PATH counts.
+    looks: [onPath('bwrap')],
+    debianPackage: 'bubblewrap',
+    advice: 'install bubblewrap (Debian/Ubuntu: sudo apt-get install -y bubblewrap).',
   },
 }
 

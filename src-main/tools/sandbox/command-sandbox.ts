@@ -1,0 +1,90 @@
+/**
+ * The sandbox as the agent's commands meet it: the platform's sandbox (found once, on first use),
+ * the person's settings, and the policy built for the folder a command runs in. It confines a
+ * command, or says why it runs as it is — and says so on every result.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { SandboxReport, SandboxSettings } from '../../../src-shared/sandbox'
+import type { SandboxCommand } from './policy'
+import { Sandbox, type SandboxStatus } from './sandbox'
+import { sandboxPolicy } from './sandbox-policy'
+
+export interface CommandSandboxDeps {
+  settings(): SandboxSettings
+  /** The approvals' protected paths, read-only inside the folder. */
+  protectedPaths(): readonly string[]
+  home: string
+  dataDir: string
+  /** Finds the platform's sandbox; by default a probe of this machine. */
+  detect?: () => Promise<Sandbox>
+}
+
+/** A command as it will run, what the card says of it, and what to tidy once it has ended. */
+export interface ConfinedCommand {
+  command: SandboxCommand
+  report: SandboxReport
+  done(): void
+}
+
+export class CommandSandbox {
+  private sandbox?: Promise<Sandbox>
+
+  constructor(private readonly deps: CommandSandboxDeps) {}
+
+  /** What this machine has, found once. */
+  status(): Promise<SandboxStatus> {
+    return this.platform().then((sandbox) => sandbox.status)
+  }
+
+  /** Whether a command of the agent runs confined now: on in the settings, and working here. */
+  async confines(): Promise<boolean> {
+    return this.deps.settings().enabled && (await this.platform()).available
+  }
+
+  /**
+   * `command` as it will run in `folder`: confined, unless the sandbox is off or missing here (then
+   * as it is, and said so), or the person allowed this call outside it.
+   */
+  async confine(
+    command: SandboxCommand,
+    folder: string,
+    { outside = false, network = false }: { outside?: boolean; network?: boolean } = {},
+  ): Promise<ConfinedCommand> {
+    const settings = this.deps.settings()
+    const sandbox = await this.platform()
+    const as = (report: SandboxReport): ConfinedCommand => ({ command, report, done: () => {} })
+    if (outside) return as({ state: 'outside', network: true })
+    if (!settings.enabled) return as({ state: 'off', network: true })
+    if (!sandbox.available) {
+      const { status } = sandbox
+      return as({ state: 'unavailable', network: true, reason: status.available ? '' : status.reason })
+    }
+    // Seatbelt cannot give a command a private /tmp: it gets a folder of its own, removed after.
+    const tempDir =
+      sandbox.status.kind === 'seatbelt' ? mkdtempSync(join(tmpdir(), 'atelier-sandbox-')) : '/tmp'
+    const allowNetwork = settings.network || network
+    const policy = sandboxPolicy({
+      folder,
+      protectedPaths: this.deps.protectedPaths(),
+      writablePaths: settings.writablePaths,
+      home: this.deps.home,
+      dataDir: this.deps.dataDir,
+      network: allowNetwork,
+      tempDir,
+    })
+    return {
+      command: sandbox.confine(command, policy),
+      report: { state: 'sandboxed', network: allowNetwork },
+      done: () => {
+        if (tempDir !== '/tmp') rmSync(tempDir, { recursive: true, force: true })
+      },
+    }
+  }
+
+  private platform(): Promise<Sandbox> {
+    this.sandbox ??= (this.deps.detect ?? (() => Sandbox.detect()))()
+    return this.sandbox
+  }
+}
