@@ -22,6 +22,7 @@ import {
 } from './providers'
 import { Answer } from './questions'
 import { ToolCallResult, ToolCallState } from './tool-calls'
+import { SandboxInfo, SandboxSettings } from './sandbox'
 import { BrokerInfo, BrokerInput, ToolServiceInfo } from './tool-services'
 import { ToolSettingsDescriptor, ToolSettingsListResponse, UpdateToolSettingsBody } from './tools'
 
@@ -68,6 +69,8 @@ export const Preferences = Type.Object({
   customToolPaths: Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), { maxItems: 100 }),
   /** A request estimated past this share of the model's context window is compacted first. */
   compactionThresholdPercent: CompactionThreshold,
+  /** How the agent's commands are confined by the operating system. */
+  sandbox: SandboxSettings,
 })
 export type Preferences = Static<typeof Preferences>
 
@@ -475,6 +478,8 @@ export const methods = {
     Type.Object({ folder: Type.String(), trusted: Type.Array(Type.String()) }),
   ),
   'preferences.get': method(Empty, Preferences),
+  /** What this machine has to confine the agent's commands (found once by a probe run), and the settings. */
+  'sandbox.status': method(Empty, SandboxInfo),
   'preferences.update': method(Type.Partial(Preferences, { additionalProperties: false }), Preferences),
   /**
    * Every registered tool with its effective settings. Loads and connects nothing: custom tools not

@@ -3,6 +3,7 @@
  * side (executors, contexts) lives in `src-main/tools/types.ts`.
  */
 import { type Static, Type } from '@sinclair/typebox'
+import { SandboxReport } from './sandbox'
 import { TOOL_ERROR_TYPES } from './errors'
 
 /** A JSON Schema object, as sent to providers. Built-in tools author it with TypeBox. */
@@ -129,6 +130,21 @@ export const ToolCallDescription = Type.Object({
       cwd: Type.String(),
       /** `posix`: bash and zsh, parsed as bash; `powershell`: matched as one command. */
       syntax: Type.Union([Type.Literal('posix'), Type.Literal('powershell')]),
+      /**
+       * How it will run: `confined` by the sandbox; asking to leave it for the `network` or for
+       * `everything`, with the model's one-line justification; `none` where no sandbox confines it.
+       */
+      sandbox: Type.Optional(
+        Type.Object({
+          run: Type.Union([
+            Type.Literal('confined'),
+            Type.Literal('network'),
+            Type.Literal('everything'),
+            Type.Literal('none'),
+          ]),
+          justification: Type.Optional(Type.String()),
+        }),
+      ),
     }),
   ),
 })
@@ -179,7 +195,11 @@ export const ToolDisplay = Type.Union([
     Type.Object({ kind: Type.Literal('shell') }),
     ShellCommandResult,
     /** The real folder the command ran in (issue 19, item 11); absent in results stored before. */
-    Type.Object({ cwd: Type.Optional(Type.String()) }),
+    Type.Object({
+      cwd: Type.Optional(Type.String()),
+      /** Whether the sandbox confined it; absent in results stored before there was one. */
+      sandbox: Type.Optional(SandboxReport),
+    }),
   ]),
   Type.Object({ kind: Type.Literal('images'), images: Type.Array(DisplayImage) }),
   /**

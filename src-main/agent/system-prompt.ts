@@ -1,6 +1,7 @@
 import type { ApprovalMode } from '../../src-shared/approvals'
 import type { Chat } from '../../src-shared/contract'
 import type { AgentProfile } from '../../src-shared/providers'
+import type { CommandSandbox } from '../tools/sandbox/command-sandbox'
 
 /** What the mode lets through, told to the model so a refusal is expected rather than retried. */
 const APPROVAL_RULES: Record<ApprovalMode, string> = {
@@ -13,11 +14,41 @@ const APPROVAL_RULES: Record<ApprovalMode, string> = {
     'Calls run without asking, but the person’s permission rules still refuse some, and edits of protected files wait for approval.',
 }
 
-/** The profile's prompt, in agent mode the folder the tools work in, and what approvals do. */
+/**
+ * What the sandbox lets the model's commands do, for a turn that offers a shell (undefined
+ * otherwise): confined or not, with the network or not, asked about or not in this mode.
+ */
+export async function sandboxPrompt(
+  sandbox: CommandSandbox | undefined,
+  runsCommands: boolean,
+  mode: ApprovalMode,
+): Promise<SandboxPrompt | undefined> {
+  if (!sandbox || !runsCommands) return undefined
+  const { settings } = await sandbox.info()
+  return {
+    confined: await sandbox.confines(),
+    network: settings.network,
+    unasked: settings.runUnasked && (mode === 'ask' || mode === 'accept-edits'),
+  }
+}
+
+/** Whether the commands the model may run (a shell is offered) are confined, and how. */
+export interface SandboxPrompt {
+  confined: boolean
+  network: boolean
+  /** Confined commands run without asking in this mode. */
+  unasked: boolean
+}
+
+/**
+ * The profile's prompt, in agent mode the folder the tools work in, what approvals do, and — when a
+ * shell is offered — what the sandbox lets its commands do.
+ */
 export function buildSystemPrompt(
   profile: AgentProfile,
   chat: Chat,
   approvalMode: ApprovalMode,
+  sandbox?: SandboxPrompt,
   now = new Date(),
 ): string {
   const sections = [profile.systemPrompt.trim()]
@@ -38,6 +69,20 @@ export function buildSystemPrompt(
   sections.push(
     `Approvals (${approvalMode} mode): ${rules} The person may refuse a call; its result then says so, with their reason when they gave one. Respect a refusal: do not repeat the call, adapt or ask.`,
   )
+  if (sandbox?.confined) {
+    sections.push(
+      [
+        'Sandbox: the commands you run are confined by the operating system. They write only in the working folder, where protected paths (.git, .npmrc, CI files and the like) are read-only; they cannot read the person’s keys and credentials;',
+        sandbox.network ? 'they may use the network.' : 'they have no network.',
+        sandbox.unasked ? 'Such a command runs without waiting for approval.' : '',
+        'A command that needs more — the network, or writing elsewhere — may pass leave_sandbox with a one-line justification: the person decides each time. Ask for that only after a result says the sandbox refused something.',
+      ]
+        .filter(Boolean)
+        .join(' '),
+    )
+  } else if (sandbox) {
+    sections.push('Commands you run are not sandboxed here: they can reach whatever the person can.')
+  }
   sections.push(`Today is ${now.toISOString().slice(0, 10)}.`)
   return sections.filter(Boolean).join('\n\n')
 }

@@ -66,7 +66,12 @@ export class ToolProjectionService {
         (project === undefined || project === folder)
       )
     })
-    return { definitions, offered: new Set(definitions.map((definition) => definition.name)), servers }
+    return {
+      definitions,
+      offered: new Set(definitions.map((definition) => definition.name)),
+      servers,
+      runsCommands: definitions.some(({ name }) => registry.get(name)?.tool.kind === 'execute'),
+    }
   }
 
   /** The chat's next turn as it would be set up now. */

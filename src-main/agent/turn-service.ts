@@ -27,11 +27,12 @@ import { createProviderAdapter } from '../providers/adapters'
 import type { ProviderService } from '../providers/provider-service'
 import type { RetryPolicy } from '../providers/retry'
 import type { ToolExecutor } from '../tools/executor'
+import type { CommandSandbox } from '../tools/sandbox/command-sandbox'
 import { QuestionLine } from '../tools/scheduler/question-line'
 import { ToolScheduler } from '../tools/scheduler/scheduler'
 import type { AgentProfileService } from './agent-profiles'
 import type { ContextService } from './context/context-service'
-import { buildSystemPrompt } from './system-prompt'
+import { buildSystemPrompt, sandboxPrompt } from './system-prompt'
 import { effectiveApprovalMode, projectFolder, type ToolProjectionService } from './tool-projection'
 import { runTurnLoop, type TurnOutcome } from './turn-loop'
 
@@ -47,6 +48,8 @@ export interface TurnServiceDeps {
   approvals: ApprovalService
   /** Who answers a turn's questions unless the turn names its own: the app's chat view. */
   asker: Asker
+  /** Confines the commands a turn's shells run: the system prompt says how. */
+  sandbox?: CommandSandbox
   events: AtelierEvents
   user: string
   /**
@@ -250,7 +253,6 @@ export class TurnService {
       profile,
       approvalMode,
       adapter: createProviderAdapter(provider.config),
-      system: buildSystemPrompt(profile, chat, approvalMode),
       maxIterations: request.maxIterations ?? preferences.get().maxIterations,
     }
   }
@@ -263,7 +265,7 @@ export class TurnService {
     opened: (emit: (event: TurnEvent) => void) => void,
   ): StartedTurn {
     const { conversation } = this.deps
-    const { chat, provider, profile, approvalMode, adapter, system, maxIterations } = setup
+    const { chat, provider, profile, approvalMode, adapter, maxIterations } = setup
     const controller = new AbortController()
     const stopFromCaller = () => controller.abort(request.signal?.reason)
     request.signal?.addEventListener('abort', stopFromCaller, { once: true })
@@ -280,9 +282,10 @@ export class TurnService {
     const outcome = this.deps.projection.projection(profile, approvalMode, folder).then(async (tools) => {
       const unavailable = tools.servers.flatMap(({ name, error }) => (error ? [{ name, error }] : []))
       if (unavailable.length > 0) emit({ type: 'servers_unavailable', servers: unavailable })
+      const sandbox = await sandboxPrompt(this.deps.sandbox, tools.runsCommands, approvalMode)
       const context = await this.deps.context.forTurn(chat, provider, adapter, {
         turnId: turn.id,
-        system,
+        system: buildSystemPrompt(profile, chat, approvalMode, sandbox),
         tools: tools.definitions,
         emit,
         signal: controller.signal,

@@ -35,6 +35,8 @@ import { ProviderService, type SecretStore } from '../providers/provider-service
 import type { RetryPolicy } from '../providers/retry'
 import { builtinTools } from '../tools/builtin'
 import { CustomToolService } from '../tools/custom/custom-tool-service'
+import { CommandSandbox } from '../tools/sandbox/command-sandbox'
+import type { Sandbox } from '../tools/sandbox/sandbox'
 import type { SpawnHost } from '../tools/custom/tool-host-process'
 import { ToolExecutor } from '../tools/executor'
 import { McpCatalog } from '../tools/mcp/mcp-catalog'
@@ -85,6 +87,8 @@ export interface AtelierOptions {
   openExternal?: (url: string) => boolean | Promise<boolean>
   /** How long an MCP sign-in waits for the browser to come back; 5 minutes by default (tests shorten it). */
   mcpSignInTimeoutMs?: number
+  /** Finds the platform's sandbox; by default a probe of this machine (tests stand in a missing one). */
+  detectSandbox?: () => Promise<Sandbox>
 }
 
 /** Every service of the app, wired once; used alike by Electron main, the CLI, the web host and tests. */
@@ -109,6 +113,8 @@ export interface Atelier {
   approvals: ApprovalService
   /** Questions answered in the app (`calls.answer`). */
   questions: InAppAsker
+  /** Confines the agent's commands. */
+  sandbox: CommandSandbox
   /** Validated entry point for contract calls from any transport. */
   dispatch: Dispatch
   /** Closes the database at once; settles when every MCP server (and what it started) has ended. */
@@ -128,6 +134,7 @@ export function createAtelier({
   home,
   openExternal,
   mcpSignInTimeoutMs,
+  detectSandbox,
 }: AtelierOptions): Atelier {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const db = openDatabase(join(dataDir, DATABASE_FILE), { nativeBinding })
@@ -143,10 +150,18 @@ export function createAtelier({
   const preferences = new PreferencesService(new AppSettingsRepository(db), events)
   const toolSettings = new ToolSettingsService(registry, new ToolSettingsRepository(db))
   const providers = new ProviderService(new ProvidersRepository(db), events, secrets, env)
+  const sandbox = new CommandSandbox({
+    settings: () => preferences.get().sandbox,
+    protectedPaths: () => preferences.get().protectedPaths,
+    home: home ?? homedir(),
+    dataDir,
+    ...(detectSandbox && { detect: detectSandbox }),
+  })
   const executorServices = {
     protectedPaths: [dataDir],
     ledgers: new FreshnessRepository(db),
     images: new ProviderImageGenerator(providers, join(dataDir, IMAGES_FOLDER)),
+    sandbox,
   }
   const tools = {
     registry,
@@ -225,6 +240,7 @@ export function createAtelier({
     projection,
     ...(retry && { retry }),
     notifyCustomTools: (folder, reason) => customTools.session(folder, reason),
+    sandbox,
   })
   const questions = new InAppAsker()
   const agent = new TurnService({
@@ -238,6 +254,7 @@ export function createAtelier({
     executor: tools.executor,
     approvals,
     asker: questions,
+    sandbox,
     events,
     user: LOCAL_USER,
     readAttachments: (attachments, chat) =>
@@ -273,6 +290,7 @@ export function createAtelier({
     context,
     approvals,
     questions,
+    sandbox,
     user: LOCAL_USER,
   })
   return {
@@ -292,6 +310,7 @@ export function createAtelier({
     context,
     approvals,
     questions,
+    sandbox,
     dispatch: createDispatcher(handlers),
     close: () => {
       agent.close()

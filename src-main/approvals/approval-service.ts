@@ -124,6 +124,7 @@ export class ApprovalService {
       folder,
       rules: this.deps.rules.applicable(setup.chatId, folder),
       protectedPaths: this.deps.preferences.get().protectedPaths,
+      sandbox: this.deps.preferences.get().sandbox,
     })
   }
 

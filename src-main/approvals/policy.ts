@@ -17,6 +17,7 @@ import {
   type RuleAction,
   splitWords,
 } from '../../src-shared/approvals'
+import type { SandboxSettings } from '../../src-shared/sandbox'
 import type { ToolCallDescription } from '../../src-shared/tools'
 import { protectingPattern, protectionOf } from './protected-paths'
 import { hasRiskyOptions } from './risky-options'
@@ -32,6 +33,8 @@ export interface CallFacts {
   rules: readonly PermissionRule[]
   /** Folder-relative globs whose edits always ask, unless a rule naming them allows. */
   protectedPaths: readonly string[]
+  /** The sandbox settings that bear on asking. */
+  sandbox: Pick<SandboxSettings, 'runUnasked' | 'escapeInFullAuto'>
 }
 
 export interface Verdict {
@@ -95,13 +98,28 @@ export async function evaluateCall(facts: CallFacts): Promise<Verdict> {
     return matcher?.tool(facts.tool) ? [{ rule, matcher }] : []
   })
   const { subjects, parseError } = await subjectsOf(facts)
+  const run = facts.description.command?.sandbox?.run
+  // Confined by the OS, a command can do only what the folder allows: only a rule the person wrote
+  // to deny (or ask about) it decides. What the parse, the mode and the protected paths would ask
+  // about is the sandbox's to refuse.
+  const confinedUnasked =
+    run === 'confined' && facts.sandbox.runUnasked && (facts.mode === 'ask' || facts.mode === 'accept-edits')
   const reasons: string[] = []
   const rulesUsed = new Map<string, string>()
   const suggestions: string[] = []
   const commands: CommandVerdict[] = []
   const verdicts: RuleAction[] = []
 
-  if (parseError) {
+  if (run === 'network' || run === 'everything') {
+    // No rule answers for the person here: leaving the sandbox is asked about call by call.
+    if (facts.mode !== 'full-auto' || !facts.sandbox.escapeInFullAuto) {
+      verdicts.push('ask')
+      const what = run === 'network' ? 'to reach the network' : 'to run outside the sandbox entirely'
+      reasons.push(`It asks ${what}: ${facts.description.command?.sandbox?.justification ?? '(no reason given)'}`)
+    }
+  }
+
+  if (parseError && !confinedUnasked) {
     // Unparsed, the command's sub-commands cannot be checked against deny rules: someone decides.
     const rulesCouldRefuse = rules.some(({ rule }) => rule.action !== 'allow')
     if (facts.mode !== 'full-auto' || rulesCouldRefuse) {
@@ -119,6 +137,8 @@ export async function evaluateCall(facts: CallFacts): Promise<Verdict> {
     if (ruleAction === 'deny' || ruleAction === 'ask') {
       action = ruleAction
       subjectReasons.push(`${ruleAction === 'deny' ? 'Denied' : 'Asks'} by the rule ${quoted(deciding)}.`)
+    } else if (confinedUnasked) {
+      action = 'allow'
     } else {
       action = ruleAction ?? subject.byDefault.action
       if (!ruleAction && subject.byDefault.reason) subjectReasons.push(subject.byDefault.reason)

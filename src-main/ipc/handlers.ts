@@ -16,6 +16,7 @@ import type { CustomToolService } from '../tools/custom/custom-tool-service'
 import type { McpCatalog } from '../tools/mcp/mcp-catalog'
 import type { McpServerService } from '../tools/mcp/mcp-server-service'
 import type { ToolPlayground } from '../tools/playground'
+import type { CommandSandbox } from '../tools/sandbox/command-sandbox'
 import type { ToolServiceService } from '../tools/services/tool-service-service'
 import type { ToolSettingsService } from '../tools/tool-settings-service'
 import type { ContractHandlers } from './dispatcher'
@@ -33,6 +34,7 @@ export interface HandlerServices {
   approvals: ApprovalService
   /** Questions to the person, answered in the app. */
   questions: InAppAsker
+  sandbox: CommandSandbox
   images: ProviderImageGenerator
   playground: ToolPlayground
   mcp: McpServerService
@@ -61,6 +63,7 @@ export function createHandlers({
   context,
   approvals,
   questions,
+  sandbox,
   images,
   playground,
   mcp,
@@ -148,6 +151,7 @@ export function createHandlers({
     'folders.trust': ({ folder }) => customTools.trust(folder),
     'folders.untrust': ({ folder }) => customTools.untrust(folder),
     'preferences.get': () => preferences.get(),
+    'sandbox.status': () => sandbox.info(),
     'preferences.update': (request) => preferences.update(request),
     'tools.list': () => toolSettings.list(user),
     'tools.update': ({ name, ...body }) => toolSettings.update(user, name, body),

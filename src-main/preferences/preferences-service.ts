@@ -1,5 +1,6 @@
 import { Value } from '@sinclair/typebox/value'
 import { DEFAULT_PROTECTED_PATHS } from '../../src-shared/approvals'
+import { DEFAULT_SANDBOX_SETTINGS } from '../../src-shared/sandbox'
 import { type MethodRequest, Preferences } from '../../src-shared/contract'
 import type { AtelierEvents } from '../core/events'
 import type { AppSettingsRepository } from '../db/app-settings-repository'
@@ -16,6 +17,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   protectedPaths: DEFAULT_PROTECTED_PATHS,
   customToolPaths: [],
   compactionThresholdPercent: 80,
+  sandbox: DEFAULT_SANDBOX_SETTINGS,
 }
 
 /**

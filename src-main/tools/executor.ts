@@ -21,6 +21,7 @@ import { failureOutput, shapeResult, toToolOutput } from './pipeline/shape'
 import type { ToolCall, ToolCallScope, ToolExecutionResult } from './pipeline/types'
 import { validateArguments } from './pipeline/validate'
 import type { ToolRegistry } from './registry'
+import type { CommandSandbox } from './sandbox/command-sandbox'
 import { DEFAULT_MAX_RESULT_CHARS } from './result-limits'
 import { clampIntegerSetting, TIMEOUT_SECONDS } from './settings-policy'
 import type { ToolSettingsService } from './tool-settings-service'
@@ -29,11 +30,12 @@ import type { RegisteredTool, ToolCallRecord, ToolContext, ToolHost } from './ty
 export type { AfterToolHook, BeforeToolHook, ToolCall, ToolCallScope, ToolExecutionResult, ToolHookCall }
 export { toToolOutput }
 
-/** What tools need from the app: its own folder (never touched), the chats' ledgers, image making. */
+/** What tools need from the app: its own folder (never touched), the chats' ledgers, image making, the sandbox. */
 export interface ExecutorServices {
   protectedPaths: string[]
   ledgers: { ledgerFor(chatId: string): FreshnessLedger }
   images?: ImageGenerator
+  sandbox?: CommandSandbox
 }
 
 /**
@@ -168,6 +170,7 @@ export class ToolExecutor {
       ledger: scope.chatId ? this.services.ledgers.ledgerFor(scope.chatId) : ephemeralLedger(),
       protectedPaths: this.services.protectedPaths,
       images: this.services.images,
+      sandbox: this.services.sandbox,
       ...(scope.abortTurn && { abortTurn: scope.abortTurn }),
       ...(scope.ask && { ask: scope.ask }),
     }

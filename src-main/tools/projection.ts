@@ -13,6 +13,8 @@ export interface ToolProjection {
   offered: ReadonlySet<string>
   /** The enabled MCP servers as connecting them went. */
   servers: McpServerStatus[]
+  /** Whether a tool that runs commands (a shell) is among them: what the sandbox confines. */
+  runsCommands: boolean
 }
 
 /** Saved settings merged over defaults, disabled tools left out, each definition built for its settings. */

@@ -15,6 +15,7 @@ import type {
 } from '../../src-shared/tools'
 import type { FreshnessLedger } from '../core/freshness-ledger'
 import type { ImageGenerator } from '../core/images'
+import type { CommandSandbox } from './sandbox/command-sandbox'
 
 export type { FreshnessLedger, ToolDefinition, ToolSettingsMetadata, ToolSource }
 
@@ -74,6 +75,8 @@ export interface ToolHost {
   protectedPaths: readonly string[]
   /** Makes images with the person's providers (generate_image); absent where none is wired. */
   images?: ImageGenerator
+  /** Confines the commands a tool starts (the shells); absent where none is wired: they run as they are. */
+  sandbox?: CommandSandbox
   /** Stops the whole turn (a custom tool's `ctx.abort()`); absent outside a turn. */
   abortTurn?: (reason: string) => void
   /**

@@ -4,6 +4,7 @@ import { afterEach } from 'vitest'
 import { type Atelier, createAtelier, LOCAL_USER } from '../../src-main/app/create-atelier'
 import '../../src-main/tools/builtin'
 import type { ToolCallScope } from '../../src-main/tools/executor'
+import { DEFAULT_SANDBOX_SETTINGS } from '../../src-shared/sandbox'
 import { useTempDirs } from './temp-dir'
 
 /** Writes files (creating their folders) under `root`, e.g. `{ 'src/a.ts': 'export {}' }`. */
@@ -12,6 +13,11 @@ export function writeTree(root: string, files: Record<string, string | Buffer>):
     mkdirSync(dirname(join(root, path)), { recursive: true })
     writeFileSync(join(root, path), content)
   }
+}
+
+/** Commands run as they did before the sandbox: for tests of the policy alone, or of the bare runner. */
+export function turnSandboxOff(atelier: Atelier): void {
+  atelier.preferences.update({ sandbox: { ...DEFAULT_SANDBOX_SETTINGS, enabled: false } })
 }
 
 /**

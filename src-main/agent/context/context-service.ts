@@ -13,7 +13,8 @@ import type { ResolvedProvider } from '../../providers/provider-service'
 import type { RetryPolicy } from '../../providers/retry'
 import type { ProviderAdapter } from '../../providers/types'
 import type { SessionReason } from '../../tools/custom/host-protocol'
-import { buildSystemPrompt } from '../system-prompt'
+import type { CommandSandbox } from '../../tools/sandbox/command-sandbox'
+import { buildSystemPrompt, sandboxPrompt } from '../system-prompt'
 import { projectFolder, type ToolProjectionService } from '../tool-projection'
 import { contextWindowFor } from './context-windows'
 import { type ContextSetup, TurnContext } from './turn-context'
@@ -26,6 +27,8 @@ export interface ContextServiceDeps {
   retry?: RetryPolicy
   /** Tells the custom tools serving a folder of a lifecycle event (onSession). */
   notifyCustomTools?: (folder: string | null, reason: SessionReason) => void
+  /** What the system prompt says of the sandbox. */
+  sandbox?: CommandSandbox
 }
 
 /** What a turn's context is built for: its id (null between turns), system prompt, tools, events and stop. */
@@ -95,7 +98,12 @@ export class ContextService {
     const { chat, provider, profile, approvalMode, projection } = await this.deps.projection.nextTurn(id)
     const context = await this.forTurn(chat, provider, createProviderAdapter(provider.config), {
       turnId: null,
-      system: buildSystemPrompt(profile, chat, approvalMode),
+      system: buildSystemPrompt(
+        profile,
+        chat,
+        approvalMode,
+        await sandboxPrompt(this.deps.sandbox, projection.runsCommands, approvalMode),
+      ),
       tools: projection.definitions,
       emit: () => {},
       signal,

@@ -4,7 +4,9 @@
  * Off by default: turning one on in settings is the user's explicit opt-in.
  */
 import { stat } from 'node:fs/promises'
+import { constants } from 'node:os'
 import { type Static, Type } from '@sinclair/typebox'
+import type { SandboxReport } from '../../../src-shared/sandbox'
 import type { ToolParameterDescriptor } from '../../../src-shared/tools'
 import { defineTool } from '../define-tool'
 import { ToolError } from '../errors'
@@ -119,6 +121,26 @@ const Parameters = Type.Object(
           'Folder to run in: absolute, ~-prefixed, or relative to the working folder. Default: the working folder.',
       }),
     ),
+    leave_sandbox: Type.Optional(
+      Type.Object(
+        {
+          needs: Type.Union([Type.Literal('network'), Type.Literal('everything')], {
+            description:
+              '"network": reach the network, still writing only in the working folder; "everything": run outside the sandbox.',
+          }),
+          justification: Type.String({
+            minLength: 1,
+            maxLength: 300,
+            description: 'One line the user reads before deciding: why the command needs it.',
+          }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'Only when the command needs what the sandbox refuses (a result says so); the user is asked every time.',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 )
@@ -182,7 +204,7 @@ async function runIn(interpreter: Interpreter, args: Parameters, context: ToolCo
     throw new ToolError('not_found', `cwd "${args.cwd ?? real}" is not a folder.`)
   }
   const timeoutSeconds = clampIntegerSetting(parameters.timeoutSeconds, TIMEOUT_SECONDS)
-  const result: ShellCommandResult = await runShellCommand({
+  const command = {
     file: interpreter.file,
     args: interpreter.args(args.command),
     cwd: real,
@@ -192,14 +214,28 @@ async function runIn(interpreter: Interpreter, args: Parameters, context: ToolCo
         passEnvironment: stringList(parameters.passEnvironment),
       }),
     ),
-    timeoutMs: timeoutSeconds * 1000,
-    maxOutputBytes: clampIntegerSetting(parameters.maxOutputBytes, MAX_OUTPUT),
-    signal: context.signal,
-    onOutput: (stream, text) => context.onUpdate({ kind: 'output', stream, text }),
+  }
+  const confined = await context.sandbox?.confine(command, context.workingDirectory ?? real, {
+    outside: args.leave_sandbox?.needs === 'everything',
+    network: args.leave_sandbox?.needs === 'network',
   })
-  const report = describeResult(result)
+  let result: ShellCommandResult
+  try {
+    result = await runShellCommand({
+      ...(confined?.command ?? command),
+      timeoutMs: timeoutSeconds * 1000,
+      maxOutputBytes: clampIntegerSetting(parameters.maxOutputBytes, MAX_OUTPUT),
+      signal: context.signal,
+      onOutput: (stream, text) => context.onUpdate({ kind: 'output', stream, text }),
+    })
+  } finally {
+    confined?.done()
+  }
+  const sandbox = confined?.report
+  if (sandbox?.state === 'sandboxed') result = asSignalled(result)
+  const report = describeResult(result) + (sandbox ? sandboxNote(result, sandbox) : '')
   const shown = {
-    display: { kind: 'shell', ...result, cwd: real } as const,
+    display: { kind: 'shell', ...result, cwd: real, ...(sandbox && { sandbox }) } as const,
     truncated: result.truncated.stdout || result.truncated.stderr,
   }
   switch (result.termination) {
@@ -220,6 +256,47 @@ async function runIn(interpreter: Interpreter, args: Parameters, context: ToolCo
     default:
       return { content: report, isError: result.exitCode !== 0, ...shown }
   }
+}
+
+/**
+ * A sandboxed command killed by a signal reaches Atelier as the sandbox's exit code 128 + N (as a
+ * shell reports it): read back as the signal, as it would be unconfined.
+ */
+function asSignalled(result: ShellCommandResult): ShellCommandResult {
+  const code = result.exitCode
+  if (result.termination !== 'exited' || code === null || code <= 128) return result
+  const signal = Object.entries(constants.signals).find(([, number]) => number === code - 128)?.[0]
+  return signal ? { ...result, exitCode: null, signal, termination: 'signalled' } : result
+}
+
+/** Lines of a failed command that say the sandbox refused it: a read-only path, an unreachable network. */
+const READ_ONLY = /read-only file system|EROFS/i
+const NO_NETWORK =
+  /network is unreachable|could not resolve host|temporary failure in name resolution|ENETUNREACH|EAI_AGAIN|name or service not known/i
+
+/**
+ * Said to the model when a sandboxed command failed because of the sandbox — which paths it could
+ * not write, that the network is off — so it can ask to leave the sandbox instead of guessing.
+ */
+export function sandboxNote(result: ShellCommandResult, sandbox: SandboxReport): string {
+  if (sandbox.state !== 'sandboxed' || result.exitCode === 0) return ''
+  const lines = `${result.stderr}\n${result.stdout}`.split('\n')
+  const paths = new Set(
+    lines.filter((line) => READ_ONLY.test(line)).flatMap((line) => {
+      const quoted = /['"‘’“”`]([^'"‘’“”`]+)['"‘’“”`]/.exec(line)?.[1]
+      const bare = /(?:^|\s)((?:\/|~\/)[^\s:'"]+)/.exec(line)?.[1]
+      return [quoted ?? bare ?? ''].filter(Boolean)
+    }),
+  )
+  const network = !sandbox.network && lines.some((line) => NO_NETWORK.test(line))
+  if (paths.size === 0 && !network) return ''
+  const refused = [
+    ...(paths.size > 0
+      ? [`writing ${[...paths].join(', ')} (only the working folder is writable, and its protected paths are read-only)`]
+      : []),
+    ...(network ? ['the network (it is off in the sandbox)'] : []),
+  ]
+  return `\nThe sandbox refused ${refused.join(' and ')}. If the command needs it, call it again with leave_sandbox ({ needs: "network" or "everything", justification }); the user decides.\n`
 }
 
 /**
@@ -273,7 +350,11 @@ export function buildShellTool(name: ShellName, interpreter: Interpreter): Regis
       const described = await describePath(args.cwd ?? baseDirectory(context), context, args.command)
       const syntax = name === 'powershell' ? 'powershell' : 'posix'
       const cwd = described.locations[0] as string
-      return { ...described, command: { text: args.command, cwd, syntax } }
+      const leaving = args.leave_sandbox
+      const sandbox = leaving
+        ? { run: leaving.needs, justification: leaving.justification }
+        : { run: (await context.sandbox?.confines()) ? ('confined' as const) : ('none' as const) }
+      return { ...described, command: { text: args.command, cwd, syntax, sandbox } }
     },
     check: (args, context) => checkPath(args.cwd ?? baseDirectory(context), context),
     execute: (args, context) => runIn(interpreter, args, context),

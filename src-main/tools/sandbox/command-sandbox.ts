@@ -6,9 +6,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { SandboxReport, SandboxSettings } from '../../../src-shared/sandbox'
+import type { SandboxInfo, SandboxReport, SandboxSettings } from '../../../src-shared/sandbox'
 import type { SandboxCommand } from './policy'
-import { Sandbox, type SandboxStatus } from './sandbox'
+import { Sandbox } from './sandbox'
 import { sandboxPolicy } from './sandbox-policy'
 
 export interface CommandSandboxDeps {
@@ -33,9 +33,10 @@ export class CommandSandbox {
 
   constructor(private readonly deps: CommandSandboxDeps) {}
 
-  /** What this machine has, found once. */
-  status(): Promise<SandboxStatus> {
-    return this.platform().then((sandbox) => sandbox.status)
+  /** The contract's `sandbox.status`: what this machine has (found once), and the settings. */
+  async info(): Promise<SandboxInfo> {
+    const { status } = await this.platform()
+    return { ...status, settings: this.deps.settings() }
   }
 
   /** Whether a command of the agent runs confined now: on in the settings, and working here. */

@@ -2,7 +2,8 @@
  * Issue 29, cases 1–4: shell commands an allow rule let through that ran something else. Each runs
  * through a whole turn — a scripted model, the real parser and policy, a real bash — in `ask` mode with
  * only the named rules allowed and nobody to answer, so a command that asks is refused and one the
- * rules wrongly allow runs and leaves its marker file.
+ * rules wrongly allow runs and leaves its marker file. The sandbox is off: this is the policy alone,
+ * the only wall where no sandbox works (with it on, see sandbox-escapes.test.ts).
  */
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -11,6 +12,7 @@ import { describe, expect, it } from 'vitest'
 import { type Asker, nobodyToAsk } from '../../../src-main/approvals/askers'
 import type { ApprovalRequest } from '../../../src-shared/approvals'
 import { useAgentFixture } from '../../support/agent-harness'
+import { turnSandboxOff } from '../../support/tool-harness'
 import { toolResult } from '../../support/turn-events'
 
 /** What each command leaves behind when it runs what it hides. */
@@ -127,6 +129,7 @@ describe('shell commands an allow rule lets through that run something else', { 
     const { atelier, chat } = setup
     atelier.tools.settings.update('local', 'bash', { enabled: true })
     atelier.chats.configure({ id: chat.id, approvalMode: 'ask' })
+    turnSandboxOff(atelier)
     for (const rule of rules) atelier.approvals.add({ rule, action: 'allow', scope: 'global' })
     return setup
   }

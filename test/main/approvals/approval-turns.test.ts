@@ -5,6 +5,7 @@ import { type Asker, type AskResult, nobodyToAsk } from '../../../src-main/appro
 import type { TurnEvent } from '../../../src-shared/agent'
 import type { ApprovalRequest } from '../../../src-shared/approvals'
 import { useAgentFixture } from '../../support/agent-harness'
+import { turnSandboxOff } from '../../support/tool-harness'
 import { toolResults } from '../../support/turn-events'
 
 /** A person who answers each card with the next scripted answer, and remembers what was asked. */
@@ -142,6 +143,8 @@ describe('approvals in a turn', { timeout: 60_000 }, () => {
   it('saves the shown rule on Always allow: npm run test stops asking, npm run build still asks', async () => {
     const { atelier, fake, project, run } = await inMode('ask')
     atelier.tools.settings.update('local', 'bash', { enabled: true })
+    // Sandboxed, a command no rule denies runs unasked: this is how the policy alone asks.
+    turnSandboxOff(atelier)
     const bash = (id: string, command: string) => ({
       id,
       name: 'bash',

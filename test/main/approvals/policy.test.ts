@@ -9,6 +9,7 @@ import {
   type PermissionRule,
   type RuleAction,
 } from '../../../src-shared/approvals'
+import { DEFAULT_SANDBOX_SETTINGS } from '../../../src-shared/sandbox'
 import type { ToolCallDescription } from '../../../src-shared/tools'
 import { useTempDirs } from '../../support/temp-dir'
 
@@ -36,7 +37,15 @@ describe('the approval policy', () => {
       description: ToolCallDescription,
       mode: ApprovalMode = 'ask',
       rules: PermissionRule[] = [],
-    ): CallFacts => ({ tool, description, mode, folder, rules, protectedPaths: DEFAULT_PROTECTED_PATHS })
+    ): CallFacts => ({
+      tool,
+      description,
+      mode,
+      folder,
+      rules,
+      protectedPaths: DEFAULT_PROTECTED_PATHS,
+      sandbox: DEFAULT_SANDBOX_SETTINGS,
+    })
     const file = (kind: 'read' | 'edit', path: string): ToolCallDescription => ({
       kind,
       summary: path,

@@ -9,7 +9,7 @@ import type { ToolCallScope, ToolExecutionResult } from '../../../../src-main/to
 import { DEFAULT_DENIED_PATHS } from '../../../../src-main/tools/paths'
 import { findOnPath, type ShellCommandResult } from '../../../../src-main/tools/processes'
 import { useTempDirs } from '../../../support/temp-dir'
-import { useToolHarness } from '../../../support/tool-harness'
+import { turnSandboxOff, useToolHarness } from '../../../support/tool-harness'
 
 const REPO = fileURLToPath(new URL('../../../../', import.meta.url))
 const BUILTIN_INDEX = fileURLToPath(new URL('../../../../src-main/tools/builtin/index.ts', import.meta.url))
@@ -241,7 +241,9 @@ describe('bash tool', () => {
   })
 
   it('returns as soon as the shell exits, even while a background grandchild holds its output pipe', async () => {
-    const { bash } = setup()
+    const { atelier, bash } = setup()
+    // Unsandboxed: in the sandbox's own process namespace the grandchild ends with the shell (below).
+    turnSandboxOff(atelier)
     const marker = uniqueSleep()
     const started = performance.now()
     const { result, data } = await bash({ command: `(sleep ${marker} &); echo hi` })
@@ -250,6 +252,15 @@ describe('bash tool', () => {
     expect(data).toMatchObject({ stdout: 'hi\n', stderr: '', exitCode: 0, termination: 'exited' })
     // The grandchild is still there holding the pipe, so the prompt return is not by luck.
     expect(sleepsOf(marker)).toHaveLength(1)
+  })
+
+  it('ends a background process with the command when sandboxed: nothing it started outlives it', async () => {
+    const { bash } = setup()
+    const marker = uniqueSleep()
+    const { result, data } = await bash({ command: `(sleep ${marker} &); echo hi` })
+    expect(result.isError).toBe(false)
+    expect(data).toMatchObject({ stdout: 'hi\n', exitCode: 0, sandbox: { state: 'sandboxed' } })
+    expect(await leftovers(marker)).toEqual([])
   })
 
   describe('user stop', () => {
