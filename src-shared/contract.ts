@@ -21,8 +21,8 @@ import {
   UpdateProviderBody,
 } from './providers'
 import { Answer } from './questions'
-import { ToolCallResult, ToolCallState } from './tool-calls'
 import { SandboxInfo, SandboxSettings } from './sandbox'
+import { ToolCallResult, ToolCallState } from './tool-calls'
 import { BrokerInfo, BrokerInput, ToolServiceInfo } from './tool-services'
 import { ToolSettingsDescriptor, ToolSettingsListResponse, UpdateToolSettingsBody } from './tools'
 

@@ -3,8 +3,8 @@
  * side (executors, contexts) lives in `src-main/tools/types.ts`.
  */
 import { type Static, Type } from '@sinclair/typebox'
-import { SandboxReport } from './sandbox'
 import { TOOL_ERROR_TYPES } from './errors'
+import { SandboxReport } from './sandbox'
 
 /** A JSON Schema object, as sent to providers. Built-in tools author it with TypeBox. */
 export type JsonSchema = Record<string, unknown>

@@ -115,7 +115,9 @@ export async function evaluateCall(facts: CallFacts): Promise<Verdict> {
     if (facts.mode !== 'full-auto' || !facts.sandbox.escapeInFullAuto) {
       verdicts.push('ask')
       const what = run === 'network' ? 'to reach the network' : 'to run outside the sandbox entirely'
-      reasons.push(`It asks ${what}: ${facts.description.command?.sandbox?.justification ?? '(no reason given)'}`)
+      reasons.push(
+        `It asks ${what}: ${facts.description.command?.sandbox?.justification ?? '(no reason given)'}`,
+      )
     }
   }
 

@@ -1,7 +1,7 @@
 import { Value } from '@sinclair/typebox/value'
 import { DEFAULT_PROTECTED_PATHS } from '../../src-shared/approvals'
-import { DEFAULT_SANDBOX_SETTINGS } from '../../src-shared/sandbox'
 import { type MethodRequest, Preferences } from '../../src-shared/contract'
+import { DEFAULT_SANDBOX_SETTINGS } from '../../src-shared/sandbox'
 import type { AtelierEvents } from '../core/events'
 import type { AppSettingsRepository } from '../db/app-settings-repository'
 

@@ -282,17 +282,21 @@ export function sandboxNote(result: ShellCommandResult, sandbox: SandboxReport):
   if (sandbox.state !== 'sandboxed' || result.exitCode === 0) return ''
   const lines = `${result.stderr}\n${result.stdout}`.split('\n')
   const paths = new Set(
-    lines.filter((line) => READ_ONLY.test(line)).flatMap((line) => {
-      const quoted = /['"‘’“”`]([^'"‘’“”`]+)['"‘’“”`]/.exec(line)?.[1]
-      const bare = /(?:^|\s)((?:\/|~\/)[^\s:'"]+)/.exec(line)?.[1]
-      return [quoted ?? bare ?? ''].filter(Boolean)
-    }),
+    lines
+      .filter((line) => READ_ONLY.test(line))
+      .flatMap((line) => {
+        const quoted = /['"‘’“”`]([^'"‘’“”`]+)['"‘’“”`]/.exec(line)?.[1]
+        const bare = /(?:^|\s)((?:\/|~\/)[^\s:'"]+)/.exec(line)?.[1]
+        return [quoted ?? bare ?? ''].filter(Boolean)
+      }),
   )
   const network = !sandbox.network && lines.some((line) => NO_NETWORK.test(line))
   if (paths.size === 0 && !network) return ''
   const refused = [
     ...(paths.size > 0
-      ? [`writing ${[...paths].join(', ')} (only the working folder is writable, and its protected paths are read-only)`]
+      ? [
+          `writing ${[...paths].join(', ')} (only the working folder is writable, and its protected paths are read-only)`,
+        ]
       : []),
     ...(network ? ['the network (it is off in the sandbox)'] : []),
   ]
