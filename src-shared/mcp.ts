@@ -73,6 +73,12 @@ export const McpServerInput = Type.Union([
       env: Type.Optional(StringMap),
       secret: Type.Optional(SecretMarks),
       cwd: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 4096 }), Type.Null()])),
+      /**
+       * The server runs in the sandbox: it writes only its working folder and a private temp folder,
+       * reads no secrets, and reaches the network only if the sandbox settings allow it. Off unless set:
+       * servers usually need the network and their own configuration.
+       */
+      sandboxed: Type.Optional(Type.Boolean()),
     },
     { additionalProperties: false },
   ),

@@ -15,6 +15,8 @@ export const SandboxSettings = Type.Object({
   runUnasked: Type.Boolean(),
   /** In `full-auto`, a call that asks to leave the sandbox runs without asking too. */
   escapeInFullAuto: Type.Boolean(),
+  /** The programs custom tools start (`api.exec`) run sandboxed, in the call's folder. */
+  customTools: Type.Boolean(),
 })
 export type SandboxSettings = Static<typeof SandboxSettings>
 
@@ -24,6 +26,7 @@ export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = {
   writablePaths: [],
   runUnasked: true,
   escapeInFullAuto: false,
+  customTools: true,
 }
 
 /**

@@ -47,6 +47,11 @@ export const StdioServiceDescriptor = Type.Object(
     cwd: Type.Optional(Type.String({ minLength: 1 })),
     env: Type.Optional(Type.Record(Type.String(), Type.String())),
     'config-params': Type.Optional(Type.Array(ConfigParam)),
+    /**
+     * The service runs in the sandbox: it writes only its working folder and a private temp folder,
+     * reads no secrets, and reaches the network only if the sandbox settings allow it. Off unless set.
+     */
+    sandboxed: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 )

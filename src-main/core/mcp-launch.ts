@@ -21,6 +21,8 @@ export interface StdioLaunch {
   /** The secret environment values, sealed. */
   secrets: Record<string, Buffer>
   cwd: string | null
+  /** Runs in the sandbox: taking it out of the sandbox asks again. */
+  sandboxed?: boolean
 }
 
 /**
@@ -28,12 +30,19 @@ export interface StdioLaunch {
  * secret asks again, yet the approval kept in the database holds no value of the launch — neither a
  * secret's nor one in the clear that the person marks secret later.
  */
-export function launchApproval({ command, args, env, secrets, cwd }: StdioLaunch): string {
+export function launchApproval({ command, args, env, secrets, cwd, sandboxed }: StdioLaunch): string {
   const sealed = Object.entries(secrets)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     // A sealed value is replaced exactly when the secret is.
     .map(([name, value]) => [name, value.toString('base64')])
-  const launch = { command: commandLine({ command, args }), env, cwd, secrets: Object.fromEntries(sealed) }
+  const launch = {
+    command: commandLine({ command, args }),
+    env,
+    cwd,
+    secrets: Object.fromEntries(sealed),
+    // Only when set, so approvals given before the sandbox existed still hold.
+    ...(sandboxed && { sandboxed }),
+  }
   return createHash('sha256').update(JSON.stringify(launch)).digest('hex')
 }
 
@@ -47,8 +56,8 @@ type SealedServer = McpServerConfig & { secrets: Record<string, Buffer> }
  */
 export function launchOf(server: SealedServer): string {
   if (server.transport === 'http') return ''
-  const { command, args, env, secrets, cwd } = server
-  return launchApproval({ command, args, env, secrets, cwd })
+  const { command, args, env, secrets, cwd, sandboxed } = server
+  return launchApproval({ command, args, env, secrets, cwd, sandboxed })
 }
 
 /** A stdio server whose launch changed since the person approved it (or was never approved) waits. */

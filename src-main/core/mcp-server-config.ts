@@ -12,6 +12,14 @@ export interface McpOAuthConfig {
 
 /** An MCP server as a connection needs it, and as the database keeps it. */
 export type McpServerConfig = { id: string; name: string } & (
-  | { transport: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd: string | null }
+  | {
+      transport: 'stdio'
+      command: string
+      args: string[]
+      env: Record<string, string>
+      cwd: string | null
+      /** Runs in the sandbox (see `McpServerInput`). */
+      sandboxed?: boolean
+    }
   | { transport: 'http'; url: string; headers: Record<string, string>; oauth?: McpOAuthConfig }
 )

@@ -74,6 +74,7 @@ function toServer(row: Row, secrets: Record<string, Buffer>, oauthSecrets?: OAut
     args: Array.isArray(config.args) ? config.args.map(String) : [],
     env: (config.env ?? {}) as Record<string, string>,
     cwd: typeof config.cwd === 'string' ? config.cwd : null,
+    ...(config.sandboxed === true && { sandboxed: true }),
   }
 }
 
@@ -81,7 +82,13 @@ function toServer(row: Row, secrets: Record<string, Buffer>, oauthSecrets?: OAut
 function configJson(server: McpServerConfig & Pick<StoredMcpServer, 'sealedUrl'>): string {
   return JSON.stringify(
     server.transport === 'stdio'
-      ? { command: server.command, args: server.args, env: server.env, cwd: server.cwd }
+      ? {
+          command: server.command,
+          args: server.args,
+          env: server.env,
+          cwd: server.cwd,
+          ...(server.sandboxed && { sandboxed: true }),
+        }
       : {
           url: server.url,
           headers: server.headers,

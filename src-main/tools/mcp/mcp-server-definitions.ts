@@ -55,6 +55,7 @@ export function storedDefinition(
       args: input.args ?? [],
       env: clear,
       cwd: input.cwd ?? null,
+      ...(input.sandboxed && { sandboxed: true }),
       secrets: sealed,
     }
   }
@@ -91,6 +92,7 @@ export function maskedDefinition(server: StoredMcpServer): McpServerInput {
         env: values,
         ...secret,
         cwd: server.cwd,
+        ...(server.sandboxed && { sandboxed: true }),
       }
     : {
         name: server.name,
