@@ -117,6 +117,8 @@ const SERVICE_ERROR_CODES = [
   'not_connected',
   /** An announced tool service announced something else since the person was shown it. */
   'service_changed',
+  /** A server set to run in the sandbox, where there is none: it is not started. */
+  'sandbox_unavailable',
 ] as const
 
 /** Every code an Atelier error carries; each appears in exactly one group above. */

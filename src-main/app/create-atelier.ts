@@ -176,6 +176,7 @@ export function createAtelier({
     registry,
     events,
     { credentials: new McpOAuthCredentialsRepository(db), openExternal, signInTimeoutMs: mcpSignInTimeoutMs },
+    (command, folder, name) => sandbox.confineServer(command, folder, name),
   )
   const mcpCatalog = new McpCatalog(mcp)
   const services = new ToolServiceService({
@@ -187,6 +188,7 @@ export function createAtelier({
     user: LOCAL_USER,
     events,
     baseDir: process.cwd(),
+    confine: (command, folder, name) => sandbox.confineServer(command, folder, name),
   })
   const customTools = new CustomToolService({
     registry,
@@ -197,6 +199,7 @@ export function createAtelier({
     hasUI,
     ...(home && { home }),
     ...(spawnToolHost && { spawn: spawnToolHost }),
+    confine: (command, folder) => sandbox.confineProgram(command, folder),
   })
   const conversation = new ConversationRepository(db)
   // Turns left running by a process that is gone died with it.

@@ -8,6 +8,7 @@ import { registerInspectCommand } from './commands/inspect'
 import { registerMcpCommand } from './commands/mcp'
 import { registerPermissionsCommand } from './commands/permissions'
 import { registerRunCommand } from './commands/run'
+import { registerSandboxCommand } from './commands/sandbox'
 import { registerServicesCommand } from './commands/services'
 import { registerSettingsCommand } from './commands/settings'
 import { registerToolCommand } from './commands/tool'
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerPermissionsCommand(program)
   registerServicesCommand(program)
   registerCustomToolsCommand(program)
+  registerSandboxCommand(program)
   registerWebCommand(program)
   return program
 }

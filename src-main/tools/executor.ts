@@ -170,7 +170,7 @@ export class ToolExecutor {
       ledger: scope.chatId ? this.services.ledgers.ledgerFor(scope.chatId) : ephemeralLedger(),
       protectedPaths: this.services.protectedPaths,
       images: this.services.images,
-      sandbox: this.services.sandbox,
+      ...(!scope.unsandboxed && { sandbox: this.services.sandbox }),
       ...(scope.abortTurn && { abortTurn: scope.abortTurn }),
       ...(scope.ask && { ask: scope.ask }),
     }

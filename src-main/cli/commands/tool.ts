@@ -9,6 +9,7 @@ interface ToolOptions {
   cwd?: string
   mode: ChatMode
   restrict: boolean
+  sandbox: boolean
   chat?: string
 }
 
@@ -28,6 +29,7 @@ export function registerToolCommand(program: Command): void {
     .option('--cwd <dir>', 'the working folder (default: the current directory)')
     .addOption(modeOption())
     .option('--no-restrict', 'in agent mode, do not confine paths to the working folder')
+    .option('--no-sandbox', 'run commands outside the sandbox, as they would run in this terminal')
     .option('--chat <id>', "run in that chat's context (created if absent), so calls share its state")
     .action((name: string, jsonArgs: string | undefined, options: ToolOptions, command: Command) =>
       withAtelier(command, async ({ chats, tools, mcp, services, customTools }) => {
@@ -52,6 +54,7 @@ export function registerToolCommand(program: Command): void {
               workingDirectory: workingDir,
               mode,
               restrict: mode === 'agent' && options.restrict,
+              unsandboxed: !options.sandbox,
               signal: stop.signal,
               ask: async (question) => answerHeadless(question),
               onUpdate: (progress) =>

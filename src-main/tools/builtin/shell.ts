@@ -326,8 +326,9 @@ export function buildShellTool(name: ShellName, interpreter: Interpreter): Regis
     name,
     description:
       `Runs a command with ${how} and returns stdout, stderr, the exit code and how it ended. It runs in the ` +
-      'chat’s working folder unless cwd says otherwise. The shell is NOT sandboxed by the allowed or denied ' +
-      'paths: a command can reach whatever the user can. stdin is empty; long output keeps its start and end.',
+      'chat’s working folder unless cwd says otherwise. The allowed and denied paths do not bound it; the ' +
+      'sandbox does where it is on (the system prompt says): then it writes only the working folder and a ' +
+      'private temp folder, and reaches the network only if allowed. stdin is empty; long output keeps its start and end.',
     parameters: Parameters,
     settings: {
       // Like "Search file contents (grep)": what it does, and the shell by the name people know it by.

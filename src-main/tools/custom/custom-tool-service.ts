@@ -4,6 +4,7 @@
  * `custom`), the project folders the person trusts — with their modules as trusted — and a watcher
  * that reloads a folder after an edit: at the next turn, never in the middle of a call.
  */
+
 import { createHash } from 'node:crypto'
 import {
   appendFileSync,
@@ -29,6 +30,7 @@ import type { ToolDisplay } from '../../../src-shared/tools'
 import type { AtelierEvents } from '../../core/events'
 import type { AppSettingsRepository } from '../../db/app-settings-repository'
 import type { ToolRegistry } from '../registry'
+import type { ConfineProgram } from '../sandbox/command-sandbox'
 import { integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
 import type { RegisteredTool, ToolOutput } from '../types'
 import { discoverToolFolders, type FoundFolder } from './discovery'
@@ -57,6 +59,8 @@ export interface CustomToolDeps {
   hasUI: boolean
   home?: string
   spawn?: SpawnHost
+  /** Confines the programs the tools start (`api.exec`). */
+  confine?: ConfineProgram
   now?: () => number
 }
 
@@ -350,6 +354,7 @@ export class CustomToolService {
         home: this.home,
         spawn: this.spawn,
         env: this.environments.of(found.path),
+        ...(this.deps.confine && { confine: this.deps.confine }),
         log: (file, level, message) => this.writeLog(file, level, message),
         hostLog: (message) => {
           hosted.hostLog = [...hosted.hostLog, message].slice(-20)

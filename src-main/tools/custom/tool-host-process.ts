@@ -16,6 +16,7 @@ import { errorMessage } from '../../../src-shared/errors'
 import type { ToolProgress } from '../../../src-shared/tools'
 import { ToolError } from '../errors'
 import { runShellCommand } from '../processes'
+import type { ConfineProgram } from '../sandbox/command-sandbox'
 import type { ToolCallRecord, ToolHost } from '../types'
 import type { FromHost, HostedResult, HostedToolInfo, SessionReason, ToHost } from './host-protocol'
 
@@ -129,6 +130,8 @@ export interface ToolHostOptions {
    * environment, whose provider keys and tokens the modules have no business with.
    */
   env: NodeJS.ProcessEnv
+  /** Confines the programs its modules start, in the call's folder; without it they run as they are. */
+  confine?: ConfineProgram
   /** A module's log line (its logger, its console, its failed hooks). */
   log(file: string, level: string, message: string): void
   /** What the host printed outside any module, and why it ended. */
@@ -378,15 +381,17 @@ export class ToolHostProcess {
     const onCallStop = () => controller.abort()
     callSignal?.addEventListener('abort', onCallStop, { once: true })
     const untilDeadline = call ? Math.max(1, call.record.deadline - Date.now()) : LOAD_TIMEOUT_MS
+    const command = { file: message.command, args: message.args, cwd: message.cwd, env: this.options.env }
+    // The call's folder, never the cwd the module asked for: that is where it may write.
+    const record = call?.record
+    const folder = record?.mode === 'agent' ? record.workingDirectory : null
+    const confined = await this.options.confine?.(command, folder)
     const result = await runShellCommand({
-      file: message.command,
-      args: message.args,
-      cwd: message.cwd,
-      env: this.options.env,
+      ...(confined?.command ?? command),
       timeoutMs: message.timeoutMs ?? untilDeadline,
       maxOutputBytes: EXEC_MAX_OUTPUT_BYTES,
       signal: controller.signal,
-    })
+    }).finally(() => confined?.done())
     callSignal?.removeEventListener('abort', onCallStop)
     this.execs.delete(message.execId)
     channel.send({

@@ -25,6 +25,7 @@ import {
 import packageJson from '../../../package.json'
 import { AtelierError } from '../../../src-shared/errors'
 import type { McpServerConfig } from '../../core/mcp-server-config'
+import type { ConfineServer } from '../sandbox/command-sandbox'
 import { ElicitationRouter } from './elicitation'
 import { AtelierOAuthProvider, SignInRequiredError } from './oauth/atelier-oauth-provider'
 import { closeProcessTree } from './process-tree'
@@ -61,6 +62,8 @@ export class McpConnection {
     private readonly onLost: () => void = () => {},
     /** A remote server's OAuth client (passive: stored tokens, refreshed, never a browser). */
     private readonly authProvider?: OAuthClientProvider,
+    /** Confines a stdio server set to run in the sandbox; without it, such a server does not start. */
+    private readonly confine?: ConfineServer,
   ) {}
 
   /** Routes the server's questions (elicitation) to the person behind the call in flight. */
@@ -225,17 +228,41 @@ export class McpConnection {
     return client
   }
 
+  /** A stdio server's process as it starts: in the sandbox when the person set it so. */
+  private async launch(config: Extract<McpServerConfig, { transport: 'stdio' }>) {
+    const command = {
+      file: config.command,
+      args: config.args,
+      env: { ...getDefaultEnvironment(), ...config.env },
+      cwd: config.cwd ?? process.cwd(),
+    }
+    if (!config.sandboxed) return { command, done: () => {} }
+    const name = `The MCP server “${config.name}”`
+    if (!this.confine)
+      throw new AtelierError(
+        'sandbox_unavailable',
+        `${name} is set to run in the sandbox, which is not available here.`,
+      )
+    return this.confine(command, config.cwd, name)
+  }
+
   /** Connects the client over the server's transport. */
   private async attach(client: Client): Promise<void> {
     const { config } = this
     if (config.transport === 'stdio') {
+      const launch = await this.launch(config)
       this.stdio = new StdioClientTransport({
-        command: config.command,
-        args: config.args,
-        env: { ...getDefaultEnvironment(), ...config.env },
-        ...(config.cwd && { cwd: config.cwd }),
+        command: launch.command.file,
+        args: launch.command.args,
+        env: launch.command.env as Record<string, string>,
+        cwd: launch.command.cwd,
         stderr: 'pipe',
       })
+      const { onclose } = client
+      client.onclose = () => {
+        onclose?.()
+        launch.done()
+      }
       this.stdio.stderr?.on('data', (chunk: Buffer) => this.keepStderr(chunk.toString('utf8')))
       return client.connect(this.stdio)
     }

@@ -4,6 +4,7 @@
  * disabled server is never started nor contacted. One connection per server serves both, so opening
  * the inspector warms the next turn.
  */
+
 import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ErrorCode, McpError, type Root, type Tool } from '@modelcontextprotocol/sdk/types.js'
@@ -13,6 +14,7 @@ import type { JsonSchema, ToolKind, ToolProgress } from '../../../src-shared/too
 import { inProcess } from '../define-tool'
 import { ToolError } from '../errors'
 import type { ToolRegistry } from '../registry'
+import type { ConfineServer } from '../sandbox/command-sandbox'
 import { clampIntegerSetting, integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
 import type { EffectiveToolSettings, RegisteredTool } from '../types'
 import type { AskPerson } from './elicitation'
@@ -46,6 +48,8 @@ export class McpManager {
     /** A remote server's OAuth client for its connections, if it has one. */
     private readonly authProviderFor: (server: McpServerConfig) => OAuthClientProvider | undefined = () =>
       undefined,
+    /** Confines the stdio servers set to run in the sandbox. */
+    private readonly confine?: ConfineServer,
   ) {}
 
   /**
@@ -117,7 +121,7 @@ export class McpManager {
     let entry = this.entries.get(server.id)
     if (!entry) {
       const created: Entry = {
-        connection: new McpConnection(server, this.onServerLost, this.authProviderFor(server)),
+        connection: new McpConnection(server, this.onServerLost, this.authProviderFor(server), this.confine),
         listed: undefined,
         unregister: [],
       }

@@ -3,6 +3,7 @@
  * change saved by the store, the live session made to follow it, and `mcp.changed` announced with
  * every server as listed — its settings, secrets masked, beside how its session and sign-in stand.
  */
+
 import { AtelierError } from '../../../src-shared/errors'
 import type { McpServerInfo, McpServerInput, McpServerStatus, McpSignIn } from '../../../src-shared/mcp'
 import type { AtelierEvents } from '../../core/events'
@@ -11,6 +12,7 @@ import type { SealedSecrets } from '../../core/sealed-secrets'
 import type { McpOAuthCredentialsRepository } from '../../db/mcp-oauth-credentials-repository'
 import type { StoredMcpServer } from '../../db/mcp-servers-repository'
 import type { ToolRegistry } from '../registry'
+import type { ConfineServer } from '../sandbox/command-sandbox'
 import type { McpConnection } from './mcp-connection'
 import { oauthTarget } from './mcp-launch-config'
 import { maskedDefinition, signInOf } from './mcp-server-definitions'
@@ -41,6 +43,8 @@ export class McpServerService {
     registry: ToolRegistry,
     private readonly events: AtelierEvents,
     oauth: McpServerOAuthOptions,
+    /** Confines the stdio servers set to run in the sandbox. */
+    confine?: ConfineServer,
   ) {
     this.oauth = new McpOAuth({
       repository: oauth.credentials,
@@ -55,6 +59,7 @@ export class McpServerService {
       registry,
       oauth: this.oauth,
       onChange: () => this.changed(),
+      ...(confine && { confine }),
     })
   }
 

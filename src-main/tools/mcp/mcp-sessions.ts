@@ -10,6 +10,7 @@ import { needsApproval } from '../../core/mcp-launch'
 import type { SealedSecrets } from '../../core/sealed-secrets'
 import type { StoredMcpServer } from '../../db/mcp-servers-repository'
 import type { ToolRegistry } from '../registry'
+import type { ConfineServer } from '../sandbox/command-sandbox'
 import type { McpConnection, McpServerConfig } from './mcp-connection'
 import { launchConfig, oauthTarget } from './mcp-launch-config'
 import { McpManager } from './mcp-manager'
@@ -27,6 +28,8 @@ export interface McpSessionsDeps {
   oauth: McpOAuth
   /** A server's session ended by itself (a crash), or its state moved: whoever shows it follows. */
   onChange(): void
+  /** Confines the stdio servers set to run in the sandbox. */
+  confine?: ConfineServer
 }
 
 export class McpSessions {
@@ -39,6 +42,7 @@ export class McpSessions {
       deps.registry,
       () => deps.onChange(),
       (config) => this.authProviderFor(config),
+      deps.confine,
     )
   }
 

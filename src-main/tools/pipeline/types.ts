@@ -29,6 +29,8 @@ export interface ToolCallScope {
   abortTurn?: ToolHost['abortTurn']
   /** Asks the turn's person something while the call runs (see ToolHost). */
   ask?: ToolHost['ask']
+  /** The person ran it themselves outside the sandbox (`atelier tool --no-sandbox`): commands run as they are. */
+  unsandboxed?: boolean
 }
 
 /** What the model receives (`content`) and what only hooks and the UI see (the rest). */

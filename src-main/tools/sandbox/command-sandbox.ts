@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { AtelierError } from '../../../src-shared/errors'
 import type { SandboxInfo, SandboxReport, SandboxSettings } from '../../../src-shared/sandbox'
 import type { SandboxCommand } from './policy'
 import { Sandbox } from './sandbox'
@@ -27,6 +28,16 @@ export interface ConfinedCommand {
   report: SandboxReport
   done(): void
 }
+
+/** Confines a program the person set to run in the sandbox: see `CommandSandbox.confineServer`. */
+export type ConfineServer = (
+  command: SandboxCommand,
+  folder: string | null,
+  name: string,
+) => Promise<ConfinedCommand>
+
+/** Confines a program a custom tool starts: see `CommandSandbox.confineProgram`. */
+export type ConfineProgram = (command: SandboxCommand, folder: string | null) => Promise<ConfinedCommand>
 
 export class CommandSandbox {
   private sandbox?: Promise<Sandbox>
@@ -50,7 +61,7 @@ export class CommandSandbox {
    */
   async confine(
     command: SandboxCommand,
-    folder: string,
+    folder: string | null,
     { outside = false, network = false }: { outside?: boolean; network?: boolean } = {},
   ): Promise<ConfinedCommand> {
     const settings = this.deps.settings()
@@ -82,6 +93,35 @@ export class CommandSandbox {
         if (tempDir !== '/tmp') rmSync(tempDir, { recursive: true, force: true })
       },
     }
+  }
+
+  /**
+   * A program a custom tool starts (`api.exec`) in a call whose folder is `folder`: confined as the
+   * agent's commands are, unless the person turned the sandbox off for custom tools.
+   */
+  async confineProgram(command: SandboxCommand, folder: string | null): Promise<ConfinedCommand> {
+    if (this.deps.settings().customTools) return this.confine(command, folder)
+    return { command, report: { state: 'off', network: true }, done: () => {} }
+  }
+
+  /**
+   * A program the person set to run in the sandbox (a stdio MCP server or tool service, named
+   * `name`): confined, writing only `folder` (its working folder, when it has one set), with the
+   * network as the settings say. With the sandbox off in the settings it runs as it is; where the
+   * sandbox is missing it does not run at all — it never runs unconfined unbeknown to the person.
+   */
+  async confineServer(
+    command: SandboxCommand,
+    folder: string | null,
+    name: string,
+  ): Promise<ConfinedCommand> {
+    const confined = await this.confine(command, folder)
+    const { report } = confined
+    if (report.state !== 'unavailable') return confined
+    throw new AtelierError(
+      'sandbox_unavailable',
+      `${name} is set to run in the sandbox, which is not available here: ${report.reason} Turn its sandbox switch off to run it anyway.`,
+    )
   }
 
   private platform(): Promise<Sandbox> {

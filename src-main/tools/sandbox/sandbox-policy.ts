@@ -41,8 +41,8 @@ export const SECRET_PATHS = [
 ]
 
 export interface PolicySetup {
-  /** The bound folder. */
-  folder: string
+  /** The bound folder (a server's working folder); none: it writes only its temp folder and `writablePaths`. */
+  folder: string | null
   /** The approvals' protected paths: read-only inside the folder. */
   protectedPaths: readonly string[]
   /** More folders it may write, as the person set them. */
@@ -55,17 +55,18 @@ export interface PolicySetup {
 }
 
 export function sandboxPolicy(setup: PolicySetup): SandboxPolicy {
-  const folder = realOrUndefined(setup.folder) ?? setup.folder
+  const folder = setup.folder === null ? null : (realOrUndefined(setup.folder) ?? setup.folder)
   const hidden = [...SECRET_PATHS.map((path) => join(setup.home, path)), setup.dataDir].flatMap((path) => {
     const real = realOrUndefined(path)
     if (!real) return []
     // Never over the folder being worked in, which a person may keep anywhere.
-    if (folder === real || folder.startsWith(`${real}/`)) return []
+    if (folder !== null && (folder === real || folder.startsWith(`${real}/`))) return []
     return [{ path: real, folder: statSync(real).isDirectory() }]
   })
+  const added = setup.writablePaths.flatMap((path) => realOrUndefined(path) ?? [])
   return {
-    writable: [folder, ...setup.writablePaths.flatMap((path) => realOrUndefined(path) ?? [])],
-    readOnly: protectedWithin(folder, setup.protectedPaths),
+    writable: folder === null ? added : [folder, ...added],
+    readOnly: folder === null ? [] : protectedWithin(folder, setup.protectedPaths),
     hidden,
     network: setup.network,
     tempDir: setup.tempDir,

@@ -3,6 +3,7 @@
  * — its whole process tree — when the service is edited, turned off or removed, or Atelier closes.
  */
 import type { ServiceDescriptor, StdioServiceDescriptor } from '../../../src-shared/tool-services'
+import type { ConfineServer } from '../sandbox/command-sandbox'
 import { StdioService } from './stdio-service'
 
 export interface StdioPoolOptions {
@@ -10,6 +11,8 @@ export interface StdioPoolOptions {
   baseDir: string
   /** A service's failures: ignored lines, a process that exited or could not start. */
   log(id: string, message: string): void
+  /** Confines the services set to run in the sandbox. */
+  confine?: ConfineServer
 }
 
 export class StdioPool {
@@ -24,6 +27,7 @@ export class StdioPool {
       running = new StdioService(service, {
         baseDir: this.options.baseDir,
         log: (message: string) => this.options.log(service.id, message),
+        ...(this.options.confine && { confine: this.options.confine }),
       })
       this.services.set(service.id, running)
     }

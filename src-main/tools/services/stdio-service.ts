@@ -25,6 +25,7 @@ import {
 import { ToolError } from '../errors'
 import { closeProcessTree } from '../mcp/process-tree'
 import { killProcessGroup, killWithAtelier } from '../processes'
+import type { ConfineServer } from '../sandbox/command-sandbox'
 import { describe, PendingServiceCall } from './pending-call'
 import type { ServiceCall, ServiceTransport } from './transport'
 
@@ -67,6 +68,8 @@ export interface StdioServiceOptions {
   baseDir: string
   /** Ignored lines, a process that exited or could not start. */
   log?(message: string): void
+  /** Confines a service set to run in the sandbox; without it, such a service does not start. */
+  confine?: ConfineServer
 }
 
 /** One started process and the calls sent to it. */
@@ -80,10 +83,14 @@ interface Running {
   /** close() is ending it: its exit is no failure to report. */
   closing: boolean
   ended: boolean
+  /** Tidies what its sandbox left (a temp folder). */
+  done(): void
 }
 
 export class StdioService implements ServiceTransport {
   private process: Running | undefined
+  /** The process being started (its sandbox prepared): calls meanwhile wait for the same one. */
+  private starting: Promise<Running> | undefined
   private stderrText = ''
 
   constructor(
@@ -105,21 +112,21 @@ export class StdioService implements ServiceTransport {
     return this.stderrText
   }
 
-  call(call: ServiceCall): Promise<string> {
+  async call(call: ServiceCall): Promise<string> {
     const id = this.descriptor.id
-    if (call.signal.aborted) return Promise.reject(call.signal.reason)
+    if (call.signal.aborted) throw call.signal.reason
     let running: Running
     try {
-      running = this.start()
+      running = await this.start()
     } catch (error) {
-      return Promise.reject(
-        new ToolError('execution_failed', `The service ${id} could not be started: ${describe(error)}`),
-      )
+      throw new ToolError('execution_failed', `The service ${id} could not be started: ${describe(error)}`)
+    }
+    if (call.signal.aborted) throw call.signal.reason
+    if (running.closing) {
+      throw new ToolError('execution_failed', `The service ${id} was stopped during the call.`)
     }
     if (running.pending.has(call.id)) {
-      return Promise.reject(
-        new ToolError('execution_failed', `A call with the id ${call.id} is already in flight.`),
-      )
+      throw new ToolError('execution_failed', `A call with the id ${call.id} is already in flight.`)
     }
     const pending = new PendingServiceCall(id, call, {
       cancel: () => this.write(running, { id: call.id, cancel: true } satisfies StdioCancelLine),
@@ -135,6 +142,7 @@ export class StdioService implements ServiceTransport {
 
   /** Ends the process and all it started; calls in flight fail. A later call starts it again. */
   async close(): Promise<void> {
+    await this.starting?.catch(() => {})
     const running = this.process
     this.process = undefined
     if (!running) return
@@ -149,14 +157,38 @@ export class StdioService implements ServiceTransport {
   }
 
   /** The running process, or a new one. */
-  private start(): Running {
-    if (this.process && !this.process.exited) return this.process
-    const [file, ...args] = this.descriptor.command
+  private start(): Promise<Running> {
+    if (this.process && !this.process.exited) return Promise.resolve(this.process)
+    this.starting ??= this.launch().finally(() => {
+      this.starting = undefined
+    })
+    return this.starting
+  }
+
+  /** The command as it starts: in the sandbox when the person set it so. */
+  private async prepare() {
+    const { descriptor } = this
+    const [file, ...args] = descriptor.command
     if (!file)
-      throw new AtelierError('invalid_descriptor', `The service ${this.descriptor.id} has an empty command.`)
-    const child = spawn(file, args, {
-      cwd: resolve(this.options.baseDir, this.descriptor.cwd ?? '.'),
-      env: { ...minimalEnv(), ...this.descriptor.env },
+      throw new AtelierError('invalid_descriptor', `The service ${descriptor.id} has an empty command.`)
+    const cwd = resolve(this.options.baseDir, descriptor.cwd ?? '.')
+    const command = { file, args, cwd, env: { ...minimalEnv(), ...descriptor.env } }
+    if (!descriptor.sandboxed) return { command, done: () => {} }
+    const name = `The service ${descriptor.id}`
+    if (!this.options.confine) {
+      throw new AtelierError(
+        'sandbox_unavailable',
+        `${name} is set to run in the sandbox, which is not available here.`,
+      )
+    }
+    return this.options.confine(command, descriptor.cwd === undefined ? null : cwd, name)
+  }
+
+  private async launch(): Promise<Running> {
+    const { command, done } = await this.prepare()
+    const child = spawn(command.file, command.args, {
+      cwd: command.cwd,
+      env: command.env,
       // Its own process group, so closing it can end everything it started.
       detached: process.platform !== 'win32',
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -170,6 +202,7 @@ export class StdioService implements ServiceTransport {
       exited: false,
       closing: false,
       ended: false,
+      done,
     }
     this.process = running
 
@@ -236,6 +269,7 @@ export class StdioService implements ServiceTransport {
     running.ended = true
     running.exited = true
     running.forget()
+    running.done()
     if (this.process === running) this.process = undefined
     if (running.closing) return
     const tail = this.stderrText.trim().slice(-STDERR_QUOTED)

@@ -4,6 +4,7 @@
  * announcements, the stdio processes, the registry sync — and announced as `services.changed`.
  * Listing connects nothing: the broker connects when a turn, the inspector or the person asks.
  */
+
 import { AtelierError } from '../../../src-shared/errors'
 import {
   type BrokerInfo,
@@ -18,6 +19,7 @@ import type { SealedSecrets } from '../../core/sealed-secrets'
 import type { AppSettingsRepository } from '../../db/app-settings-repository'
 import type { ToolServicesRepository } from '../../db/tool-services-repository'
 import type { ToolRegistry } from '../registry'
+import type { ConfineServer } from '../sandbox/command-sandbox'
 import type { ToolSettingsService } from '../tool-settings-service'
 import { BrokerConnection } from './broker-connection'
 import { readDescriptors, toolConfig } from './descriptors'
@@ -49,6 +51,8 @@ export interface ToolServiceDeps {
   events: AtelierEvents
   /** Where a stdio service's relative `cwd` starts. */
   baseDir: string
+  /** Confines the stdio services set to run in the sandbox. */
+  confine?: ConfineServer
   now?: () => number
 }
 
@@ -85,6 +89,7 @@ export class ToolServiceService {
     this.stdio = new StdioPool({
       baseDir: deps.baseDir,
       log: (id, message) => this.errors.record(id, message),
+      ...(deps.confine && { confine: deps.confine }),
     })
     this.tools = new ServiceToolSync({
       registry: deps.registry,

@@ -8,6 +8,7 @@ import type { TurnEvent } from '../../../src-shared/agent'
 import { useAgentFixture } from '../../support/agent-harness'
 import { isAlive } from '../../support/fixture-process'
 import { recordingTool } from '../../support/test-tools'
+import { turnSandboxOff } from '../../support/tool-harness'
 import { toolResults } from '../../support/turn-events'
 
 const args = (pattern: string) => JSON.stringify({ pattern })
@@ -185,6 +186,8 @@ describe('the agent turn loop', () => {
   it('stops during a tool: the shell and what it started are killed, and the chat can go on', async () => {
     const { atelier, fake, chat, project, run } = await setup('openai-responses')
     atelier.tools.settings.update(LOCAL_USER, 'bash', { enabled: true })
+    // The pid a sandboxed shell sees is its own namespace's: this test reads it from outside.
+    turnSandboxOff(atelier)
     const pidFile = join(project, 'sleeper.pid')
     fake.enqueue({
       toolCalls: [

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createAtelier } from '../../../src-main/app/create-atelier'
 import { DEFAULT_PROTECTED_PATHS } from '../../../src-shared/approvals'
+import { DEFAULT_SANDBOX_SETTINGS } from '../../../src-shared/sandbox'
 import { useTempDirs } from '../../support/temp-dir'
 
 describe('PreferencesService', () => {
@@ -15,6 +16,7 @@ describe('PreferencesService', () => {
       protectedPaths: DEFAULT_PROTECTED_PATHS,
       customToolPaths: [],
       compactionThresholdPercent: 80,
+      sandbox: DEFAULT_SANDBOX_SETTINGS,
     })
     first.preferences.update({ theme: 'dark', maxIterations: 12 })
     first.close()
@@ -26,6 +28,7 @@ describe('PreferencesService', () => {
         protectedPaths: DEFAULT_PROTECTED_PATHS,
         customToolPaths: [],
         compactionThresholdPercent: 80,
+        sandbox: DEFAULT_SANDBOX_SETTINGS,
       })
     } finally {
       second.close()
@@ -63,6 +66,8 @@ describe('PreferencesService', () => {
     ['protected paths that are not a list of globs', '{"protectedPaths":[".git/**",""]}'],
     ['custom tool paths that are not a list of paths', '{"customToolPaths":"~/tools"}'],
     ['a compaction threshold out of range', '{"compactionThresholdPercent":99}'],
+    ['sandbox settings missing a switch', '{"sandbox":{"enabled":false}}'],
+    ['sandbox settings of the wrong type', '{"sandbox":{"enabled":"no","network":true}}'],
   ])('falls back to the defaults when the stored preferences hold %s', (_case, stored) => {
     const atelier = createAtelier({ dataDir: tempDir() })
     try {
@@ -75,6 +80,7 @@ describe('PreferencesService', () => {
         protectedPaths: DEFAULT_PROTECTED_PATHS,
         customToolPaths: [],
         compactionThresholdPercent: 80,
+        sandbox: DEFAULT_SANDBOX_SETTINGS,
       })
       expect(atelier.preferences.update({ theme: 'light' })).toEqual({
         theme: 'light',
@@ -82,6 +88,7 @@ describe('PreferencesService', () => {
         protectedPaths: DEFAULT_PROTECTED_PATHS,
         customToolPaths: [],
         compactionThresholdPercent: 80,
+        sandbox: DEFAULT_SANDBOX_SETTINGS,
       })
       expect(atelier.preferences.get()).toEqual({
         theme: 'light',
@@ -89,6 +96,7 @@ describe('PreferencesService', () => {
         protectedPaths: DEFAULT_PROTECTED_PATHS,
         customToolPaths: [],
         compactionThresholdPercent: 80,
+        sandbox: DEFAULT_SANDBOX_SETTINGS,
       })
     } finally {
       atelier.close()

@@ -188,6 +188,7 @@ describe('ToolExecutor', () => {
         'ledger',
         'onUpdate',
         'protectedPaths',
+        'sandbox',
         'signal',
       ])
     })
