@@ -7,6 +7,9 @@
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { findOnPath } from '../../src-main/tools/processes'
+
+const TOUCH = findOnPath('touch', process.env.PATH ?? '') ?? '/usr/bin/touch'
 
 export interface Bypass {
   command: string
@@ -33,10 +36,13 @@ export function approvalBypasses(marker: string): Record<string, Bypass> {
     gitRepository(project)
     execFileSync('git', ['config', 'core.fsmonitor', `touch ${marker}; false`], { cwd: project })
   }
-  /** A folder with a `bin/git` of its own, which leaves the marker when it runs instead of git. */
+  /**
+   * A folder with a `bin/git` of its own, which leaves the marker when it runs instead of git. It
+   * names touch by its path: PATH is that folder alone when it runs.
+   */
   const folderWithOwnGit = (project: string) => {
     mkdirSync(join(project, 'bin'))
-    writeFileSync(join(project, 'bin', 'git'), `#!/bin/sh\ntouch ${resolve(project, marker)}\n`, {
+    writeFileSync(join(project, 'bin', 'git'), `#!/bin/sh\n${TOUCH} ${resolve(project, marker)}\n`, {
       mode: 0o755,
     })
   }
