@@ -85,6 +85,16 @@ describe('the sandbox, with every command allowed', { timeout: 60_000 }, () => {
     expect(readFileSync(join(project, '.npmrc'), 'utf8')).toBe('registry=https://registry.npmjs.org/\n')
   })
 
+  it('creates no protected path that was not there yet: a .npmrc, a .vscode/tasks.json', async () => {
+    const { bash, project } = await sandboxed()
+    const call = await bash(
+      `echo 'node-options=--require ./evil.cjs' > .npmrc; mkdir -p .vscode && echo '{}' > .vscode/tasks.json`,
+    )
+    expect(call).toMatchObject({ ...RAN_SANDBOXED, isError: true })
+    expect(existsSync(join(project, '.npmrc'))).toBe(false)
+    expect(existsSync(join(project, '.vscode', 'tasks.json'))).toBe(false)
+  })
+
   it('reads none of the person’s secrets: an SSH key and a .netrc in the home print nothing of theirs', async () => {
     const { bash, home } = await sandboxed()
     const key = `-----BEGIN OPENSSH PRIVATE KEY-----\nfake-key-${process.pid}\n-----END OPENSSH PRIVATE KEY-----\n`

@@ -137,6 +137,21 @@ describe('the sandbox, inside the folder', { timeout: 60_000 }, () => {
     expect(existsSync(join(home, 'notes.txt'))).toBe(false)
   })
 
+  it('names the path of a refused redirect, not the shell that reports it', async () => {
+    const { bash, home } = await sandboxed()
+    const call = await bash('echo note > ~/notes.txt')
+    expect(call.shell.stderr).toContain(`${join(home, 'notes.txt')}: Read-only file system`)
+    expect(call.content).toContain(`The sandbox refused writing ${join(home, 'notes.txt')} (`)
+  })
+
+  it('tells the model a connection was refused by the sandbox, which has no network', async () => {
+    const { bash } = await sandboxed()
+    const call = await bash('echo x > /dev/tcp/127.0.0.1/9')
+    expect(call).toMatchObject({ isError: true, shell: { sandbox: { state: 'sandboxed', network: false } } })
+    expect(call.content).toMatch(/The sandbox refused [^\n]*network/)
+    expect(call.content).toContain('leave_sandbox')
+  })
+
   describe('with no sandbox on this machine', () => {
     const REASON = 'bubblewrap (bwrap) is not installed.'
     const missing = async () => Sandbox.unavailable(REASON)
