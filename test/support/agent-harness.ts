@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs'
 import { afterEach } from 'vitest'
-import { type Atelier, createAtelier } from '../../src-main/app/create-atelier'
+import { type Atelier, type AtelierOptions, createAtelier } from '../../src-main/app/create-atelier'
 import type { Asker } from '../../src-main/approvals/askers'
 import { builtinTools } from '../../src-main/tools/builtin'
 import type { RegisteredTool } from '../../src-main/tools/types'
@@ -43,6 +43,10 @@ export interface AgentFixtureOptions {
   home?: string
   /** Whether a person watches (custom tools' `hasUI`); false by default, as in `atelier run`. */
   hasUI?: boolean
+  /** The app's data folder (the database, the secret store); a fresh temp folder by default. */
+  dataDir?: string
+  /** Finds the platform's sandbox; by default a probe of this machine. */
+  detectSandbox?: AtelierOptions['detectSandbox']
 }
 
 /**
@@ -68,12 +72,13 @@ export function useAgentFixture() {
     for (const tool of tools) registry.register(tool)
     const home = options.home ?? realpathSync(tempDir())
     const atelier = createAtelier({
-      dataDir: tempDir(),
+      dataDir: options.dataDir ?? tempDir(),
       registry,
       env: FAKE_ENV,
       retry: FAST_RETRY,
       home,
       ...(options.hasUI !== undefined && { hasUI: options.hasUI }),
+      ...(options.detectSandbox && { detectSandbox: options.detectSandbox }),
     })
     cleanups.push(() => atelier.close())
     const project = realpathSync(tempDir())

@@ -1,11 +1,15 @@
 import { execFileSync } from 'node:child_process'
 
-/**
- * The command lines of this test process's living descendants that `matches` picks: only what the
- * test spawned counts, whatever else runs on the machine.
- */
-export function descendantProcesses(matches: (args: string) => boolean): string[] {
-  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,stat=,args='], { encoding: 'utf8' })
+interface ProcessRow {
+  pid: number
+  ppid: number
+  stat: string
+  args: string
+}
+
+/** Every process on the machine, as `ps` lists it. */
+function processRows(): ProcessRow[] {
+  return execFileSync('ps', ['-eo', 'pid=,ppid=,stat=,args='], { encoding: 'utf8' })
     .split('\n')
     .flatMap((line) => {
       const match = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(line)
@@ -13,6 +17,17 @@ export function descendantProcesses(matches: (args: string) => boolean): string[
         ? [{ pid: Number(match[1]), ppid: Number(match[2]), stat: match[3] ?? '', args: match[4] ?? '' }]
         : []
     })
+}
+
+/** A zombie has ended; it only waits for its parent to read its status. */
+const living = (row: ProcessRow) => !row.stat.startsWith('Z')
+
+/**
+ * The command lines of this test process's living descendants that `matches` picks: only what the
+ * test spawned counts, whatever else runs on the machine.
+ */
+export function descendantProcesses(matches: (args: string) => boolean): string[] {
+  const rows = processRows()
   const ours = new Set([process.pid])
   for (let grew = true; grew; ) {
     grew = false
@@ -23,8 +38,16 @@ export function descendantProcesses(matches: (args: string) => boolean): string[
       }
     }
   }
-  // A zombie has ended; it only waits for its parent to read its status.
-  return rows
-    .filter((row) => ours.has(row.pid) && !row.stat.startsWith('Z') && matches(row.args))
+  return rows.filter((row) => ours.has(row.pid) && living(row) && matches(row.args)).map((row) => row.args)
+}
+
+/**
+ * The command lines of every living process on the machine that `matches` picks, whoever is its
+ * parent now: what a test started and lost track of counts too (`matches` should name something
+ * only the test's processes carry).
+ */
+export function livingProcesses(matches: (args: string) => boolean): string[] {
+  return processRows()
+    .filter((row) => living(row) && matches(row.args))
     .map((row) => row.args)
 }
