@@ -220,6 +220,7 @@ async function runIn(interpreter: Interpreter, args: Parameters, context: ToolCo
     network: args.leave_sandbox?.needs === 'network',
   })
   let result: ShellCommandResult
+  let movedAside: string[] = []
   try {
     result = await runShellCommand({
       ...(confined?.command ?? command),
@@ -229,11 +230,12 @@ async function runIn(interpreter: Interpreter, args: Parameters, context: ToolCo
       onOutput: (stream, text) => context.onUpdate({ kind: 'output', stream, text }),
     })
   } finally {
-    confined?.done()
+    movedAside = confined?.done() ?? []
   }
   const sandbox = confined?.report
   if (sandbox?.state === 'sandboxed') result = asSignalled(result)
-  const report = describeResult(result) + (sandbox ? sandboxNote(result, sandbox) : '')
+  const report =
+    describeResult(result) + (sandbox ? sandboxNote(result, sandbox) : '') + movedAsideNote(movedAside)
   const shown = {
     display: { kind: 'shell', ...result, cwd: real, ...(sandbox && { sandbox }) } as const,
     truncated: result.truncated.stdout || result.truncated.stderr,
@@ -254,7 +256,7 @@ async function runIn(interpreter: Interpreter, args: Parameters, context: ToolCo
         ...shown,
       }
     default:
-      return { content: report, isError: result.exitCode !== 0, ...shown }
+      return { content: report, isError: result.exitCode !== 0 || movedAside.length > 0, ...shown }
   }
 }
 
@@ -272,35 +274,66 @@ function asSignalled(result: ShellCommandResult): ShellCommandResult {
 /** Lines of a failed command that say the sandbox refused it: a read-only path, an unreachable network. */
 const READ_ONLY = /read-only file system|EROFS/i
 const NO_NETWORK =
-  /network is unreachable|could not resolve host|temporary failure in name resolution|ENETUNREACH|EAI_AGAIN|name or service not known/i
+  /network is unreachable|could not resolve host|temporary failure in name resolution|ENETUNREACH|EAI_AGAIN|name or service not known|connection refused|couldn't connect to server|failed to connect|ECONNREFUSED/i
+const QUOTED = /['"‘’“”`]([^'"‘’“”`]+)['"‘’“”`]/g
+const BARE = /(?:^|\s)((?:\/|~\/)[^\s:'"]+)/g
+/** An address a refused connection names: bash's /dev/tcp/HOST/PORT, curl's "to HOST port N", or HOST:PORT. */
+const ADDRESS =
+  /\/dev\/(?:tcp|udp)\/([^/\s]+)\/(\d+)|to ([\w.:-]+) port (\d+)|((?:\d{1,3}\.){3}\d{1,3}(?::\d+)?)/
 
 /**
  * Said to the model when a sandboxed command failed because of the sandbox — which paths it could
- * not write, that the network is off — so it can ask to leave the sandbox instead of guessing.
+ * not write, that the network is off and which address it could not reach — so it can ask to leave
+ * the sandbox instead of guessing.
  */
 export function sandboxNote(result: ShellCommandResult, sandbox: SandboxReport): string {
   if (sandbox.state !== 'sandboxed' || result.exitCode === 0) return ''
   const lines = `${result.stderr}\n${result.stdout}`.split('\n')
-  const paths = new Set(
-    lines
-      .filter((line) => READ_ONLY.test(line))
-      .flatMap((line) => {
-        const quoted = /['"‘’“”`]([^'"‘’“”`]+)['"‘’“”`]/.exec(line)?.[1]
-        const bare = /(?:^|\s)((?:\/|~\/)[^\s:'"]+)/.exec(line)?.[1]
-        return [quoted ?? bare ?? ''].filter(Boolean)
-      }),
-  )
-  const network = !sandbox.network && lines.some((line) => NO_NETWORK.test(line))
-  if (paths.size === 0 && !network) return ''
+  const paths = new Set(lines.flatMap((line) => refusedPath(line) ?? []))
+  const unreachable = sandbox.network ? [] : lines.filter((line) => NO_NETWORK.test(line))
+  if (paths.size === 0 && unreachable.length === 0) return ''
+  const addresses = new Set(unreachable.flatMap((line) => addressIn(line) ?? []))
   const refused = [
     ...(paths.size > 0
       ? [
           `writing ${[...paths].join(', ')} (only the working folder is writable, and its protected paths are read-only)`,
         ]
       : []),
-    ...(network ? ['the network (it is off in the sandbox)'] : []),
+    ...(unreachable.length > 0
+      ? [
+          `the network (it is off in the sandbox${addresses.size > 0 ? `: ${[...addresses].join(', ')} could not be reached` : ''})`,
+        ]
+      : []),
   ]
   return `\nThe sandbox refused ${refused.join(' and ')}. If the command needs it, call it again with leave_sandbox ({ needs: "network" or "everything", justification }); the user decides.\n`
+}
+
+/** Said when the sandbox moved aside protected paths the command created (see `CommandSandbox.moveAside`). */
+function movedAsideNote(paths: readonly string[]): string {
+  if (paths.length === 0) return ''
+  return `\nThe sandbox undid what the command created at protected paths, which change only with the user's approval: ${paths.join(', ')} (moved aside to Atelier's data folder). If they are needed, call it again with leave_sandbox ({ needs: "everything", justification }); the user decides.\n`
+}
+
+/**
+ * The path a read-only error names: the last one before the error text (`bash: line 1: PATH:
+ * Read-only file system` names the shell first), else the first after it (Node's `EROFS: …, open 'PATH'`).
+ */
+function refusedPath(line: string): string | undefined {
+  const at = line.search(READ_ONLY)
+  if (at < 0) return undefined
+  const pathIn = (text: string) =>
+    [...text.matchAll(QUOTED)].map((match) => match[1]).at(-1) ??
+    [...text.matchAll(BARE)].map((match) => match[1]).at(-1)
+  return pathIn(line.slice(0, at)) ?? pathIn(line.slice(at))
+}
+
+function addressIn(line: string): string | undefined {
+  const match = ADDRESS.exec(line)
+  if (!match) return undefined
+  const [, tcpHost, tcpPort, host, port, plain] = match
+  if (tcpHost) return `${tcpHost}:${tcpPort}`
+  if (host) return `${host}:${port}`
+  return plain
 }
 
 /**

@@ -3,12 +3,14 @@
  * the person's settings, and the policy built for the folder a command runs in. It confines a
  * command, or says why it runs as it is — and says so on every result.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { randomUUID } from 'node:crypto'
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { AtelierError } from '../../../src-shared/errors'
 import type { SandboxInfo, SandboxReport, SandboxSettings } from '../../../src-shared/sandbox'
 import type { SandboxCommand } from './policy'
+import { protectedWithin } from './protected-within'
 import { Sandbox } from './sandbox'
 import { sandboxPolicy } from './sandbox-policy'
 
@@ -26,8 +28,15 @@ export interface CommandSandboxDeps {
 export interface ConfinedCommand {
   command: SandboxCommand
   report: SandboxReport
-  done(): void
+  /**
+   * Tidies up once it has ended; returns the protected paths it created, moved aside (see
+   * `CommandSandbox.moveAside`), relative to its folder.
+   */
+  done(): string[]
 }
+
+/** Where Atelier keeps what confined commands created at protected paths, under its data folder. */
+export const MOVED_ASIDE_FOLDER = 'sandbox-moved-aside'
 
 /** Confines a program the person set to run in the sandbox: see `CommandSandbox.confineServer`. */
 export type ConfineServer = (
@@ -62,11 +71,20 @@ export class CommandSandbox {
   async confine(
     command: SandboxCommand,
     folder: string | null,
-    { outside = false, network = false }: { outside?: boolean; network?: boolean } = {},
+    {
+      outside = false,
+      network = false,
+      moveAside = true,
+    }: {
+      outside?: boolean
+      network?: boolean
+      /** Protected paths it creates are moved aside when it ends (not for servers, which outlive any call). */
+      moveAside?: boolean
+    } = {},
   ): Promise<ConfinedCommand> {
     const settings = this.deps.settings()
     const sandbox = await this.platform()
-    const as = (report: SandboxReport): ConfinedCommand => ({ command, report, done: () => {} })
+    const as = (report: SandboxReport): ConfinedCommand => ({ command, report, done: () => [] })
     if (outside) return as({ state: 'outside', network: true })
     if (!settings.enabled) return as({ state: 'off', network: true })
     if (!sandbox.available) {
@@ -86,11 +104,13 @@ export class CommandSandbox {
       network: allowNetwork,
       tempDir,
     })
+    const protectedBefore = new Set(policy.readOnly)
     return {
       command: sandbox.confine(command, policy),
       report: { state: 'sandboxed', network: allowNetwork },
       done: () => {
         if (tempDir !== '/tmp') rmSync(tempDir, { recursive: true, force: true })
+        return folder === null || !moveAside ? [] : this.moveAside(folder, protectedBefore)
       },
     }
   }
@@ -101,7 +121,7 @@ export class CommandSandbox {
    */
   async confineProgram(command: SandboxCommand, folder: string | null): Promise<ConfinedCommand> {
     if (this.deps.settings().customTools) return this.confine(command, folder)
-    return { command, report: { state: 'off', network: true }, done: () => {} }
+    return { command, report: { state: 'off', network: true }, done: () => [] }
   }
 
   /**
@@ -115,13 +135,40 @@ export class CommandSandbox {
     folder: string | null,
     name: string,
   ): Promise<ConfinedCommand> {
-    const confined = await this.confine(command, folder)
+    const confined = await this.confine(command, folder, { moveAside: false })
     const { report } = confined
     if (report.state !== 'unavailable') return confined
     throw new AtelierError(
       'sandbox_unavailable',
       `${name} is set to run in the sandbox, which is not available here: ${report.reason} Turn its sandbox switch off to run it anyway.`,
     )
+  }
+
+  /**
+   * The sandbox binds read-only only the protected paths that exist: one a confined command created
+   * where none was (a `.npmrc`, a `.vscode` folder, a nested `.git`) is moved out of the folder, to
+   * Atelier's data folder, so it takes effect nowhere and nothing is lost. Returns them, relative.
+   */
+  private moveAside(folder: string, before: ReadonlySet<string>): string[] {
+    const root = realpathSync(folder)
+    const kept = [...before]
+    const created = protectedWithin(root, this.deps.protectedPaths()).filter(
+      (path) => !before.has(path) && !kept.some((old) => path.startsWith(`${old}/`)),
+    )
+    if (created.length === 0) return []
+    const shelf = join(this.deps.dataDir, MOVED_ASIDE_FOLDER, `${Date.now()}-${randomUUID().slice(0, 8)}`)
+    for (const path of created) {
+      const target = join(shelf, relative(root, path))
+      mkdirSync(dirname(target), { recursive: true })
+      try {
+        renameSync(path, target)
+      } catch {
+        // Another file system: copied, then removed.
+        cpSync(path, target, { recursive: true })
+        rmSync(path, { recursive: true, force: true })
+      }
+    }
+    return created.map((path) => relative(root, path))
   }
 
   private platform(): Promise<Sandbox> {

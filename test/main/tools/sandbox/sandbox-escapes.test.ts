@@ -93,6 +93,9 @@ describe('the sandbox, with every command allowed', { timeout: 60_000 }, () => {
     expect(call).toMatchObject({ ...RAN_SANDBOXED, isError: true })
     expect(existsSync(join(project, '.npmrc'))).toBe(false)
     expect(existsSync(join(project, '.vscode', 'tasks.json'))).toBe(false)
+    // Undone, said, and kept where the person can find it.
+    expect(call.content).toContain('The sandbox undid what the command created at protected paths')
+    expect(call.content).toMatch(/\.npmrc|\.vscode/)
   })
 
   it('reads none of the person’s secrets: an SSH key and a .netrc in the home print nothing of theirs', async () => {
