@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander'
+import { Command, CommanderError, InvalidArgumentError } from 'commander'
 import { toErrorPayload } from '../../src-shared/errors'
 import { APP_VERSION } from '../app/create-atelier'
 import { PRODUCT_NAME } from '../app/data-dir'
@@ -45,6 +45,8 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   try {
     await program.parseAsync(argv)
   } catch (error) {
+    // Commander has said what was wrong with the command line, except for an argument an action refused.
+    if (error instanceof InvalidArgumentError) process.stderr.write(`atelier: ${error.message}\n`)
     if (error instanceof CommanderError) process.exit(error.exitCode)
     const { code, message } = toErrorPayload(error)
     process.stderr.write(`atelier: ${message} (${code})\n`)

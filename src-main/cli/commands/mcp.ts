@@ -35,6 +35,7 @@ interface AddOptions {
   secret?: string[]
   public?: string[]
   cwd?: string
+  sandboxed?: boolean
   clientId?: string
   clientSecret?: string
   clientMetadataUrl?: string
@@ -97,6 +98,10 @@ export function registerMcpCommand(program: Command): void {
     )
     .option('--cwd <dir>', 'the folder a stdio server starts in')
     .option(
+      '--sandboxed',
+      'run a stdio server in the sandbox: it writes only its --cwd, reads no secrets, and has the network only if the sandbox allows it',
+    )
+    .option(
       '--client-id <id>',
       'OAuth: a client registered with the server beforehand (no dynamic registration)',
     )
@@ -145,10 +150,13 @@ export function registerMcpCommand(program: Command): void {
                 env: options.env ?? {},
                 secret,
                 cwd: options.cwd ? resolve(options.cwd) : null,
+                ...(options.sandboxed && { sandboxed: true }),
               },
               { approve: true },
             )
-        process.stdout.write(`added ${info.name}: ${info.target}${storedEncrypted(info)}\n`)
+        const sandboxed =
+          info.definition.transport === 'stdio' && info.definition.sandboxed ? ', in the sandbox' : ''
+        process.stdout.write(`added ${info.name}: ${info.target}${sandboxed}${storedEncrypted(info)}\n`)
       }),
     )
 

@@ -50,15 +50,29 @@ export class Sandbox {
         file: status.executable,
         args: bubblewrapArgs(policy, command),
         cwd: command.cwd,
-        env: { ...command.env, TMPDIR: '/tmp' },
+        env: inTemp(command.env, '/tmp'),
       }
     }
     return {
       file: status.executable,
       args: ['-p', seatbeltProfile(policy), command.file, ...command.args],
       cwd: command.cwd,
-      env: { ...command.env, TMPDIR: policy.tempDir },
+      env: inTemp(command.env, policy.tempDir),
     }
+  }
+}
+
+/**
+ * The environment with the temp folder, and the caches tools keep in the home folder (read-only in
+ * the sandbox), moved into it: `npm`, `pip` and the tools that follow XDG still run, with a cache
+ * that lasts the call. A cache the person set in the environment is kept.
+ */
+function inTemp(env: NodeJS.ProcessEnv, temp: string): NodeJS.ProcessEnv {
+  return {
+    XDG_CACHE_HOME: `${temp}/.cache`,
+    npm_config_cache: `${temp}/.npm`,
+    ...env,
+    TMPDIR: temp,
   }
 }
 
