@@ -44,11 +44,15 @@ export function useSandboxedTurns() {
     atelier.chats.configure({ id: chat.id, approvalMode: 'ask' })
     for (const rule of rules) atelier.approvals.add({ rule, action: 'allow', scope: 'global' })
     let calls = 0
-    /** Runs `command` as the one call of a turn; the call as it ended. */
-    const bash = async (command: string, asker: Asker = nobodyToAsk): Promise<EndedCommand> => {
+    /** Runs `command` (with `extra` arguments: `leave_sandbox`) as the one call of a turn; the call as it ended. */
+    const bash = async (
+      command: string,
+      asker: Asker = nobodyToAsk,
+      extra: Record<string, unknown> = {},
+    ): Promise<EndedCommand> => {
       const id = `call_${++calls}`
       fake.enqueue(
-        { toolCalls: [{ id, name: 'bash', arguments: JSON.stringify({ command }) }] },
+        { toolCalls: [{ id, name: 'bash', arguments: JSON.stringify({ command, ...extra }) }] },
         { text: 'Done.' },
       )
       const { events } = await run('run it', { asker })
