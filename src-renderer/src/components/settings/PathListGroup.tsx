@@ -56,12 +56,7 @@ export function PathListGroup({
         placeholder={placeholder}
       />
       <div className="form-actions">
-        <button
-          type="button"
-          className="primary"
-          disabled={!changed}
-          onClick={() => onSave(cleaned)}
-        >
+        <button type="button" className="primary" disabled={!changed} onClick={() => onSave(cleaned)}>
           {saveLabel}
         </button>
         {defaults && (
