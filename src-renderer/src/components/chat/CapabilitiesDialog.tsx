@@ -1,7 +1,10 @@
 import { useEffect, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
 import type { Capabilities } from '../../../../src-shared/contract'
+import type { SandboxInfo } from '../../../../src-shared/sandbox'
 import { errorMessage } from '../../errors'
+import { SettingsLinkText } from '../SettingsLinkText'
+import { sandboxPolicyText } from '../sandbox-words'
 import { ChatIcon } from './ChatIcon'
 import { CopyButton } from './CopyButton'
 import { Modal } from './Modal'
@@ -30,12 +33,19 @@ export function CapabilitiesDialog({
 }) {
   const [capabilities, setCapabilities] = useState<Capabilities>()
   const [error, setError] = useState<string>()
+  // Which sandbox policy holds for the commands the turn may run, or why it could not be read.
+  const [sandbox, setSandbox] = useState<string>()
 
   useEffect(() => {
     let live = true
     api.chats.capabilities({ id: chatId }).then(
       (value) => live && setCapabilities(value),
       (failure: unknown) => live && setError(errorMessage(failure)),
+    )
+    api.sandbox.status().then(
+      (info: SandboxInfo) => live && setSandbox(sandboxPolicyText(info)),
+      (failure: unknown) =>
+        live && setSandbox(`Whether commands are sandboxed could not be read: ${errorMessage(failure)}`),
     )
     return () => {
       live = false
@@ -110,6 +120,14 @@ export function CapabilitiesDialog({
               <dd>{capabilities.totalTokens.toLocaleString()}</dd>
             </div>
           </dl>
+          {sandbox && (
+            <p className="capabilities-note capabilities-sandbox">
+              <ChatIcon name="shield" size={15} />
+              <span>
+                <SettingsLinkText text={sandbox} />
+              </span>
+            </p>
+          )}
           {left.length > 0 && (
             <ul className="capabilities-left">
               {left.map((server) => (
