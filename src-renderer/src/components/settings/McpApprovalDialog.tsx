@@ -1,6 +1,7 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
 import { isSecret, type McpServerInfo } from '../../../../src-shared/mcp'
+import type { SandboxInfo } from '../../../../src-shared/sandbox'
 import { errorMessage } from '../../errors'
 import { Modal } from '../chat/Modal'
 import { Notice } from './Notice'
@@ -22,6 +23,19 @@ export function McpApprovalDialog({ api, server, onApproved, onClose }: McpAppro
   const [error, setError] = useState<string>()
   const definition = server.definition.transport === 'stdio' ? server.definition : undefined
   const env = Object.entries(definition?.env ?? {})
+  const [sandbox, setSandbox] = useState<SandboxInfo>()
+
+  // A server set to run sandboxed, on a computer with no working sandbox, must not read as confined.
+  useEffect(() => {
+    let live = true
+    api.sandbox.status().then(
+      (info) => live && setSandbox(info),
+      () => undefined,
+    )
+    return () => {
+      live = false
+    }
+  }, [api])
 
   async function approve() {
     setApproving(true)
@@ -85,6 +99,25 @@ export function McpApprovalDialog({ api, server, onApproved, onClose }: McpAppro
             </pre>
           ) : (
             <span className="muted">None added.</span>
+          )}
+        </dd>
+        <dt>Sandbox</dt>
+        <dd>
+          {definition?.sandboxed && sandbox && !sandbox.available ? (
+            <span>
+              <strong>Not sandboxed:</strong> it is set to run in the sandbox, but none works on this computer
+              ({sandbox.reason}), so it runs with your own permissions.
+            </span>
+          ) : definition?.sandboxed ? (
+            <span>
+              Runs in the sandbox: it writes only its working folder and a private temp folder, and cannot
+              read your secrets.
+            </span>
+          ) : (
+            <span>
+              <strong>Not sandboxed:</strong> it runs with your own permissions. Turn on “Run in the sandbox”
+              when editing it to confine it.
+            </span>
           )}
         </dd>
       </dl>
