@@ -459,17 +459,30 @@ export function ApprovalQuestion({ question }: QuestionProps<ApprovalRequest>) {
             >
               Allow once
             </button>
-            <button type="button" disabled={disabled} onClick={() => void reply({ decision: 'allow-chat' })}>
-              Allow for this chat
-            </button>
-            <button
-              type="button"
-              disabled={disabled || question.suggestedRules.length === 0}
-              title={question.suggestedRules.length === 0 ? 'No rule can be saved for this call' : undefined}
-              onClick={() => setEditing(true)}
-            >
-              Always allow…
-            </button>
+            {/* Leaving the sandbox is asked call by call: no answer here may stand for the next one. */}
+            {leaving ? (
+              <span className="approval-once-only">Asked every time</span>
+            ) : (
+              <>
+                <button
+                  type="button"
+                  disabled={disabled}
+                  onClick={() => void reply({ decision: 'allow-chat' })}
+                >
+                  Allow for this chat
+                </button>
+                <button
+                  type="button"
+                  disabled={disabled || question.suggestedRules.length === 0}
+                  title={
+                    question.suggestedRules.length === 0 ? 'No rule can be saved for this call' : undefined
+                  }
+                  onClick={() => setEditing(true)}
+                >
+                  Always allow…
+                </button>
+              </>
+            )}
           </div>
           <form className="approval-deny" onSubmit={onDeny}>
             <input

@@ -81,7 +81,7 @@ export function SandboxSection({ api, preferences, onChange }: SandboxSectionPro
           and registry credentials, browser profiles, and Atelier’s own data folder — are hidden from it, and
           the network is off.
         </p>
-        <p className="muted">
+        <p className="muted sandbox-limits">
           What the sandbox does not cover: the file tools (read, write, edit) run inside Atelier itself, so
           what they touch is decided by the approvals and by keeping them in the bound folder, not by the
           sandbox.
