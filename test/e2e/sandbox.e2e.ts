@@ -7,6 +7,7 @@ import {
   conversationText,
   screenshot,
   send,
+  setSandbox,
   settingsSection,
   toolCard,
   turnOver,
@@ -168,7 +169,7 @@ describe('the sandbox in the app', () => {
     const folder = tempDir()
     const { page, fake, app } = await open({ folder, approvalMode: 'full-auto' })
     app.atelier.tools.settings.update('local', 'bash', { enabled: true })
-    app.atelier.preferences.update({ sandbox: { ...app.atelier.preferences.get().sandbox, enabled: false } })
+    setSandbox(app, { enabled: false })
     fake.enqueue(
       { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo plain' }) }] },
       { text: 'Ran it.' },

@@ -7,6 +7,7 @@ import { type Atelier, createAtelier } from '../../src-main/app/create-atelier'
 import { startWebHost, type WebHost } from '../../src-main/web/web-host'
 import type { ApprovalMode } from '../../src-shared/approvals'
 import type { Chat } from '../../src-shared/contract'
+import type { SandboxSettings } from '../../src-shared/sandbox'
 import { type FakeProvider, startFakeProvider } from '../support/fake-provider'
 import { requirePrerequisite } from '../support/prerequisites'
 import { useTempDirs } from '../support/temp-dir'
@@ -60,6 +61,14 @@ export async function startApp(
       await atelier.close()
     },
   }
+}
+
+/**
+ * Changes some of the sandbox's settings, the others kept: a test of what asks turns
+ * `runUnasked` off, so a command is put to the person as it would be without a sandbox.
+ */
+export function setSandbox(app: App, changes: Partial<SandboxSettings>): void {
+  app.atelier.preferences.update({ sandbox: { ...app.atelier.preferences.get().sandbox, ...changes } })
 }
 
 /** Opens settings (if needed) and shows one section; resolves when its content has loaded. */
