@@ -113,6 +113,12 @@ describe('the sandbox in the app', () => {
     expect(await approvalCard(page).count()).toBe(0)
     expect(await card.getByRole('log', { name: 'Output of bash' }).textContent()).toContain('tried')
     expect(server.hits()).toBe(0)
+
+    // Capabilities says which policy holds for the commands.
+    await page.getByRole('button', { name: 'Capabilities', exact: true }).click()
+    const dialog = page.getByRole('dialog', { name: 'Capabilities' })
+    await dialog.getByText(/^Commands run in the sandbox \(bubblewrap \(Linux\)\)/).waitFor()
+    expect(await dialog.textContent()).toContain('the network is off')
   })
 
   it('a command asking for the network shows the justification; Allow once lets it reach the server', async () => {
@@ -181,6 +187,14 @@ describe('the sandbox in the app', () => {
     const badge = toolCard(page, 'bash').locator('.badge', { hasText: 'Not sandboxed: off' })
     await badge.waitFor()
     expect(await badge.getAttribute('title')).toContain('Settings → Sandbox')
+
+    await page.getByRole('button', { name: 'Capabilities', exact: true }).click()
+    const dialog = page.getByRole('dialog', { name: 'Capabilities' })
+    await dialog.getByText('Commands are not sandboxed: the sandbox is turned off in').waitFor()
+    // The words name where to turn it back on, and take the person there.
+    await dialog.getByRole('link', { name: 'Settings → Sandbox' }).click()
+    await page.getByRole('tabpanel', { name: 'Sandbox', exact: true }).waitFor()
+    expect(await dialog.count()).toBe(0)
   })
 
   it('a stdio MCP server added with Run in the sandbox says so on its card and at its launch approval', async () => {

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
 import type { Capabilities } from '../../../../src-shared/contract'
-import type { SandboxInfo } from '../../../../src-shared/sandbox'
 import { errorMessage } from '../../errors'
 import { SettingsLinkText } from '../SettingsLinkText'
 import { sandboxPolicyText } from '../sandbox-words'
+import { useSandboxStatus } from '../useSandboxStatus'
 import { ChatIcon } from './ChatIcon'
 import { CopyButton } from './CopyButton'
 import { Modal } from './Modal'
@@ -33,19 +33,17 @@ export function CapabilitiesDialog({
 }) {
   const [capabilities, setCapabilities] = useState<Capabilities>()
   const [error, setError] = useState<string>()
+  const { info: sandboxInfo, error: sandboxError } = useSandboxStatus(api)
   // Which sandbox policy holds for the commands the turn may run, or why it could not be read.
-  const [sandbox, setSandbox] = useState<string>()
+  const sandbox = sandboxInfo
+    ? sandboxPolicyText(sandboxInfo)
+    : sandboxError && `Whether commands are sandboxed could not be read: ${sandboxError}`
 
   useEffect(() => {
     let live = true
     api.chats.capabilities({ id: chatId }).then(
       (value) => live && setCapabilities(value),
       (failure: unknown) => live && setError(errorMessage(failure)),
-    )
-    api.sandbox.status().then(
-      (info: SandboxInfo) => live && setSandbox(sandboxPolicyText(info)),
-      (failure: unknown) =>
-        live && setSandbox(`Whether commands are sandboxed could not be read: ${errorMessage(failure)}`),
     )
     return () => {
       live = false

@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
 import { isSecret, type McpServerInfo } from '../../../../src-shared/mcp'
-import type { SandboxInfo } from '../../../../src-shared/sandbox'
 import { errorMessage } from '../../errors'
 import { Modal } from '../chat/Modal'
+import { useSandboxStatus } from '../useSandboxStatus'
 import { Notice } from './Notice'
 
 interface McpApprovalDialogProps {
@@ -23,19 +23,8 @@ export function McpApprovalDialog({ api, server, onApproved, onClose }: McpAppro
   const [error, setError] = useState<string>()
   const definition = server.definition.transport === 'stdio' ? server.definition : undefined
   const env = Object.entries(definition?.env ?? {})
-  const [sandbox, setSandbox] = useState<SandboxInfo>()
-
   // A server set to run sandboxed, on a computer with no working sandbox, must not read as confined.
-  useEffect(() => {
-    let live = true
-    api.sandbox.status().then(
-      (info) => live && setSandbox(info),
-      () => undefined,
-    )
-    return () => {
-      live = false
-    }
-  }, [api])
+  const { info: sandbox } = useSandboxStatus(api)
 
   async function approve() {
     setApproving(true)

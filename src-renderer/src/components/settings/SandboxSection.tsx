@@ -1,10 +1,10 @@
-import { useEffect, useId, useState } from 'react'
+import { useId } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
 import type { Preferences } from '../../../../src-shared/contract'
-import type { SandboxInfo, SandboxSettings } from '../../../../src-shared/sandbox'
-import { errorMessage } from '../../errors'
+import type { SandboxSettings } from '../../../../src-shared/sandbox'
 import { MarkdownText } from '../chat/MarkdownText'
 import { SANDBOX_KIND_LABELS } from '../sandbox-words'
+import { useSandboxStatus } from '../useSandboxStatus'
 import { Notice } from './Notice'
 import { PathListGroup } from './PathListGroup'
 import { SwitchField } from './SwitchField'
@@ -51,20 +51,8 @@ const SWITCHES: { key: SwitchKey; label: string; hint: string }[] = [
  */
 export function SandboxSection({ api, preferences, onChange }: SandboxSectionProps) {
   const id = useId()
-  const [info, setInfo] = useState<SandboxInfo>()
-  const [error, setError] = useState<string>()
+  const { info, error } = useSandboxStatus(api)
   const settings = preferences?.sandbox
-
-  useEffect(() => {
-    let live = true
-    api.sandbox.status().then(
-      (status) => live && setInfo(status),
-      (failure: unknown) => live && setError(errorMessage(failure)),
-    )
-    return () => {
-      live = false
-    }
-  }, [api])
 
   const save = (changes: Partial<SandboxSettings>) => {
     if (settings) onChange({ sandbox: { ...settings, ...changes } })
