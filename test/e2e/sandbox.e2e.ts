@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
+import { Sandbox } from '../../src-main/tools/sandbox/sandbox'
 import {
   conversation,
   conversationText,
@@ -149,6 +150,7 @@ describe('the sandbox in the app', () => {
     expect(server.hits()).toBe(1)
     const bash = toolCard(page, 'bash')
     await bash.locator('.badge', { hasText: 'Sandboxed · network' }).waitFor()
+    await screenshot(page, 'shell-card-sandbox-network-dark')
     expect(await bash.getByRole('log', { name: 'Output of bash' }).textContent()).toContain('reached')
   })
 
@@ -218,5 +220,35 @@ describe('the sandbox in the app', () => {
     expect(app.atelier.mcp.list().find((server) => server.name === 'confined')?.definition).toMatchObject({
       sandboxed: true,
     })
+  })
+
+  it('with no bwrap to be found, Settings says why and what to install, and a command asks and says it ran unconfined', async () => {
+    const folder = tempDir()
+    // The real probe, on a PATH where no bwrap is.
+    const detectSandbox = () => Sandbox.detect('linux', tempDir())
+    const { page, fake, app } = await open({ folder, approvalMode: 'ask', detectSandbox })
+    app.atelier.tools.settings.update('local', 'bash', { enabled: true })
+
+    const panel = await settingsSection(page, 'Sandbox')
+    const machine = panel.getByRole('region', { name: 'This computer', exact: true })
+    await machine.getByText('Not available', { exact: true }).waitFor()
+    expect(await machine.textContent()).toContain('bubblewrap (bwrap) is not installed.')
+    expect(await machine.getByText('sudo apt-get install bubblewrap').count()).toBe(1)
+    await screenshot(page, 'settings-sandbox-unavailable-light')
+    await page.getByRole('button', { name: 'Close settings' }).click()
+
+    fake.enqueue(
+      { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo unconfined' }) }] },
+      { text: 'Ran it unconfined.' },
+    )
+    await send(page, 'Run it')
+    // Nothing runs "sandboxed" unasked: the approvals decide as without a sandbox.
+    const card = approvalCard(page)
+    await card.getByRole('button', { name: 'Allow once', exact: true }).click()
+    await conversationText(page, (text) => text.includes('Ran it unconfined.'))
+    await turnOver(page)
+    const badge = toolCard(page, 'bash').locator('.badge', { hasText: 'Not sandboxed: unavailable' })
+    await badge.waitFor()
+    expect(await badge.getAttribute('title')).toBe('bubblewrap (bwrap) is not installed.')
   })
 })
