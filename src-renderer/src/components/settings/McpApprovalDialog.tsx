@@ -23,7 +23,7 @@ export function McpApprovalDialog({ api, server, onApproved, onClose }: McpAppro
   const [error, setError] = useState<string>()
   const definition = server.definition.transport === 'stdio' ? server.definition : undefined
   const env = Object.entries(definition?.env ?? {})
-  // A server set to run sandboxed, on a computer with no working sandbox, must not read as confined.
+  // A server set to run sandboxed must not read as confined where no sandbox works or it is turned off.
   const { info: sandbox } = useSandboxStatus(api)
 
   async function approve() {
@@ -94,8 +94,13 @@ export function McpApprovalDialog({ api, server, onApproved, onClose }: McpAppro
         <dd>
           {definition?.sandboxed && sandbox && !sandbox.available ? (
             <span>
-              <strong>Not sandboxed:</strong> it is set to run in the sandbox, but none works on this computer
-              ({sandbox.reason}), so it runs with your own permissions.
+              <strong>Will not start:</strong> it is set to run in the sandbox, but none works on this
+              computer ({sandbox.reason}). Turn its sandbox switch off to run it with your own permissions.
+            </span>
+          ) : definition?.sandboxed && sandbox && !sandbox.settings.enabled ? (
+            <span>
+              <strong>Not sandboxed:</strong> it is set to run in the sandbox, but the sandbox is turned off
+              in Settings → Sandbox, so it runs with your own permissions.
             </span>
           ) : definition?.sandboxed ? (
             <span>
