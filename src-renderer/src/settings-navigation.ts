@@ -5,6 +5,7 @@ export type SettingsSection =
   | 'appearance'
   | 'tools'
   | 'permissions'
+  | 'sandbox'
   | 'mcp'
   | 'services'
   | 'custom'
@@ -22,6 +23,7 @@ export const SECTION_BY_LABEL: Record<string, SettingsSection> = {
   Appearance: 'appearance',
   Tools: 'tools',
   Permissions: 'permissions',
+  Sandbox: 'sandbox',
   MCP: 'mcp',
   'Tool services': 'services',
   'Custom tools': 'custom',

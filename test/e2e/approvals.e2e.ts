@@ -9,6 +9,7 @@ import {
   messageBox,
   screenshot,
   send,
+  setSandbox,
   settingsSection,
   stopButton,
   toolCard,
@@ -343,6 +344,7 @@ describe('approvals in the chat', () => {
     const folder = tempDir()
     const { page, fake, app } = await open({ folder })
     app.atelier.tools.settings.update('local', 'bash', { enabled: true })
+    setSandbox(app, { runUnasked: false })
     app.atelier.approvals.add({ rule: 'bash(git status*)', action: 'allow', scope: 'global' })
     fake.enqueue(
       { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'git status && rm -rf build' }) }] },

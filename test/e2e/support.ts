@@ -3,10 +3,11 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, expect } from 'vitest'
-import { type Atelier, createAtelier } from '../../src-main/app/create-atelier'
+import { type Atelier, type AtelierOptions, createAtelier } from '../../src-main/app/create-atelier'
 import { startWebHost, type WebHost } from '../../src-main/web/web-host'
 import type { ApprovalMode } from '../../src-shared/approvals'
 import type { Chat } from '../../src-shared/contract'
+import type { SandboxSettings } from '../../src-shared/sandbox'
 import { type FakeProvider, startFakeProvider } from '../support/fake-provider'
 import { requirePrerequisite } from '../support/prerequisites'
 import { useTempDirs } from '../support/temp-dir'
@@ -45,12 +46,14 @@ export async function startApp(
   dataDir: string,
   /** The home folder custom tools are looked for in (`~/.atelier/tools`, …); a fresh one by default. */
   home: string = join(dataDir, 'home'),
+  /** How the app finds its sandbox; this machine's probe by default. */
+  detectSandbox?: AtelierOptions['detectSandbox'],
 ): Promise<{ atelier: Atelier; host: WebHost; stop(): Promise<void> }> {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
     throw new Error('The renderer is not built: run `npm run build` (npm test does it first).')
   }
   mkdirSync(home, { recursive: true })
-  const atelier = createAtelier({ dataDir, home, hasUI: true })
+  const atelier = createAtelier({ dataDir, home, hasUI: true, ...(detectSandbox && { detectSandbox }) })
   const host = await startWebHost({ atelier, rendererDir: RENDERER_DIR })
   return {
     atelier,
@@ -60,6 +63,14 @@ export async function startApp(
       await atelier.close()
     },
   }
+}
+
+/**
+ * Changes some of the sandbox's settings, the others kept: a test of what asks turns
+ * `runUnasked` off, so a command is put to the person as it would be without a sandbox.
+ */
+export function setSandbox(app: App, changes: Partial<SandboxSettings>): void {
+  app.atelier.preferences.update({ sandbox: { ...app.atelier.preferences.get().sandbox, ...changes } })
 }
 
 /** Opens settings (if needed) and shows one section; resolves when its content has loaded. */
@@ -136,13 +147,20 @@ export function useChatApp() {
   /**
    * A fresh app with one chat on screen; `folder` binds the chat in agent mode. `approvalMode` sets
    * the chat's (tests of what a tool shows, not of approvals, pass `full-auto`). `home` is where the
-   * app looks for the person's custom tools (a fresh folder when left out).
+   * app looks for the person's custom tools (a fresh folder when left out); `detectSandbox` how it
+   * finds its sandbox.
    */
   async function open(
-    options: { folder?: string; colorScheme?: Theme; approvalMode?: ApprovalMode; home?: string } = {},
+    options: {
+      folder?: string
+      colorScheme?: Theme
+      approvalMode?: ApprovalMode
+      home?: string
+      detectSandbox?: AtelierOptions['detectSandbox']
+    } = {},
   ): Promise<OpenedChat> {
     const fake = await startFakeProvider()
-    const app = await startApp(tempDir(), options.home)
+    const app = await startApp(tempDir(), options.home, options.detectSandbox)
     cleanups.push(
       () => fake.close(),
       () => app.stop(),

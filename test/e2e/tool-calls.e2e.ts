@@ -8,6 +8,7 @@ import {
   conversationText,
   screenshot,
   send,
+  setSandbox,
   stopButton,
   testTool,
   toolCard,
@@ -32,6 +33,7 @@ describe('tool calls in the chat', () => {
     writeFileSync(join(folder, 'notes.txt'), 'one\n')
     const { page, fake, app } = await open({ folder })
     app.atelier.tools.settings.update('local', 'bash', { enabled: true })
+    setSandbox(app, { runUnasked: false })
     fake.enqueue(
       { toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: 'notes.txt' }) }] },
       {

@@ -8,6 +8,7 @@ import { CustomToolsSection } from './settings/CustomToolsSection'
 import { McpSection } from './settings/McpSection'
 import { PermissionsSection } from './settings/PermissionsSection'
 import { ProvidersSection } from './settings/ProvidersSection'
+import { SandboxSection } from './settings/SandboxSection'
 import { type SectionTab, SectionTabs } from './settings/SectionTabs'
 import { ServicesSection } from './settings/ServicesSection'
 import { ToolsSection } from './settings/ToolsSection'
@@ -19,6 +20,7 @@ const SECTIONS: SectionTab<SectionId>[] = [
   { id: 'appearance', label: 'Appearance', description: 'Theme, turns, about' },
   { id: 'tools', label: 'Tools', description: 'Switches, parameters, playground' },
   { id: 'permissions', label: 'Permissions', description: 'Rules, protected paths' },
+  { id: 'sandbox', label: 'Sandbox', description: 'What commands may reach' },
   { id: 'mcp', label: 'MCP', description: 'Servers that bring tools' },
   { id: 'services', label: 'Tool services', description: 'Broker, services, descriptors' },
   { id: 'custom', label: 'Custom tools', description: 'Your modules, trust, logs' },
@@ -85,6 +87,7 @@ export function SettingsView({
     appearance: () => <AppearanceSection info={info} preferences={preferences} onChange={onChange} />,
     tools: () => <ToolsSection api={api} />,
     permissions: () => <PermissionsSection api={api} preferences={preferences} onChange={onChange} />,
+    sandbox: () => <SandboxSection api={api} preferences={preferences} onChange={onChange} />,
     mcp: () => <McpSection api={api} />,
     services: () => <ServicesSection api={api} onShowTools={showTools} />,
     custom: () => (

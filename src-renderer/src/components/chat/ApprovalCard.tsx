@@ -24,6 +24,29 @@ const VERDICT_LABELS: Record<CommandVerdict['verdict'], string> = {
   deny: 'Refused',
 }
 
+type LeavingRun = 'network' | 'everything'
+
+const LEAVING_TITLES: Record<LeavingRun, string> = {
+  network: 'This command asks to leave the sandbox for the network',
+  everything: 'This command asks to run outside the sandbox entirely',
+}
+
+const LEAVING_MEANS: Record<LeavingRun, string> = {
+  network:
+    'It could reach other machines. It still writes only in the working folder and reads none of your secrets.',
+  everything:
+    'It would run with your own permissions: write anywhere you can, read your secrets, and reach the network.',
+}
+
+/** A shell call's request to leave the sandbox, with the model's justification; undefined when it asks none. */
+function leavingSandbox(
+  question: ApprovalRequest,
+): { run: LeavingRun; justification: string | undefined } | undefined {
+  const sandbox = question.description.command?.sandbox
+  if (sandbox?.run !== 'network' && sandbox?.run !== 'everything') return undefined
+  return { run: sandbox.run, justification: sandbox.justification }
+}
+
 /** Cards that have taken focus once; a card the list renders again (scrolled back) leaves focus be. */
 const focusTaken = new Set<string>()
 
@@ -298,6 +321,7 @@ export function ApprovalQuestion({ question }: QuestionProps<ApprovalRequest>) {
   const [message, setMessage] = useState('')
   const { reply, disabled, error } = useReply({ question, group })
   const diff = question.preview?.kind === 'diff' ? question.preview : undefined
+  const leaving = leavingSandbox(question)
 
   const deny = () => {
     const text = message.trim()
@@ -318,7 +342,8 @@ export function ApprovalQuestion({ question }: QuestionProps<ApprovalRequest>) {
     <WaitingCard
       question={question}
       group={group}
-      describedBy={`${id}-reasons`}
+      describedBy={leaving ? `${id}-leave ${id}-reasons` : `${id}-reasons`}
+      className={leaving ? 'approval--escalation' : undefined}
       title={
         <>
           Allow <code className="approval-code">{question.tool}</code>?
@@ -334,6 +359,21 @@ export function ApprovalQuestion({ question }: QuestionProps<ApprovalRequest>) {
       }
     >
       <div className="approval-body">
+        {leaving && (
+          <section className="approval-escalation" aria-labelledby={`${id}-leave-title`}>
+            <h4 id={`${id}-leave-title`} className="approval-escalation-title">
+              <ChatIcon name="alert" size={15} />
+              {LEAVING_TITLES[leaving.run]}
+            </h4>
+            <div id={`${id}-leave`}>
+              <p className="approval-escalation-what">{LEAVING_MEANS[leaving.run]}</p>
+              <p className="approval-escalation-why">
+                <span className="approval-label">The model’s reason</span>
+                <q className="approval-justification">{leaving.justification ?? '(none given)'}</q>
+              </p>
+            </div>
+          </section>
+        )}
         {question.reasons.length > 0 && (
           <section aria-labelledby={`${id}-why`}>
             <h4 id={`${id}-why`} className="approval-label">
@@ -419,17 +459,30 @@ export function ApprovalQuestion({ question }: QuestionProps<ApprovalRequest>) {
             >
               Allow once
             </button>
-            <button type="button" disabled={disabled} onClick={() => void reply({ decision: 'allow-chat' })}>
-              Allow for this chat
-            </button>
-            <button
-              type="button"
-              disabled={disabled || question.suggestedRules.length === 0}
-              title={question.suggestedRules.length === 0 ? 'No rule can be saved for this call' : undefined}
-              onClick={() => setEditing(true)}
-            >
-              Always allow…
-            </button>
+            {/* Leaving the sandbox is asked call by call: no answer here may stand for the next one. */}
+            {leaving ? (
+              <span className="approval-once-only">Asked every time</span>
+            ) : (
+              <>
+                <button
+                  type="button"
+                  disabled={disabled}
+                  onClick={() => void reply({ decision: 'allow-chat' })}
+                >
+                  Allow for this chat
+                </button>
+                <button
+                  type="button"
+                  disabled={disabled || question.suggestedRules.length === 0}
+                  title={
+                    question.suggestedRules.length === 0 ? 'No rule can be saved for this call' : undefined
+                  }
+                  onClick={() => setEditing(true)}
+                >
+                  Always allow…
+                </button>
+              </>
+            )}
           </div>
           <form className="approval-deny" onSubmit={onDeny}>
             <input

@@ -2,6 +2,9 @@ import { useEffect, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
 import type { Capabilities } from '../../../../src-shared/contract'
 import { errorMessage } from '../../errors'
+import { SettingsLinkText } from '../SettingsLinkText'
+import { sandboxPolicyText } from '../sandbox-words'
+import { useSandboxStatus } from '../useSandboxStatus'
 import { ChatIcon } from './ChatIcon'
 import { CopyButton } from './CopyButton'
 import { Modal } from './Modal'
@@ -30,6 +33,11 @@ export function CapabilitiesDialog({
 }) {
   const [capabilities, setCapabilities] = useState<Capabilities>()
   const [error, setError] = useState<string>()
+  const { info: sandboxInfo, error: sandboxError } = useSandboxStatus(api)
+  // Which sandbox policy holds for the commands the turn may run, or why it could not be read.
+  const sandbox = sandboxInfo
+    ? sandboxPolicyText(sandboxInfo)
+    : sandboxError && `Whether commands are sandboxed could not be read: ${sandboxError}`
 
   useEffect(() => {
     let live = true
@@ -110,6 +118,14 @@ export function CapabilitiesDialog({
               <dd>{capabilities.totalTokens.toLocaleString()}</dd>
             </div>
           </dl>
+          {sandbox && (
+            <p className="capabilities-note capabilities-sandbox">
+              <ChatIcon name="shield" size={15} />
+              <span>
+                <SettingsLinkText text={sandbox} />
+              </span>
+            </p>
+          )}
           {left.length > 0 && (
             <ul className="capabilities-left">
               {left.map((server) => (

@@ -3,6 +3,7 @@ import { type CountedProgress, countedProgressText } from '../../../../src-share
 import type { Question } from '../../../../src-shared/questions'
 import type { ToolCallState } from '../../../../src-shared/tool-calls'
 import type { ToolDisplay, ToolErrorType } from '../../../../src-shared/tools'
+import { sandboxBadge } from '../sandbox-words'
 import { ApprovalQuestion, ConfirmationQuestion, DecisionLine } from './ApprovalCard'
 import { ChatIcon } from './ChatIcon'
 import type { PartialResult, ShellChunk, ToolCallView, ToolResultView } from './conversation'
@@ -233,6 +234,7 @@ export const ToolCallCard = memo(function ToolCallCard({ call, state, output, ac
   const title = state?.title ?? call.name
   const question = state?.question
   const previewed = question?.kind === 'approval' && question.preview?.kind === 'diff'
+  const sandbox = shell?.sandbox && sandboxBadge(shell.sandbox)
 
   return (
     <article className={`tool-card tool-card--${cardState}`} aria-label={`Tool call ${call.name}`}>
@@ -263,6 +265,14 @@ export const ToolCallCard = memo(function ToolCallCard({ call, state, output, ac
         )}
         <span className="tool-card-badges">
           {result?.truncated && <span className="badge badge--warning">Truncated</span>}
+          {sandbox && (
+            <span className={`badge badge--sandbox-${sandbox.tone}`} title={sandbox.title}>
+              <ChatIcon name="shield" size={11} />
+              {sandbox.label}
+              {/* The tooltip's why, for those who cannot hover: a command that ran unconfined says why. */}
+              {sandbox.tone === 'open' && <span className="visually-hidden"> — {sandbox.title}</span>}
+            </span>
+          )}
           <span className={`badge badge--${cardState}`}>
             {BUSY.has(cardState) && <span className="spinner" aria-hidden="true" />}
             {STATE_LABEL[cardState]}

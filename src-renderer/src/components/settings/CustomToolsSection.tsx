@@ -108,9 +108,8 @@ export function CustomToolsSection({ api, folder, preferences, onChange }: Custo
         </div>
       )}
       <PathListGroup
-        preferences={preferences}
-        onChange={onChange}
-        preference="customToolPaths"
+        saved={preferences?.customToolPaths}
+        onSave={(customToolPaths) => onChange({ customToolPaths })}
         title="More tool paths"
         hint={
           <>

@@ -3,6 +3,7 @@ import type { AtelierApi } from '../../../../src-shared/api'
 import { isSecret, type McpServerInfo } from '../../../../src-shared/mcp'
 import { errorMessage } from '../../errors'
 import { Modal } from '../chat/Modal'
+import { useSandboxStatus } from '../useSandboxStatus'
 import { Notice } from './Notice'
 
 interface McpApprovalDialogProps {
@@ -22,6 +23,8 @@ export function McpApprovalDialog({ api, server, onApproved, onClose }: McpAppro
   const [error, setError] = useState<string>()
   const definition = server.definition.transport === 'stdio' ? server.definition : undefined
   const env = Object.entries(definition?.env ?? {})
+  // A server set to run sandboxed must not read as confined where no sandbox works or it is turned off.
+  const { info: sandbox } = useSandboxStatus(api)
 
   async function approve() {
     setApproving(true)
@@ -85,6 +88,30 @@ export function McpApprovalDialog({ api, server, onApproved, onClose }: McpAppro
             </pre>
           ) : (
             <span className="muted">None added.</span>
+          )}
+        </dd>
+        <dt>Sandbox</dt>
+        <dd>
+          {definition?.sandboxed && sandbox && !sandbox.available ? (
+            <span>
+              <strong>Will not start:</strong> it is set to run in the sandbox, but none works on this
+              computer ({sandbox.reason}). Turn its sandbox switch off to run it with your own permissions.
+            </span>
+          ) : definition?.sandboxed && sandbox && !sandbox.settings.enabled ? (
+            <span>
+              <strong>Not sandboxed:</strong> it is set to run in the sandbox, but the sandbox is turned off
+              in Settings → Sandbox, so it runs with your own permissions.
+            </span>
+          ) : definition?.sandboxed ? (
+            <span>
+              Runs in the sandbox: it writes only its working folder and a private temp folder, and cannot
+              read your secrets.
+            </span>
+          ) : (
+            <span>
+              <strong>Not sandboxed:</strong> it runs with your own permissions. Turn on “Run in the sandbox”
+              when editing it to confine it.
+            </span>
           )}
         </dd>
       </dl>

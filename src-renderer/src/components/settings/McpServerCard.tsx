@@ -4,6 +4,7 @@ import { isSecret, type McpServerInfo, type SecretMarks } from '../../../../src-
 import { errorMessage } from '../../errors'
 import { ItemActions } from './ItemActions'
 import { Notice } from './Notice'
+import { SandboxTag } from './SandboxTag'
 import { Switch } from './Switch'
 
 interface McpServerCardProps {
@@ -122,6 +123,7 @@ export function McpServerCard({
         <div className="item-card-title">
           <h3 id={`${id}-name`}>{server.name}</h3>
           <span className="tag">{server.transport === 'stdio' ? 'stdio' : 'HTTP'}</span>
+          {definition.transport === 'stdio' && <SandboxTag sandboxed={definition.sandboxed === true} />}
           {/* While on, the status says it; while off, this keeps it in sight. */}
           {server.needsApproval && !server.enabled && <span className="tag tag-warning">Needs approval</span>}
           {server.auth === 'signed-in' && <span className="tag tag-success">Signed in</span>}

@@ -14,6 +14,7 @@ import { FormFooter } from './FormFooter'
 import { fieldErrors } from './field-errors'
 import { splitRequestError } from './request-errors'
 import { StringListField } from './StringListField'
+import { SwitchField } from './SwitchField'
 import { TextField } from './TextField'
 
 interface McpServerFormProps {
@@ -224,6 +225,7 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
   const [args, setArgs] = useState<string[]>(stdio?.args ?? [])
   const [env, setEnv] = useState(formatPairs(stdio?.env, 'env'))
   const [cwd, setCwd] = useState(stdio?.cwd ?? '')
+  const [sandboxed, setSandboxed] = useState(stdio?.sandboxed === true)
   const [url, setUrl] = useState(http?.url ?? '')
   const [headers, setHeaders] = useState(formatPairs(http?.headers, 'headers'))
   const [marks, setMarks] = useState<SecretMarks>(start?.secret ?? {})
@@ -278,6 +280,8 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
           env: parsedEnv.pairs,
           ...marksFor(marks, parsedEnv.pairs),
           cwd: cwd.trim() || null,
+          // Only when on, as the launch approval records it: a server approved before stays approved.
+          ...(sandboxed && { sandboxed }),
         },
       }
     }
@@ -435,6 +439,14 @@ export function McpServerForm({ api, server, onDone, onCancel }: McpServerFormPr
                 hint="Optional: the folder the command starts in."
               />
               {errorOf('cwd')}
+            </div>
+            <div className="field-wide">
+              <SwitchField
+                label="Run in the sandbox"
+                checked={sandboxed}
+                onChange={setSandboxed}
+                hint="The server writes only its working folder and a private temp folder, cannot read your secrets, and reaches the network only if Settings → Sandbox allows it. Off by default: most servers need the network or their own configuration. A change is approved again before it runs."
+              />
             </div>
           </>
         ) : (

@@ -1,15 +1,11 @@
 import { type ReactNode, useEffect, useId, useState } from 'react'
-import type { Preferences } from '../../../../src-shared/contract'
 import { StringListField } from './StringListField'
 
-/** The preferences that hold a list of paths or globs. */
-type PathListKey = 'customToolPaths' | 'protectedPaths'
-
 interface PathListGroupProps {
-  preferences: Preferences | undefined
-  onChange(changes: Partial<Preferences>): void
-  /** Which preference the list edits. */
-  preference: PathListKey
+  /** The list as saved; undefined while the preferences load. */
+  saved: readonly string[] | undefined
+  /** Saves the list, cleaned of blank rows. */
+  onSave(values: string[]): void
   title: string
   hint: ReactNode
   /** The list's own label. */
@@ -24,11 +20,10 @@ interface PathListGroupProps {
 const same = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((value, index) => value === b[index])
 
-/** A settings group editing one list of paths in the preferences, saved with its own button. */
+/** A settings group editing one list of paths or globs, saved with its own button. */
 export function PathListGroup({
-  preferences,
-  onChange,
-  preference,
+  saved,
+  onSave,
   title,
   hint,
   label,
@@ -37,12 +32,11 @@ export function PathListGroup({
   defaults,
 }: PathListGroupProps) {
   const id = useId()
-  const saved = preferences?.[preference]
-  const [draft, setDraft] = useState<string[]>(saved ?? [])
+  const [draft, setDraft] = useState<string[]>(saved ? [...saved] : [])
 
   // The saved list (from here, or another window) replaces the draft.
   useEffect(() => {
-    if (saved) setDraft(saved)
+    if (saved) setDraft([...saved])
   }, [saved])
 
   const cleaned = draft.map((path) => path.trim()).filter(Boolean)
@@ -62,12 +56,7 @@ export function PathListGroup({
         placeholder={placeholder}
       />
       <div className="form-actions">
-        <button
-          type="button"
-          className="primary"
-          disabled={!changed}
-          onClick={() => onChange({ [preference]: cleaned })}
-        >
+        <button type="button" className="primary" disabled={!changed} onClick={() => onSave(cleaned)}>
           {saveLabel}
         </button>
         {defaults && (

@@ -135,9 +135,8 @@ export function PermissionsSection({ api, preferences, onChange }: PermissionsSe
         )}
       </section>
       <PathListGroup
-        preferences={preferences}
-        onChange={onChange}
-        preference="protectedPaths"
+        saved={preferences?.protectedPaths}
+        onSave={(protectedPaths) => onChange({ protectedPaths })}
         title="Protected paths"
         hint={
           <>

@@ -38,7 +38,7 @@ export function ServiceDescriptorDialog({ api, initial, onAdded, onClose }: Serv
       description={
         initial
           ? 'Saving replaces the service and the tools of the same names. A tool taken out of this list stays: remove it from the card.'
-          : 'Paste a service descriptor, a tool descriptor, or an array of them, or choose a .json file. A tool must name a service that is configured or in the same array.'
+          : 'Paste a service descriptor, a tool descriptor, or an array of them, or choose a .json file. A tool must name a service that is configured or in the same array. A stdio service (one with a "command") runs in the sandbox with "sandboxed": true.'
       }
       fieldLabel="Descriptor JSON"
       placeholder={EXAMPLE}

@@ -13,6 +13,7 @@ import { TrashIcon } from '../icons'
 import { ItemActions } from './ItemActions'
 import { LastErrors } from './LastErrors'
 import { Notice } from './Notice'
+import { SandboxTag } from './SandboxTag'
 import { Switch } from './Switch'
 
 interface ToolServiceCardProps {
@@ -115,6 +116,7 @@ export function ToolServiceCard({
         <div className="item-card-title">
           <h3 id={`${id}-name`}>{service.id}</h3>
           <span className="tag">{service.transport === 'stdio' ? 'stdio' : 'NATS'}</span>
+          {isStdioService(descriptor) && <SandboxTag sandboxed={descriptor.sandboxed === true} />}
           <span className="tag">{configured ? 'Configured' : 'Announced on the broker'}</span>
           {service.changes && <span className="tag tag-warning">Changed</span>}
         </div>
