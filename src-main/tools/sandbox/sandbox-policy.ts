@@ -4,7 +4,7 @@
  * Atelier's own data; it reaches the network only when allowed.
  */
 import { realpathSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { isAbsolute, join } from 'node:path'
 import type { SandboxPolicy } from './policy'
 import { protectedWithin } from './protected-within'
 
@@ -63,7 +63,11 @@ export function sandboxPolicy(setup: PolicySetup): SandboxPolicy {
     if (folder !== null && (folder === real || folder.startsWith(`${real}/`))) return []
     return [{ path: real, folder: statSync(real).isDirectory() }]
   })
-  const added = setup.writablePaths.flatMap((path) => realOrUndefined(path) ?? [])
+  // `~/…` is the home folder's; a relative path names no folder of the person's, so none is added.
+  const added = setup.writablePaths.flatMap((path) => {
+    const full = path === '~' || path.startsWith('~/') ? join(setup.home, path.slice(1)) : path
+    return isAbsolute(full) ? (realOrUndefined(full) ?? []) : []
+  })
   return {
     writable: folder === null ? added : [folder, ...added],
     readOnly: folder === null ? [] : protectedWithin(folder, setup.protectedPaths),

@@ -1,7 +1,11 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { bubblewrapArgs } from '../../../../src-main/tools/sandbox/bubblewrap'
 import type { SandboxPolicy } from '../../../../src-main/tools/sandbox/policy'
 import { Sandbox } from '../../../../src-main/tools/sandbox/sandbox'
+import { sandboxPolicy } from '../../../../src-main/tools/sandbox/sandbox-policy'
 import { seatbeltProfile } from '../../../../src-main/tools/sandbox/seatbelt'
 
 const POLICY: SandboxPolicy = {
@@ -93,5 +97,24 @@ describe('the platforms’ sandboxes', () => {
         reason: expect.stringContaining('Windows'),
       })
     })
+  })
+
+  it('writes the folders the person added as typed: `~/` is the home, relative or missing ones add nothing', () => {
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'atelier-home-')))
+    try {
+      mkdirSync(join(home, 'cache'))
+      const policy = sandboxPolicy({
+        folder: null,
+        protectedPaths: [],
+        writablePaths: ['~/cache', 'cache', join(home, 'missing')],
+        home,
+        dataDir: join(home, 'data'),
+        network: false,
+        tempDir: '/tmp',
+      })
+      expect(policy.writable).toEqual([join(home, 'cache')])
+    } finally {
+      rmSync(home, { recursive: true, force: true })
+    }
   })
 })
