@@ -2,6 +2,7 @@ import { delimiter, resolve } from 'node:path'
 import { type Command, InvalidArgumentError } from 'commander'
 import type { SandboxInfo, SandboxSettings } from '../../../src-shared/sandbox'
 import { printJson, withAtelier } from '../open-atelier'
+import { splitAssignment } from './settings'
 
 const SWITCHES = ['enabled', 'network', 'runUnasked', 'escapeInFullAuto', 'customTools'] as const
 
@@ -37,10 +38,7 @@ export function registerSandboxCommand(program: Command): void {
 export function parseSandboxAssignments(assignments: string[], current: SandboxSettings): SandboxSettings {
   const next = { ...current }
   for (const assignment of assignments) {
-    const equals = assignment.indexOf('=')
-    if (equals < 1) throw new InvalidArgumentError(`expected NAME=VALUE, got "${assignment}"`)
-    const name = assignment.slice(0, equals)
-    const text = assignment.slice(equals + 1)
+    const [name, text] = splitAssignment(assignment)
     if (name === 'writablePaths') {
       next.writablePaths = text === '' ? [] : text.split(delimiter).map((path) => resolve(path))
       continue

@@ -36,10 +36,7 @@ export function parseAssignments(
 ): UpdateToolSettingsBody {
   const body: UpdateToolSettingsBody = {}
   for (const assignment of assignments) {
-    const equals = assignment.indexOf('=')
-    if (equals < 1) throw new InvalidArgumentError(`expected NAME=VALUE, got "${assignment}"`)
-    const name = assignment.slice(0, equals)
-    const text = assignment.slice(equals + 1)
+    const [name, text] = splitAssignment(assignment)
     if (name === 'enabled') {
       if (text !== 'true' && text !== 'false') throw new InvalidArgumentError('enabled must be true or false')
       body.enabled = text === 'true'
@@ -49,6 +46,13 @@ export function parseAssignments(
     body.parameters[name] = readValue(text, descriptors.find((d) => d.name === name)?.type)
   }
   return body
+}
+
+/** `NAME=VALUE` as its name and its text; anything else is refused. */
+export function splitAssignment(assignment: string): [name: string, text: string] {
+  const equals = assignment.indexOf('=')
+  if (equals < 1) throw new InvalidArgumentError(`expected NAME=VALUE, got "${assignment}"`)
+  return [assignment.slice(0, equals), assignment.slice(equals + 1)]
 }
 
 function readValue(text: string, type: ToolParameterDescriptor['type'] | undefined): unknown {

@@ -133,6 +133,8 @@ describe('atelier run --approval (built CLI, no terminal)', { timeout: 120_000 }
     execFileSync('git', ['init', '-q', project])
     writeFileSync(join(project, 'x'), 'keep me\n')
     expect((await atelier(dataDir, 'settings', 'set', 'bash', 'enabled=true')).code).toBe(0)
+    // What asks, by the policy alone: sandboxed commands would otherwise run unasked.
+    expect((await atelier(dataDir, 'sandbox', 'set', 'runUnasked=false')).code).toBe(0)
     const added = await atelier(dataDir, 'permissions', 'add', 'bash(git status*)', 'allow')
     expect(added.code).toBe(0)
     expect(added.stdout).toMatch(
