@@ -4,11 +4,12 @@
  * command, or says why it runs as it is — and says so on every result.
  */
 import { randomUUID } from 'node:crypto'
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join, relative } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import { AtelierError } from '../../../src-shared/errors'
 import type { SandboxInfo, SandboxReport, SandboxSettings } from '../../../src-shared/sandbox'
+import { findOnPath } from '../processes'
 import type { SandboxCommand } from './policy'
 import { protectedWithin } from './protected-within'
 import { Sandbox } from './sandbox'
@@ -120,7 +121,8 @@ export class CommandSandbox {
    * agent's commands are, unless the person turned the sandbox off for custom tools.
    */
   async confineProgram(command: SandboxCommand, folder: string | null): Promise<ConfinedCommand> {
-    if (this.deps.settings().customTools) return this.confine(command, folder)
+    // A program that is not there fails to start (ENOENT) as it would unconfined, not as the sandbox's exit code.
+    if (this.deps.settings().customTools && programExists(command)) return this.confine(command, folder)
     return { command, report: { state: 'off', network: true }, done: () => [] }
   }
 
@@ -175,4 +177,10 @@ export class CommandSandbox {
     this.sandbox ??= (this.deps.detect ?? (() => Sandbox.detect()))()
     return this.sandbox
   }
+}
+
+/** Whether the program a command names is there to run: by its path, or found on its PATH. */
+function programExists({ file, cwd, env }: SandboxCommand): boolean {
+  if (file.includes('/')) return existsSync(resolve(cwd, file))
+  return findOnPath(file, env.PATH) !== undefined
 }

@@ -46,7 +46,7 @@ describe('what the sandbox covers besides the shells', { timeout: 60_000 }, () =
     name: 'probe',
     transport: 'stdio' as const,
     command: process.execPath,
-    args: ['--import', TSX, PROBE_SERVER],
+    args: ['--import', TSX, PROBE_SERVER, '--touch'],
     cwd: folder,
     sandboxed,
   })
