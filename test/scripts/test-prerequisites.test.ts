@@ -100,6 +100,8 @@ describe('the test prerequisites step', () => {
     fakeExecutable(join(env.PATH ?? '', 'nats-server'))
     fakeExecutable(join(env.PATH ?? '', 'ps'))
     fakeExecutable(join(env.PATH ?? '', 'bwrap'))
+    fakeExecutable(join(env.PATH ?? '', 'curl'))
+    fakeExecutable(join(env.PATH ?? '', 'python3'))
     const browser = fakeExecutable(join(env.HOME ?? '', 'my-chrome', 'chrome'))
     const run = runStep({ ...env, CHROME_PATH: browser })
     expect(run.stderr).toBe('')

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path'
 import { chromium } from 'playwright-core'
 import { findOnPath } from '../../src-main/tools/processes'
 
-export type Prerequisite = 'chromium' | 'nats-server' | 'ps' | 'ripgrep' | 'bubblewrap'
+export type Prerequisite = 'chromium' | 'nats-server' | 'ps' | 'ripgrep' | 'bubblewrap' | 'curl' | 'python3'
 
 /** One rung tried and what came of it, for the message when every rung failed. */
 export interface Attempt {
@@ -131,6 +131,18 @@ const LADDERS: Record<Prerequisite, Ladder> = {
     looks: [onPath('bwrap')],
     debianPackage: 'bubblewrap',
     advice: 'install bubblewrap (Debian/Ubuntu: sudo apt-get install -y bubblewrap).',
+  },
+  curl: {
+    purpose: 'the sandbox tests try to reach a loopback server with curl, as a script would',
+    looks: [onPath('curl')],
+    debianPackage: 'curl',
+    advice: 'install curl (Debian/Ubuntu: sudo apt-get install -y curl).',
+  },
+  python3: {
+    purpose: 'the sandbox tests try to push keys into a terminal (TIOCSTI) with python3',
+    looks: [onPath('python3')],
+    debianPackage: 'python3',
+    advice: 'install python3 (Debian/Ubuntu: sudo apt-get install -y python3).',
   },
 }
 

@@ -9,15 +9,11 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { findOnPath } from '../../../../src-main/tools/processes'
 import { approvalBypasses, gitRepository } from '../../../support/approval-bypasses'
 import { requirePrerequisite } from '../../../support/prerequisites'
 import { useSandboxedTurns } from '../../../support/sandboxed-turns'
 import { OUTSIDE_TMP, useTempDirs } from '../../../support/temp-dir'
 import { writeTree } from '../../../support/tool-harness'
-
-const PYTHON = findOnPath('python3', process.env.PATH ?? '')
-const CURL = findOnPath('curl', process.env.PATH ?? '')
 
 /** What the card of a command that ran confined says of it. */
 const RAN_SANDBOXED = { shell: { sandbox: { state: 'sandboxed', network: false } } }
@@ -43,6 +39,8 @@ describe('the sandbox, with every command allowed', { timeout: 60_000 }, () => {
 
   beforeAll(() => {
     requirePrerequisite('bubblewrap')
+    requirePrerequisite('curl')
+    requirePrerequisite('python3')
   })
 
   afterEach(async () => {
@@ -124,18 +122,15 @@ describe('the sandbox, with every command allowed', { timeout: 60_000 }, () => {
     expect(call.shell.stdout).toBe('')
   })
 
-  it.skipIf(!CURL)(
-    'reaches no server on the loopback with curl: refused, and the server saw nothing',
-    async () => {
-      const { bash } = await sandboxed()
-      const { server, port, connections } = await listen()
-      servers.push(server)
-      const call = await bash(`curl -sS --max-time 5 http://127.0.0.1:${port}/`)
-      expect(call).toMatchObject({ ...RAN_SANDBOXED, isError: true })
-      expect(call.shell.stderr).toMatch(/couldn't connect|connection refused|network is unreachable/i)
-      expect(connections()).toBe(0)
-    },
-  )
+  it('reaches no server on the loopback with curl: refused, and the server saw nothing', async () => {
+    const { bash } = await sandboxed()
+    const { server, port, connections } = await listen()
+    servers.push(server)
+    const call = await bash(`curl -sS --max-time 5 http://127.0.0.1:${port}/`)
+    expect(call).toMatchObject({ ...RAN_SANDBOXED, isError: true })
+    expect(call.shell.stderr).toMatch(/couldn't connect|connection refused|network is unreachable/i)
+    expect(connections()).toBe(0)
+  })
 
   it('reaches no server on the loopback through bash’s /dev/tcp: refused, and the server saw nothing', async () => {
     const { bash } = await sandboxed()
@@ -177,7 +172,7 @@ describe('the sandbox, with every command allowed', { timeout: 60_000 }, () => {
 
     /** Runs `argv` on a fresh terminal (Python's pty), whose controlling process it is; what it printed. */
     function onATerminal(argv: string[], env: NodeJS.ProcessEnv, cwd: string): string {
-      const ran = spawnSync(PYTHON as string, ['-c', 'import pty, sys; pty.spawn(sys.argv[1:])', ...argv], {
+      const ran = spawnSync('python3', ['-c', 'import pty, sys; pty.spawn(sys.argv[1:])', ...argv], {
         env,
         cwd,
         encoding: 'utf8',
@@ -187,9 +182,9 @@ describe('the sandbox, with every command allowed', { timeout: 60_000 }, () => {
       return `${ran.stdout}${ran.stderr}`
     }
 
-    it.skipIf(!PYTHON)('pushes nothing into the terminal it was started from', async () => {
+    it('pushes nothing into the terminal it was started from', async () => {
       const { atelier, project } = await sandboxed()
-      const command = { file: PYTHON as string, args: ['-c', PUSH], cwd: project, env: process.env }
+      const command = { file: 'python3', args: ['-c', PUSH], cwd: project, env: process.env }
       // Unconfined, the push works on this machine: the test can tell.
       expect(onATerminal([command.file, ...command.args], command.env, project)).toContain('pushed')
 
