@@ -120,6 +120,7 @@ describe('the renderer in Chromium, served by the web host', () => {
       permissions: ['add', 'list', 'onChanged', 'remove', 'update'],
       preferences: ['get', 'onChanged', 'update'],
       providers: ['create', 'delete', 'list', 'models', 'onChanged', 'test', 'update'],
+      sandbox: ['status'],
       services: ['add', 'broker', 'connect', 'list', 'onChanged', 'remove', 'setBroker', 'setEnabled'],
       tools: ['list', 'run', 'stop', 'update'],
       turns: ['onEvent', 'retry', 'start', 'stop'],
