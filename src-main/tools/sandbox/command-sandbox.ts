@@ -37,7 +37,7 @@ export interface ConfinedCommand {
 }
 
 /** Where Atelier keeps what confined commands created at protected paths, under its data folder. */
-export const MOVED_ASIDE_FOLDER = 'sandbox-moved-aside'
+const MOVED_ASIDE_FOLDER = 'sandbox-moved-aside'
 
 /** Confines a program the person set to run in the sandbox: see `CommandSandbox.confineServer`. */
 export type ConfineServer = (
@@ -152,7 +152,12 @@ export class CommandSandbox {
    * Atelier's data folder, so it takes effect nowhere and nothing is lost. Returns them, relative.
    */
   private moveAside(folder: string, before: ReadonlySet<string>): string[] {
-    const root = realpathSync(folder)
+    let root: string
+    try {
+      root = realpathSync(folder)
+    } catch {
+      return [] // the folder itself is gone: nothing in it takes effect
+    }
     const kept = [...before]
     const created = protectedWithin(root, this.deps.protectedPaths()).filter(
       (path) => !before.has(path) && !kept.some((old) => path.startsWith(`${old}/`)),
