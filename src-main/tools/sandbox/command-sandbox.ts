@@ -96,9 +96,10 @@ export class CommandSandbox {
     const tempDir =
       sandbox.status.kind === 'seatbelt' ? mkdtempSync(join(tmpdir(), 'atelier-sandbox-')) : '/tmp'
     const allowNetwork = settings.network || network
+    const protectedPaths = this.deps.protectedPaths()
     const policy = sandboxPolicy({
       folder,
-      protectedPaths: this.deps.protectedPaths(),
+      protectedPaths,
       writablePaths: settings.writablePaths,
       home: this.deps.home,
       dataDir: this.deps.dataDir,
@@ -111,7 +112,7 @@ export class CommandSandbox {
       report: { state: 'sandboxed', network: allowNetwork },
       done: () => {
         if (tempDir !== '/tmp') rmSync(tempDir, { recursive: true, force: true })
-        return folder === null || !moveAside ? [] : this.moveAside(folder, protectedBefore)
+        return folder === null || !moveAside ? [] : this.moveAside(folder, protectedPaths, protectedBefore)
       },
     }
   }
@@ -151,7 +152,7 @@ export class CommandSandbox {
    * where none was (a `.npmrc`, a `.vscode` folder, a nested `.git`) is moved out of the folder, to
    * Atelier's data folder, so it takes effect nowhere and nothing is lost. Returns them, relative.
    */
-  private moveAside(folder: string, before: ReadonlySet<string>): string[] {
+  private moveAside(folder: string, patterns: readonly string[], before: ReadonlySet<string>): string[] {
     let root: string
     try {
       root = realpathSync(folder)
@@ -159,7 +160,7 @@ export class CommandSandbox {
       return [] // the folder itself is gone: nothing in it takes effect
     }
     const kept = [...before]
-    const created = protectedWithin(root, this.deps.protectedPaths()).filter(
+    const created = protectedWithin(root, patterns).filter(
       (path) => !before.has(path) && !kept.some((old) => path.startsWith(`${old}/`)),
     )
     if (created.length === 0) return []
