@@ -151,6 +151,8 @@ describe('the first hour: results, errors and the provider form', () => {
       await send(page, 'Hello')
       const alert = conversation(page).getByRole('alert')
       await alert.getByText('The provider refused the API key').waitFor()
+      // Where a key can come from follows once the app has said what this window can store.
+      await alert.getByText(/cannot store API keys/).waitFor()
       // What shows, the closed Details left out.
       // biome-ignore lint/performance/useDomNodeTextContent: innerText leaves out what a closed <details> hides
       const words = await alert.innerText()
