@@ -19,6 +19,11 @@ const FAKE_STDIO = fileURLToPath(new URL('../../../fixtures/services/fake-stdio-
 /** tsx by its path: a server runs in its own folder, where no node_modules is. */
 const TSX = pathToFileURL(fileURLToPath(import.meta.resolve('tsx'))).href
 const KEY = 'FAKE PRIVATE KEY a1b2c3'
+/**
+ * This checkout, where the servers' code and tsx live. A sandboxed program sees a private /tmp, so a
+ * checkout under /tmp (as CI's may be) would be hidden from it: it is made writable, hence visible.
+ */
+const CHECKOUT = realpathSync(fileURLToPath(new URL('../../../../', import.meta.url)))
 
 describe('what the sandbox covers besides the shells', { timeout: 60_000 }, () => {
   const tempDir = useTempDirs()
@@ -37,6 +42,7 @@ describe('what the sandbox covers besides the shells', { timeout: 60_000 }, () =
     writeFileSync(join(home, '.ssh', 'id_ed25519'), KEY)
     const atelier = createAtelier({ dataDir: tempDir(), home, ...options })
     opened.push(atelier)
+    atelier.preferences.update({ sandbox: { ...DEFAULT_SANDBOX_SETTINGS, writablePaths: [CHECKOUT] } })
     const folder = realpathSync(tempDir())
     const outside = join(realpathSync(visibleDir()), 'escaped.txt')
     return { atelier, home, folder, outside, key: join(home, '.ssh', 'id_ed25519') }
