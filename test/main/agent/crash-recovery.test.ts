@@ -1,8 +1,10 @@
+import { spawn } from 'node:child_process'
 import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { UNFINISHED_CALL } from '../../../src-main/agent/history'
 import { createAtelier } from '../../../src-main/app/create-atelier'
+import { thisProcess } from '../../../src-main/core/process-owner'
 import { FAKE_ENV } from '../../support/agent-harness'
 import { type FakeProvider, startFakeProvider } from '../../support/fake-provider'
 import { type FixtureProcess, killHard, startFixture } from '../../support/fixture-process'
@@ -75,6 +77,87 @@ describe('a turn whose process is killed', () => {
       { role: 'tool', tool_call_id: 'call_hang', content: UNFINISHED_CALL },
     ])
   }, 30_000)
+
+  /**
+   * A chat whose turn was left running by an earlier process that had `pid` and `start`, with its
+   * prompt, and a provider the fake answers for; the data folder closed.
+   */
+  function leftRunning(dataDir: string, fake: FakeProvider, pid: number, start: string | null) {
+    const first = createAtelier({ dataDir, env: FAKE_ENV })
+    try {
+      const provider = first.providers.create({
+        kind: 'openai-chat',
+        name: 'Fake',
+        baseUrl: fake.baseUrlFor('openai-chat'),
+        defaultModel: 'fake-model',
+      })
+      const chat = first.chats.create({})
+      first.chats.configure({ id: chat.id, provider: provider.id })
+      first.db
+        .prepare(
+          `INSERT INTO turns (id, chat_id, status, pid, owner_start, started_at)
+           VALUES ('old', ?, 'running', ?, ?, 0)`,
+        )
+        .run(chat.id, pid, start)
+      first.db
+        .prepare(
+          `INSERT INTO messages (id, chat_id, turn_id, seq, role, parts, created_at)
+           VALUES ('prompt', ?, 'old', 1, 'user', '[{"type":"text","text":"Still there?"}]', 0)`,
+        )
+        .run(chat.id)
+      return chat.id
+    } finally {
+      first.close()
+    }
+  }
+
+  /** Opens the data folder: the turn reads interrupted, and Retry runs it to its end. */
+  async function expectInterruptedAndRetried(dataDir: string, fake: FakeProvider, chatId: string) {
+    const atelier = createAtelier({ dataDir, env: FAKE_ENV })
+    cleanups.push(() => atelier.close())
+    expect(atelier.agent.conversation({ id: chatId }).turns).toEqual([
+      expect.objectContaining({ id: 'old', status: 'interrupted', errorCode: 'interrupted' }),
+    ])
+    fake.enqueue({ text: 'Yes, picking up again.' })
+    const { turnId, done } = atelier.agent.retry({ chatId })
+    expect(turnId).toBe('old')
+    expect((await done).status).toBe('completed')
+    expect(fake.requestsOf('openai-chat').at(-1)?.body.messages).toContainEqual(
+      expect.objectContaining({ role: 'user', content: 'Still there?' }),
+    )
+  }
+
+  // A container where every start is PID 1: the process that died had our PID, and a start of its own.
+  it("marks a turn stored under this process's PID but another start interrupted, and Retry runs it", async () => {
+    const fake = await startFakeProvider()
+    cleanups.push(() => fake.close())
+    const dataDir = tempDir()
+    const chatId = leftRunning(dataDir, fake, process.pid, `${thisProcess().start}-earlier`)
+    await expectInterruptedAndRetried(dataDir, fake, chatId)
+  })
+
+  it("marks a turn stored under this process's PID before starts were kept interrupted", async () => {
+    const fake = await startFakeProvider()
+    cleanups.push(() => fake.close())
+    const dataDir = tempDir()
+    const chatId = leftRunning(dataDir, fake, process.pid, null)
+    await expectInterruptedAndRetried(dataDir, fake, chatId)
+  })
+
+  it.runIf(process.platform === 'linux')(
+    'marks a turn interrupted whose PID another live process was given since',
+    async () => {
+      const fake = await startFakeProvider()
+      cleanups.push(() => fake.close())
+      const reuser = spawn('sleep', ['60'], { stdio: 'ignore' })
+      cleanups.push(() => reuser.kill('SIGKILL'))
+      const dataDir = tempDir()
+      // What the process that died recorded: the same boot, an earlier start than the reuser's.
+      const start = thisProcess().start.replace(/:\d+$/, ':1')
+      const chatId = leftRunning(dataDir, fake, reuser.pid ?? 0, start)
+      await expectInterruptedAndRetried(dataDir, fake, chatId)
+    },
+  )
 
   it('leaves a turn that another live process is running alone', () => {
     const dataDir = tempDir()
