@@ -1,16 +1,21 @@
 import { spawn } from 'node:child_process'
 import { realpathSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { UNFINISHED_CALL } from '../../../src-main/agent/history'
-import { createAtelier } from '../../../src-main/app/create-atelier'
+import { createAtelier, DATABASE_FILE } from '../../../src-main/app/create-atelier'
 import { thisProcess } from '../../../src-main/core/process-owner'
+import { openDatabase } from '../../../src-main/db/database'
 import { FAKE_ENV } from '../../support/agent-harness'
 import { type FakeProvider, startFakeProvider } from '../../support/fake-provider'
 import { type FixtureProcess, killHard, startFixture } from '../../support/fixture-process'
 import { useTempDirs } from '../../support/temp-dir'
 
 const RUNNER = fileURLToPath(new URL('../../fixtures/turn-runner.ts', import.meta.url))
+const REOPENER = fileURLToPath(new URL('../../fixtures/turn-reopener.ts', import.meta.url))
+/** A container's start: PID 1 of a PID namespace of its own, which dies with the `unshare` holding it. */
+const AS_PID_ONE = ['unshare', '--user', '--map-root-user', '--pid', '--kill-child', '--mount-proc']
 
 async function waitForLine(fixture: FixtureProcess, line: string): Promise<void> {
   for (let i = 0; i < 1000 && !fixture.lines().includes(line); i++) {
@@ -157,6 +162,40 @@ describe('a turn whose process is killed', () => {
       const chatId = leftRunning(dataDir, fake, reuser.pid ?? 0, start)
       await expectInterruptedAndRetried(dataDir, fake, chatId)
     },
+  )
+
+  it.runIf(process.platform === 'linux')(
+    'is marked interrupted when PID 1 of one container died in it and PID 1 of the next opens the data, and Retry goes on',
+    async () => {
+      const fake = await startFakeProvider()
+      cleanups.push(() => fake.close())
+      const dataDir = tempDir()
+      const project = realpathSync(tempDir())
+      fake.enqueue({
+        text: 'Hanging.',
+        toolCalls: [{ id: 'call_hang', name: 'hang', arguments: '{"pattern":"h"}' }],
+      })
+      const runner = startFixture(
+        RUNNER,
+        [dataDir, fake.baseUrlFor('openai-chat'), 'pid-one', project],
+        AS_PID_ONE,
+      )
+      cleanups.push(() => killHard(runner.child))
+      await runner.ready
+      await waitForLine(runner, 'hang started')
+      await killHard(runner.child)
+      const db = openDatabase(join(dataDir, DATABASE_FILE))
+      expect(db.prepare('SELECT pid, status FROM turns').all()).toEqual([{ pid: 1, status: 'running' }])
+      db.close()
+
+      fake.enqueue({ text: 'Picking up again.' })
+      const reopener = startFixture(REOPENER, [dataDir, 'pid-one'], AS_PID_ONE)
+      cleanups.push(() => killHard(reopener.child))
+      await reopener.ready
+      await new Promise((resolve) => reopener.child.once('exit', resolve))
+      expect(reopener.lines(), reopener.stderr()).toEqual(['pid 1', 'interrupted', 'completed'])
+    },
+    30_000,
   )
 
   it('leaves a turn that another live process is running alone', () => {
