@@ -84,10 +84,13 @@ describe('a turn whose process is killed', () => {
   }, 30_000)
 
   /**
-   * A chat whose turn was left running by an earlier process that had `pid` and `start`, with its
-   * prompt, and a provider the fake answers for; the data folder closed.
+   * A data folder (closed) with a chat whose turn was left running by an earlier process that had
+   * `pid` and `start`, with its prompt, and a provider the fake answers for.
    */
-  function leftRunning(dataDir: string, fake: FakeProvider, pid: number, start: string | null) {
+  async function leftRunning(pid: number, start: string | null) {
+    const fake = await startFakeProvider()
+    cleanups.push(() => fake.close())
+    const dataDir = tempDir()
     const first = createAtelier({ dataDir, env: FAKE_ENV })
     try {
       const provider = first.providers.create({
@@ -110,14 +113,18 @@ describe('a turn whose process is killed', () => {
            VALUES ('prompt', ?, 'old', 1, 'user', '[{"type":"text","text":"Still there?"}]', 0)`,
         )
         .run(chat.id)
-      return chat.id
+      return { dataDir, fake, chatId: chat.id }
     } finally {
       first.close()
     }
   }
 
   /** Opens the data folder: the turn reads interrupted, and Retry runs it to its end. */
-  async function expectInterruptedAndRetried(dataDir: string, fake: FakeProvider, chatId: string) {
+  async function expectInterruptedAndRetried({
+    dataDir,
+    fake,
+    chatId,
+  }: Awaited<ReturnType<typeof leftRunning>>) {
     const atelier = createAtelier({ dataDir, env: FAKE_ENV })
     cleanups.push(() => atelier.close())
     expect(atelier.agent.conversation({ id: chatId }).turns).toEqual([
@@ -134,33 +141,21 @@ describe('a turn whose process is killed', () => {
 
   // A container where every start is PID 1: the process that died had our PID, and a start of its own.
   it("marks a turn stored under this process's PID but another start interrupted, and Retry runs it", async () => {
-    const fake = await startFakeProvider()
-    cleanups.push(() => fake.close())
-    const dataDir = tempDir()
-    const chatId = leftRunning(dataDir, fake, process.pid, `${thisProcess().start}-earlier`)
-    await expectInterruptedAndRetried(dataDir, fake, chatId)
+    await expectInterruptedAndRetried(await leftRunning(process.pid, `${thisProcess().start}-earlier`))
   })
 
   it("marks a turn stored under this process's PID before starts were kept interrupted", async () => {
-    const fake = await startFakeProvider()
-    cleanups.push(() => fake.close())
-    const dataDir = tempDir()
-    const chatId = leftRunning(dataDir, fake, process.pid, null)
-    await expectInterruptedAndRetried(dataDir, fake, chatId)
+    await expectInterruptedAndRetried(await leftRunning(process.pid, null))
   })
 
   it.runIf(process.platform === 'linux')(
     'marks a turn interrupted whose PID another live process was given since',
     async () => {
-      const fake = await startFakeProvider()
-      cleanups.push(() => fake.close())
       const reuser = spawn('sleep', ['60'], { stdio: 'ignore' })
       cleanups.push(() => reuser.kill('SIGKILL'))
-      const dataDir = tempDir()
       // What the process that died recorded: the same boot, an earlier start than the reuser's.
       const start = thisProcess().start.replace(/:\d+$/, ':1')
-      const chatId = leftRunning(dataDir, fake, reuser.pid ?? 0, start)
-      await expectInterruptedAndRetried(dataDir, fake, chatId)
+      await expectInterruptedAndRetried(await leftRunning(reuser.pid ?? 0, start))
     },
   )
 
