@@ -339,6 +339,7 @@ export class TurnService {
     return { turnId: turn.id, done }
   }
 
+  /** Refused while the chat runs a turn or a compaction here, or a turn in another process. */
   private refuseIfBusy(chatId: string): void {
     if (this.running.has(chatId)) {
       throw new AtelierError(
@@ -349,6 +350,7 @@ export class TurnService {
         },
       )
     }
+    this.deps.conversation.refuseIfRunning(chatId)
   }
 
   private finish(

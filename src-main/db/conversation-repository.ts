@@ -15,6 +15,7 @@ import { AtelierError, type ErrorCode } from '../../src-shared/errors'
 import type { CallDecision } from '../../src-shared/questions'
 import type { ToolCallState, ToolCallStatus } from '../../src-shared/tool-calls'
 import type { ToolCallDescription, ToolErrorType } from '../../src-shared/tools'
+import { ownerIsAlive, thisProcess } from '../core/process-owner'
 import { type Database, withoutSync } from './database'
 
 /** What an interrupted turn says happened. */
@@ -30,8 +31,15 @@ interface TurnRow {
   error: string | null
   error_code: ErrorCode | null
   pid: number
+  owner_start: string | null
   started_at: number
   ended_at: number | null
+}
+
+type RunningRow = Pick<TurnRow, 'id' | 'pid' | 'owner_start'>
+
+function ownerOf(row: RunningRow) {
+  return { pid: row.pid, start: row.owner_start }
 }
 
 interface MessageRow {
@@ -199,14 +207,15 @@ export class ConversationRepository {
   ) {
     this.statements = {
       beginTurn: db.prepare(
-        `INSERT INTO turns (id, chat_id, status, error, pid, started_at, ended_at)
-         VALUES (?, ?, 'running', NULL, ?, ?, NULL)`,
+        `INSERT INTO turns (id, chat_id, status, error, pid, owner_start, started_at, ended_at)
+         VALUES (?, ?, 'running', NULL, ?, ?, ?, NULL)`,
       ),
       endTurn: db.prepare(
         `UPDATE turns SET status = ?, error = ?, error_code = ?, ended_at = ? WHERE id = ? AND status = 'running'`,
       ),
       reopenTurn: db.prepare(
-        `UPDATE turns SET status = 'running', error = NULL, error_code = NULL, ended_at = NULL, pid = ?
+        `UPDATE turns SET status = 'running', error = NULL, error_code = NULL, ended_at = NULL, pid = ?,
+           owner_start = ?
          WHERE id = ? AND status IN ('failed', 'interrupted')`,
       ),
       saveCall: db.prepare(
@@ -228,8 +237,9 @@ export class ConversationRepository {
       calls: db.prepare<[string], CallRow>(
         'SELECT * FROM tool_calls WHERE chat_id = ? ORDER BY created_at, call_index, rowid',
       ),
-      running: db.prepare<[], Pick<TurnRow, 'id' | 'pid'>>(
-        `SELECT id, pid FROM turns WHERE status = 'running'`,
+      running: db.prepare<[], RunningRow>(`SELECT id, pid, owner_start FROM turns WHERE status = 'running'`),
+      runningIn: db.prepare<[string], RunningRow>(
+        `SELECT id, pid, owner_start FROM turns WHERE chat_id = ? AND status = 'running'`,
       ),
       turns: db.prepare<[string], TurnRow>(
         'SELECT * FROM turns WHERE chat_id = ? ORDER BY started_at, rowid',
@@ -254,21 +264,26 @@ export class ConversationRepository {
 
   /**
    * A new running turn and its prompt, committed together: no turn exists without what started it.
-   * What was attached to the prompt comes before its typed text.
+   * What was attached to the prompt comes before its typed text. Refused with `turn_running` while
+   * the chat runs a turn, in this process or another (see `refuseIfRunning`).
    */
   beginTurn(
     chatId: string,
     prompt: string,
     attached: MessagePart[] = [],
   ): { turn: Turn; prompt: ChatMessage } {
-    return this.db.transaction(() => {
-      const id = randomUUID()
-      this.statements.beginTurn.run(id, chatId, process.pid, this.now())
-      return {
-        turn: this.turn(id),
-        prompt: this.append(chatId, id, 'user', [...attached, { type: 'text', text: prompt }]),
-      }
-    })()
+    return this.db
+      .transaction(() => {
+        this.refuseIfRunning(chatId)
+        const id = randomUUID()
+        const owner = thisProcess()
+        this.statements.beginTurn.run(id, chatId, owner.pid, owner.start, this.now())
+        return {
+          turn: this.turn(id),
+          prompt: this.append(chatId, id, 'user', [...attached, { type: 'text', text: prompt }]),
+        }
+      })
+      .immediate()
   }
 
   /** Ends a running turn; an interrupted one takes its unfinished calls with it. */
@@ -282,16 +297,47 @@ export class ConversationRepository {
 
   /**
    * A failed or interrupted turn running again (Retry): its prompt and what it stored stay, its
-   * error goes. A turn in any other state is refused, so two windows retrying start it once.
+   * error goes. A turn in any other state is refused, so two windows retrying start it once; so is
+   * one whose chat runs another turn meanwhile (`turn_running`).
    */
   reopenTurn(id: string): Turn {
-    const { changes } = this.statements.reopenTurn.run(process.pid, id)
-    if (changes === 0) {
-      throw new AtelierError('nothing_to_retry', 'This turn did not fail, so it cannot run again.', {
-        turnId: id,
+    return this.db
+      .transaction(() => {
+        const { status, chatId } = this.turn(id)
+        if (status !== 'failed' && status !== 'interrupted') {
+          throw new AtelierError('nothing_to_retry', 'This turn did not fail, so it cannot run again.', {
+            turnId: id,
+          })
+        }
+        this.refuseIfRunning(chatId)
+        const owner = thisProcess()
+        this.statements.reopenTurn.run(owner.pid, owner.start, id)
+        return this.turn(id)
       })
+      .immediate()
+  }
+
+  /**
+   * One turn per chat, across processes: a running turn whose process is alive refuses with
+   * `turn_running`, naming where it runs; one whose process is gone died with it and is marked
+   * interrupted here. Starting a turn checks again in the transaction that writes it, which holds
+   * the database's write lock (`immediate`), so two processes starting one at once see each other.
+   */
+  refuseIfRunning(chatId: string): void {
+    for (const running of this.statements.runningIn.all(chatId)) {
+      if (!ownerIsAlive(ownerOf(running))) {
+        this.endTurn(running.id, 'interrupted', INTERRUPTED)
+        continue
+      }
+      const here = running.pid === thisProcess().pid
+      throw new AtelierError(
+        'turn_running',
+        here
+          ? 'This chat is still working on the last prompt. Stop it first.'
+          : `This chat is running a turn in another Atelier process (pid ${running.pid}). Stop it there, or wait for it to end.`,
+        { chatId, turnId: running.id, pid: running.pid },
+      )
     }
-    return this.turn(id)
   }
 
   turn(id: string): Turn {
@@ -306,10 +352,11 @@ export class ConversationRepository {
 
   /**
    * Marks turns whose process is gone as interrupted: it crashed or was killed. A turn another live
-   * process is running (the desktop app while the CLI opens the same data) is left alone.
+   * process is running (the desktop app while the CLI opens the same data) is left alone; one that
+   * names this process's PID but not its start is not ours (see `ownerIsAlive`).
    */
-  markInterrupted(isAlive: (pid: number) => boolean = processIsAlive): number {
-    const orphans = this.statements.running.all().filter((turn) => !isAlive(turn.pid))
+  markInterrupted(): number {
+    const orphans = this.statements.running.all().filter((turn) => !ownerIsAlive(ownerOf(turn)))
     this.db.transaction(() => {
       for (const turn of orphans) this.endTurn(turn.id, 'interrupted', INTERRUPTED)
     })()
@@ -379,15 +426,5 @@ export class ConversationRepository {
   /** The chat's compactions, oldest first: the last one says what the model sees now. */
   compactions(chatId: string): Compaction[] {
     return this.statements.compactions.all(chatId).map(toCompaction)
-  }
-}
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }

@@ -399,4 +399,13 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 18,
+    name: 'running turns owned by a process start, not a PID alone',
+    sql: `
+      -- What tells the process running a turn apart from a later one given its PID (see
+      -- src-main/core/process-owner.ts). Turns stored before have none: they go by the PID alone.
+      ALTER TABLE turns ADD COLUMN owner_start TEXT;
+    `,
+  },
 ]

@@ -9,9 +9,13 @@ export interface FixtureProcess {
   stderr(): string
 }
 
-/** Runs a TypeScript fixture in a Node process of its own, the way a crash test needs to kill it. */
-export function startFixture(file: string, args: string[]): FixtureProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
+/**
+ * Runs a TypeScript fixture in a Node process of its own, the way a crash test needs to kill it;
+ * `wrapper` is a command line it runs under (`unshare …`), the fixture's own appended.
+ */
+export function startFixture(file: string, args: string[], wrapper: string[] = []): FixtureProcess {
+  const [command = process.execPath, ...before] = [...wrapper, process.execPath]
+  const child = spawn(command, [...before, '--import', 'tsx', file, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

@@ -1,14 +1,21 @@
+import { spawn } from 'node:child_process'
 import { realpathSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { UNFINISHED_CALL } from '../../../src-main/agent/history'
-import { createAtelier } from '../../../src-main/app/create-atelier'
+import { createAtelier, DATABASE_FILE } from '../../../src-main/app/create-atelier'
+import { thisProcess } from '../../../src-main/core/process-owner'
+import { openDatabase } from '../../../src-main/db/database'
 import { FAKE_ENV } from '../../support/agent-harness'
 import { type FakeProvider, startFakeProvider } from '../../support/fake-provider'
 import { type FixtureProcess, killHard, startFixture } from '../../support/fixture-process'
 import { useTempDirs } from '../../support/temp-dir'
 
 const RUNNER = fileURLToPath(new URL('../../fixtures/turn-runner.ts', import.meta.url))
+const REOPENER = fileURLToPath(new URL('../../fixtures/turn-reopener.ts', import.meta.url))
+/** A container's start: PID 1 of a PID namespace of its own, which dies with the `unshare` holding it. */
+const AS_PID_ONE = ['unshare', '--user', '--map-root-user', '--pid', '--kill-child', '--mount-proc']
 
 async function waitForLine(fixture: FixtureProcess, line: string): Promise<void> {
   for (let i = 0; i < 1000 && !fixture.lines().includes(line); i++) {
@@ -75,6 +82,116 @@ describe('a turn whose process is killed', () => {
       { role: 'tool', tool_call_id: 'call_hang', content: UNFINISHED_CALL },
     ])
   }, 30_000)
+
+  /**
+   * A data folder (closed) with a chat whose turn was left running by an earlier process that had
+   * `pid` and `start`, with its prompt, and a provider the fake answers for.
+   */
+  async function leftRunning(pid: number, start: string | null) {
+    const fake = await startFakeProvider()
+    cleanups.push(() => fake.close())
+    const dataDir = tempDir()
+    const first = createAtelier({ dataDir, env: FAKE_ENV })
+    try {
+      const provider = first.providers.create({
+        kind: 'openai-chat',
+        name: 'Fake',
+        baseUrl: fake.baseUrlFor('openai-chat'),
+        defaultModel: 'fake-model',
+      })
+      const chat = first.chats.create({})
+      first.chats.configure({ id: chat.id, provider: provider.id })
+      first.db
+        .prepare(
+          `INSERT INTO turns (id, chat_id, status, pid, owner_start, started_at)
+           VALUES ('old', ?, 'running', ?, ?, 0)`,
+        )
+        .run(chat.id, pid, start)
+      first.db
+        .prepare(
+          `INSERT INTO messages (id, chat_id, turn_id, seq, role, parts, created_at)
+           VALUES ('prompt', ?, 'old', 1, 'user', '[{"type":"text","text":"Still there?"}]', 0)`,
+        )
+        .run(chat.id)
+      return { dataDir, fake, chatId: chat.id }
+    } finally {
+      first.close()
+    }
+  }
+
+  /** Opens the data folder: the turn reads interrupted, and Retry runs it to its end. */
+  async function expectInterruptedAndRetried({
+    dataDir,
+    fake,
+    chatId,
+  }: Awaited<ReturnType<typeof leftRunning>>) {
+    const atelier = createAtelier({ dataDir, env: FAKE_ENV })
+    cleanups.push(() => atelier.close())
+    expect(atelier.agent.conversation({ id: chatId }).turns).toEqual([
+      expect.objectContaining({ id: 'old', status: 'interrupted', errorCode: 'interrupted' }),
+    ])
+    fake.enqueue({ text: 'Yes, picking up again.' })
+    const { turnId, done } = atelier.agent.retry({ chatId })
+    expect(turnId).toBe('old')
+    expect((await done).status).toBe('completed')
+    expect(fake.requestsOf('openai-chat').at(-1)?.body.messages).toContainEqual(
+      expect.objectContaining({ role: 'user', content: 'Still there?' }),
+    )
+  }
+
+  // A container where every start is PID 1: the process that died had our PID, and a start of its own.
+  it("marks a turn stored under this process's PID but another start interrupted, and Retry runs it", async () => {
+    await expectInterruptedAndRetried(await leftRunning(process.pid, `${thisProcess().start}-earlier`))
+  })
+
+  it("marks a turn stored under this process's PID before starts were kept interrupted", async () => {
+    await expectInterruptedAndRetried(await leftRunning(process.pid, null))
+  })
+
+  it.runIf(process.platform === 'linux')(
+    'marks a turn interrupted whose PID another live process was given since',
+    async () => {
+      const reuser = spawn('sleep', ['60'], { stdio: 'ignore' })
+      cleanups.push(() => reuser.kill('SIGKILL'))
+      // What the process that died recorded: the same boot, an earlier start than the reuser's.
+      const start = thisProcess().start.replace(/:\d+$/, ':1')
+      await expectInterruptedAndRetried(await leftRunning(reuser.pid ?? 0, start))
+    },
+  )
+
+  it.runIf(process.platform === 'linux')(
+    'is marked interrupted when PID 1 of one container died in it and PID 1 of the next opens the data, and Retry goes on',
+    async () => {
+      const fake = await startFakeProvider()
+      cleanups.push(() => fake.close())
+      const dataDir = tempDir()
+      const project = realpathSync(tempDir())
+      fake.enqueue({
+        text: 'Hanging.',
+        toolCalls: [{ id: 'call_hang', name: 'hang', arguments: '{"pattern":"h"}' }],
+      })
+      const runner = startFixture(
+        RUNNER,
+        [dataDir, fake.baseUrlFor('openai-chat'), 'pid-one', project],
+        AS_PID_ONE,
+      )
+      cleanups.push(() => killHard(runner.child))
+      await runner.ready
+      await waitForLine(runner, 'hang started')
+      await killHard(runner.child)
+      const db = openDatabase(join(dataDir, DATABASE_FILE))
+      expect(db.prepare('SELECT pid, status FROM turns').all()).toEqual([{ pid: 1, status: 'running' }])
+      db.close()
+
+      fake.enqueue({ text: 'Picking up again.' })
+      const reopener = startFixture(REOPENER, [dataDir, 'pid-one'], AS_PID_ONE)
+      cleanups.push(() => killHard(reopener.child))
+      await reopener.ready
+      await new Promise((resolve) => reopener.child.once('exit', resolve))
+      expect(reopener.lines(), reopener.stderr()).toEqual(['pid 1', 'interrupted', 'completed'])
+    },
+    30_000,
+  )
 
   it('leaves a turn that another live process is running alone', () => {
     const dataDir = tempDir()
