@@ -1,5 +1,5 @@
-import { accessSync, constants, copyFileSync, existsSync, statSync } from 'node:fs'
-import { basename, dirname } from 'node:path'
+import { accessSync, constants, copyFileSync, existsSync, readdirSync, type Stats, statSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import { AtelierError, errorMessage } from '../../src-shared/errors'
 
 /**
@@ -36,7 +36,8 @@ export function damagedDatabase(file: string, problems: string[]): AtelierError 
     'database_corrupt',
     `The database at ${file} is damaged (${problems.slice(0, 3).join('; ')}). Atelier has not changed it. ` +
       `${kept} To start fresh beside it, move ${basename(file)} (with its -wal and -shm files, if any) ` +
-      `out of ${dirname(file)} and start again: Atelier then makes a new, empty database there.`,
+      `out of ${dirname(file)} and start again — Atelier then makes a new, empty database there — or run ` +
+      `\`atelier --data-dir "${dirname(file)}" database start-fresh\`, which moves it onto the copy.`,
     { file, problems: problems.slice(0, 20), ...(copy && { copy }) },
   )
 }
@@ -47,7 +48,8 @@ export function emptyDatabase(file: string): AtelierError {
     'database_empty',
     `The database at ${file} is empty (0 bytes): it holds no chats or settings. Atelier has not changed it. ` +
       'If you expected your data there, restore the file from a backup (a copy or a move may have been cut short); ' +
-      `to start fresh, delete the empty ${basename(file)} and start again.`,
+      `to start fresh, delete the empty ${basename(file)} and start again, or run ` +
+      `\`atelier --data-dir "${dirname(file)}" database start-fresh\`, which moves it aside.`,
     { file },
   )
 }
@@ -110,15 +112,50 @@ function diskFull(file: string, detail: string): AtelierError {
 
 /**
  * Copies the damaged file (and its WAL under the name SQLite looks for beside the copy) to
- * `<file>.corrupt-<time>`, never over an earlier copy.
+ * `<file>.corrupt-<time>`, never over an earlier copy. A copy made since the file last changed is
+ * the one kept: starting again and again does not fill the disk with copies of one damaged file.
  */
 function keepCopy(file: string): { copy?: string; failure?: string } {
-  const copy = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`
+  const earlier = copiesOf(file).find((copy) => isCopyOf(copy, file))
+  if (earlier) return { copy: earlier }
+  const copy = asideName(file, 'corrupt')
   try {
     copyFileSync(file, copy, constants.COPYFILE_EXCL)
-    if (existsSync(`${file}-wal`)) copyFileSync(`${file}-wal`, `${copy}-wal`, constants.COPYFILE_EXCL)
+    if (withContent(`${file}-wal`)) copyFileSync(`${file}-wal`, `${copy}-wal`, constants.COPYFILE_EXCL)
     return { copy }
   } catch (error) {
     return { failure: errorMessage(error) }
   }
+}
+
+/** `<file>.<kind>-<time>`: a name beside `file` that sorts by when it was made. */
+export function asideName(file: string, kind: 'corrupt' | 'empty'): string {
+  return `${file}.${kind}-${new Date().toISOString().replace(/[:.]/g, '-')}`
+}
+
+/** The copies kept of `file` so far, oldest first. */
+function copiesOf(file: string): string[] {
+  const prefix = `${basename(file)}.corrupt-`
+  return readdirSync(dirname(file))
+    .filter((name) => name.startsWith(prefix) && !name.endsWith('-wal'))
+    .sort()
+    .map((name) => join(dirname(file), name))
+}
+
+/**
+ * Whether `copy` was made of `file` as it is now: as long, and made after its last change; its WAL
+ * too. An empty WAL counts as none: SQLite makes one at every open of a WAL database.
+ */
+function isCopyOf(copy: string, file: string): boolean {
+  return ['', '-wal'].every((suffix) => {
+    const original = withContent(`${file}${suffix}`)
+    const kept = withContent(`${copy}${suffix}`)
+    if (!original) return !kept
+    return kept !== undefined && kept.size === original.size && kept.mtimeMs >= original.mtimeMs
+  })
+}
+
+function withContent(path: string): Stats | undefined {
+  const stats = existsSync(path) ? statSync(path) : undefined
+  return stats?.size ? stats : undefined
 }

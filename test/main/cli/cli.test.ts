@@ -101,6 +101,18 @@ describe('atelier (built CLI)', () => {
     expect(statSync(file).size).toBeGreaterThan(0)
   })
 
+  it('starts fresh beside a damaged database when told to, the damaged one kept', async () => {
+    const dataDir = tempDir()
+    const bytes = randomBytes(64 * 1024)
+    writeFileSync(join(dataDir, 'atelier.db'), bytes)
+    const { code, stdout } = await atelier(dataDir, 'database', 'start-fresh')
+    expect(code).toBe(0)
+    const [kept] = /\S+atelier\.db\.corrupt-\S+Z/.exec(stdout) ?? ['']
+    expect(stdout).toMatch(/^Started a fresh database at .*atelier\.db\. The one that was there is at /)
+    expect(readFileSync(kept).equals(bytes)).toBe(true)
+    expect(await atelier(dataDir, 'tools')).toMatchObject({ code: 0 })
+  })
+
   it('says a 0-byte database is empty rather than starting over in it, and leaves it empty', async () => {
     const dataDir = tempDir()
     const file = join(dataDir, 'atelier.db')

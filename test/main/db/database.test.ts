@@ -11,7 +11,7 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { openDatabase } from '../../../src-main/db/database'
@@ -99,6 +99,8 @@ describe('openDatabase', () => {
     expect(() => openDatabase(file)).toThrowError(file)
     expect(sha256(file)).toBe(before)
     expect(existsSync(`${file}-wal`)).toBe(false)
+    // Opened twice, it is copied once: starting again and again does not fill the disk.
+    expect(readdirSync(dirname(file)).filter((name) => name.startsWith('a.db.corrupt-'))).toHaveLength(1)
   })
 
   it('keeps a copy of a damaged database, with its WAL, before anything else, and names it', () => {
