@@ -136,7 +136,7 @@ function placeOnce(draft: string, file: string): void {
  * The database, its WAL and its shared memory hold every conversation and setting: readable by
  * their owner only, whatever the umask. SQLite creates the -wal and -shm files with the database
  * file's mode; files an older Atelier left readable by others are narrowed, and a file the person
- * made read-only stays read-only (and is reported as such when Atelier must write).
+ * made read-only is not made writable (for anyone but root it has been reported at open already).
  */
 function ownerOnly(file: string): void {
   for (const each of [file, `${file}-wal`, `${file}-shm`]) {
