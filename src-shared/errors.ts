@@ -14,8 +14,23 @@ const CONTRACT_ERROR_CODES = [
   'disconnected',
   /** This host cannot do it (a folder dialog, reading attachments): another one can. */
   'unsupported',
-  'database_corrupt',
   'internal',
+] as const
+
+/** Why the app's database could not be opened: each says what the person can do about it. */
+const DATABASE_ERROR_CODES = [
+  /** The file is damaged (or is not a database at all): a copy is kept before anything else. */
+  'database_corrupt',
+  /** The database file is there but holds nothing (0 bytes): not taken for a new one. */
+  'database_empty',
+  /** The folder, the file or the drive is read-only: nothing is wrong with the data. */
+  'database_read_only',
+  /** This user may not open the file or its folder (another user's, often root's after sudo). */
+  'database_permission_denied',
+  /** The disk (or the user's quota) is full. */
+  'database_disk_full',
+  /** A newer Atelier has written it: update Atelier. */
+  'database_too_new',
 ] as const
 
 /**
@@ -124,6 +139,7 @@ const SERVICE_ERROR_CODES = [
 /** Every code an Atelier error carries; each appears in exactly one group above. */
 export const ERROR_CODES = [
   ...CONTRACT_ERROR_CODES,
+  ...DATABASE_ERROR_CODES,
   ...TOOL_ERROR_TYPES,
   ...PROVIDER_ERROR_CODES,
   ...TURN_ERROR_CODES,

@@ -4,6 +4,7 @@ import { APP_VERSION } from '../app/create-atelier'
 import { PRODUCT_NAME } from '../app/data-dir'
 import { registerAgentsCommand } from './commands/agents'
 import { registerCustomToolsCommand } from './commands/custom-tools'
+import { registerDatabaseCommand } from './commands/database'
 import { registerInspectCommand } from './commands/inspect'
 import { registerMcpCommand } from './commands/mcp'
 import { registerPermissionsCommand } from './commands/permissions'
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
   registerServicesCommand(program)
   registerCustomToolsCommand(program)
   registerSandboxCommand(program)
+  registerDatabaseCommand(program)
   registerWebCommand(program)
   return program
 }

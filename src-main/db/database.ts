@@ -1,7 +1,20 @@
-import { chmodSync, closeSync, existsSync, openSync } from 'node:fs'
+import {
+  accessSync,
+  chmodSync,
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  linkSync,
+  openSync,
+  statSync,
+  unlinkSync,
+} from 'node:fs'
+import { dirname } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { AtelierError, errorMessage } from '../../src-shared/errors'
+import { AtelierError } from '../../src-shared/errors'
 import { migrations as defaultMigrations, type Migration } from './migrations'
+import { damagedDatabase, databaseOpenFailure, emptyDatabase } from './open-failure'
 
 export type Database = BetterSqlite3.Database
 
@@ -14,11 +27,28 @@ export interface OpenDatabaseOptions {
 /**
  * Opens (creating if needed) the app database, readable by its owner only: checks it before
  * touching it, then WAL with synchronous=FULL so a committed transaction survives a crash or power
- * loss, then migrations.
+ * loss, then migrations. A failure says what it was — a read-only or shut-out folder, a full disk,
+ * an empty or a damaged file (of which a copy is kept) — rather than SQLite's words.
  */
 export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Database {
+  try {
+    return openChecked(file, options)
+  } catch (error) {
+    throw databaseOpenFailure(error, file)
+  }
+}
+
+function openChecked(file: string, options: OpenDatabaseOptions): Database {
+  const sqliteOptions = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}
+  // Asked of the file system first: SQLite would open a file it may not write and fail only at its
+  // first write, with words that say nothing of why.
+  accessSync(dirname(file), constants.W_OK | constants.X_OK)
+  const size = existsSync(file) ? statSync(file).size : undefined
+  if (size === 0) throw emptyDatabase(file)
+  if (size !== undefined) accessSync(file, constants.R_OK | constants.W_OK)
+  createWhole(file, sqliteOptions)
   ownerOnly(file)
-  const db = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
+  const db = new BetterSqlite3(file, sqliteOptions)
   try {
     // Another process (the CLI beside the desktop app) may hold a write lock for a moment.
     db.pragma('busy_timeout = 5000')
@@ -65,14 +95,54 @@ const syncStatements = new WeakMap<
 >()
 
 /**
- * The database, its WAL and its shared memory hold every conversation and setting: mode 0600
- * whatever the umask. SQLite creates the -wal and -shm files with the database file's mode, so the
- * database is created 0600 before SQLite opens it; files an older Atelier left are narrowed.
+ * Makes a missing database as a whole file (its header written, 0600) under a name of its own,
+ * then links it into place: an empty database file is then never Atelier's doing — not a first
+ * start cut short, not another process caught between creating the file and writing it — so an
+ * empty one found at open is reported rather than taken for new.
+ */
+function createWhole(file: string, sqliteOptions: BetterSqlite3.Options): void {
+  if (existsSync(file)) return
+  const draft = `${file}.new-${process.pid}`
+  closeSync(openSync(draft, 'w', 0o600))
+  try {
+    const db = new BetterSqlite3(draft, sqliteOptions)
+    // Switching to WAL writes the header page.
+    db.pragma('journal_mode = WAL')
+    db.close()
+    placeOnce(draft, file)
+  } finally {
+    unlinkSync(draft)
+  }
+}
+
+/** `draft` at `file` unless another process put its database there first. */
+function placeOnce(draft: string, file: string): void {
+  try {
+    linkSync(draft, file)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EEXIST') return
+    // A file system without hard links (FAT, some network shares): an exclusive copy never replaces one.
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw error
+    try {
+      copyFileSync(draft, file, constants.COPYFILE_EXCL)
+    } catch (copyError) {
+      if ((copyError as NodeJS.ErrnoException).code !== 'EEXIST') throw copyError
+    }
+  }
+}
+
+/**
+ * The database, its WAL and its shared memory hold every conversation and setting: readable by
+ * their owner only, whatever the umask. SQLite creates the -wal and -shm files with the database
+ * file's mode; files an older Atelier left readable by others are narrowed, and a file the person
+ * made read-only is not made writable (for anyone but root it has been reported at open already).
  */
 function ownerOnly(file: string): void {
-  closeSync(openSync(file, 'a', 0o600))
   for (const each of [file, `${file}-wal`, `${file}-shm`]) {
-    if (existsSync(each)) chmodSync(each, 0o600)
+    if (!existsSync(each)) continue
+    const mode = statSync(each).mode & 0o777
+    if (mode & 0o077) chmodSync(each, mode & 0o600)
   }
 }
 
@@ -81,16 +151,12 @@ function assertIntact(db: Database, file: string): void {
   try {
     problems = (db.pragma('quick_check') as { quick_check: string }[]).map((row) => row.quick_check)
   } catch (error) {
-    // SQLITE_NOTADB / SQLITE_CORRUPT surface as throws rather than as check rows.
-    problems = [errorMessage(error)]
+    // SQLITE_NOTADB / SQLITE_CORRUPT surface as throws rather than as check rows; a read-only
+    // folder or a full disk does too, and is not damage.
+    throw databaseOpenFailure(error, file)
   }
   if (problems.length === 1 && problems[0] === 'ok') return
-  throw new AtelierError(
-    'database_corrupt',
-    `The database at ${file} is damaged (${problems.slice(0, 3).join('; ')}). Atelier has not changed it: ` +
-      'move it aside (or restore a backup) and start again to begin with a fresh database.',
-    { file, problems: problems.slice(0, 20) },
-  )
+  throw damagedDatabase(file, problems)
 }
 
 function migrate(db: Database, migrations: readonly Migration[]): void {
@@ -102,7 +168,7 @@ function migrate(db: Database, migrations: readonly Migration[]): void {
     const current = db.pragma('user_version', { simple: true }) as number
     if (current > latest) {
       throw new AtelierError(
-        'database_corrupt',
+        'database_too_new',
         `The database is at schema version ${current}, newer than this Atelier knows (${latest}). Update Atelier.`,
         { current, latest },
       )

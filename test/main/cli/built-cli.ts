@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -21,13 +22,37 @@ export function atelier(dataDir: string, ...args: string[]): Promise<CliResult> 
 }
 
 /** The same, with variables added to the environment (a home folder of its own: `HOME`). */
-export async function atelierWith(
+export function atelierWith(env: NodeJS.ProcessEnv, dataDir: string, ...args: string[]): Promise<CliResult> {
+  return runAs([], env, dataDir, args)
+}
+
+/**
+ * How to run a command as a user whom file modes bind: root writes through any mode, so under root
+ * the CLI runs as `nobody` (uid and gid 65534); undefined where that is not possible (no setpriv).
+ */
+export const UNPRIVILEGED: readonly string[] | undefined =
+  process.getuid?.() !== 0
+    ? []
+    : existsSync('/usr/bin/setpriv')
+      ? ['/usr/bin/setpriv', '--reuid=65534', '--regid=65534', '--clear-groups']
+      : undefined
+
+/** Runs the built CLI as UNPRIVILEGED says; its folders must be reachable by uid 65534 when the tests run as root. */
+export function atelierUnprivileged(dataDir: string, ...args: string[]): Promise<CliResult> {
+  if (!UNPRIVILEGED)
+    throw new Error('No unprivileged user to run as: skip this test where UNPRIVILEGED is undefined.')
+  return runAs(UNPRIVILEGED, {}, dataDir, args)
+}
+
+async function runAs(
+  prefix: readonly string[],
   env: NodeJS.ProcessEnv,
   dataDir: string,
-  ...args: string[]
+  args: string[],
 ): Promise<CliResult> {
+  const [command, ...rest] = [...prefix, process.execPath, BIN, '--data-dir', dataDir, ...args]
   try {
-    const { stdout, stderr } = await exec(process.execPath, [BIN, '--data-dir', dataDir, ...args], {
+    const { stdout, stderr } = await exec(command as string, rest, {
       timeout: 60_000,
       // `run --json` prints every event, tool results with their display payloads: megabytes for a long turn.
       maxBuffer: 64 * 1024 * 1024,

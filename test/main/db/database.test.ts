@@ -1,16 +1,17 @@
 import { spawn } from 'node:child_process'
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import {
   chmodSync,
   closeSync,
   existsSync,
   openSync,
+  readdirSync,
   readFileSync,
   statSync,
   writeFileSync,
   writeSync,
 } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { openDatabase } from '../../../src-main/db/database'
@@ -98,10 +99,55 @@ describe('openDatabase', () => {
     expect(() => openDatabase(file)).toThrowError(file)
     expect(sha256(file)).toBe(before)
     expect(existsSync(`${file}-wal`)).toBe(false)
+    // Opened twice, it is copied once: starting again and again does not fill the disk.
+    expect(readdirSync(dirname(file)).filter((name) => name.startsWith('a.db.corrupt-'))).toHaveLength(1)
   })
 
-  it('refuses a database whose pages are damaged and leaves it unchanged', () => {
+  it('keeps a copy of a damaged database, with its WAL, before anything else, and names it', () => {
     const file = join(tempDir(), 'a.db')
+    // The WAL may hold the newest commits: it is kept under the name SQLite looks for beside the copy.
+    writeFileSync(file, randomBytes(64 * 1024))
+    writeFileSync(`${file}-wal`, randomBytes(8 * 1024))
+    const before = { db: sha256(file), wal: sha256(`${file}-wal`) }
+
+    let error: unknown
+    try {
+      openDatabase(file).close()
+    } catch (thrown) {
+      error = thrown
+    }
+    const copy = (error as { data: { copy: string } }).data.copy
+    expect(error).toMatchObject({
+      code: 'database_corrupt',
+      message: expect.stringContaining(`A copy is kept at ${copy}. To start fresh beside it`),
+    })
+    expect(copy).toMatch(/a\.db\.corrupt-\d{4}-\d\d-\d\dT[\d-]+Z$/)
+    expect({ db: sha256(copy), wal: sha256(`${copy}-wal`) }).toEqual(before)
+    // SQLite drops a WAL it cannot read when it lets go of the file, which is why the copy comes first.
+    expect(sha256(file)).toBe(before.db)
+  })
+
+  it('refuses an empty (0-byte) database file instead of taking it for a new one, and leaves it empty', () => {
+    const dir = tempDir()
+    const file = join(dir, 'a.db')
+    writeFileSync(file, '')
+    expect(() => openDatabase(file)).toThrowError(
+      expect.objectContaining({ code: 'database_empty', message: expect.stringContaining('0 bytes') }),
+    )
+    expect(readdirSync(dir)).toEqual(['a.db'])
+    expect(statSync(file).size).toBe(0)
+  })
+
+  it('makes a new database whole, leaving nothing else beside it', () => {
+    const dir = tempDir()
+    openDatabase(join(dir, 'a.db')).close()
+    expect(readdirSync(dir)).toEqual(['a.db'])
+    expect(statSync(join(dir, 'a.db')).size).toBeGreaterThan(0)
+  })
+
+  it('refuses a database whose pages are damaged, leaves it unchanged and keeps a copy', () => {
+    const dir = tempDir()
+    const file = join(dir, 'a.db')
     const db = openDatabase(file)
     const insert = db.prepare('INSERT INTO chats (id, title, created_at, updated_at) VALUES (?, ?, 0, 0)')
     db.transaction(() => {
@@ -116,6 +162,7 @@ describe('openDatabase', () => {
     const before = sha256(file)
     expect(() => openDatabase(file)).toThrowError(expect.objectContaining({ code: 'database_corrupt' }))
     expect(sha256(file)).toBe(before)
+    expect(readdirSync(dir).filter((name) => /^a\.db\.corrupt-[\dT-]+Z$/.test(name))).toHaveLength(1)
   })
 
   it('refuses a database written by a newer Atelier', () => {
@@ -123,7 +170,12 @@ describe('openDatabase', () => {
     openDatabase(file, {
       migrations: [...migrations, { version: 50, name: 'future', sql: 'SELECT 1;' }],
     }).close()
-    expect(() => openDatabase(file)).toThrowError(/newer than this Atelier knows/)
+    expect(() => openDatabase(file)).toThrowError(
+      expect.objectContaining({
+        code: 'database_too_new',
+        message: expect.stringMatching(/newer than this Atelier knows/),
+      }),
+    )
   })
 })
 
