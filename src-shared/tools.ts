@@ -216,13 +216,14 @@ export const ToolDisplay = Type.Union([
   /**
    * A window of a text file as read_file read it: the lines themselves (unnumbered, as in the file)
    * from `startLine` to `endLine` of `totalLines`, so the card shows them as a file, not as JSON.
+   * `totalLines` is absent when a file too large to read whole was streamed only to the window.
    */
   Type.Object({
     kind: Type.Literal('file'),
     path: Type.String(),
     startLine: Type.Number(),
     endLine: Type.Number(),
-    totalLines: Type.Number(),
+    totalLines: Type.Optional(Type.Number()),
     lines: Type.Array(Type.String()),
     truncated: Type.Boolean(),
   }),
