@@ -2,6 +2,7 @@ import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync }
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ReadFileResult } from '../../../../src-main/tools/builtin/read-file'
+import { withMemorySampled } from '../../../support/memory'
 import { useToolHarness } from '../../../support/tool-harness'
 
 /** Every line is 100 bytes with its newline, so line N starts at byte (N - 1) × 100. */
@@ -36,22 +37,6 @@ function windowLines(result: ReadFileResult): string[] {
     .map((line) => line.replace(/^ *\d+\t/, ''))
 }
 
-/** Runs `work` while sampling the resident set; how much it grew at its peak. */
-async function rssGrowth<T>(work: () => Promise<T>): Promise<{ value: T; growth: number }> {
-  const baseline = process.memoryUsage().rss
-  let peak = baseline
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss)
-  }, 2)
-  try {
-    const value = await work()
-    peak = Math.max(peak, process.memoryUsage().rss)
-    return { value, growth: peak - baseline }
-  } finally {
-    clearInterval(sampler)
-  }
-}
-
 describe('read_file', () => {
   const harness = useToolHarness()
 
@@ -74,7 +59,7 @@ describe('read_file', () => {
       const { project, ok } = harness()
       writeLargeLog(join(project, 'big.log'))
       const middle = Math.floor(LINES / 2)
-      const { value: result, growth } = await rssGrowth(() =>
+      const { value: result, growth } = await withMemorySampled(() =>
         ok<ReadFileResult>('read_file', { path: 'big.log', startLine: middle, maxLines: 3 }),
       )
       expect(windowLines(result)).toEqual(
@@ -99,7 +84,7 @@ describe('read_file', () => {
       expect(last.content).toContain(`read to its end: ${LINES} lines`)
       expect(last.content).not.toContain('next: startLine')
 
-      const { value: past, growth } = await rssGrowth(() =>
+      const { value: past, growth } = await withMemorySampled(() =>
         run('read_file', { path: 'big.log', startLine: LINES + 10, maxLines: 5 }),
       )
       expect(past).toMatchObject({ isError: true, errorType: 'validation_failed' })
