@@ -194,7 +194,8 @@ export const readFileTool = defineTool({
   name: 'read_file',
   description:
     'Reads a file. The text view returns numbered lines (like cat -n), 2000 from startLine by default; use ' +
-    'startLine/maxLines for more of a long file. Binary files need view "hex" or "base64" (up to 256 KiB). ' +
+    'startLine/maxLines for more of a long file. A file over 10 MiB is read only in windows: give startLine ' +
+    'and/or maxLines. Binary files need view "hex" or "base64" (up to 256 KiB). ' +
     'Reading a file is also what allows write_file and edit_file to change it afterwards.',
   parameters: Parameters,
   settings: pathToolSettings('Read files', 'Lets the model read files, as numbered text or raw bytes.'),
