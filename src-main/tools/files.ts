@@ -231,6 +231,8 @@ export async function readOpened(
   display: string,
   ceiling: number,
   signal: AbortSignal,
+  /** What the refusal of a file past the ceiling tells to do instead. */
+  advice = '',
 ): Promise<Buffer> {
   // Sized by stat, read straight into place; grown only if the file turns out longer than it said.
   let buffer = Buffer.allocUnsafe(Math.min(size, ceiling) + 1)
@@ -245,7 +247,7 @@ export async function readOpened(
     const { bytesRead } = await handle.read(buffer, total, buffer.length - total, null)
     if (bytesRead === 0) break
     total += bytesRead
-    if (total > ceiling) throw tooLarge(display, ceiling)
+    if (total > ceiling) throw tooLarge(display, ceiling, advice)
   }
   return buffer.subarray(0, total)
 }

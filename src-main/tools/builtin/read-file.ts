@@ -34,6 +34,11 @@ export const DEFAULT_MAX_LINES = 2000
 export const MAX_MAX_LINES = 5000
 export { MAX_LINE_CHARS } from '../text-window'
 
+/** What a text read refused at the ceiling is told: the same file can be read in windows. */
+const READ_IN_WINDOWS =
+  `Read it in windows, with startLine and maxLines (up to ${MAX_MAX_LINES} lines each), ` +
+  'which are streamed from the start of the file to the lines asked for.'
+
 const Parameters = Type.Object(
   {
     path: pathArgument('file'),
@@ -96,6 +101,7 @@ async function readFile(
       display,
       view === 'text' ? TEXT_VIEW_CEILING : BYTE_VIEW_CEILING,
       context.signal,
+      view === 'text' ? READ_IN_WINDOWS : '',
     )
     const digest = sha256(bytes)
     // Recorded on every read, partial or not, byte view or text: what write_file's guard checks.
@@ -144,12 +150,7 @@ async function readLargeWindow(
   signal: AbortSignal,
 ): Promise<{ result: ReadFileResult; lines: string[] }> {
   if (args.startLine === undefined && args.maxLines === undefined) {
-    throw tooLarge(
-      display,
-      TEXT_VIEW_CEILING,
-      `It is ${formatBytes(size)}: read it in windows, with startLine and maxLines (up to ${MAX_MAX_LINES} lines each), ` +
-        'which are streamed from the start of the file to the lines asked for.',
-    )
+    throw tooLarge(display, TEXT_VIEW_CEILING, `It is ${formatBytes(size)}. ${READ_IN_WINDOWS}`)
   }
   const head = Buffer.alloc(BINARY_PROBE_BYTES)
   const { bytesRead: headBytes } = await handle.read(head, 0, head.length, 0)

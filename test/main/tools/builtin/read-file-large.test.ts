@@ -110,7 +110,7 @@ describe('read_file', () => {
       const result = await run('read_file', { path: 'big.log' })
       expect(result).toMatchObject({ isError: true, errorType: 'validation_failed' })
       expect(result.content).toContain('larger than 10 MiB; it cannot be read whole')
-      expect(result.content).toContain('It is 32 MiB: read it in windows, with startLine and maxLines')
+      expect(result.content).toContain('It is 32 MiB. Read it in windows, with startLine and maxLines')
     })
 
     it('cuts a line far longer than a window without holding it', async () => {
