@@ -21,35 +21,27 @@ describe('files too large to read whole', () => {
     return folder
   }
 
-  it('shows a window of a file over 10 MiB as lines of a large file', async () => {
+  /** Runs one tool call in a turn of its own; the call's result, opened. */
+  async function resultOf(name: string, args: Record<string, unknown>) {
     const { page, fake } = await open({ folder: project(), approvalMode: 'full-auto' })
-    fake.enqueue(
-      { toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: 'big.log', maxLines: 20 }) }] },
-      { text: 'Read the start.' },
-    )
-    await send(page, 'Read the start of big.log')
-    await conversationText(page, (text) => text.includes('Read the start.'))
+    fake.enqueue({ toolCalls: [{ name, arguments: JSON.stringify(args) }] }, { text: 'Done.' })
+    await send(page, `Call ${name}`)
+    await conversationText(page, (text) => text.includes('Done.'))
     await turnOver(page)
-
-    const result = toolCard(page, 'read_file').getByRole('group', { name: 'Result of read_file' })
+    const result = toolCard(page, name).getByRole('group', { name: `Result of ${name}` })
     if ((await result.getAttribute('open')) === null) await result.locator('summary').click()
+    return result
+  }
+
+  it('shows a window of a file over 10 MiB as lines of a large file', async () => {
+    const result = await resultOf('read_file', { path: 'big.log', maxLines: 20 })
     const lines = result.getByRole('region', { name: 'big.log, lines 1–20 of a large file' })
     await lines.waitFor()
     expect(await lines.locator('.file-line-number').count()).toBe(20)
   })
 
   it('says which files of the folder grep did not search, and why', async () => {
-    const { page, fake } = await open({ folder: project(), approvalMode: 'full-auto' })
-    fake.enqueue(
-      { toolCalls: [{ name: 'grep', arguments: JSON.stringify({ pattern: 'handled', path: '.' }) }] },
-      { text: 'Searched.' },
-    )
-    await send(page, 'Find handled')
-    await conversationText(page, (text) => text.includes('Searched.'))
-    await turnOver(page)
-
-    const result = toolCard(page, 'grep').getByRole('group', { name: 'Result of grep' })
-    if ((await result.getAttribute('open')) === null) await result.locator('summary').click()
+    const result = await resultOf('grep', { pattern: 'handled', path: '.' })
     await result.getByRole('button', { name: 'Open app.ts', exact: true }).waitFor()
     expect(await result.getByText('1 file not searched (1 too large): big.log').count()).toBe(1)
   })
