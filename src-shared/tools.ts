@@ -216,22 +216,33 @@ export const ToolDisplay = Type.Union([
   /**
    * A window of a text file as read_file read it: the lines themselves (unnumbered, as in the file)
    * from `startLine` to `endLine` of `totalLines`, so the card shows them as a file, not as JSON.
+   * `totalLines` is absent when a file too large to read whole was streamed only to the window.
    */
   Type.Object({
     kind: Type.Literal('file'),
     path: Type.String(),
     startLine: Type.Number(),
     endLine: Type.Number(),
-    totalLines: Type.Number(),
+    totalLines: Type.Optional(Type.Number()),
     lines: Type.Array(Type.String()),
     truncated: Type.Boolean(),
   }),
-  /** grep's matching lines, sorted by file then line; `file` is ready for read_file. */
+  /**
+   * grep's matching lines, sorted by file then line; `file` is ready for read_file. `skipped` counts
+   * the files of a folder it did not search (too large, unreadable) and names the first few.
+   */
   Type.Object({
     kind: Type.Literal('matches'),
     path: Type.String(),
     matches: Type.Array(Type.Object({ file: Type.String(), line: Type.Number(), text: Type.String() })),
     truncated: Type.Boolean(),
+    skipped: Type.Optional(
+      Type.Object({
+        count: Type.Number(),
+        reasons: Type.Record(Type.String(), Type.Number()),
+        files: Type.Array(Type.Object({ file: Type.String(), reason: Type.String() })),
+      }),
+    ),
   }),
   /**
    * Paths a tool found or listed (glob, list_directory), shown as a tree below `root`; `folder`

@@ -182,16 +182,14 @@ export async function writeFileAtomically(
 }
 
 /**
- * Reads at most `ceiling` bytes through one descriptor. The ceiling bounds what the descriptor
- * yields, not what stat claims, so a file that lies about its size or grows mid-read is refused at
- * the cap instead of filling memory. FIFOs and devices are refused before any read can block.
+ * Opens a regular file for reading through one descriptor, checked to be the path's own file. FIFOs
+ * and devices are refused before any read can block; folders are refused naming the tools for them.
+ * The caller closes the handle.
  */
-export async function readBounded(
+export async function openRegularFile(
   real: string,
   display: string,
-  ceiling: number,
-  signal: AbortSignal,
-): Promise<Buffer> {
+): Promise<{ handle: FileHandle; size: number }> {
   // O_NONBLOCK: opening a FIFO must not wait for a writer; O_NOFOLLOW: no symlink swapped in since the check.
   const handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW).catch(
     (error: NodeJS.ErrnoException) => {
@@ -216,28 +214,70 @@ export async function readBounded(
         `"${display}" is not a regular file (a device, FIFO or socket); it cannot be read.`,
       )
     }
-    // Sized by stat, read straight into place; grown only if the file turns out longer than it said.
-    let buffer = Buffer.allocUnsafe(Math.min(stat.size, ceiling) + 1)
-    let total = 0
-    for (;;) {
-      signal.throwIfAborted()
-      if (total === buffer.length) {
-        const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, ceiling + 1))
-        buffer.copy(grown, 0, 0, total)
-        buffer = grown
-      }
-      const { bytesRead } = await handle.read(buffer, total, buffer.length - total, null)
-      if (bytesRead === 0) break
-      total += bytesRead
-      if (total > ceiling) return tooLarge(display, ceiling)
-    }
-    return buffer.subarray(0, total)
-  } finally {
+    return { handle, size: stat.size }
+  } catch (error) {
     await handle.close()
+    throw error
   }
 }
 
-function tooLarge(display: string, ceiling: number): never {
-  const size = ceiling >= 1024 * 1024 ? `${ceiling / 1024 / 1024} MiB` : `${ceiling / 1024} KiB`
-  throw new ToolError('validation_failed', `"${display}" is larger than ${size}; it cannot be read whole.`)
+/**
+ * Reads at most `ceiling` bytes of an opened file whose stat said `size`. The ceiling bounds what the
+ * descriptor yields, not what stat claims, so a file that lies about its size or grows mid-read is
+ * refused at the cap instead of filling memory.
+ */
+export async function readOpened(
+  { handle, size }: { handle: FileHandle; size: number },
+  display: string,
+  ceiling: number,
+  signal: AbortSignal,
+  /** What the refusal of a file past the ceiling tells to do instead. */
+  advice = '',
+): Promise<Buffer> {
+  // Sized by stat, read straight into place; grown only if the file turns out longer than it said.
+  let buffer = Buffer.allocUnsafe(Math.min(size, ceiling) + 1)
+  let total = 0
+  for (;;) {
+    signal.throwIfAborted()
+    if (total === buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, ceiling + 1))
+      buffer.copy(grown, 0, 0, total)
+      buffer = grown
+    }
+    const { bytesRead } = await handle.read(buffer, total, buffer.length - total, null)
+    if (bytesRead === 0) break
+    total += bytesRead
+    if (total > ceiling) throw tooLarge(display, ceiling, advice)
+  }
+  return buffer.subarray(0, total)
+}
+
+/** Reads at most `ceiling` bytes of a regular file through one descriptor (see readOpened). */
+export async function readBounded(
+  real: string,
+  display: string,
+  ceiling: number,
+  signal: AbortSignal,
+): Promise<Buffer> {
+  const opened = await openRegularFile(real, display)
+  try {
+    return await readOpened(opened, display, ceiling, signal)
+  } finally {
+    await opened.handle.close()
+  }
+}
+
+/** A byte count as a person reads it: 256 KiB, 10 MiB, 190.7 MiB. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${+(bytes / 1024).toFixed(1)} KiB`
+  if (bytes < 1024 ** 3) return `${+(bytes / 1024 / 1024).toFixed(1)} MiB`
+  return `${+(bytes / 1024 ** 3).toFixed(1)} GiB`
+}
+
+/** The refusal of a file past a ceiling; `advice` says what can be done instead. */
+export function tooLarge(display: string, ceiling: number, advice = ''): ToolError {
+  return new ToolError(
+    'validation_failed',
+    `"${display}" is larger than ${formatBytes(ceiling)}; it cannot be read whole.${advice && ` ${advice}`}`,
+  )
 }

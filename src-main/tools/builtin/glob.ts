@@ -106,7 +106,10 @@ async function glob(args: Parameters, context: ToolContext): Promise<GlobResult>
     cache: cachePlan(root.real, baseDirectory(context), cacheMiB),
   }
   // One past maxResults is looked for, so truncated is only set when there were more.
-  const found = await searchInParts<string>('glob', plan, { signal: context.signal, limit: maxResults + 1 })
+  const { found } = await searchInParts<string>('glob', plan, {
+    signal: context.signal,
+    limit: maxResults + 1,
+  })
   result.truncated = found.length > maxResults
   const absolute = parameters.absolute === true
   result.matches = found

@@ -9,7 +9,7 @@ import { DEFAULT_MAX_RESULT_CHARS } from '../result-limits'
 import { compileFileFilter, type FoundLine, type GrepJobResult, type GrepPlan } from '../search/grep-job'
 import { compilePattern } from '../search/grep-pattern'
 import { MAX_LINE_CHARS, type SkipReason } from '../search/grep-scan'
-import { cachePlan, searchInParts } from '../search/search-call'
+import { cachePlan, type PassedOver, searchInParts } from '../search/search-call'
 import { SEARCH_TIMEOUT_DESCRIPTOR, searchPool } from '../search/worker-pool'
 import { clampIntegerSetting, integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
 import type { EffectiveToolSettings, RegisteredTool, ToolContext } from '../types'
@@ -75,6 +75,29 @@ export interface GrepResult {
   matches: GrepMatch[]
   /** maxResults cut the search short, or not every match fit in MAX_RESULT_CHARS. */
   truncated: boolean
+  /** Files of the folder that were not searched (binary ones aside); absent when there were none. */
+  skipped?: SkippedFiles
+}
+
+/** Why a file of the folder was not searched, as the model reads it. */
+export type SkippedReason = Exclude<SkipReason, 'binary'>
+
+/** Files a folder search came to and did not search: all counted, the first few named. */
+export interface SkippedFiles {
+  count: number
+  /** How many for each reason. */
+  reasons: Partial<Record<SkippedReason, number>>
+  /** The first few, in walk order, named like matches[].file. */
+  files: { file: string; reason: SkippedReason }[]
+}
+
+function skippedFiles(passed: PassedOver, display: (real: string) => string): SkippedFiles {
+  const reasons = passed.counts as Partial<Record<SkippedReason, number>>
+  return {
+    count: Object.values(reasons).reduce((sum, count) => sum + (count ?? 0), 0),
+    reasons,
+    files: passed.first.map(({ real, reason }) => ({ file: display(real), reason: reason as SkippedReason })),
+  }
 }
 
 async function grep(args: Parameters, context: ToolContext): Promise<GrepResult> {
@@ -105,19 +128,20 @@ async function grep(args: Parameters, context: ToolContext): Promise<GrepResult>
   }
   const onProgress = (done: number, found: number) =>
     context.onUpdate({ kind: 'progress', done, message: `${found} matches` })
-  const found = target.isDirectory
+  const { found, passedOver } = target.isDirectory
     ? await searchInParts<FoundLine>('grep', plan, {
         signal: context.signal,
         limit: maxResults + 1,
         onProgress,
       })
-    : await grepOneFile(plan, context.signal, policy.display(target.real))
+    : { found: await grepOneFile(plan, context.signal, policy.display(target.real)), passedOver: undefined }
   const truncated = found.length > maxResults
   const matches = found
     .slice(0, maxResults)
     .map(({ real, line, text }) => ({ file: policy.display(real), line, text }))
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line))
-  return fitMatches({ path: args.path, matches, truncated }, MAX_RESULT_CHARS)
+  const skipped = passedOver && skippedFiles(passedOver, (real) => policy.display(real))
+  return fitMatches({ path: args.path, matches, truncated, ...(skipped && { skipped }) }, MAX_RESULT_CHARS)
 }
 
 /** A file named on its own: one part, in a worker. */
@@ -139,7 +163,7 @@ function notSearched(file: string, why: SkipReason, maxFileSizeBytes: number): T
     ],
     too_large: [
       'validation_failed',
-      `it is larger than grep's maxFileSizeBytes setting (${maxFileSizeBytes} bytes)`,
+      `it is larger than grep's maxFileSizeBytes setting (${maxFileSizeBytes} bytes); read_file reads it in windows (startLine, maxLines)`,
     ],
     unreadable: ['execution_failed', 'it could not be read'],
     moved: ['path_denied', 'it was moved or replaced by a link while being searched'],
@@ -161,10 +185,12 @@ function descriptionFor(settings: EffectiveToolSettings): string {
   ].filter(Boolean)
   return (
     'Searches file contents line by line for a JavaScript regular expression, in one file or in every file below a folder. ' +
-    `Returns { path, matches: [{ file, line, text }], truncated }: at most ${maxResults} matching lines ` +
+    `Returns { path, matches: [{ file, line, text }], truncated, skipped? }: at most ${maxResults} matching lines ` +
     `(${perFile} per file) and no more than fit in ${MAX_RESULT_CHARS} characters (truncated: true when some were left out), ` +
     'sorted by file then line, each file named so it can be passed to read_file as is; ' +
     `lines over ${MAX_LINE_CHARS} characters are cut with "…". In folders it skips ${skipped.join(', ')}; symlinks are not followed. ` +
+    'skipped, when present, counts the files of the folder it did not search and why (too_large: over the size limit, ' +
+    'which read_file can read in windows; unreadable; moved) and names the first few: they may hold matches. ' +
     'Use glob to find files by name.'
   )
 }

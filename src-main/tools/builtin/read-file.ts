@@ -1,8 +1,18 @@
+import type { FileHandle } from 'node:fs/promises'
 import { type Static, Type } from '@sinclair/typebox'
 import type { ToolDisplay } from '../../../src-shared/tools'
 import { defineTool } from '../define-tool'
 import { ToolArgumentError, ToolError } from '../errors'
-import { BINARY_PROBE_BYTES, looksBinary, readBounded, sha256, WHOLE_FILE_CEILING } from '../files'
+import {
+  BINARY_PROBE_BYTES,
+  formatBytes,
+  looksBinary,
+  openRegularFile,
+  readOpened,
+  sha256,
+  tooLarge,
+  WHOLE_FILE_CEILING,
+} from '../files'
 import {
   checkPath,
   describePath,
@@ -13,6 +23,7 @@ import {
 } from '../paths'
 import { withDisplay } from '../pipeline/shape'
 import { registerTool } from '../registry'
+import { streamTextWindow, textWindow } from '../text-window'
 import type { ToolContext } from '../types'
 
 /** The text view reads whole files up to this size. */
@@ -21,10 +32,12 @@ export const TEXT_VIEW_CEILING = WHOLE_FILE_CEILING
 export const BYTE_VIEW_CEILING = 256 * 1024
 export const DEFAULT_MAX_LINES = 2000
 export const MAX_MAX_LINES = 5000
-/** Longer lines are cut: minified code would otherwise fill the window with one line. */
-export const MAX_LINE_CHARS = 2000
-/** The numbered window, measured as JSON text, stays well under the cap on a result (DEFAULT_MAX_RESULT_CHARS). */
-export const MAX_WINDOW_CHARS = 80_000
+export { MAX_LINE_CHARS } from '../text-window'
+
+/** What a text read refused at the ceiling is told: the same file can be read in windows. */
+const READ_IN_WINDOWS =
+  `Read it in windows, with startLine and maxLines (up to ${MAX_MAX_LINES} lines each), ` +
+  'which are streamed from the start of the file to the lines asked for.'
 
 const Parameters = Type.Object(
   {
@@ -54,65 +67,16 @@ export interface ReadFileResult {
   content: string
   path: string
   size: number
-  sha256: string
-  totalLines: number
+  /** Of the whole file; absent when a file too large to read whole was streamed only to the window. */
+  sha256?: string
+  /** Absent when a streamed window stopped before the end of the file: the count is not known. */
+  totalLines?: number
   startLine: number
   endLine: number
   truncated: boolean
   view?: 'hex' | 'base64'
-}
-
-/** `cat -n` style: the line number right-aligned in six columns, a tab, the line. */
-function numbered(number: number, line: string): string {
-  return `${String(number).padStart(6)}\t${line}`
-}
-
-/** Counts lines and decodes only the requested window: a 10 MiB file is never split whole. */
-function textWindow(bytes: Buffer, display: string, startLine: number, maxLines: number) {
-  const NEWLINE = 0x0a
-  let totalLines = 0
-  let windowStart = bytes.length
-  for (let at = 0; at < bytes.length; ) {
-    if (totalLines === startLine - 1) windowStart = at
-    totalLines++
-    const next = bytes.indexOf(NEWLINE, at)
-    at = next === -1 ? bytes.length : next + 1
-  }
-  if (totalLines > 0 && startLine > totalLines) {
-    throw new ToolArgumentError(
-      `startLine ${startLine} is past the end of "${display}", which has ${totalLines} lines`,
-      'startLine',
-    )
-  }
-  const out: string[] = []
-  const lines: string[] = []
-  let size = 0
-  let truncated = false
-  let endLine = startLine - 1
-  for (let at = windowStart; at < bytes.length && endLine < startLine - 1 + maxLines; ) {
-    const next = bytes.indexOf(NEWLINE, at)
-    const stop = next === -1 ? bytes.length : next
-    let line = bytes.toString('utf8', at, stop).replace(/\r$/, '')
-    at = stop + 1
-    if (line.length > MAX_LINE_CHARS) {
-      line = `${line.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} characters]`
-      truncated = true
-    }
-    const entry = numbered(endLine + 1, line)
-    size += JSON.stringify(entry).length
-    if (size > MAX_WINDOW_CHARS && out.length > 0) {
-      truncated = true
-      break
-    }
-    out.push(entry)
-    lines.push(line)
-    endLine++
-  }
-  let content = out.join('\n')
-  if (truncated) {
-    content += `\n[Output truncated to fit: use startLine/maxLines to read more (next: startLine ${endLine + 1}).]`
-  }
-  return { content, lines, totalLines, endLine, truncated }
+  /** Only for a file too large to read whole: how many bytes from its start were read for the window. */
+  bytesRead?: number
 }
 
 /** The result the model reads and, for the text view, the window's own lines, for the card. */
@@ -127,34 +91,98 @@ async function readFile(
   const policy = await loadPathPolicy(context)
   const { real } = await resolveAndValidatePath(args.path, context, policy)
   const display = policy.display(real)
-  const bytes = await readBounded(
-    real,
-    display,
-    view === 'text' ? TEXT_VIEW_CEILING : BYTE_VIEW_CEILING,
-    context.signal,
-  )
-  const digest = sha256(bytes)
-  // Recorded on every read, partial or not, byte view or text: what write_file's guard checks.
-  await context.ledger.record(real, digest)
-  const common = { path: display, size: bytes.length, sha256: digest }
-  if (view !== 'text') {
-    const content = bytes.toString(view)
-    return { result: { content, ...common, totalLines: 0, startLine: 0, endLine: 0, truncated: false, view } }
+  const opened = await openRegularFile(real, display)
+  try {
+    if (view === 'text' && opened.size > TEXT_VIEW_CEILING) {
+      return await readLargeWindow(args, opened.handle, opened.size, display, context.signal)
+    }
+    const bytes = await readOpened(
+      opened,
+      display,
+      view === 'text' ? TEXT_VIEW_CEILING : BYTE_VIEW_CEILING,
+      context.signal,
+      view === 'text' ? READ_IN_WINDOWS : '',
+    )
+    const digest = sha256(bytes)
+    // Recorded on every read, partial or not, byte view or text: what write_file's guard checks.
+    await context.ledger.record(real, digest)
+    const common = { path: display, size: bytes.length, sha256: digest }
+    if (view !== 'text') {
+      const content = bytes.toString(view)
+      return {
+        result: { content, ...common, totalLines: 0, startLine: 0, endLine: 0, truncated: false, view },
+      }
+    }
+    refuseBinary(bytes, display)
+    const startLine = args.startLine ?? 1
+    const { content, lines, totalLines, endLine, truncated } = textWindow(
+      bytes,
+      display,
+      startLine,
+      args.maxLines ?? DEFAULT_MAX_LINES,
+    )
+    return { result: { content, ...common, totalLines, startLine, endLine, truncated }, lines }
+  } finally {
+    await opened.handle.close()
   }
-  if (looksBinary(bytes.subarray(0, BINARY_PROBE_BYTES))) {
+}
+
+function refuseBinary(head: Buffer, display: string): void {
+  if (looksBinary(head.subarray(0, BINARY_PROBE_BYTES))) {
     throw new ToolError(
       'validation_failed',
       `"${display}" looks binary (a NUL byte in its first 8 KiB). Read it with view "hex" or view "base64" instead.`,
     )
   }
+}
+
+/**
+ * A window of a file over the text view's ceiling, streamed from its start only to the lines asked
+ * for. A read that names no window is refused: the ceiling is on reading whole, and the model is
+ * told how to ask. Nothing is recorded in the freshness ledger, since the whole file's hash is not
+ * known — and write_file and edit_file refuse a file this large whatever was read of it.
+ */
+async function readLargeWindow(
+  args: Parameters,
+  handle: FileHandle,
+  size: number,
+  display: string,
+  signal: AbortSignal,
+): Promise<{ result: ReadFileResult; lines: string[] }> {
+  if (args.startLine === undefined && args.maxLines === undefined) {
+    throw tooLarge(display, TEXT_VIEW_CEILING, `It is ${formatBytes(size)}. ${READ_IN_WINDOWS}`)
+  }
+  const head = Buffer.alloc(BINARY_PROBE_BYTES)
+  const { bytesRead: headBytes } = await handle.read(head, 0, head.length, 0)
+  refuseBinary(head.subarray(0, headBytes), display)
   const startLine = args.startLine ?? 1
-  const { content, lines, totalLines, endLine, truncated } = textWindow(
-    bytes,
+  const window = await streamTextWindow(
+    handle,
     display,
     startLine,
     args.maxLines ?? DEFAULT_MAX_LINES,
+    signal,
   )
-  return { result: { content, ...common, totalLines, startLine, endLine, truncated }, lines }
+  const { endLine, totalLines, bytesRead } = window
+  const extent =
+    totalLines === undefined
+      ? `read ${formatBytes(bytesRead)} from its start to reach this window, so its line count is not known`
+      : `read to its end: ${totalLines} lines`
+  const notice =
+    `[${display} is ${formatBytes(size)} (${size} bytes), over the ${formatBytes(TEXT_VIEW_CEILING)} read_file reads whole; ` +
+    `${extent}.${endLine === totalLines ? '' : ` Read more with startLine/maxLines (next: startLine ${endLine + 1}).`} ` +
+    'A file this large cannot be changed with write_file or edit_file.]'
+  const result: ReadFileResult = {
+    content: window.content ? `${window.content}\n${notice}` : notice,
+    path: display,
+    size,
+    ...(totalLines !== undefined && { totalLines }),
+    startLine,
+    endLine,
+    truncated: window.truncated,
+    bytesRead,
+  }
+  return { result, lines: window.lines }
 }
 
 /** The window as the card shows it: the file's own lines, unnumbered, under its path and place. */
@@ -167,7 +195,8 @@ export const readFileTool = defineTool({
   name: 'read_file',
   description:
     'Reads a file. The text view returns numbered lines (like cat -n), 2000 from startLine by default; use ' +
-    'startLine/maxLines for more of a long file. Binary files need view "hex" or "base64" (up to 256 KiB). ' +
+    'startLine/maxLines for more of a long file. A file over 10 MiB is read only in windows: give startLine ' +
+    'and/or maxLines. Binary files need view "hex" or "base64" (up to 256 KiB). ' +
     'Reading a file is also what allows write_file and edit_file to change it afterwards.',
   parameters: Parameters,
   settings: pathToolSettings('Read files', 'Lets the model read files, as numbered text or raw bytes.'),

@@ -8,7 +8,14 @@ import { type PathPolicyData, policyFromData } from '../paths'
 import { globMatcher, namesDotEntry, type WalkOptions } from '../walk'
 import { compilePattern } from './grep-pattern'
 import { FileSearcher, type MatchedLine, type SkipReason } from './grep-scan'
-import { type JobContext, type PartResult, type SearchPart, walkPart } from './search-call'
+import {
+  type JobContext,
+  type PartResult,
+  type PassedOver,
+  passOver,
+  type SearchPart,
+  walkPart,
+} from './search-call'
 import type { CachePlan } from './tree-cache'
 
 /** A grep call as a worker runs it: plain data, planned on the main thread. */
@@ -84,6 +91,8 @@ export async function grepJob(
   }
   let count = 0
   let filesSearched = 0
+  // Binary files are left out as documented, like ripgrep does; the others could have held a match.
+  let passedOver: PassedOver | undefined
   let reportAt = performance.now() + PROGRESS_MS
   const result = await walkPart<FoundLine>(plan.root, options, part, (file, found) => {
     if (filter && !filter(file.relative)) return true
@@ -93,6 +102,8 @@ export async function grepJob(
     if (typeof lines !== 'string') {
       for (const line of lines) found.push({ real: file.path, ...line })
       count += lines.length
+    } else if (lines !== 'binary') {
+      passedOver = passOver(passedOver, file.path, lines)
     }
     if (performance.now() >= reportAt) {
       progress(filesSearched, count)
@@ -101,5 +112,5 @@ export async function grepJob(
     return count < limit
   })
   cache.filesRead += searcher.filesRead
-  return result
+  return passedOver ? { ...result, passedOver } : result
 }

@@ -32,6 +32,34 @@ export type PartPiece<T> = { found: T[] } | { subtrees: Subtree[] }
 
 export interface PartResult<T> {
   pieces: PartPiece<T>[]
+  /** Files the part came to and did not search, when there were any. */
+  passedOver?: PassedOver
+}
+
+/** Files not searched, by reason: each counted, the first few in walk order named by real path. */
+export interface PassedOver {
+  counts: Record<string, number>
+  first: { real: string; reason: string }[]
+}
+
+/** How many passed-over files a part, and a call, names; the rest are only counted. */
+export const PASSED_OVER_NAMED = 5
+
+/** Adds a file not searched to `passed` (made when undefined); the same object, for chaining. */
+export function passOver(passed: PassedOver | undefined, real: string, reason: string): PassedOver {
+  const into = passed ?? { counts: {}, first: [] }
+  into.counts[reason] = (into.counts[reason] ?? 0) + 1
+  if (into.first.length < PASSED_OVER_NAMED) into.first.push({ real, reason })
+  return into
+}
+
+function mergePassedOver(into: PassedOver | undefined, from: PassedOver | undefined): PassedOver | undefined {
+  if (!from) return into
+  const merged = into ?? { counts: {}, first: [] }
+  for (const [reason, count] of Object.entries(from.counts))
+    merged.counts[reason] = (merged.counts[reason] ?? 0) + count
+  merged.first.push(...from.first.slice(0, PASSED_OVER_NAMED - merged.first.length))
+  return merged
 }
 
 /** What a worker gives a part besides its plan. */
@@ -54,12 +82,16 @@ export interface SearchCallOptions {
   onProgress?: (done: number, found: number) => void
 }
 
-/** Runs a call of a folder in parts; the first `limit` entries found, in walk order. */
+/**
+ * Runs a call of a folder in parts; the first `limit` entries found, in walk order, and the files
+ * passed over by the parts those entries came from (parts cancelled once there were enough are not
+ * heard from).
+ */
 export async function searchInParts<T>(
   kind: SearchKind,
   plan: { root: string; cache: CachePlan | undefined },
   { signal, limit, onProgress }: SearchCallOptions,
-): Promise<T[]> {
+): Promise<{ found: T[]; passedOver?: PassedOver }> {
   const pool = searchPool()
   const sync = plan.cache ? pool.syncPoint() : undefined
   if (sync === undefined) plan.cache = undefined
@@ -84,6 +116,8 @@ export async function searchInParts<T>(
 
   // Each place holds what was found there, or undefined until its part answers.
   const places: (T[] | undefined)[] = []
+  // What the part of each place passed over; the first part's is its own.
+  const passed: (PassedOver | undefined)[] = []
   const parts: { place: number; subtrees: Subtree[] }[] = []
   const folders = first.pieces.reduce(
     (sum, piece) => sum + ('subtrees' in piece ? piece.subtrees.length : 0),
@@ -100,7 +134,7 @@ export async function searchInParts<T>(
       places.push(undefined)
     }
   }
-  await runParts(kind, plan, parts, places, {
+  await runParts(kind, plan, parts, places, passed, {
     signal,
     limit,
     onProgress: report,
@@ -108,14 +142,16 @@ export async function searchInParts<T>(
     sticky: plan.cache !== undefined,
   })
   const found: T[] = []
-  for (const place of places) {
+  let passedOver = first.passedOver
+  for (const [at, place] of places.entries()) {
     if (!place || found.length >= limit) break
+    passedOver = mergePassedOver(passedOver, passed[at])
     for (const entry of place) {
       if (found.length === limit) break
       found.push(entry)
     }
   }
-  return found
+  return { found, ...(passedOver && { passedOver }) }
 }
 
 /** Runs the parts, at most one per worker at a time, until the places in order hold `limit` entries. */
@@ -124,6 +160,7 @@ function runParts<T>(
   plan: unknown,
   parts: { place: number; subtrees: Subtree[] }[],
   places: (T[] | undefined)[],
+  passed: (PassedOver | undefined)[],
   options: {
     signal: AbortSignal
     limit: number
@@ -184,6 +221,7 @@ function runParts<T>(
             (result) => {
               settle()
               places[part.place] = result.pieces.flatMap((piece) => ('found' in piece ? piece.found : []))
+              passed[part.place] = result.passedOver
               next()
             },
             (error: unknown) => {

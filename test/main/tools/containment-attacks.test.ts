@@ -31,6 +31,7 @@ import '../../../src-main/tools/builtin/grep'
 import type { ToolCallScope, ToolExecutionResult } from '../../../src-main/tools/executor'
 import { defaultDeniedPaths } from '../../../src-main/tools/paths'
 import { killHard, startFixture } from '../../support/fixture-process'
+import { withMemorySampled } from '../../support/memory'
 import { useTempDirs } from '../../support/temp-dir'
 
 /** Content of every file outside the project: seeing it in a result means something leaked. */
@@ -712,18 +713,8 @@ describe('containment attacks', () => {
 
     /** Runs a read while sampling the resident set, so a read that buffers the whole file shows. */
     async function readMeasuringMemory(fx: Fixture, path: string) {
-      const baseline = process.memoryUsage().rss
-      let peak = baseline
-      const sampler = setInterval(() => {
-        peak = Math.max(peak, process.memoryUsage().rss)
-      }, 2)
-      try {
-        const result = await run(fx, 'read_file', { path })
-        peak = Math.max(peak, process.memoryUsage().rss)
-        return { result, growth: peak - baseline }
-      } finally {
-        clearInterval(sampler)
-      }
+      const { value: result, growth } = await withMemorySampled(() => run(fx, 'read_file', { path }))
+      return { result, growth }
     }
 
     it('refuses a huge sparse file at the 10 MiB ceiling without filling memory', async () => {

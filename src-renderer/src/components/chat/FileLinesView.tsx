@@ -7,18 +7,22 @@ interface FileLinesViewProps {
   path: string
   startLine: number
   endLine: number
-  totalLines: number
+  /** Absent when the file was too large to read to its end: only the window is known. */
+  totalLines?: number | undefined
   lines: string[]
   truncated: boolean
   /** A line to mark and bring into view (a grep match opened from its card). */
   focusLine?: number
 }
 
-/** Where the window sits in the file, as a person reads it: "lines 1–200 of 912". */
-export function windowText(startLine: number, endLine: number, totalLines: number): string {
+/**
+ * Where the window sits in the file, as a person reads it: "lines 1–200 of 912", or "lines 1–50 of a
+ * large file" when the file was not read to its end.
+ */
+export function windowText(startLine: number, endLine: number, totalLines: number | undefined): string {
   if (totalLines === 0) return 'empty file'
-  if (endLine < startLine) return `no lines of ${totalLines.toLocaleString()}`
-  const of = totalLines.toLocaleString()
+  const of = totalLines === undefined ? 'a large file' : totalLines.toLocaleString()
+  if (endLine < startLine) return `no lines of ${of}`
   if (startLine === endLine) return `line ${startLine.toLocaleString()} of ${of}`
   return `lines ${startLine.toLocaleString()}–${endLine.toLocaleString()} of ${of}`
 }

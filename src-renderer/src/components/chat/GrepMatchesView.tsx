@@ -24,6 +24,23 @@ export function matchesSize(display: MatchesDisplay): string {
   return `${count.toLocaleString()} ${count === 1 ? 'match' : 'matches'} in ${files.toLocaleString()} ${files === 1 ? 'file' : 'files'}`
 }
 
+const SKIP_REASONS: Record<string, string> = {
+  too_large: 'too large',
+  unreadable: 'unreadable',
+  moved: 'moved while searched',
+}
+
+/** "2 files not searched (too large): logs/a.log, b.log" — what grep passed over in the folder. */
+export function skippedText(skipped: NonNullable<MatchesDisplay['skipped']>): string {
+  const why = Object.entries(skipped.reasons)
+    .map(([reason, count]) => `${count.toLocaleString()} ${SKIP_REASONS[reason] ?? reason}`)
+    .join(', ')
+  const named = skipped.files.map((file) => file.file).join(', ')
+  const more = skipped.count > skipped.files.length ? ', …' : ''
+  const files = skipped.count === 1 ? 'file' : 'files'
+  return `${skipped.count.toLocaleString()} ${files} not searched (${why}): ${named}${more}`
+}
+
 /**
  * grep's matches grouped by file. Each file and each matching line is a button that opens the file
  * for reading in the chat's folder, at that line.
@@ -32,7 +49,14 @@ export function GrepMatchesView({ display }: { display: MatchesDisplay }) {
   const groups = useMemo(() => byFile(display.matches), [display.matches])
   const [opened, setOpened] = useState<{ path: string; line?: number }>()
 
-  if (groups.length === 0) return <p className="tool-result-empty">No line matched.</p>
+  const skipped = display.skipped && <p className="tool-result-note">{skippedText(display.skipped)}</p>
+  if (groups.length === 0)
+    return (
+      <>
+        <p className="tool-result-empty">No line matched.</p>
+        {skipped}
+      </>
+    )
   return (
     <div className="grep-matches">
       <ul className="grep-files" aria-label="Matches by file">
@@ -70,6 +94,7 @@ export function GrepMatchesView({ display }: { display: MatchesDisplay }) {
       {display.truncated && (
         <p className="tool-result-note">More lines matched than were sent to the model.</p>
       )}
+      {skipped}
       {opened && (
         <OpenFileDialog
           path={opened.path}

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process'
-import { realpathSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { LOCAL_USER } from '../../../../src-main/app/create-atelier'
 import { ephemeralLedger } from '../../../../src-main/core/freshness-ledger'
-import { grepTool } from '../../../../src-main/tools/builtin/grep'
+import { type GrepResult, grepTool } from '../../../../src-main/tools/builtin/grep'
 import type { ToolCallScope } from '../../../../src-main/tools/executor'
 import { resolveAndValidatePath } from '../../../../src-main/tools/paths'
 import { DEFAULT_MAX_RESULT_CHARS } from '../../../../src-main/tools/result-limits'
@@ -32,7 +32,7 @@ describe('grepTool', () => {
     async function found(args: unknown, overrides: Partial<ToolCallScope> = {}) {
       const result = await grep(args, overrides)
       expect(result.isError, result.content).toBe(false)
-      return JSON.parse(result.content) as { path: string; matches: Match[]; truncated: boolean }
+      return JSON.parse(result.content) as GrepResult
     }
     const matches = async (args: unknown, overrides: Partial<ToolCallScope> = {}) =>
       (await found(args, overrides)).matches
@@ -301,6 +301,46 @@ describe('grepTool', () => {
       settings({ maxFileSizeBytes: 1024 })
       expect(places(await matches({ pattern: 'needle', path: '.' }))).toEqual(['small.txt:1'])
     })
+
+    it('reports the files of a folder it skipped for size: all counted, the first five named', async () => {
+      const big = `needle\n${'x'.repeat(2 * 1024 * 1024)}\n`
+      const { found } = setup({
+        'logs/huge.log': big,
+        ...Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`dumps/part-${i}/dump.txt`, big])),
+        'small.txt': 'needle',
+        'image.png': Buffer.from([0x89, 0x50, 0, 0x47]),
+      })
+      const result = await found({ pattern: 'needle', path: '.' })
+      expect(places(result.matches)).toEqual(['small.txt:1'])
+      expect(result.truncated).toBe(false)
+      expect(result.skipped).toMatchObject({ count: 7, reasons: { too_large: 7 } })
+      expect(result.skipped?.files).toHaveLength(5)
+      for (const file of result.skipped?.files ?? []) {
+        expect(file.reason).toBe('too_large')
+        expect(file.file).toMatch(/^(logs\/huge\.log|dumps\/part-\d\/dump\.txt)$/)
+      }
+    })
+
+    it('leaves skipped out when every file of the folder was searched or binary', async () => {
+      const { found } = setup({ 'a.txt': 'needle', 'image.png': Buffer.from([0x89, 0x50, 0, 0x47]) })
+      expect(await found({ pattern: 'needle', path: '.' })).not.toHaveProperty('skipped')
+    })
+
+    // Root opens a file whatever its mode, so only another user can see one it cannot open.
+    it.skipIf(process.getuid?.() === 0)(
+      'reports a file of a folder it could not open as unreadable',
+      async () => {
+        const { folder, found } = setup({ 'secret.txt': 'needle', 'open.txt': 'needle' })
+        chmodSync(join(folder, 'secret.txt'), 0)
+        const result = await found({ pattern: 'needle', path: '.' })
+        expect(places(result.matches)).toEqual(['open.txt:1'])
+        expect(result.skipped).toEqual({
+          count: 1,
+          reasons: { unreadable: 1 },
+          files: [{ file: 'secret.txt', reason: 'unreadable' }],
+        })
+      },
+    )
 
     it('says why a file named on its own was not searched, rather than finding nothing', async () => {
       const { grep, settings } = setup({ 'bin.dat': Buffer.from([110, 0, 101]), 'big.txt': 'x'.repeat(2000) })
