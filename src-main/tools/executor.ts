@@ -205,6 +205,8 @@ export class ToolExecutor {
     if (signal?.aborted) abortFromParent()
     signal?.addEventListener('abort', abortFromParent, { once: true })
     try {
+      // Again now: a wait for a person since `prepare` may have been long enough for it to go.
+      assertFolderPresent(record.mode === 'agent' ? record.workingDirectory : null)
       const returned = await runWithinBudget(
         tool,
         record,

@@ -1,5 +1,6 @@
 /**
- * Between resolve and validate: an agent's call runs only while its chat's folder is there. A
+ * Between resolve and validate, and again as the call starts to run (a wait for a person may lie
+ * between): an agent's call runs only while its chat's folder is there. A
  * folder deleted, moved or on a drive no longer mounted would otherwise be made again by the first
  * write (write_file creates missing parent folders), and every other tool would fail in its own
  * words; the person has to bind the chat again instead.

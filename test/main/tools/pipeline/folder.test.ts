@@ -68,6 +68,20 @@ describe('the chat folder stage', () => {
     expect(existsSync(project)).toBe(false)
   })
 
+  it('refuses a call prepared while the folder was there that runs after it went (a wait for approval)', async () => {
+    const { atelier, project, scope } = setup()
+    const prepared = atelier.tools.executor.prepare(
+      { name: 'write_file', arguments: { path: 'new.txt', content: 'hello\n' } },
+      scope(),
+    )
+    rmSync(project, { recursive: true })
+
+    const result = await atelier.tools.executor.run(prepared)
+
+    expect(result).toMatchObject({ isError: true, errorType: 'folder_missing' })
+    expect(existsSync(project)).toBe(false)
+  })
+
   it('refuses every tool, whatever its kind, while the folder is gone', async () => {
     const { atelier, project, scope } = setup()
     rmSync(project, { recursive: true })
