@@ -112,6 +112,8 @@ export const FolderFiles = Type.Object({
   files: Type.Array(Type.String()),
   /** The folder holds more files than were walked (the listing stops at a cap). */
   partial: Type.Boolean(),
+  /** The chat's folder is gone (deleted, moved, not mounted): why `files` is empty. */
+  folderMissing: Type.Optional(Type.Literal(true)),
 })
 export type FolderFiles = Static<typeof FolderFiles>
 
@@ -225,6 +227,14 @@ export const methods = {
       { additionalProperties: false },
     ),
     FolderFiles,
+  ),
+  /**
+   * Whether a chat's bound folder is gone (deleted, moved, on a drive not mounted), in which case
+   * its tools are refused with `folder_missing` until it is bound again. False without a folder.
+   */
+  'folders.status': method(
+    Type.Object({ chatId: Id }, { additionalProperties: false }),
+    Type.Object({ missing: Type.Boolean() }),
   ),
   /**
    * The tool playground: one call through the full executor, exactly as a turn would make it.

@@ -54,6 +54,8 @@ export const TOOL_ERROR_TYPES = [
   'not_read',
   /** Atelier closed while the call (or the turn) ran: nobody knows how far it got. */
   'interrupted',
+  /** The chat's bound folder is gone (deleted, moved, not mounted): no tool runs until it is bound again. */
+  'folder_missing',
   /** A failure the model cannot fix: it ended the turn. */
   'fatal',
 ] as const

@@ -19,6 +19,7 @@ import {
   type PathScope,
   resolveAndValidatePath,
 } from '../tools/paths'
+import { folderIsMissing } from '../tools/pipeline/folder'
 import type { EffectiveToolSettings } from '../tools/types'
 import { walk } from '../tools/walk'
 
@@ -68,6 +69,7 @@ export class FolderMentions {
   }): Promise<FolderFiles> {
     const folder = this.deps.chat(chatId).workingDir
     if (!folder) return { files: [], partial: false }
+    if (folderIsMissing(folder)) return { files: [], partial: false, folderMissing: true }
     const { files, lower, partial } = await this.listing(folder)
     return { files: rankFiles(files, query, Math.min(limit, MAX_FOLDER_FILES), lower), partial }
   }

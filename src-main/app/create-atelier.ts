@@ -47,6 +47,7 @@ import type { Sandbox } from '../tools/sandbox/sandbox'
 import { searchCacheKeeper } from '../tools/search/search-call'
 import { ToolServiceService } from '../tools/services/tool-service-service'
 import { ToolSettingsService } from '../tools/tool-settings-service'
+import { removeTemporaryFilesOfEndedProcesses } from '../tools/unfinished-writes'
 import { PRODUCT_NAME } from './data-dir'
 
 export const DATABASE_FILE = 'atelier.db'
@@ -163,6 +164,8 @@ export function createAtelier({
     images: new ProviderImageGenerator(providers, join(dataDir, IMAGES_FOLDER)),
     sandbox,
   }
+  // A write killed half-way (a crash, kill -9) left its temporary file in the person's folder.
+  removeTemporaryFilesOfEndedProcesses()
   const tools = {
     registry,
     settings: toolSettings,

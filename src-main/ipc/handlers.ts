@@ -15,6 +15,7 @@ import type { ProviderService } from '../providers/provider-service'
 import type { CustomToolService } from '../tools/custom/custom-tool-service'
 import type { McpCatalog } from '../tools/mcp/mcp-catalog'
 import type { McpServerService } from '../tools/mcp/mcp-server-service'
+import { folderIsMissing } from '../tools/pipeline/folder'
 import type { ToolPlayground } from '../tools/playground'
 import type { CommandSandbox } from '../tools/sandbox/command-sandbox'
 import type { ToolServiceService } from '../tools/services/tool-service-service'
@@ -94,6 +95,10 @@ export function createHandlers({
     'folders.list': (request) => listFolders(request.path, info.home),
     'folders.recent': () => recentFolders(chats.list()),
     'folders.files': (request) => mentions.files(request),
+    'folders.status': ({ chatId }) => {
+      const folder = chats.get(chatId).workingDir
+      return { missing: folder !== null && folderIsMissing(folder) }
+    },
     'folders.pick': async () => {
       if (!pickFolder)
         throw new AtelierError('unsupported', 'Picking a folder with the OS dialog needs the desktop app.')

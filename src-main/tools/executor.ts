@@ -1,6 +1,6 @@
 /**
  * The tool call pipeline: every call, whatever its source, takes one path —
- * resolve → validate → describe → check → decide → run → shape — each stage in its own module under
+ * resolve → folder → validate → describe → check → decide → run → shape — each stage in its own module under
  * `pipeline/`. What is common to every call happens here once; a tool's runner only does its job.
  *
  * A turn's scheduler drives the stages one by one (`prepare`, then a `PreparedCall`'s description
@@ -14,6 +14,7 @@ import type { ImageGenerator } from '../core/images'
 import { withHost } from './define-tool'
 import { FatalToolError, ToolError } from './errors'
 import { checkCall, describeCall, previewCall } from './pipeline/describe'
+import { assertFolderPresent } from './pipeline/folder'
 import { type AfterToolHook, type BeforeToolHook, runHook, type ToolHookCall } from './pipeline/hooks'
 import { resolveTool } from './pipeline/resolve'
 import { type CommitState, runWithinBudget } from './pipeline/run'
@@ -133,14 +134,16 @@ export class ToolExecutor {
    * schema. Throws the ToolError the model reads otherwise.
    */
   prepare(call: ToolCall, scope: ToolCallScope): PreparedCall {
+    const folder = scope.mode === 'agent' ? scope.workingDirectory : null
     const { entry, settings } = resolveTool(
       this.registry,
       this.settings,
       call.name,
       scope.user,
       scope.offered,
-      scope.mode === 'agent' ? scope.workingDirectory : null,
+      folder,
     )
+    assertFolderPresent(folder)
     const { tool } = entry
     const args = validateArguments(tool, call.arguments)
     const timeoutSeconds =
@@ -202,6 +205,8 @@ export class ToolExecutor {
     if (signal?.aborted) abortFromParent()
     signal?.addEventListener('abort', abortFromParent, { once: true })
     try {
+      // Again now: a wait for a person since `prepare` may have been long enough for it to go.
+      assertFolderPresent(record.mode === 'agent' ? record.workingDirectory : null)
       const returned = await runWithinBudget(
         tool,
         record,

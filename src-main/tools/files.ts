@@ -7,6 +7,7 @@ import { constants, fstatSync, lstatSync, readlinkSync, realpathSync } from 'nod
 import { type FileHandle, link, lstat, mkdir, open, realpath, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { ToolError, ToolPathError } from './errors'
+import { temporaryName, whileNoted } from './unfinished-writes'
 
 /** The most of one file any tool reads whole (read_file's text view, the write guard's hash). */
 export const WHOLE_FILE_CEILING = 10 * 1024 * 1024
@@ -135,7 +136,8 @@ function ignoreExisting(error: NodeJS.ErrnoException): void {
 /**
  * Writes all of `bytes` to `realPath` so that a crash at any moment leaves the old content or the
  * new, never a mix: a temporary file in the same folder, fsync, then rename over the target (or,
- * for a new file, a hard link that fails if something appeared meanwhile). The mode is kept.
+ * for a new file, a hard link that fails if something appeared meanwhile). The mode is kept. A
+ * temporary file a kill leaves behind is removed at the next start (see unfinished-writes).
  * A stop (`signal`) that comes before the rename leaves the target untouched and no temporary file;
  * from the rename on, the write completes, and `beginCommit` tells the executor to wait for it.
  */
@@ -152,30 +154,34 @@ export async function writeFileAtomically(
   signal.throwIfAborted()
   await withPinnedFolder(dirname(realPath), async (base, folder) => {
     const target = join(base, basename(realPath))
-    const temporary = join(base, `.${basename(realPath)}.atelier-${randomBytes(6).toString('hex')}.tmp`)
-    const handle = await open(
-      temporary,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
-      mode ?? 0o644,
-    )
-    try {
+    const id = randomBytes(6).toString('hex')
+    const temporary = join(base, temporaryName(realPath, id))
+    // Noted by its real path: the pinned name means nothing to the process that may remove it.
+    await whileNoted(join(dirname(realPath), temporaryName(realPath, id)), id, async () => {
+      const handle = await open(
+        temporary,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+        mode ?? 0o644,
+      )
       try {
-        await handle.writeFile(bytes, { signal })
-        if (mode !== undefined) await handle.chmod(mode)
-        await handle.sync()
+        try {
+          await handle.writeFile(bytes, { signal })
+          if (mode !== undefined) await handle.chmod(mode)
+          await handle.sync()
+        } finally {
+          await handle.close()
+        }
+        // The commit. A stop that came while the temporary file was written is honoured here and
+        // nowhere later; no await stands between this check and the rename being issued.
+        signal.throwIfAborted()
+        beginCommit()
+        if (exclusive) await link(temporary, target)
+        else await rename(temporary, target)
       } finally {
-        await handle.close()
+        // Gone already after a rename; after a link, a stop or a failed write it is still there.
+        await unlink(temporary).catch(() => {})
       }
-      // The commit. A stop that came while the temporary file was written is honoured here and
-      // nowhere later; no await stands between this check and the rename being issued.
-      signal.throwIfAborted()
-      beginCommit()
-      if (exclusive) await link(temporary, target)
-      else await rename(temporary, target)
-    } finally {
-      // Gone already after a rename; after a link, a stop or a failed write it is still there.
-      await unlink(temporary).catch(() => {})
-    }
+    })
     // Makes the rename itself durable; some filesystems refuse fsync on a folder.
     await folder.sync().catch(() => {})
   })

@@ -99,7 +99,7 @@ describe('the renderer in Chromium, served by the web host', () => {
         'rename',
       ],
       customTools: ['list', 'load', 'log', 'onChanged', 'reload', 'setEnvironment'],
-      folders: ['files', 'list', 'pick', 'recent', 'trust', 'untrust'],
+      folders: ['files', 'list', 'pick', 'recent', 'status', 'trust', 'untrust'],
       images: ['read'],
       mcp: [
         'add',

@@ -163,6 +163,25 @@ describe('a file named with @', () => {
     })
   })
 
+  it('finds nothing in a folder that is gone, and says that is why', async () => {
+    const { atelier, chat, project } = await fixture('openai-chat')
+    fill(project)
+    expect(await atelier.dispatch('folders.status', { chatId: chat.id })).toEqual({
+      ok: true,
+      value: { missing: false },
+    })
+    rmSync(project, { recursive: true })
+
+    expect(await atelier.dispatch('folders.files', { chatId: chat.id, query: 'app' })).toEqual({
+      ok: true,
+      value: { files: [], partial: false, folderMissing: true },
+    })
+    expect(await atelier.dispatch('folders.status', { chatId: chat.id })).toEqual({
+      ok: true,
+      value: { missing: true },
+    })
+  })
+
   it('ranks a match in the name before one spread over folders, and caps the list', () => {
     const files = ['apps/web/index.ts', 'src/app.ts', 'docs/a/p/p.md', 'src/apple.ts']
     expect(rankFiles(files, 'app', 50)).toEqual([

@@ -16,6 +16,7 @@ import { FolderChip } from './FolderChip'
 import { type FolderBrowserStart, prepareFolderBrowser } from './folder-browser-start'
 import { ModelField } from './ModelField'
 import { ModeSwitch } from './ModeSwitch'
+import { useFolderMissing } from './useFolderMissing'
 import { useHomeFolder } from './useHomeFolder'
 
 type Changes = Omit<MethodRequest<'chats.configure'>, 'id'>
@@ -70,6 +71,7 @@ export const ChatHeader = memo(function ChatHeader({
   const morePanel = useRef<HTMLDivElement>(null)
   const moreId = useId()
   const home = useHomeFolder(api)
+  const folderMissing = useFolderMissing(api, chat, running)
   const approvalId = useId()
   const providerId = useId()
   const agentId = useId()
@@ -150,6 +152,7 @@ export const ChatHeader = memo(function ChatHeader({
         </h1>
         <FolderChip
           folder={chat.workingDir}
+          missing={folderMissing}
           home={home}
           onChoose={() => void chooseFolder()}
           onClear={() => void configure({ workingDir: null })}

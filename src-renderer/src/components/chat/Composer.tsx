@@ -260,11 +260,13 @@ export function Composer({
       ? 'Looking through the folder…'
       : 'error' in files
         ? `The folder's files could not be listed: ${files.error}`
-        : files.files.length === 0
-          ? mention?.query
-            ? `No file of the folder matches “@${mention.query}”.`
-            : 'The folder has no files to mention.'
-          : null
+        : files.folderMissing
+          ? 'The chat’s folder is gone (deleted, moved, or on a drive that is not mounted), so it has no files to mention. Choose a folder in the header.'
+          : files.files.length === 0
+            ? mention?.query
+              ? `No file of the folder matches “@${mention.query}”.`
+              : 'The folder has no files to mention.'
+            : null
   const promptStatus =
     prompts === undefined
       ? 'Asking the MCP servers for their prompts…'

@@ -5,6 +5,8 @@ import { shortPath } from './folder-path'
 interface FolderChipProps {
   /** The bound folder; null when none is. */
   folder: string | null
+  /** The bound folder is gone (deleted, moved, not mounted): tools are refused until another is chosen. */
+  missing: boolean
   /** The person's home folder, shown as `~`; undefined until known. */
   home: string | undefined
   onChoose(): void
@@ -14,14 +16,15 @@ interface FolderChipProps {
 /**
  * Where the chat works: the folder as a person says it (`~/code/project`, a long middle elided),
  * the whole path on hover and as the chip's description, and the buttons to change or unbind it.
+ * A folder that is gone says so, and why nothing runs.
  */
-export function FolderChip({ folder, home, onChoose, onClear }: FolderChipProps) {
+export function FolderChip({ folder, missing, home, onChoose, onClear }: FolderChipProps) {
   const fullId = useId()
   return (
     <fieldset
       aria-label="Project folder"
       aria-describedby={folder ? fullId : undefined}
-      className={`folder-control${folder ? '' : ' folder-control--empty'}`}
+      className={`folder-control${folder ? '' : ' folder-control--empty'}${folder && missing ? ' folder-control--missing' : ''}`}
     >
       <span className="folder-control-icon">
         <ChatIcon name="folder" size={15} />
@@ -35,6 +38,15 @@ export function FolderChip({ folder, home, onChoose, onClear }: FolderChipProps)
           <span id={fullId} className="visually-hidden">
             {folder}
           </span>
+          {missing && (
+            <span
+              className="folder-control-missing"
+              role="status"
+              title="The folder was deleted, moved, or is on a drive that is not mounted. Tools are refused until you choose a folder."
+            >
+              Folder missing
+            </span>
+          )}
         </>
       ) : (
         <span className="folder-control-path muted">No folder bound</span>
