@@ -244,8 +244,9 @@ export function killProcessGroup(child: ChildProcess, signal: NodeJS.Signals = '
 
 /**
  * Children in process groups of their own (shell commands, stdio tool services). Those groups do
- * not die with Atelier, so whatever is left is killed when the process exits (the desktop app
- * quitting, the web host or CLI stopping). Returns the call that forgets the child once it is gone.
+ * not die with Atelier: whatever is left is killed when the process exits (the desktop app
+ * quitting, the web host or CLI stopping), and by the watchdog when it dies without exiting (a
+ * kill -9, a crash). Returns the call that forgets the child once it is gone.
  */
 const running = new Set<ChildProcess>()
 let killOnExit = false
@@ -258,7 +259,66 @@ export function killWithAtelier(child: ChildProcess): () => void {
       for (const each of running) killProcessGroup(each)
     })
   }
-  return () => running.delete(child)
+  tellWatchdog('+', child)
+  return () => {
+    running.delete(child)
+    tellWatchdog('-', child)
+  }
+}
+
+/**
+ * The watchdog: one small shell per Atelier process, in a session of its own, that reads the process
+ * groups to kill from a pipe only Atelier holds. When Atelier dies however it dies, the kernel closes
+ * that pipe; the watchdog reads its end and kills every group still listed. A parent-death signal
+ * (`setpriv --pdeathsig`, bubblewrap's `--die-with-parent`) reaches only the one process it is set on,
+ * not what that process started, and exists only on Linux; this kills whole groups, on macOS too. It
+ * ignores the signals a terminal sends its foreground group, so a Ctrl-C that kills Atelier leaves it
+ * to do its job.
+ */
+const WATCHDOG_SCRIPT = `trap '' HUP INT TERM QUIT
+groups=' '
+while IFS= read -r line; do
+  group=\${line#?}
+  case $line in
+    +*) groups="$groups$group " ;;
+    -*) case $groups in *" $group "*) groups="\${groups%%" $group "*} \${groups#*" $group "}" ;; esac ;;
+  esac
+done
+for group in $groups; do kill -s KILL -- "-$group" 2>/dev/null; done`
+
+/** The watchdog while it runs; null where it cannot (Windows has no process groups, or no sh). */
+let watchdog: ChildProcess | null | undefined
+
+function tellWatchdog(change: '+' | '-', child: ChildProcess): void {
+  if (child.pid === undefined || process.platform === 'win32') return
+  startWatchdog()
+  watchdog?.stdin?.write(`${change}${child.pid}\n`)
+}
+
+function startWatchdog(): void {
+  if (watchdog !== undefined) return
+  try {
+    const started = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT], {
+      detached: true,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    })
+    watchdog = started
+    started.once('error', () => {
+      watchdog = null
+    })
+    // Killed by someone else while Atelier lives: the next command starts another, told of every group.
+    started.once('exit', () => {
+      if (watchdog !== started) return
+      watchdog = undefined
+      for (const each of running) tellWatchdog('+', each)
+    })
+    started.stdin?.on('error', () => {})
+    // Neither it nor its pipe keeps Atelier running: it is there for when Atelier is gone.
+    started.unref()
+    ;(started.stdin as (NodeJS.WritableStream & { unref?: () => void }) | null)?.unref?.()
+  } catch {
+    watchdog = null
+  }
 }
 
 /**

@@ -1,4 +1,7 @@
-import { realpathSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { realpathSync, statSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { UNFINISHED_CALL } from '../../../src-main/agent/history'
@@ -16,6 +19,28 @@ async function waitForLine(fixture: FixtureProcess, line: string): Promise<void>
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
   expect(fixture.lines(), fixture.stderr()).toContain(line)
+}
+
+/** The ids of the processes whose command line holds `marker`. */
+function processesWith(marker: string): number[] {
+  const table = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+  return table.split('\n').flatMap((line) => (line.includes(marker) ? [Number.parseInt(line, 10)] : []))
+}
+
+/** Kills what a failed run left of the command: the marker is this test's own, so are they. */
+function killLeftovers(marker: string): void {
+  for (const pid of processesWith(marker)) {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {
+      // Gone already.
+    }
+  }
+}
+
+async function waitFor(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10))
+  expect(condition(), what).toBe(true)
 }
 
 describe('a turn whose process is killed', () => {
@@ -90,5 +115,43 @@ describe('a turn whose process is killed', () => {
     } finally {
       second.close()
     }
+  })
+
+  describe.each([
+    ['in the sandbox', []],
+    ['outside the sandbox', ['sandbox-off']],
+  ])('with a shell command running %s', (_, runnerArgs) => {
+    it('takes the command and everything it started down with it', async () => {
+      const fake: FakeProvider = await startFakeProvider()
+      cleanups.push(() => fake.close())
+      const dataDir = tempDir()
+      const project = realpathSync(tempDir())
+      const marker = `atelier-orphan-${randomUUID()}`
+      cleanups.push(() => killLeftovers(marker))
+      const heartbeat = join(project, 'heartbeat')
+      // A loop in the background and one in the foreground, both beating; only a kill ends them.
+      const command = `: ${marker}; (while :; do echo . >> heartbeat; sleep 0.05; done) & while :; do echo beat; echo . >> heartbeat; sleep 0.05; done`
+      fake.enqueue({
+        text: 'Running it.',
+        toolCalls: [{ id: 'call_bash', name: 'bash', arguments: JSON.stringify({ command }) }],
+      })
+      const runner = startFixture(RUNNER, [
+        dataDir,
+        fake.baseUrlFor('openai-chat'),
+        'shell-chat',
+        project,
+        ...runnerArgs,
+      ])
+      cleanups.push(() => killHard(runner.child))
+      await runner.ready
+      await waitForLine(runner, 'output')
+      expect(processesWith(marker).length).toBeGreaterThan(0)
+      await killHard(runner.child)
+
+      await waitFor(() => processesWith(marker).length === 0, 'no process of the command is left')
+      const size = statSync(heartbeat).size
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(statSync(heartbeat).size, 'the heartbeat has stopped').toBe(size)
+    }, 30_000)
   })
 })
