@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { UNFINISHED_CALL } from '../../../src-main/agent/history'
 import { createAtelier } from '../../../src-main/app/create-atelier'
+import { OUTPUT_SAVE_INTERVAL_MS } from '../../../src-main/tools/command-journal'
 import { FAKE_ENV } from '../../support/agent-harness'
 import { type FakeProvider, startFakeProvider } from '../../support/fake-provider'
 import { type FixtureProcess, killHard, startFixture } from '../../support/fixture-process'
@@ -121,7 +122,7 @@ describe('a turn whose process is killed', () => {
     ['in the sandbox', []],
     ['outside the sandbox', ['sandbox-off']],
   ])('with a shell command running %s', (_, runnerArgs) => {
-    it('takes the command and everything it started down with it', async () => {
+    it('takes the command and everything it started down with it, and Retry tells the model what is known of it', async () => {
       const fake: FakeProvider = await startFakeProvider()
       cleanups.push(() => fake.close())
       const dataDir = tempDir()
@@ -146,12 +147,28 @@ describe('a turn whose process is killed', () => {
       await runner.ready
       await waitForLine(runner, 'output')
       expect(processesWith(marker).length).toBeGreaterThan(0)
+      // Long enough for its output so far to be saved.
+      await new Promise((resolve) => setTimeout(resolve, OUTPUT_SAVE_INTERVAL_MS * 1.5))
       await killHard(runner.child)
 
       await waitFor(() => processesWith(marker).length === 0, 'no process of the command is left')
       const size = statSync(heartbeat).size
       await new Promise((resolve) => setTimeout(resolve, 300))
       expect(statSync(heartbeat).size, 'the heartbeat has stopped').toBe(size)
+
+      const atelier = createAtelier({ dataDir, env: FAKE_ENV })
+      cleanups.push(() => atelier.close())
+      fake.enqueue({ text: 'Picking up again.' })
+      const { done } = atelier.agent.retry({ chatId: 'shell-chat' })
+      expect((await done).status).toBe('completed')
+      const sent: { role: string; tool_call_id?: string; content: string }[] = fake
+        .requestsOf('openai-chat')
+        .at(-1)?.body.messages
+      const answer = sent.find((m) => m.role === 'tool' && m.tool_call_id === 'call_bash')?.content
+      expect(answer).toContain('This call was interrupted')
+      expect(answer).toContain('It is not running now')
+      expect(answer).toMatch(/stdout \(its end\):\n(beat\n)+/)
+      expect(answer).not.toContain(UNFINISHED_CALL)
     }, 30_000)
   })
 })
