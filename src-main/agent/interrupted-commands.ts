@@ -46,7 +46,7 @@ export function answerInterruptedCommands({
 }
 
 /** What the model reads of a command Atelier went away from. */
-export function describeInterrupted(command: InterruptedCommand, running: boolean): string {
+function describeInterrupted(command: InterruptedCommand, running: boolean): string {
   const now = running
     ? `It is still running now (process ${command.pid}): it may still change things, and what it prints from here on is not captured.`
     : 'It is not running now: it was ended with Atelier, or ended on its own after Atelier stopped.'
