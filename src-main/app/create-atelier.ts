@@ -6,6 +6,7 @@ import type { EventPayload } from '../../src-shared/contract'
 import { AgentProfileService } from '../agent/agent-profiles'
 import { readAttachments } from '../agent/attachments'
 import { ContextService } from '../agent/context/context-service'
+import { answerInterruptedCommands } from '../agent/interrupted-commands'
 import { FolderMentions } from '../agent/mentions'
 import { ToolProjectionService } from '../agent/tool-projection'
 import { TurnService } from '../agent/turn-service'
@@ -25,6 +26,7 @@ import { McpOAuthCredentialsRepository } from '../db/mcp-oauth-credentials-repos
 import { McpServersRepository } from '../db/mcp-servers-repository'
 import { PermissionRulesRepository } from '../db/permission-rules-repository'
 import { ProvidersRepository } from '../db/providers-repository'
+import { RunningCommandsRepository } from '../db/running-commands-repository'
 import { ToolServicesRepository } from '../db/tool-services-repository'
 import { ToolSettingsRepository } from '../db/tool-settings-repository'
 import { createDispatcher, type Dispatch } from '../ipc/dispatcher'
@@ -34,6 +36,7 @@ import { ProviderImageGenerator } from '../providers/image-generation'
 import { ProviderService, type SecretStore } from '../providers/provider-service'
 import type { RetryPolicy } from '../providers/retry'
 import { builtinTools } from '../tools/builtin'
+import { CommandJournal } from '../tools/command-journal'
 import { CustomToolService } from '../tools/custom/custom-tool-service'
 import type { SpawnHost } from '../tools/custom/tool-host-process'
 import { ToolExecutor } from '../tools/executor'
@@ -158,11 +161,13 @@ export function createAtelier({
     dataDir,
     ...(detectSandbox && { detect: detectSandbox }),
   })
+  const runningCommands = new RunningCommandsRepository(db)
   const executorServices = {
     protectedPaths: [dataDir],
     ledgers: new FreshnessRepository(db),
     images: new ProviderImageGenerator(providers, join(dataDir, IMAGES_FOLDER)),
     sandbox,
+    journal: new CommandJournal(runningCommands),
   }
   // A write killed half-way (a crash, kill -9) left its temporary file in the person's folder.
   removeTemporaryFilesOfEndedProcesses()
@@ -207,6 +212,7 @@ export function createAtelier({
   const conversation = new ConversationRepository(db)
   // Turns left running by a process that is gone died with it.
   conversation.markInterrupted()
+  answerInterruptedCommands({ db, commands: runningCommands, conversation })
   const profiles = new AgentProfileService(new AgentProfilesRepository(db), events)
   const approvals = new ApprovalService({ rules: new PermissionRulesRepository(db), preferences, events })
   // The composer's `@`: files of a chat's folder, under read_file's path policy.

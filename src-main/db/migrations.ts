@@ -408,4 +408,25 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE turns ADD COLUMN owner_start TEXT;
     `,
   },
+  {
+    version: 19,
+    name: 'running commands',
+    sql: `
+      -- A shell command while it runs: what a later open tells the model of it when Atelier died
+      -- under it. Gone when the command ends; its call has a result then.
+      CREATE TABLE running_commands (
+        chat_id TEXT NOT NULL REFERENCES chats (id) ON DELETE CASCADE,
+        call_id TEXT NOT NULL,
+        -- The command's process, the leader of its group, and when it started (where the system
+        -- says): a pid used again by another process is not taken for it.
+        pid INTEGER NOT NULL,
+        process_started TEXT,
+        -- The last of each stream so far, saved every few seconds at most.
+        stdout TEXT NOT NULL DEFAULT '',
+        stderr TEXT NOT NULL DEFAULT '',
+        started_at INTEGER NOT NULL,
+        PRIMARY KEY (chat_id, call_id)
+      );
+    `,
+  },
 ]

@@ -46,6 +46,7 @@ export function withHost(call: ToolCallRecord, host: ToolHost): ToolContext {
     protectedPaths: host.protectedPaths,
     images: host.images,
     sandbox: host.sandbox,
+    journal: host.journal,
     ask: host.ask,
   }
 }

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto'
 import type { ToolCallDescription, ToolDisplay } from '../../src-shared/tools'
 import { ephemeralLedger, type FreshnessLedger } from '../core/freshness-ledger'
 import type { ImageGenerator } from '../core/images'
+import type { CommandJournal } from './command-journal'
 import { withHost } from './define-tool'
 import { FatalToolError, ToolError } from './errors'
 import { checkCall, describeCall, previewCall } from './pipeline/describe'
@@ -37,6 +38,7 @@ export interface ExecutorServices {
   ledgers: { ledgerFor(chatId: string): FreshnessLedger }
   images?: ImageGenerator
   sandbox?: CommandSandbox
+  journal?: CommandJournal
 }
 
 /**
@@ -174,6 +176,7 @@ export class ToolExecutor {
       protectedPaths: this.services.protectedPaths,
       images: this.services.images,
       ...(!scope.unsandboxed && { sandbox: this.services.sandbox }),
+      ...(this.services.journal && { journal: this.services.journal }),
       ...(scope.abortTurn && { abortTurn: scope.abortTurn }),
       ...(scope.ask && { ask: scope.ask }),
     }

@@ -5,7 +5,7 @@
  * second at most (see `LiveOutput`), so a flood costs about what `cat` pays for it.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { accessSync, closeSync, constants, openSync, unlinkSync } from 'node:fs'
+import { accessSync, closeSync, constants, openSync, readdirSync, readFileSync, unlinkSync } from 'node:fs'
 import { type OnReadOpts, Socket, type SocketConstructorOpts } from 'node:net'
 import { delimiter, join } from 'node:path'
 import { StringDecoder } from 'node:string_decoder'
@@ -31,9 +31,19 @@ export interface ShellCommandOptions {
    * what is still waiting comes before the result. Nothing past the cap (the result has the tail).
    */
   onOutput?: (stream: OutputStream, text: string) => void
+  /** Called once the command's process exists; what it returns is called when the command has ended. */
+  onStart?: (command: StartedCommand) => (() => void) | undefined
 }
 
 export type OutputStream = 'stdout' | 'stderr'
+
+/** A command that runs now, for whoever keeps a record of it while it runs. */
+export interface StartedCommand {
+  /** Its process, the leader of its process group (outside Windows). */
+  pid: number
+  /** Its output so far, each stream as the result would keep it (head and tail within the cap). */
+  output(): Record<OutputStream, string>
+}
 
 /** After the shell exits, how long its pipes may stay open (a background grandchild can hold them). */
 const PIPE_GRACE_MS = 200
@@ -228,6 +238,60 @@ class LiveOutput {
 }
 
 /**
+ * The fields of /proc/PID/stat after the process's name, from field 3: [0] its state, [2] its
+ * process group, [19] when it started. Undefined where there is no such process, or no /proc.
+ */
+function procStat(pid: number | string): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // The name in parentheses may hold spaces and parentheses; the fields after it are plain.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * When a process started, as the system counts it (Linux: clock ticks since boot), or undefined where
+ * that cannot be read (no such process, no /proc). With the pid it names one process: a pid used
+ * again by a later process has another start.
+ */
+export function processStartTime(pid: number): string | undefined {
+  return procStat(pid)?.[19]
+}
+
+/**
+ * Whether a command started as process `pid` (see `processStartTime`) still runs: any process of its
+ * group (outside Windows), since the group outlives a leader that exits first. A leader that exists
+ * with another start is a later process that took the pid: not the command.
+ */
+export function commandIsRunning(pid: number, started: string | undefined): boolean {
+  const leader = procStat(pid)
+  if (leader && started !== undefined && leader[19] !== started) return false
+  if (procStat('self')) return groupHasLiveProcess(pid)
+  try {
+    process.kill(process.platform === 'win32' ? pid : -pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * Whether a process of the group lives, read from /proc. A signal 0 to the group would count its
+ * zombies too: ended processes whose status nobody has read, as a container's init may never.
+ */
+function groupHasLiveProcess(group: number): boolean {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    const stat = procStat(entry)
+    if (stat && stat[2] === String(group) && stat[0] !== 'Z') return true
+  }
+  return false
+}
+
+/**
  * Signals a child's whole process group; on Windows, where there are none, SIGKILL ends its
  * process tree and other signals go to the process.
  */
@@ -244,8 +308,9 @@ export function killProcessGroup(child: ChildProcess, signal: NodeJS.Signals = '
 
 /**
  * Children in process groups of their own (shell commands, stdio tool services). Those groups do
- * not die with Atelier, so whatever is left is killed when the process exits (the desktop app
- * quitting, the web host or CLI stopping). Returns the call that forgets the child once it is gone.
+ * not die with Atelier: whatever is left is killed when the process exits (the desktop app
+ * quitting, the web host or CLI stopping), and by the watchdog when it dies without exiting (a
+ * kill -9, a crash). Returns the call that forgets the child once it is gone.
  */
 const running = new Set<ChildProcess>()
 let killOnExit = false
@@ -258,7 +323,66 @@ export function killWithAtelier(child: ChildProcess): () => void {
       for (const each of running) killProcessGroup(each)
     })
   }
-  return () => running.delete(child)
+  tellWatchdog('+', child)
+  return () => {
+    running.delete(child)
+    tellWatchdog('-', child)
+  }
+}
+
+/**
+ * The watchdog: one small shell per Atelier process, in a session of its own, that reads the process
+ * groups to kill from a pipe only Atelier holds. When Atelier dies however it dies, the kernel closes
+ * that pipe; the watchdog reads its end and kills every group still listed. A parent-death signal
+ * (`setpriv --pdeathsig`, bubblewrap's `--die-with-parent`) reaches only the one process it is set on,
+ * not what that process started, and exists only on Linux; this kills whole groups, on macOS too. It
+ * ignores the signals a terminal sends its foreground group, so a Ctrl-C that kills Atelier leaves it
+ * to do its job.
+ */
+const WATCHDOG_SCRIPT = `trap '' HUP INT TERM QUIT
+groups=' '
+while IFS= read -r line; do
+  group=\${line#?}
+  case $line in
+    +*) groups="$groups$group " ;;
+    -*) case $groups in *" $group "*) groups="\${groups%%" $group "*} \${groups#*" $group "}" ;; esac ;;
+  esac
+done
+for group in $groups; do kill -s KILL -- "-$group" 2>/dev/null; done`
+
+/** The watchdog while it runs; null where it cannot (Windows has no process groups, or no sh). */
+let watchdog: ChildProcess | null | undefined
+
+function tellWatchdog(change: '+' | '-', child: ChildProcess): void {
+  if (child.pid === undefined || process.platform === 'win32') return
+  startWatchdog()
+  watchdog?.stdin?.write(`${change}${child.pid}\n`)
+}
+
+function startWatchdog(): void {
+  if (watchdog !== undefined) return
+  try {
+    const started = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT], {
+      detached: true,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    })
+    watchdog = started
+    started.once('error', () => {
+      watchdog = null
+    })
+    // Killed by someone else while Atelier lives: the next command starts another, told of every group.
+    started.once('exit', () => {
+      if (watchdog !== started) return
+      watchdog = undefined
+      for (const each of running) tellWatchdog('+', each)
+    })
+    started.stdin?.on('error', () => {})
+    // Neither it nor its pipe keeps Atelier running: it is there for when Atelier is gone.
+    started.unref()
+    ;(started.stdin as (NodeJS.WritableStream & { unref?: () => void }) | null)?.unref?.()
+  } catch {
+    watchdog = null
+  }
 }
 
 /**
@@ -412,6 +536,13 @@ export async function runShellCommand(options: ShellCommandOptions): Promise<She
     }
 
     const forget = killWithAtelier(child)
+    const ended =
+      child.pid === undefined
+        ? undefined
+        : options.onStart?.({
+            pid: child.pid,
+            output: () => ({ stdout: outputs.stdout.text(), stderr: outputs.stderr.text() }),
+          })
     const stop = (reason: Termination) => {
       termination ??= reason
       killProcessGroup(child)
@@ -426,6 +557,7 @@ export async function runShellCommand(options: ShellCommandOptions): Promise<She
       if (settled) return
       settled = true
       forget()
+      ended?.()
       clearTimeout(timer)
       options.signal.removeEventListener('abort', onAbort)
       // Our ends of the pipes are closed; a grandchild still writing gets EPIPE, not our memory.

@@ -15,6 +15,7 @@ import type {
 } from '../../src-shared/tools'
 import type { FreshnessLedger } from '../core/freshness-ledger'
 import type { ImageGenerator } from '../core/images'
+import type { CommandJournal } from './command-journal'
 import type { CommandSandbox } from './sandbox/command-sandbox'
 
 export type { FreshnessLedger, ToolDefinition, ToolSettingsMetadata, ToolSource }
@@ -77,6 +78,8 @@ export interface ToolHost {
   images?: ImageGenerator
   /** Confines the commands a tool starts (the shells); absent where none is wired: they run as they are. */
   sandbox?: CommandSandbox
+  /** Records the commands a tool runs while they run (the shells), for after a crash; absent where none is wired. */
+  journal?: CommandJournal
   /** Stops the whole turn (a custom tool's `ctx.abort()`); absent outside a turn. */
   abortTurn?: (reason: string) => void
   /**

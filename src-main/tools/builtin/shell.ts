@@ -228,6 +228,10 @@ async function runIn(interpreter: Interpreter, args: Parameters, context: ToolCo
       maxOutputBytes: clampIntegerSetting(parameters.maxOutputBytes, MAX_OUTPUT),
       signal: context.signal,
       onOutput: (stream, text) => context.onUpdate({ kind: 'output', stream, text }),
+      onStart: (started) => {
+        const { journal, chatId, callId } = context
+        return journal && chatId !== null ? journal.watch(chatId, callId, started) : undefined
+      },
     })
   } finally {
     movedAside = confined?.done() ?? []

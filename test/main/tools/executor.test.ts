@@ -185,6 +185,7 @@ describe('ToolExecutor', () => {
       expect(received[0]?.host).toEqual([
         'beginCommit',
         'images',
+        'journal',
         'ledger',
         'onUpdate',
         'protectedPaths',

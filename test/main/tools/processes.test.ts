@@ -1,10 +1,16 @@
-import { execFileSync, spawnSync } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { chmodSync, existsSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { findOnPath, runShellCommand, type ShellCommandOptions } from '../../../src-main/tools/processes'
+import {
+  commandIsRunning,
+  findOnPath,
+  processStartTime,
+  runShellCommand,
+  type ShellCommandOptions,
+} from '../../../src-main/tools/processes'
 import { useTempDirs } from '../../support/temp-dir'
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url))
@@ -328,6 +334,29 @@ describe('runShellCommand', () => {
       expect(result).toMatchObject({ stdout: '', exitCode: null })
       expect(result.stderr).toContain('ENOENT')
     })
+  })
+})
+
+describe('commandIsRunning', () => {
+  it('is true while any process of the group lives, false once they have all ended or for another start', async () => {
+    const sleep = uniqueSleep()
+    // The leader exits first; what it started in the background keeps the group running.
+    const leader = spawn('sh', ['-c', `sleep ${sleep} & sleep 0.2`], { detached: true, stdio: 'ignore' })
+    const pid = leader.pid as number
+    try {
+      const started = processStartTime(pid)
+      expect(commandIsRunning(pid, started)).toBe(true)
+      // A later process that took the pid started at another time: not the command.
+      expect(commandIsRunning(pid, `${started}1`)).toBe(false)
+      await new Promise((resolve) => leader.once('exit', resolve))
+      expect(commandIsRunning(pid, started)).toBe(true)
+    } finally {
+      process.kill(-pid, 'SIGKILL')
+    }
+    // Killed, the orphan may stay a zombie nobody reaps: ended all the same.
+    await delay(100)
+    expect(liveWith(sleep)).toEqual([])
+    expect(commandIsRunning(pid, undefined)).toBe(false)
   })
 })
 
