@@ -44,19 +44,36 @@ export function ownerIsAlive(owner: { pid: number; start: string | null }): bool
 
 /** Where the platform has `/proc`: its boot and start time; undefined when they cannot be read. */
 function linuxStart(pid: number): string | undefined {
+  const ticks = processStartTime(pid)
+  if (ticks === undefined) return undefined
   try {
-    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    // Field 2, the command name, is in parentheses and may hold spaces and parentheses itself:
-    // the fields are counted from after its last ")", which ends field 2.
-    const ticks = stat
-      .slice(stat.lastIndexOf(')') + 2)
-      .split(' ')
-      .at(22 - 3)
-    return ticks ? `linux:${boot}:${ticks}` : undefined
+    return `linux:${readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}:${ticks}`
   } catch {
     return undefined
   }
+}
+
+/**
+ * The fields of /proc/PID/stat after the process's name, from field 3: [0] its state, [2] its
+ * process group, [19] when it started. Undefined where there is no such process, or no /proc.
+ */
+export function procStat(pid: number | string): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // The name in parentheses may hold spaces and parentheses; the fields after it are plain.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * When a process started, as the system counts it (Linux: clock ticks since boot), or undefined where
+ * that cannot be read (no such process, no /proc). With the pid it names one process: a pid used
+ * again by a later process has another start.
+ */
+export function processStartTime(pid: number): string | undefined {
+  return procStat(pid)?.[19]
 }
 
 function pidExists(pid: number): boolean {

@@ -3,8 +3,10 @@
  * that when Atelier dies under a command, the next open can tell the model what is known of it
  * (see src-main/agent/interrupted-commands.ts) rather than only that the call did not finish.
  */
+
+import { processStartTime } from '../core/process-owner'
 import type { RunningCommandsRepository } from '../db/running-commands-repository'
-import { type OutputStream, processStartTime, type StartedCommand } from './processes'
+import type { OutputStream, StartedCommand } from './processes'
 
 /** How much of each stream a record keeps: its end, enough to see how far a command had got. */
 export const RECORDED_OUTPUT_CHARS = 4000

@@ -10,6 +10,7 @@ import { type OnReadOpts, Socket, type SocketConstructorOpts } from 'node:net'
 import { delimiter, join } from 'node:path'
 import { StringDecoder } from 'node:string_decoder'
 import type { ShellCommandResult } from '../../src-shared/tools'
+import { processStartTime, procStat } from '../core/process-owner'
 import { processFolder } from './process-folders'
 
 export type { ShellCommandResult }
@@ -235,29 +236,6 @@ class LiveOutput {
       start = end
     }
   }
-}
-
-/**
- * The fields of /proc/PID/stat after the process's name, from field 3: [0] its state, [2] its
- * process group, [19] when it started. Undefined where there is no such process, or no /proc.
- */
-function procStat(pid: number | string): string[] | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    // The name in parentheses may hold spaces and parentheses; the fields after it are plain.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  } catch {
-    return undefined
-  }
-}
-
-/**
- * When a process started, as the system counts it (Linux: clock ticks since boot), or undefined where
- * that cannot be read (no such process, no /proc). With the pid it names one process: a pid used
- * again by a later process has another start.
- */
-export function processStartTime(pid: number): string | undefined {
-  return procStat(pid)?.[19]
 }
 
 /**

@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type Atelier, createAtelier } from '../../../src-main/app/create-atelier'
-import { processStartTime } from '../../../src-main/tools/processes'
+import { processStartTime } from '../../../src-main/core/process-owner'
 import { useTempDirs } from '../../support/temp-dir'
 
 /** A pid no process has any more: one that has just exited. */

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import { processStartTime } from '../../../src-main/core/process-owner'
 import {
   commandIsRunning,
   findOnPath,
-  processStartTime,
   runShellCommand,
   type ShellCommandOptions,
 } from '../../../src-main/tools/processes'
