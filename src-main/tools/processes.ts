@@ -5,12 +5,12 @@
  * second at most (see `LiveOutput`), so a flood costs about what `cat` pays for it.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { accessSync, closeSync, constants, openSync, readdirSync, readFileSync, unlinkSync } from 'node:fs'
+import { accessSync, closeSync, constants, openSync, readdirSync, unlinkSync } from 'node:fs'
 import { type OnReadOpts, Socket, type SocketConstructorOpts } from 'node:net'
 import { delimiter, join } from 'node:path'
 import { StringDecoder } from 'node:string_decoder'
 import type { ShellCommandResult } from '../../src-shared/tools'
-import { processStartTime, procStat } from '../core/process-owner'
+import { procStat } from '../core/process-owner'
 import { processFolder } from './process-folders'
 
 export type { ShellCommandResult }
