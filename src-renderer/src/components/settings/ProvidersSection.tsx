@@ -56,9 +56,12 @@ export function ProvidersSection({ api, editing: editingId, editingAt }: Provide
 
   function startEditing(next: Editing) {
     setEditing(next)
-    requestAnimationFrame(() =>
-      top.current?.querySelector<HTMLElement>('.editor input:not([disabled])')?.focus(),
-    )
+    const opener = document.activeElement
+    requestAnimationFrame(() => {
+      // Not over a field the person has already moved to: what they type there must stay there.
+      const moved = document.activeElement !== opener && document.activeElement !== document.body
+      if (!moved) top.current?.querySelector<HTMLElement>('.editor input:not([disabled])')?.focus()
+    })
   }
 
   async function remove(provider: ProviderInfo) {
