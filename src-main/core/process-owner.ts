@@ -76,7 +76,8 @@ export function processStartTime(pid: number): string | undefined {
   return procStat(pid)?.[19]
 }
 
-function pidExists(pid: number): boolean {
+/** Whether a process exists, whoever's it is (a negative `pid` names a process group, as for kill). */
+export function pidExists(pid: number): boolean {
   try {
     process.kill(pid, 0)
     return true

@@ -5,9 +5,11 @@
  * Atelier processes that ended without exiting (killed), after `leftBehind` has dealt with what
  * such a folder says (a kind whose folder records work outside it, such as unfinished writes).
  */
+
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pidExists } from '../core/process-owner'
 
 const made = new Map<string, string>()
 
@@ -44,22 +46,12 @@ export function removeFoldersOfEndedProcesses(kind: string, leftBehind?: LeftBeh
   for (const name of names) {
     if (!name.startsWith(prefix)) continue
     const pid = Number(/^(\d+)-/.exec(name.slice(prefix.length))?.[1])
-    if (!pid || pid === process.pid || isRunning(pid)) continue
+    if (!pid || pid === process.pid || pidExists(pid)) continue
     try {
       leftBehind?.(join(temp, name))
       rmSync(join(temp, name), { recursive: true, force: true })
     } catch {
       // Someone else's, or gone meanwhile.
     }
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }

@@ -10,7 +10,7 @@ import { type OnReadOpts, Socket, type SocketConstructorOpts } from 'node:net'
 import { delimiter, join } from 'node:path'
 import { StringDecoder } from 'node:string_decoder'
 import type { ShellCommandResult } from '../../src-shared/tools'
-import { procStat } from '../core/process-owner'
+import { pidExists, procStat } from '../core/process-owner'
 import { processFolder } from './process-folders'
 
 export type { ShellCommandResult }
@@ -247,13 +247,7 @@ export function commandIsRunning(pid: number, started: string | undefined): bool
   const leader = procStat(pid)
   if (leader && started !== undefined && leader[19] !== started) return false
   if (procStat('self')) return groupHasLiveProcess(pid)
-  try {
-    process.kill(process.platform === 'win32' ? pid : -pid, 0)
-    return true
-  } catch (error) {
-    // EPERM: it exists, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
+  return pidExists(process.platform === 'win32' ? pid : -pid)
 }
 
 /**
