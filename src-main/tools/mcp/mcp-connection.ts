@@ -25,7 +25,7 @@ import {
 import packageJson from '../../../package.json'
 import { AtelierError } from '../../../src-shared/errors'
 import type { McpServerConfig } from '../../core/mcp-server-config'
-import type { ConfineServer } from '../sandbox/command-sandbox'
+import { type ConfineServer, serverLaunch } from '../sandbox/command-sandbox'
 import { ElicitationRouter } from './elicitation'
 import { AtelierOAuthProvider, SignInRequiredError } from './oauth/atelier-oauth-provider'
 import { closeProcessTree } from './process-tree'
@@ -236,14 +236,12 @@ export class McpConnection {
       env: { ...getDefaultEnvironment(), ...config.env },
       cwd: config.cwd ?? process.cwd(),
     }
-    if (!config.sandboxed) return { command, done: () => {} }
-    const name = `The MCP server “${config.name}”`
-    if (!this.confine)
-      throw new AtelierError(
-        'sandbox_unavailable',
-        `${name} is set to run in the sandbox, which is not available here.`,
-      )
-    return this.confine(command, config.cwd, name)
+    return serverLaunch(command, {
+      sandboxed: config.sandboxed,
+      folder: config.cwd,
+      name: `The MCP server “${config.name}”`,
+      confine: this.confine,
+    })
   }
 
   /** Connects the client over the server's transport. */

@@ -46,6 +46,35 @@ export type ConfineServer = (
   name: string,
 ) => Promise<ConfinedCommand>
 
+/**
+ * A server's command as it starts (a stdio MCP server or tool service, named `name`): as it is, or
+ * confined to `folder` when the person set it to run in the sandbox — never unconfined then, even
+ * where nothing was wired to confine it.
+ */
+export async function serverLaunch(
+  command: SandboxCommand,
+  {
+    sandboxed,
+    folder,
+    name,
+    confine,
+  }: {
+    sandboxed: boolean | undefined
+    folder: string | null
+    name: string
+    confine: ConfineServer | undefined
+  },
+): Promise<Pick<ConfinedCommand, 'command' | 'done'>> {
+  if (!sandboxed) return { command, done: () => [] }
+  if (!confine) {
+    throw new AtelierError(
+      'sandbox_unavailable',
+      `${name} is set to run in the sandbox, which is not available here.`,
+    )
+  }
+  return confine(command, folder, name)
+}
+
 /** Confines a program a custom tool starts: see `CommandSandbox.confineProgram`. */
 export type ConfineProgram = (command: SandboxCommand, folder: string | null) => Promise<ConfinedCommand>
 

@@ -25,7 +25,7 @@ import {
 import { ToolError } from '../errors'
 import { closeProcessTree } from '../mcp/process-tree'
 import { killProcessGroup, killWithAtelier } from '../processes'
-import type { ConfineServer } from '../sandbox/command-sandbox'
+import { type ConfineServer, serverLaunch } from '../sandbox/command-sandbox'
 import { describe, PendingServiceCall } from './pending-call'
 import type { ServiceCall, ServiceTransport } from './transport'
 
@@ -173,15 +173,12 @@ export class StdioService implements ServiceTransport {
       throw new AtelierError('invalid_descriptor', `The service ${descriptor.id} has an empty command.`)
     const cwd = resolve(this.options.baseDir, descriptor.cwd ?? '.')
     const command = { file, args, cwd, env: { ...minimalEnv(), ...descriptor.env } }
-    if (!descriptor.sandboxed) return { command, done: () => {} }
-    const name = `The service ${descriptor.id}`
-    if (!this.options.confine) {
-      throw new AtelierError(
-        'sandbox_unavailable',
-        `${name} is set to run in the sandbox, which is not available here.`,
-      )
-    }
-    return this.options.confine(command, descriptor.cwd === undefined ? null : cwd, name)
+    return serverLaunch(command, {
+      sandboxed: descriptor.sandboxed,
+      folder: descriptor.cwd === undefined ? null : cwd,
+      name: `The service ${descriptor.id}`,
+      confine: this.options.confine,
+    })
   }
 
   private async launch(): Promise<Running> {
