@@ -112,38 +112,42 @@ const LADDERS: Record<Prerequisite, Ladder> = {
     advice:
       'point NATS_SERVER at a nats-server binary, or install it (Debian/Ubuntu: sudo apt-get install -y nats-server).',
   },
-  ps: {
-    purpose: "Atelier ends MCP servers' process trees with `ps`, and the MCP tests check it",
-    // Atelier runs `ps` by name, so only the PATH counts.
-    looks: [onPath('ps')],
-    debianPackage: 'procps',
-    advice: 'install procps (Debian/Ubuntu: sudo apt-get install -y procps).',
-  },
-  ripgrep: {
-    purpose: 'the search benchmark measures against ripgrep, and `npm test` runs every benchmark once',
-    looks: [onPath('rg')],
-    debianPackage: 'ripgrep',
-    advice: 'install ripgrep (Debian/Ubuntu: sudo apt-get install -y ripgrep).',
-  },
-  bubblewrap: {
-    purpose: "Atelier confines the agent's commands with bubblewrap on Linux, and the sandbox tests run it",
-    // Atelier runs `bwrap` by name, so only the PATH counts.
-    looks: [onPath('bwrap')],
-    debianPackage: 'bubblewrap',
-    advice: 'install bubblewrap (Debian/Ubuntu: sudo apt-get install -y bubblewrap).',
-  },
-  curl: {
-    purpose: 'the sandbox tests try to reach a loopback server with curl, as a script would',
-    looks: [onPath('curl')],
-    debianPackage: 'curl',
-    advice: 'install curl (Debian/Ubuntu: sudo apt-get install -y curl).',
-  },
-  python3: {
-    purpose: 'the sandbox tests try to push keys into a terminal (TIOCSTI) with python3',
-    looks: [onPath('python3')],
-    debianPackage: 'python3',
-    advice: 'install python3 (Debian/Ubuntu: sudo apt-get install -y python3).',
-  },
+  // Atelier and the tests run these by name, so only the PATH counts.
+  ps: fromPath(
+    'ps',
+    'procps',
+    "Atelier ends MCP servers' process trees with `ps`, and the MCP tests check it",
+  ),
+  ripgrep: fromPath(
+    'rg',
+    'ripgrep',
+    'the search benchmark measures against ripgrep, and `npm test` runs every benchmark once',
+  ),
+  bubblewrap: fromPath(
+    'bwrap',
+    'bubblewrap',
+    "Atelier confines the agent's commands with bubblewrap on Linux, and the sandbox tests run it",
+  ),
+  curl: fromPath(
+    'curl',
+    'curl',
+    'the sandbox tests try to reach a loopback server with curl, as a script would',
+  ),
+  python3: fromPath(
+    'python3',
+    'python3',
+    'the sandbox tests try to push keys into a terminal (TIOCSTI) with python3',
+  ),
+}
+
+/** A program looked for on the PATH only, else Debian's package. */
+function fromPath(program: string, debianPackage: string, purpose: string): Ladder {
+  return {
+    purpose,
+    looks: [onPath(program)],
+    debianPackage,
+    advice: `install ${debianPackage} (Debian/Ubuntu: sudo apt-get install -y ${debianPackage}).`,
+  }
 }
 
 /** The program if one of the ladder's places has it; what each place said otherwise. */
