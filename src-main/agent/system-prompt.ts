@@ -24,9 +24,9 @@ export async function sandboxPrompt(
   mode: ApprovalMode,
 ): Promise<SandboxPrompt | undefined> {
   if (!sandbox || !runsCommands) return undefined
-  const { settings } = await sandbox.info()
+  const { settings, available } = await sandbox.info()
   return {
-    confined: await sandbox.confines(),
+    confined: settings.enabled && available,
     network: settings.network,
     unasked: settings.runUnasked && (mode === 'ask' || mode === 'accept-edits'),
   }
