@@ -105,5 +105,17 @@ export const AttachedImage = Type.Object({
 })
 export type AttachedImage = Static<typeof AttachedImage>
 
-export const AttachedContent = Type.Union([AttachedMcpResource, AttachedFile, AttachedImage])
+/**
+ * What Atelier itself tells the model with a prompt, unasked: that the person undid or rewound some
+ * of its changes to the folder since its last turn, and which files.
+ */
+export const AttachedNotice = Type.Object({
+  kind: Type.Literal('notice'),
+  /** A few words, for the chip. */
+  name: Type.String(),
+  text: Type.String(),
+})
+export type AttachedNotice = Static<typeof AttachedNotice>
+
+export const AttachedContent = Type.Union([AttachedMcpResource, AttachedFile, AttachedImage, AttachedNotice])
 export type AttachedContent = Static<typeof AttachedContent>

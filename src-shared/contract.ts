@@ -7,6 +7,15 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import { ChatMessage, ChatMode, Compaction, ContextStatus, ProviderKind, Turn, TurnEvent } from './agent'
 import { ApprovalMode, PermissionRule, RuleAction, RuleScope, RuleText } from './approvals'
 import { Attachment, MAX_ATTACHMENTS } from './attachments'
+import {
+  Checkpoint,
+  CheckpointChanges,
+  CheckpointSettings,
+  ConflictChoice,
+  RestoreOutcome,
+  RestoreScope,
+  SnapshotProgress,
+} from './checkpoints'
 import { CustomToolLog, CustomToolsInfo } from './custom-tools'
 import { McpServerInfo, McpServerInput, McpServerStatus, McpSignIn } from './mcp'
 import { McpGetPromptRequest, McpRenderedPrompt, McpServerPrompts, McpServerResources } from './mcp-catalog'
@@ -71,6 +80,8 @@ export const Preferences = Type.Object({
   compactionThresholdPercent: CompactionThreshold,
   /** How the agent's commands are confined by the operating system. */
   sandbox: SandboxSettings,
+  /** Snapshots of the bound folder around the agent's changes, and how long they are kept. */
+  checkpoints: CheckpointSettings,
 })
 export type Preferences = Static<typeof Preferences>
 
@@ -487,6 +498,46 @@ export const methods = {
     Type.Object({ folder: FolderPath }, { additionalProperties: false }),
     Type.Object({ folder: Type.String(), trusted: Type.Array(Type.String()) }),
   ),
+  /** A chat's checkpoints, oldest first: one for each turn that may have changed its folder, one for each restore. */
+  'checkpoints.list': method(
+    Type.Object({ chatId: Id }, { additionalProperties: false }),
+    Type.Object({ checkpoints: Type.Array(Checkpoint) }),
+  ),
+  /** What a checkpoint's turn (or restore) changed, path by path, each with its diff and the calls that made it. */
+  'checkpoints.changes': method(Type.Object({ id: Id }, { additionalProperties: false }), CheckpointChanges),
+  /**
+   * Undoes a turn's changes to the folder (the conversation stays), or — for a restore's own
+   * checkpoint — the restore (redo). A path changed since is a conflict: `choices` settle them, and
+   * an unsettled one keeps the person's version. `preview` says what it would do and writes nothing.
+   */
+  'checkpoints.undo': method(
+    Type.Object(
+      {
+        id: Id,
+        choices: Type.Optional(Type.Array(ConflictChoice, { maxItems: 10_000 })),
+        preview: Type.Optional(Type.Boolean()),
+      },
+      { additionalProperties: false },
+    ),
+    RestoreOutcome,
+  ),
+  /**
+   * Rewinds the chat to before one of the person's prompts (its turn): the folder, the conversation or
+   * both. The later turns are kept in a fork chat; conflicts are as for `checkpoints.undo`.
+   */
+  'checkpoints.rewind': method(
+    Type.Object(
+      {
+        chatId: Id,
+        turnId: Id,
+        scope: RestoreScope,
+        choices: Type.Optional(Type.Array(ConflictChoice, { maxItems: 10_000 })),
+        preview: Type.Optional(Type.Boolean()),
+      },
+      { additionalProperties: false },
+    ),
+    RestoreOutcome,
+  ),
   'preferences.get': method(Empty, Preferences),
   /** What this machine has to confine the agent's commands (found once by a probe run), and the settings. */
   'sandbox.status': method(Empty, SandboxInfo),
@@ -517,6 +568,10 @@ export const events = {
   'services.changed': Type.Object({ services: Type.Array(ToolServiceInfo), broker: BrokerInfo }),
   /** A tool folder changed on disk, loaded, or its host started or stopped: ask `customTools.list` (or `load`) again. */
   'customTools.changed': Type.Object({}),
+  /** A chat's checkpoints changed: one was recorded, ended, or a restore ran. */
+  'checkpoints.changed': Type.Object({ chatId: Type.String() }),
+  /** The first snapshot of a folder, as it goes. */
+  'checkpoints.progress': SnapshotProgress,
 }
 
 export type Methods = typeof methods

@@ -37,6 +37,7 @@ export function userMessageImages(parts: readonly MessagePart[]): ModelImage[] {
 
 /** One attachment as a block the model cannot mistake for the prompt. */
 export function contextBlock(attachment: Exclude<AttachedContent, AttachedImage>): string {
+  if (attachment.kind === 'notice') return `<notice from="Atelier">\n${attachment.text}\n</notice>`
   if (attachment.kind === 'file') {
     const cut = attachment.truncated ? '\n[… the rest of this file was cut]' : ''
     return `<file path="${escapeAttribute(attachment.path)}">\n${attachment.text}${cut}\n</file>`

@@ -1,5 +1,6 @@
 import { Value } from '@sinclair/typebox/value'
 import { DEFAULT_PROTECTED_PATHS } from '../../src-shared/approvals'
+import { DEFAULT_CHECKPOINT_SETTINGS } from '../../src-shared/checkpoints'
 import { type MethodRequest, Preferences } from '../../src-shared/contract'
 import { DEFAULT_SANDBOX_SETTINGS } from '../../src-shared/sandbox'
 import type { AtelierEvents } from '../core/events'
@@ -18,6 +19,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   customToolPaths: [],
   compactionThresholdPercent: 80,
   sandbox: DEFAULT_SANDBOX_SETTINGS,
+  checkpoints: DEFAULT_CHECKPOINT_SETTINGS,
 }
 
 /**

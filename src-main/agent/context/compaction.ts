@@ -275,6 +275,7 @@ export function transcript(older: readonly ChatMessage[], previous: string | nul
 /** What the summarizer reads of an attachment: what it was, and the start of its text. */
 function attachmentLine(attachment: AttachedContent): string {
   if (attachment.kind === 'image') return `[user attached an image: ${attachment.name}]`
+  if (attachment.kind === 'notice') return `[Atelier noted] ${attachment.text.slice(0, SUMMARY_RESULT_CHARS)}`
   const what = attachment.kind === 'file' ? attachment.path : `${attachment.server}: ${attachment.uri}`
   return `[user attached ${what}] ${attachment.text.slice(0, SUMMARY_RESULT_CHARS)}`
 }
