@@ -215,7 +215,7 @@ function startLevels(
   for (let i = 0; i < names.length; i++) {
     const entries = folders.list(path)
     if (!entries) return levels
-    levels = levelsOf({ path, depth: i, levels }, entries, folders)
+    levels = levelsOf({ path, levels }, entries, folders)
     path = join(path, names[i] as string)
   }
   return levels
