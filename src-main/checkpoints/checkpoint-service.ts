@@ -102,6 +102,10 @@ export class CheckpointService {
     return { checkpoints: this.deps.repository.ofChat(chatId).map(toCheckpoint) }
   }
 
+  checkpoint(id: string): Checkpoint {
+    return toCheckpoint(this.get(id))
+  }
+
   changes({ id }: { id: string }): CheckpointChanges {
     const checkpoint = this.get(id)
     const { store } = this.folder(checkpoint.folder)

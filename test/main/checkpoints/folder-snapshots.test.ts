@@ -6,13 +6,26 @@ import { ObjectStore } from '../../../src-main/checkpoints/object-store'
 import { diffSnapshots } from '../../../src-main/checkpoints/snapshot-diff'
 import { useTempDirs } from '../../support/temp-dir'
 
-const tempDir = useTempDirs()
-const open: FolderSnapshots[] = []
-afterEach(() => {
-  for (const snapshots of open.splice(0)) snapshots.close()
-})
+function useFolders() {
+  const tempDir = useTempDirs()
+  const open: FolderSnapshots[] = []
+  afterEach(() => {
+    for (const snapshots of open.splice(0)) snapshots.close()
+  })
+  return {
+    tempDir,
+    open,
+    setUp: (files: Record<string, string>, maxFileBytes = 1024 * 1024) =>
+      setUpIn(tempDir, open, files, maxFileBytes),
+  }
+}
 
-function setUp(files: Record<string, string>, maxFileBytes = 1024 * 1024) {
+function setUpIn(
+  tempDir: () => string,
+  open: FolderSnapshots[],
+  files: Record<string, string>,
+  maxFileBytes: number,
+) {
   const folder = realpathSync(tempDir())
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(join(folder, path, '..'), { recursive: true })
@@ -30,8 +43,14 @@ const changed = (store: ObjectStore, before: string, after: string) =>
   )
 
 describe('FolderSnapshots', () => {
+  const { setUp, open } = useFolders()
   it('sees adds, edits, deletes, new folders and mode bits between snapshots', async () => {
-    const { folder, store, snapshots } = setUp({ 'b.txt': 'b\n', 'c.txt': 'c\n', 'b.sh': 'echo\n', 'src/x.ts': 'x' })
+    const { folder, store, snapshots } = setUp({
+      'b.txt': 'b\n',
+      'c.txt': 'c\n',
+      'b.sh': 'echo\n',
+      'src/x.ts': 'x',
+    })
     const first = await snapshots.snapshot()
     writeFileSync(join(folder, 'a.txt'), 'new\n')
     writeFileSync(join(folder, 'b.txt'), 'b changed\n')
