@@ -72,6 +72,7 @@ export function mayChangeFolder(call: Pick<CheckpointedCall, 'kind' | 'source'>)
 
 export class CheckpointService {
   private readonly open = new Map<string, OpenFolder>()
+  private resuming: Promise<number> | undefined
 
   constructor(private readonly deps: CheckpointServiceDeps) {}
 
@@ -227,8 +228,16 @@ export class CheckpointService {
     }
   }
 
-  /** Restores a crash cut short are finished; returns how many. */
-  async resumeRestores(): Promise<number> {
+  /**
+   * Restores a crash cut short are finished; resolves with how many. Their writes are done at once,
+   * before this returns; recording the folder after them is what may wait. Asked again, the same work.
+   */
+  resumeRestores(): Promise<number> {
+    this.resuming ??= this.resume()
+    return this.resuming
+  }
+
+  private async resume(): Promise<number> {
     const journals = this.deps.repository.journals()
     for (const journal of journals) {
       const checkpoint = this.deps.repository.get(journal.checkpointId)
@@ -356,6 +365,7 @@ export class CheckpointService {
       const previous = this.deps.repository.latestRoot(folder)
       const snapshots = new FolderSnapshots(folder, store, {
         maxFileBytes: this.deps.settings().maxFileBytes,
+        exclude: [this.deps.dataDir],
         ...(previous && { previous }),
       })
       open = { store, snapshots }

@@ -43,6 +43,8 @@ export interface FolderSnapshotsOptions {
   maxFileBytes: number
   /** The folder's newest snapshot from an earlier run: its files are not read again unless changed. */
   previous?: string
+  /** Paths inside the folder never recorded: Atelier's own data folder, when it lies there. */
+  exclude?: readonly string[]
 }
 
 /** How long synchronous work may hold the event loop before it is given back. */
