@@ -168,6 +168,11 @@ export class CheckpointService {
     preview?: boolean
   }): Promise<RestoreOutcome> {
     const chat = this.deps.chats.get(request.chatId)
+    if (this.deps.forks.isRunning(chat.id)) {
+      throw new AtelierError('turn_running', 'This chat is still working: stop the turn before rewinding it.', {
+        chatId: chat.id,
+      })
+    }
     const later = new Set(this.deps.forks.turnsFrom(chat.id, request.turnId))
     if (later.size === 0) {
       throw new AtelierError('not_found', 'This chat has no such prompt to rewind to.', {
@@ -535,11 +540,8 @@ export class CheckpointService {
   private movedTurns(restore: CheckpointRecord): { forkChatId: string; turns: string[] } | undefined {
     const restored = restore.restored
     if (!restored?.forkChatId || !restored.turnId) return undefined
-    const later = this.deps.repository
-      .ofChat(restore.chatId)
-      .some((checkpoint) => checkpoint.createdAt > restore.createdAt && checkpoint.kind === 'turn')
     const turns = this.deps.forks.turnsFrom(restored.forkChatId, restored.turnId)
-    if (later || turns.length === 0 || this.deps.forks.hasTurnsAfter(restore.chatId, restore.createdAt)) {
+    if (turns.length === 0 || this.deps.forks.hasTurnsAfter(restore.chatId, restore.createdAt)) {
       throw new AtelierError(
         'checkpoint_conflict',
         'The chat has gone on since the rewind: its later turns stay in the fork chat.',

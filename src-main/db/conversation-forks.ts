@@ -33,6 +33,11 @@ export class ConversationForks {
     return at < 0 ? [] : ids.slice(at)
   }
 
+  /** Whether a turn of the chat is running (here or in another process). */
+  isRunning(chatId: string): boolean {
+    return this.statements.turns.all(chatId).some((turn) => turn.status === 'running')
+  }
+
   /** Whether the chat has a turn begun after `time`. */
   hasTurnsAfter(chatId: string, time: number): boolean {
     return this.statements.turns.all(chatId).some((turn) => (turn.started_at as number) > time)
