@@ -60,6 +60,7 @@ const LAYER_RULES: Record<string, string[]> = {
   tools: ['core', 'db', 'src-custom-tool'],
   providers: ['core', 'db'],
   approvals: ['core', 'db', 'tools', 'preferences'],
+  checkpoints: ['core', 'db', 'tools', 'chats'],
 }
 
 function layerViolations(file: string, source?: string): string[] {

@@ -22,12 +22,13 @@ import type {
 } from '../../src-shared/checkpoints'
 import type { Chat } from '../../src-shared/contract'
 import { AtelierError } from '../../src-shared/errors'
-import type { ToolKind, ToolSource } from '../../src-shared/tools'
 import type { ChatService } from '../chats/chat-service'
+import { untilAborted } from '../core/abort'
 import type { AtelierEvents } from '../core/events'
 import type { CheckpointRecord, CheckpointsRepository, RestoreStep } from '../db/checkpoints-repository'
 import type { ConversationForks } from '../db/conversation-forks'
 import { unifiedDiff } from '../tools/diff'
+import type { CheckpointedCall } from '../tools/scheduler/scheduler'
 import { applySteps } from './apply-steps'
 import { FolderSnapshots, type SnapshotCount } from './folder-snapshots'
 import { ObjectStore, type TreeEntry } from './object-store'
@@ -37,16 +38,6 @@ import { diffSnapshots, type SnapshotChange } from './snapshot-diff'
 export const CHECKPOINTS_FOLDER = 'checkpoints'
 /** Diffs past this are not shown: the file is listed, with why. */
 const DIFF_MAX_BYTES = 1024 * 1024
-
-/** A call as a checkpoint needs it: who it is, what it may do, and the paths it names. */
-export interface CheckpointedCall {
-  id: string
-  tool: string
-  kind: ToolKind
-  source: ToolSource
-  /** Real paths from its description: a file tool changes these and nothing else. */
-  locations: readonly string[]
-}
 
 export interface CheckpointServiceDeps {
   dataDir: string
@@ -109,8 +100,9 @@ export class CheckpointService {
 
   changes({ id }: { id: string }): CheckpointChanges {
     const checkpoint = this.get(id)
-    const { store } = this.folder(checkpoint.folder)
-    const files = this.changesOf(checkpoint).map((change) => withDiff(store, change))
+    const files = this.changesOf(checkpoint).map((change) =>
+      withDiff(this.folder(checkpoint.folder).store, change),
+    )
     return { checkpoint: toCheckpoint(checkpoint), files }
   }
 
@@ -169,9 +161,13 @@ export class CheckpointService {
   }): Promise<RestoreOutcome> {
     const chat = this.deps.chats.get(request.chatId)
     if (this.deps.forks.isRunning(chat.id)) {
-      throw new AtelierError('turn_running', 'This chat is still working: stop the turn before rewinding it.', {
-        chatId: chat.id,
-      })
+      throw new AtelierError(
+        'turn_running',
+        'This chat is still working: stop the turn before rewinding it.',
+        {
+          chatId: chat.id,
+        },
+      )
     }
     const later = new Set(this.deps.forks.turnsFrom(chat.id, request.turnId))
     if (later.size === 0) {
@@ -402,7 +398,8 @@ export class CheckpointService {
 
   /** What a checkpoint changed, each path with the calls that changed it. */
   private changesOf(checkpoint: CheckpointRecord): (SnapshotChange & { by: ChangedBy[] })[] {
-    if (checkpoint.afterRoot === null) return []
+    // A rewind of a chat without a folder changed its conversation only.
+    if (checkpoint.afterRoot === null || !checkpoint.folder) return []
     const { store } = this.folder(checkpoint.folder)
     const calls = this.deps.repository.calls(checkpoint.id)
     return diffSnapshots(store, checkpoint.beforeRoot, checkpoint.afterRoot).map((change) => ({
@@ -568,10 +565,13 @@ export class TurnCheckpoints {
     private readonly folder: string,
   ) {}
 
-  /** Runs a call, snapshotting the folder around it when it may change it. */
-  async around<T>(call: CheckpointedCall, run: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a call, snapshotting the folder around it when it may change it. A stop while the folder's
+   * first snapshot is still being taken stops the call before it runs (the snapshot goes on).
+   */
+  async around<T>(call: CheckpointedCall, signal: AbortSignal, run: () => Promise<T>): Promise<T> {
     if (this.broken || !mayChangeFolder(call)) return run()
-    const before = await this.snap()
+    const before = await untilAborted(this.snap(), signal)
     if (before === undefined) return run()
     this.checkpoint ??= this.service.record().begin({
       chatId: this.chatId,

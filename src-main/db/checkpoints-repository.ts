@@ -93,7 +93,9 @@ export class CheckpointsRepository {
         `SELECT coalesce(after_root, before_root) AS root FROM checkpoints WHERE folder = ?
          ORDER BY created_at DESC, rowid DESC LIMIT 1`,
       ),
-      folders: db.prepare<[], { folder: string }>('SELECT DISTINCT folder FROM checkpoints'),
+      folders: db.prepare<[], { folder: string }>(
+        `SELECT DISTINCT folder FROM checkpoints WHERE folder != ''`,
+      ),
       undoneBy: db.prepare('UPDATE checkpoints SET undone_by = ? WHERE id = ?'),
       remove: db.prepare('DELETE FROM checkpoints WHERE id = ?'),
       setRestored: db.prepare('UPDATE checkpoints SET restored = ? WHERE id = ?'),
@@ -165,6 +167,7 @@ export class CheckpointsRepository {
     return this.statements.latestOfFolder.get(folder)?.root
   }
 
+  /** The folders checkpoints were taken of (a chat without one rewinds its conversation only). */
   folders(): string[] {
     return this.statements.folders.all().map((row) => row.folder)
   }

@@ -17,7 +17,7 @@ import type { Chat } from '../../../src-shared/contract'
 import { answerInWords } from '../../../src-shared/elicitation'
 import type { CallDecision, Question } from '../../../src-shared/questions'
 import type { ToolCallResult, ToolCallState } from '../../../src-shared/tool-calls'
-import type { TurnCheckpoints } from '../../checkpoints/checkpoint-service'
+import type { ToolKind, ToolSource } from '../../../src-shared/tools'
 import { untilAborted } from '../../core/abort'
 import { FatalToolError, ToolError } from '../errors'
 import type { PreparedCall, ToolExecutor, ToolHookCall } from '../executor'
@@ -55,9 +55,24 @@ export interface SchedulerSetup {
   /** Stops the whole turn from inside a call (a custom tool's `ctx.abort()`). */
   abortTurn?: ToolHost['abortTurn']
   /** Snapshots the folder around each call that may change it. */
-  checkpoints?: Pick<TurnCheckpoints, 'around'>
+  checkpoints?: CallCheckpoints
   /** The person's stop. */
   signal: AbortSignal
+}
+
+/** A call as the folder's checkpoints see it: who it is, what it may do, and the paths it names. */
+export interface CheckpointedCall {
+  id: string
+  tool: string
+  kind: ToolKind
+  source: ToolSource
+  /** Real paths from its description: a file tool changes these and nothing else. */
+  locations: readonly string[]
+}
+
+/** Snapshots the chat's folder around each call that may change it (see src-main/checkpoints/). */
+export interface CallCheckpoints {
+  around<T>(call: CheckpointedCall, signal: AbortSignal, run: () => Promise<T>): Promise<T>
 }
 
 /** A failure that ended the turn: the model never sees it. */
@@ -175,7 +190,7 @@ export class ToolScheduler {
       if (!checkpoints) return await executor.run(prepared, signal)
       const { kind, locations } = await prepared.describe()
       const call = { id: tracker.state.id, tool: prepared.record.tool, kind, locations }
-      return await checkpoints.around({ ...call, source: prepared.source }, () =>
+      return await checkpoints.around({ ...call, source: prepared.source }, signal, () =>
         executor.run(prepared, signal),
       )
     } catch (error) {

@@ -20,7 +20,7 @@ describe('checkpoint settings', () => {
     /** A turn whose one shell call writes `path`. */
     const turn = async (id: string, path: string, text: string | Buffer) => {
       const recorder = atelier.checkpoints.forTurn(chat, id)
-      await recorder?.around({ ...SHELL, id: `${id}-call` }, async () =>
+      await recorder?.around({ ...SHELL, id: `${id}-call` }, new AbortController().signal, async () =>
         writeFileSync(join(folder, path), text),
       )
       await recorder?.finish()

@@ -195,4 +195,24 @@ describe('checkpoints of a turn', () => {
     expect(readFileSync(join(project, 'two.txt'), 'utf8')).toBe('2')
     expect(() => atelier.chats.get(fork)).toThrow()
   })
+
+  it('rewinds the conversation of a chat without a folder, and brings it back', async () => {
+    const setup = await setUp()
+    const { atelier, chat, fake, run } = setup
+    atelier.chats.configure({ id: chat.id, mode: 'chat', workingDir: null })
+    fake.enqueue({ text: 'One.' }, { text: 'Two.' })
+    await run('first')
+    const second = await run('second')
+    const outcome = await atelier.checkpoints.rewind({
+      chatId: chat.id,
+      turnId: second.turn.id,
+      scope: 'both',
+    })
+    expect(outcome).toMatchObject({ restored: [], conflicts: [] })
+    expect(atelier.agent.view({ id: chat.id }).turns).toHaveLength(1)
+    expect(atelier.agent.view({ id: outcome.forkChatId ?? '' }).turns).toHaveLength(2)
+    expect(atelier.checkpoints.changes({ id: outcome.checkpointId ?? '' }).files).toEqual([])
+    await atelier.checkpoints.undo({ id: outcome.checkpointId ?? '' })
+    expect(atelier.agent.view({ id: chat.id }).turns).toHaveLength(2)
+  })
 })

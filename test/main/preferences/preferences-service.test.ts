@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createAtelier } from '../../../src-main/app/create-atelier'
 import { DEFAULT_PROTECTED_PATHS } from '../../../src-shared/approvals'
+import { DEFAULT_CHECKPOINT_SETTINGS } from '../../../src-shared/checkpoints'
 import { DEFAULT_SANDBOX_SETTINGS } from '../../../src-shared/sandbox'
 import { useTempDirs } from '../../support/temp-dir'
 
@@ -17,6 +18,7 @@ describe('PreferencesService', () => {
       customToolPaths: [],
       compactionThresholdPercent: 80,
       sandbox: DEFAULT_SANDBOX_SETTINGS,
+      checkpoints: DEFAULT_CHECKPOINT_SETTINGS,
     })
     first.preferences.update({ theme: 'dark', maxIterations: 12 })
     first.close()
@@ -29,6 +31,7 @@ describe('PreferencesService', () => {
         customToolPaths: [],
         compactionThresholdPercent: 80,
         sandbox: DEFAULT_SANDBOX_SETTINGS,
+        checkpoints: DEFAULT_CHECKPOINT_SETTINGS,
       })
     } finally {
       second.close()
@@ -68,6 +71,10 @@ describe('PreferencesService', () => {
     ['a compaction threshold out of range', '{"compactionThresholdPercent":99}'],
     ['sandbox settings missing a switch', '{"sandbox":{"enabled":false}}'],
     ['sandbox settings of the wrong type', '{"sandbox":{"enabled":"no","network":true}}'],
+    [
+      'checkpoint settings out of range',
+      '{"checkpoints":{"enabled":true,"offFolders":[],"maxFileBytes":1,"retentionDays":30,"retentionBytes":1}}',
+    ],
   ])('falls back to the defaults when the stored preferences hold %s', (_case, stored) => {
     const atelier = createAtelier({ dataDir: tempDir() })
     try {
@@ -81,6 +88,7 @@ describe('PreferencesService', () => {
         customToolPaths: [],
         compactionThresholdPercent: 80,
         sandbox: DEFAULT_SANDBOX_SETTINGS,
+        checkpoints: DEFAULT_CHECKPOINT_SETTINGS,
       })
       expect(atelier.preferences.update({ theme: 'light' })).toEqual({
         theme: 'light',
@@ -89,6 +97,7 @@ describe('PreferencesService', () => {
         customToolPaths: [],
         compactionThresholdPercent: 80,
         sandbox: DEFAULT_SANDBOX_SETTINGS,
+        checkpoints: DEFAULT_CHECKPOINT_SETTINGS,
       })
       expect(atelier.preferences.get()).toEqual({
         theme: 'light',
@@ -97,6 +106,7 @@ describe('PreferencesService', () => {
         customToolPaths: [],
         compactionThresholdPercent: 80,
         sandbox: DEFAULT_SANDBOX_SETTINGS,
+        checkpoints: DEFAULT_CHECKPOINT_SETTINGS,
       })
     } finally {
       atelier.close()
