@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { ConflictChoice, RestoreConflict } from '../../../../src-shared/checkpoints'
 import { ConflictChoices, type ConflictDecisions } from './ConflictChoices'
 import { choicesOf } from './checkpoint-words'
+import { DialogActions } from './DialogActions'
 import { Modal } from './Modal'
 
 interface RestoreConflictsDialogProps {
@@ -28,18 +29,11 @@ export function RestoreConflictsDialog({
       description="The other changed files are restored either way."
       onClose={onCancel}
       footer={
-        <>
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="primary"
-            onClick={() => onConfirm(choicesOf(conflicts, decisions))}
-          >
-            {confirmLabel}
-          </button>
-        </>
+        <DialogActions
+          action={confirmLabel}
+          onAction={() => onConfirm(choicesOf(conflicts, decisions))}
+          onCancel={onCancel}
+        />
       }
     >
       <ConflictChoices conflicts={conflicts} decisions={decisions} onChange={setDecisions} />

@@ -4,6 +4,7 @@ import { errorMessage } from '../../errors'
 import { useApi } from './api-context'
 import { ConflictChoices, type ConflictDecisions } from './ConflictChoices'
 import { choicesOf } from './checkpoint-words'
+import { DialogActions } from './DialogActions'
 import { Modal } from './Modal'
 
 const SCOPES: { scope: RestoreScope; label: string; hint: string }[] = [
@@ -89,19 +90,12 @@ export function RewindDialog({ chatId, turnId, prompt, onClose, onRewound }: Rew
       className="rewind-dialog"
       onClose={onClose}
       footer={
-        <>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="primary"
-            disabled={!preview || busy}
-            onClick={() => void confirm()}
-          >
-            Rewind
-          </button>
-        </>
+        <DialogActions
+          action="Rewind"
+          onAction={() => void confirm()}
+          onCancel={onClose}
+          disabled={!preview || busy}
+        />
       }
     >
       <fieldset className="rewind-scopes">

@@ -52,17 +52,17 @@ export function RewindListDialog({ points, onChoose, onClose }: RewindListDialog
       {points.length === 0 ? (
         <p className="muted">There are no prompts yet.</p>
       ) : (
-        <ul className="rewind-points" aria-label="Prompts" onKeyDown={moveFocus}>
+        <ul className="resource-list" aria-label="Prompts" onKeyDown={moveFocus}>
           {points.map((point, index) => (
             <li key={point.turnId}>
               <button
                 type="button"
-                className="rewind-point"
+                className="resource-option"
                 ref={index === 0 ? newest : undefined}
                 onClick={() => onChoose(point.turnId)}
               >
-                <span className="rewind-point-text">{point.text || '(no text)'}</span>
-                <span className="rewind-point-meta">
+                <span className="resource-option-name rewind-point-text">{point.text || '(no text)'}</span>
+                <span className="resource-option-description">
                   {new Date(point.sentAt).toLocaleString(undefined, {
                     dateStyle: 'short',
                     timeStyle: 'short',
