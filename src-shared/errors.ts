@@ -106,6 +106,9 @@ const SERVICE_ERROR_CODES = [
   'invalid_answer',
   'agent_exists',
   'builtin_profile',
+  // Checkpoints.
+  /** A redo that would overwrite what came after (the chat went on since a rewind). */
+  'checkpoint_conflict',
   // Folders.
   'invalid_folder',
   // MCP servers and their sign-in.

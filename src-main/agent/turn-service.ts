@@ -20,6 +20,7 @@ import type { ToolCallState } from '../../src-shared/tool-calls'
 import type { ApprovalService } from '../approvals/approval-service'
 import type { Asker } from '../approvals/askers'
 import type { ChatService } from '../chats/chat-service'
+import type { CheckpointService } from '../checkpoints/checkpoint-service'
 import type { AtelierEvents } from '../core/events'
 import { type ConversationRepository, INTERRUPTED } from '../db/conversation-repository'
 import type { PreferencesService } from '../preferences/preferences-service'
@@ -50,6 +51,8 @@ export interface TurnServiceDeps {
   asker: Asker
   /** Confines the commands a turn's shells run: the system prompt says how. */
   sandbox?: CommandSandbox
+  /** Snapshots the folder around the calls that may change it; tells the model of restores. */
+  checkpoints?: CheckpointService
   events: AtelierEvents
   user: string
   /**
@@ -114,8 +117,11 @@ export class TurnService {
   begin(request: TurnRequest): StartedTurn {
     const { chats, conversation } = this.deps
     const setup = this.setUp(request)
+    // Files the person restored since the last turn: the model is told with this prompt.
+    const notice = this.deps.checkpoints?.takeNotice(setup.chat.id)
+    const attached = [...(notice ? [notice] : []), ...(request.attached ?? [])]
     // From here the turn exists: it starts with its prompt, in one transaction.
-    const { turn, prompt } = conversation.beginTurn(setup.chat.id, request.prompt, request.attached)
+    const { turn, prompt } = conversation.beginTurn(setup.chat.id, request.prompt, attached)
     return this.run(setup, turn, request, (emit) => {
       emit({ type: 'message', message: prompt })
       chats.nameAfterPrompt(setup.chat.id, request.prompt)
@@ -279,6 +285,7 @@ export class TurnService {
     opened(emit)
 
     const folder = projectFolder(chat)
+    const checkpoints = this.deps.checkpoints?.forTurn(chat, turn.id)
     const outcome = this.deps.projection.projection(profile, approvalMode, folder).then(async (tools) => {
       const unavailable = tools.servers.flatMap(({ name, error }) => (error ? [{ name, error }] : []))
       if (unavailable.length > 0) emit({ type: 'servers_unavailable', servers: unavailable })
@@ -313,6 +320,7 @@ export class TurnService {
           emit,
         },
         abortTurn: (reason) => controller.abort(new StoppedByTool(reason)),
+        ...(checkpoints && { checkpoints }),
         signal: controller.signal,
       })
       return runTurnLoop({
@@ -331,7 +339,9 @@ export class TurnService {
         emit,
       })
     })
-    const done = outcome.then(
+    // The folder after the turn is recorded before the turn is told to have ended.
+    const recorded = outcome.finally(() => checkpoints?.finish())
+    const done = recorded.then(
       (result) => this.finish(turn.id, chat.id, withStopReason(result, controller.signal), emit),
       (error: unknown) => this.finish(turn.id, chat.id, crashed(error), emit),
     )

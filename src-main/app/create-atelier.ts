@@ -13,12 +13,15 @@ import { TurnService } from '../agent/turn-service'
 import { ApprovalService } from '../approvals/approval-service'
 import { InAppAsker } from '../approvals/askers'
 import { ChatService } from '../chats/chat-service'
+import { CheckpointService } from '../checkpoints/checkpoint-service'
 import { AtelierEvents } from '../core/events'
 import { LocalSecretStore } from '../core/local-secret-store'
 import { SealedSecrets } from '../core/sealed-secrets'
 import { AgentProfilesRepository } from '../db/agent-profiles-repository'
 import { AppSettingsRepository } from '../db/app-settings-repository'
 import { ChatsRepository } from '../db/chats-repository'
+import { CheckpointsRepository } from '../db/checkpoints-repository'
+import { ConversationForks } from '../db/conversation-forks'
 import { ConversationRepository } from '../db/conversation-repository'
 import { type Database, openDatabase } from '../db/database'
 import { FreshnessRepository } from '../db/freshness-repository'
@@ -58,6 +61,8 @@ export const DATABASE_FILE = 'atelier.db'
 export const IMAGES_FOLDER = 'images'
 /** The desktop app has one user; the column exists for the envelope's user and a multi-user host. */
 export const LOCAL_USER = 'local'
+/** How long after the start old checkpoints are dropped. */
+const PRUNE_DELAY_MS = 60_000
 export const APP_VERSION: string = packageJson.version
 
 export interface AtelierOptions {
@@ -119,6 +124,8 @@ export interface Atelier {
   questions: InAppAsker
   /** Confines the agent's commands. */
   sandbox: CommandSandbox
+  /** Snapshots of the chats' folders around the agent's changes; undo and rewind. */
+  checkpoints: CheckpointService
   /** Validated entry point for contract calls from any transport. */
   dispatch: Dispatch
   /** Closes the database at once; settles when every MCP server (and what it started) has ended. */
@@ -255,6 +262,18 @@ export function createAtelier({
     sandbox,
   })
   const questions = new InAppAsker()
+  const checkpoints = new CheckpointService({
+    dataDir,
+    repository: new CheckpointsRepository(db),
+    forks: new ConversationForks(db),
+    chats,
+    settings: () => preferences.get().checkpoints,
+    events,
+  })
+  // A restore a crash cut short is finished before anything else looks at its folder.
+  checkpoints.resumeRestores().catch((error) => console.warn(`A restore could not be finished: ${error}`))
+  // Old checkpoints go a little after the start, out of the way of the first turn.
+  setTimeout(() => checkpoints.prune(), PRUNE_DELAY_MS).unref()
   const agent = new TurnService({
     chats,
     conversation,
@@ -267,6 +286,7 @@ export function createAtelier({
     approvals,
     asker: questions,
     sandbox,
+    checkpoints,
     events,
     user: LOCAL_USER,
     readAttachments: (attachments, chat) =>
@@ -303,6 +323,7 @@ export function createAtelier({
     approvals,
     questions,
     sandbox,
+    checkpoints,
     user: LOCAL_USER,
   })
   return {
@@ -323,9 +344,11 @@ export function createAtelier({
     approvals,
     questions,
     sandbox,
+    checkpoints,
     dispatch: createDispatcher(handlers),
     close: () => {
       agent.close()
+      checkpoints.close()
       keepCaches()
       const serversEnded = Promise.all([mcp.close(), services.close(), customTools.close()]).then(() => {})
       db.close()

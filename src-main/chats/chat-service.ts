@@ -97,6 +97,31 @@ export class ChatService {
     this.changed()
   }
 
+  /**
+   * A copy of a chat's settings, empty, named as the place a rewind keeps the turns it took back;
+   * the conversation is moved in by the caller.
+   */
+  fork(id: string): Chat {
+    const chat = this.get(id)
+    const createdAt = this.now()
+    const fork: Chat = {
+      ...chat,
+      id: randomUUID(),
+      title: `${chat.title} (before rewind)`.slice(0, 200),
+      createdAt,
+      updatedAt: createdAt,
+    }
+    this.repository.insert(fork)
+    this.changed()
+    return fork
+  }
+
+  /** The chat changed (its conversation): it moves up, and views are told. */
+  touch(id: string): void {
+    this.repository.rename(id, this.get(id).title, this.now())
+    this.changed()
+  }
+
   delete({ id }: MethodRequest<'chats.delete'>): { id: string } {
     if (!this.repository.delete(id)) throw notFound(id)
     this.changed()

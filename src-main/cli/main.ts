@@ -3,6 +3,7 @@ import { toErrorPayload } from '../../src-shared/errors'
 import { APP_VERSION } from '../app/create-atelier'
 import { PRODUCT_NAME } from '../app/data-dir'
 import { registerAgentsCommand } from './commands/agents'
+import { registerCheckpointsCommand } from './commands/checkpoints'
 import { registerCustomToolsCommand } from './commands/custom-tools'
 import { registerDatabaseCommand } from './commands/database'
 import { registerInspectCommand } from './commands/inspect'
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerServicesCommand(program)
   registerCustomToolsCommand(program)
   registerSandboxCommand(program)
+  registerCheckpointsCommand(program)
   registerDatabaseCommand(program)
   registerWebCommand(program)
   return program

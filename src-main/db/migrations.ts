@@ -429,4 +429,50 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 20,
+    name: 'checkpoints',
+    sql: `
+      -- A snapshot of a chat's folder before and after a turn that may have changed it, or before and
+      -- after a restore. The snapshots themselves are in the data folder's checkpoint store.
+      CREATE TABLE checkpoints (
+        id TEXT PRIMARY KEY,
+        chat_id TEXT NOT NULL REFERENCES chats (id) ON DELETE CASCADE,
+        -- The turn it records (NULL for a restore); no reference: a rewind moves turns to a fork.
+        turn_id TEXT,
+        kind TEXT NOT NULL CHECK (kind IN ('turn', 'restore')),
+        folder TEXT NOT NULL,
+        before_root TEXT NOT NULL,
+        -- NULL until the turn or the restore has ended.
+        after_root TEXT,
+        added INTEGER NOT NULL DEFAULT 0,
+        modified INTEGER NOT NULL DEFAULT 0,
+        deleted INTEGER NOT NULL DEFAULT 0,
+        undone_by TEXT,
+        -- A restore: JSON {checkpointId, scope, forkChatId?, turnId?}.
+        restored TEXT,
+        -- A restore the model has not been told of yet: JSON list of the paths it set back.
+        untold TEXT,
+        created_at INTEGER NOT NULL,
+        ended_at INTEGER
+      );
+      CREATE INDEX checkpoints_by_chat ON checkpoints (chat_id, created_at);
+      CREATE INDEX checkpoints_by_folder ON checkpoints (folder, created_at);
+
+      -- The paths one call of a turn changed (a snapshot before and after it).
+      CREATE TABLE checkpoint_calls (
+        checkpoint_id TEXT NOT NULL REFERENCES checkpoints (id) ON DELETE CASCADE,
+        call_id TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        paths TEXT NOT NULL,
+        PRIMARY KEY (checkpoint_id, call_id)
+      );
+
+      -- A restore under way: what it writes, so a start after a crash finishes it.
+      CREATE TABLE restore_journal (
+        checkpoint_id TEXT PRIMARY KEY REFERENCES checkpoints (id) ON DELETE CASCADE,
+        steps TEXT NOT NULL
+      );
+    `,
+  },
 ]

@@ -9,6 +9,7 @@ import type { ApprovalService } from '../approvals/approval-service'
 import type { InAppAsker } from '../approvals/askers'
 import type { ChatService } from '../chats/chat-service'
 import { listFolders, recentFolders } from '../chats/folders'
+import type { CheckpointService } from '../checkpoints/checkpoint-service'
 import type { PreferencesService } from '../preferences/preferences-service'
 import type { ProviderImageGenerator } from '../providers/image-generation'
 import type { ProviderService } from '../providers/provider-service'
@@ -36,6 +37,7 @@ export interface HandlerServices {
   /** Questions to the person, answered in the app. */
   questions: InAppAsker
   sandbox: CommandSandbox
+  checkpoints: CheckpointService
   images: ProviderImageGenerator
   playground: ToolPlayground
   mcp: McpServerService
@@ -65,6 +67,7 @@ export function createHandlers({
   approvals,
   questions,
   sandbox,
+  checkpoints,
   images,
   playground,
   mcp,
@@ -82,13 +85,21 @@ export function createHandlers({
     'chats.rename': (request) => chats.rename(request),
     'chats.delete': (request) => chats.delete(request),
     // Choosing a profile switches the chat to that profile's mode, unless a mode is given too.
-    'chats.configure': (request) =>
-      chats.configure(
+    'chats.configure': (request) => {
+      const chat = chats.configure(
         request.agent && request.mode === undefined
           ? { ...request, mode: profiles.get(request.agent).defaultMode }
           : request,
-      ),
-    'chats.messages': (request) => agent.view(request),
+      )
+      // A folder bound is snapshotted at once, in the background: the first turn need not wait.
+      if (chat.mode === 'agent') checkpoints.warm(chat.workingDir)
+      return chat
+    },
+    'chats.messages': (request) => {
+      const chat = chats.get(request.id)
+      if (chat.mode === 'agent') checkpoints.warm(chat.workingDir)
+      return agent.view(request)
+    },
     'chats.capabilities': (request) => projection.capabilities(request),
     'chats.context': (request) => context.status(request),
     'chats.compact': (request) => agent.compact(request),
@@ -155,6 +166,10 @@ export function createHandlers({
     'customTools.setEnvironment': ({ folder, names }) => customTools.setEnvironment(folder, names),
     'folders.trust': ({ folder }) => customTools.trust(folder),
     'folders.untrust': ({ folder }) => customTools.untrust(folder),
+    'checkpoints.list': (request) => checkpoints.list(request),
+    'checkpoints.changes': (request) => checkpoints.changes(request),
+    'checkpoints.undo': (request) => checkpoints.undo(request),
+    'checkpoints.rewind': (request) => checkpoints.rewind(request),
     'preferences.get': () => preferences.get(),
     'sandbox.status': () => sandbox.info(),
     'preferences.update': (request) => preferences.update(request),

@@ -8,7 +8,7 @@
  * `execute` runs them all at once for a call nobody needs to watch (`atelier tool`, the playground).
  */
 import { randomUUID } from 'node:crypto'
-import type { ToolCallDescription, ToolDisplay } from '../../src-shared/tools'
+import type { ToolCallDescription, ToolDisplay, ToolSource } from '../../src-shared/tools'
 import { ephemeralLedger, type FreshnessLedger } from '../core/freshness-ledger'
 import type { ImageGenerator } from '../core/images'
 import type { CommandJournal } from './command-journal'
@@ -62,6 +62,8 @@ export class PreparedCall {
     readonly commit: CommitState,
     readonly timeoutSeconds: number,
     readonly maxResultChars: number,
+    /** Where its tool came from: built in, an MCP server, a tool service, a custom module. */
+    readonly source: ToolSource,
   ) {
     this.context = withHost(record, host)
   }
@@ -181,7 +183,17 @@ export class ToolExecutor {
       ...(scope.ask && { ask: scope.ask }),
     }
     const maxChars = tool.maxResultChars ?? this.maxResultChars
-    return new PreparedCall(call, tool, record, host, controller, commit, timeoutSeconds, maxChars)
+    return new PreparedCall(
+      call,
+      tool,
+      record,
+      host,
+      controller,
+      commit,
+      timeoutSeconds,
+      maxChars,
+      entry.source,
+    )
   }
 
   /** Stage 4's first half: the before-tool hooks, any of which may block the call (ToolError `blocked`). */

@@ -215,7 +215,7 @@ function startLevels(
   for (let i = 0; i < names.length; i++) {
     const entries = folders.list(path)
     if (!entries) return levels
-    levels = levelsOf({ path, depth: i, levels }, entries, folders)
+    levels = levelsOf({ path, levels }, entries, folders)
     path = join(path, names[i] as string)
   }
   return levels
@@ -290,7 +290,7 @@ export function readIgnoreLevel(folder: string): IgnoreLevel | undefined {
  * The .gitignore files of the folders above `root` up to the repository's top (the nearest folder
  * holding .git), shallowest first. Outside a repository only the root's own files count.
  */
-function ancestorLevels(root: string): IgnoreLevel[] {
+export function ancestorLevels(root: string): IgnoreLevel[] {
   const above: string[] = []
   for (let folder = root; !existsSync(join(folder, '.git')); ) {
     const parent = dirname(folder)
@@ -308,7 +308,11 @@ function ancestorLevels(root: string): IgnoreLevel[] {
  * deeper .gitignore re-included it; dropping that level keeps the `ignore` library, which tests a
  * path's parent folders too, from hiding everything inside.
  */
-function levelsOf(folder: PendingFolder, entries: Dirent[], folders: FolderSource): IgnoreLevel[] {
+export function levelsOf(
+  folder: Pick<PendingFolder, 'path' | 'levels'>,
+  entries: Dirent[],
+  folders: FolderSource,
+): IgnoreLevel[] {
   const inherited = folder.levels.filter(
     (level) => !level.rules.test(`${toPosix(folder.path.slice(level.folder.length))}/`).ignored,
   )
@@ -319,7 +323,7 @@ function levelsOf(folder: PendingFolder, entries: Dirent[], folders: FolderSourc
 }
 
 /** The deepest .gitignore with an opinion on the path decides, as in git. */
-function ignoredBy(levels: IgnoreLevel[], path: string, isDirectory: boolean): boolean {
+export function ignoredBy(levels: IgnoreLevel[], path: string, isDirectory: boolean): boolean {
   for (let i = levels.length - 1; i >= 0; i--) {
     const level = levels[i] as IgnoreLevel
     const relative = toPosix(path.slice(level.folder.length))

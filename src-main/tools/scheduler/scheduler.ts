@@ -17,6 +17,7 @@ import type { Chat } from '../../../src-shared/contract'
 import { answerInWords } from '../../../src-shared/elicitation'
 import type { CallDecision, Question } from '../../../src-shared/questions'
 import type { ToolCallResult, ToolCallState } from '../../../src-shared/tool-calls'
+import type { TurnCheckpoints } from '../../checkpoints/checkpoint-service'
 import { untilAborted } from '../../core/abort'
 import { FatalToolError, ToolError } from '../errors'
 import type { PreparedCall, ToolExecutor, ToolHookCall } from '../executor'
@@ -53,6 +54,8 @@ export interface SchedulerSetup {
   sink: CallSink
   /** Stops the whole turn from inside a call (a custom tool's `ctx.abort()`). */
   abortTurn?: ToolHost['abortTurn']
+  /** Snapshots the folder around each call that may change it. */
+  checkpoints?: Pick<TurnCheckpoints, 'around'>
   /** The person's stop. */
   signal: AbortSignal
 }
@@ -168,7 +171,13 @@ export class ToolScheduler {
       decided()
       if (refusal) return executor.failed(prepared.record.tool, refusal)
       tracker.executing()
-      return await executor.run(prepared, signal)
+      const { checkpoints } = this.setup
+      if (!checkpoints) return await executor.run(prepared, signal)
+      const { kind, locations } = await prepared.describe()
+      const call = { id: tracker.state.id, tool: prepared.record.tool, kind, locations }
+      return await checkpoints.around({ ...call, source: prepared.source }, () =>
+        executor.run(prepared, signal),
+      )
     } catch (error) {
       if (FatalToolError.isInstance(error)) throw error
       return executor.failed(prepared.record.tool, error, signal)
