@@ -79,6 +79,14 @@ describe('checkpoints in the chat', () => {
     expect(read(folder, 'b.txt')).toBe('two\n')
     await expect.poll(() => summary.getByRole('status').textContent()).toContain('Redone.')
     await summary.getByRole('button', { name: 'Undo', exact: true }).waitFor()
+
+    // The next prompt tells the model which files were set back: the person sees it as a chip on it.
+    fake.enqueue({ text: 'Noted.' })
+    await runTurn(page, 'Carry on', 'Noted.')
+    const chips = conversation(page).getByRole('list', { name: 'Attached to this message' })
+    const notice = chips.getByRole('listitem').filter({ hasText: 'files restored' })
+    expect(await notice.getAttribute('title')).toContain('- a.txt')
+    await screenshot(page, 'checkpoints-notice-light')
   })
 
   it('asks about a file the person changed after the turn: Keep mine keeps it, Take checkpoint restores it', async () => {
