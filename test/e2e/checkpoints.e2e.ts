@@ -144,7 +144,18 @@ describe('checkpoints in the chat', () => {
     expect(await chats.count()).toBe(1)
 
     // Each prompt offers Rewind to here; Esc Esc in the chat opens the list of them, newest first.
-    expect(await conversation(page).getByRole('button', { name: 'Rewind to here' }).count()).toBe(2)
+    const rewindButtons = conversation(page).getByRole('button', { name: 'Rewind to here' })
+    expect(await rewindButtons.count()).toBe(2)
+    await rewindButtons.last().click()
+    let rewind = page.getByRole('dialog', { name: 'Rewind to here' })
+    await rewind.getByRole('listitem').filter({ hasText: 'c.txt' }).waitFor()
+    // Conversation only leaves the folder alone: no files are listed.
+    await rewind.getByRole('radio', { name: /Conversation only/ }).check()
+    await expect.poll(() => rewind.getByRole('list', { name: 'Files to restore' }).count()).toBe(0)
+    await rewind.getByRole('button', { name: 'Cancel' }).click()
+    await rewind.waitFor({ state: 'detached' })
+    expect(existsSync(join(folder, 'c.txt'))).toBe(true)
+
     await messageBox(page).focus()
     await page.keyboard.press('Escape')
     await page.keyboard.press('Escape')
@@ -161,7 +172,7 @@ describe('checkpoints in the chat', () => {
     await page.keyboard.press('ArrowDown')
     await page.keyboard.press('Enter')
 
-    const rewind = page.getByRole('dialog', { name: 'Rewind to here' })
+    rewind = page.getByRole('dialog', { name: 'Rewind to here' })
     expect(await rewind.getByRole('radio', { name: /Files and conversation/ }).isChecked()).toBe(true)
     const restored = rewind.getByRole('list', { name: 'Files to restore' })
     await restored.waitFor()
@@ -188,6 +199,20 @@ describe('checkpoints in the chat', () => {
       page,
       (text) => text.includes('First: write and edit') && text.includes('Wrote c.txt.'),
     )
+  })
+
+  it('shows how far the first snapshot of the chat’s folder has got, until it is done', async () => {
+    const folder = tempDir()
+    const { page, app } = await open({ folder })
+    const status = page.getByRole('status').filter({ hasText: 'Recording folder for checkpoints' })
+    app.atelier.events.emit('checkpoints.progress', { folder, files: 12345, bytes: 1e8, done: false })
+    await expect.poll(() => status.textContent()).toBe('Recording folder for checkpoints… 12,345 files')
+    // Another folder's snapshot is not this chat's.
+    app.atelier.events.emit('checkpoints.progress', { folder: tempDir(), files: 1, bytes: 1, done: true })
+    await page.waitForTimeout(100)
+    expect(await status.count()).toBe(1)
+    app.atelier.events.emit('checkpoints.progress', { folder, files: 20000, bytes: 2e8, done: true })
+    await status.waitFor({ state: 'detached' })
   })
 
   it('saves the checkpoint settings from Settings → Checkpoints', async () => {
