@@ -192,6 +192,9 @@ describe('checkpoints in the chat', () => {
     await expect.poll(() => conversation(page).getByText('Wrote c.txt.').count()).toBe(0)
     expect(await conversation(page).getByText('First: write and edit').count()).toBe(0)
     expect(await messageBox(page).inputValue()).toBe('First: write and edit')
+    await expect
+      .poll(() => messageBox(page).evaluate((element) => element === document.activeElement))
+      .toBe(true)
 
     await expect.poll(() => chats.count()).toBe(2)
     await page.getByRole('button', { name: 'Open fork chat' }).click()

@@ -111,7 +111,8 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider, onOpenC
     // The prompt goes back to the composer, as it was before it was sent (unless something is being written).
     const text = rewindPrompt ? promptText(rewindPrompt) : ''
     setDraft((current) => (current === '' ? text : current))
-    textarea.current?.focus()
+    // After the dialog has closed and given focus back to what opened it (a prompt now gone).
+    requestAnimationFrame(() => textarea.current?.focus())
   }
 
   return (
