@@ -158,6 +158,7 @@ export function App({ api }: { api: AtelierApi }) {
             chat={selected}
             fresh={created.has(selected.id)}
             onOpenSettings={openSettings}
+            onOpenChat={setSelectedId}
           />
         ) : (
           <section className="empty-state" aria-label="No chat selected">

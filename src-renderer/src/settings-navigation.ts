@@ -6,6 +6,7 @@ export type SettingsSection =
   | 'tools'
   | 'permissions'
   | 'sandbox'
+  | 'checkpoints'
   | 'mcp'
   | 'services'
   | 'custom'
@@ -24,6 +25,7 @@ export const SECTION_BY_LABEL: Record<string, SettingsSection> = {
   Tools: 'tools',
   Permissions: 'permissions',
   Sandbox: 'sandbox',
+  Checkpoints: 'checkpoints',
   MCP: 'mcp',
   'Tool services': 'services',
   'Custom tools': 'custom',

@@ -423,7 +423,7 @@ describe('the settings view in Chromium, served by the web host', () => {
     // Only the selected tab is in the Tab order.
     expect(
       await page.getByRole('tab').evaluateAll((tabs) => tabs.map((t) => t.getAttribute('tabindex'))),
-    ).toEqual(['0', '-1', '-1', '-1', '-1', '-1', '-1', '-1', '-1'])
+    ).toEqual(['0', '-1', '-1', '-1', '-1', '-1', '-1', '-1', '-1', '-1'])
 
     await page.keyboard.press('ArrowDown')
     await page.getByRole('tabpanel', { name: 'Tools' }).getByRole('switch').first().waitFor()
@@ -482,6 +482,9 @@ describe('the settings view in Chromium, served by the web host', () => {
       await playground.getByRole('region', { name: 'Result' }).waitFor()
       await shot('playground')
       await playground.getByRole('button', { name: 'Close' }).click()
+
+      await settingsSection(page, 'Checkpoints')
+      await shot('checkpoints')
 
       const providers = await settingsSection(page, 'Providers')
       await providers.getByRole('button', { name: 'Test connection' }).click()

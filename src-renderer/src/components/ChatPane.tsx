@@ -28,6 +28,7 @@ export function ChatPane({
   chat,
   fresh = false,
   onOpenSettings,
+  onOpenChat,
 }: {
   api: AtelierApi
   chat: Chat
@@ -35,6 +36,8 @@ export function ChatPane({
   fresh?: boolean
   /** Opens Settings at a section: errors' actions and "Settings → …" links in messages use it. */
   onOpenSettings?: (target: SettingsTarget) => void
+  /** Shows another chat: the fork a rewind moved the later turns to. */
+  onOpenChat?: (chatId: string) => void
 }) {
   const [providers, setProviders] = useState<ProviderInfo[]>()
   const [agents, setAgents] = useState<AgentProfile[]>()
@@ -63,6 +66,7 @@ export function ChatPane({
           fresh={fresh}
           providers={providers}
           agents={agents}
+          onOpenChat={onOpenChat}
         />
       </OpenSettingsContext.Provider>
     </ApiContext.Provider>
@@ -75,10 +79,11 @@ interface ChatSessionProps {
   fresh: boolean
   providers: ProviderInfo[] | undefined
   agents: AgentProfile[] | undefined
+  onOpenChat: ((chatId: string) => void) | undefined
 }
 
 /** One chat on screen; keyed by chat, so its conversation (and the header's gauge) start clean. */
-function ChatSession({ api, chat, fresh, providers, agents }: ChatSessionProps) {
+function ChatSession({ api, chat, fresh, providers, agents, onOpenChat }: ChatSessionProps) {
   const [notice, setNotice] = useState<string>()
   const approvalMode = effectiveApprovalMode(chat, agents)
   // What the context window and the request's size depend on: asked again when any changes.
@@ -130,6 +135,7 @@ function ChatSession({ api, chat, fresh, providers, agents }: ChatSessionProps) 
           chat={chat}
           approvalMode={approvalMode}
           noProvider={providers?.length === 0}
+          onOpenChat={onOpenChat}
         />
       </ChatContext.Provider>
     </section>

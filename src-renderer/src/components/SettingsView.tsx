@@ -4,6 +4,7 @@ import type { AppInfo, Preferences } from '../../../src-shared/contract'
 import type { SettingsSection, SettingsTarget } from '../settings-navigation'
 import { AgentProfilesSection } from './settings/AgentProfilesSection'
 import { AppearanceSection } from './settings/AppearanceSection'
+import { CheckpointsSection } from './settings/CheckpointsSection'
 import { CustomToolsSection } from './settings/CustomToolsSection'
 import { McpSection } from './settings/McpSection'
 import { PermissionsSection } from './settings/PermissionsSection'
@@ -21,6 +22,7 @@ const SECTIONS: SectionTab<SectionId>[] = [
   { id: 'tools', label: 'Tools', description: 'Switches, parameters, playground' },
   { id: 'permissions', label: 'Permissions', description: 'Rules, protected paths' },
   { id: 'sandbox', label: 'Sandbox', description: 'What commands may reach' },
+  { id: 'checkpoints', label: 'Checkpoints', description: 'Undo, rewind, what is kept' },
   { id: 'mcp', label: 'MCP', description: 'Servers that bring tools' },
   { id: 'services', label: 'Tool services', description: 'Broker, services, descriptors' },
   { id: 'custom', label: 'Custom tools', description: 'Your modules, trust, logs' },
@@ -88,6 +90,7 @@ export function SettingsView({
     tools: () => <ToolsSection api={api} />,
     permissions: () => <PermissionsSection api={api} preferences={preferences} onChange={onChange} />,
     sandbox: () => <SandboxSection api={api} preferences={preferences} onChange={onChange} />,
+    checkpoints: () => <CheckpointsSection preferences={preferences} onChange={onChange} />,
     mcp: () => <McpSection api={api} />,
     services: () => <ServicesSection api={api} onShowTools={showTools} />,
     custom: () => (

@@ -1,14 +1,21 @@
 import { type KeyboardEvent, useCallback, useMemo, useRef, useState } from 'react'
 import type { ApprovalMode } from '../../../../src-shared/approvals'
+import type { RestoreOutcome, RestoreScope } from '../../../../src-shared/checkpoints'
 import type { Chat } from '../../../../src-shared/contract'
+import { useApi } from './api-context'
 import { type ComposerAttachment, toAttachment } from './attachments'
 import { Composer } from './Composer'
-import { runningTurn } from './conversation'
+import { CheckpointsContext, type CheckpointsContextValue } from './checkpoints-context'
+import { runningTurn, withChangesRows } from './conversation'
 import { EmptyConversation } from './EmptyConversation'
 import { MessageList } from './MessageList'
-import { promptsOf } from './prompt-history'
+import { promptsOf, promptText } from './prompt-history'
 import { QuestionsContext, type QuestionsContextValue } from './questions-context'
+import { RewindDialog } from './RewindDialog'
+import { RewindListDialog } from './RewindListDialog'
+import { RewindNotice } from './RewindNotice'
 import { TurnBanners } from './TurnBanners'
+import { changedCount, useCheckpoints } from './useCheckpoints'
 import type { useConversation } from './useConversation'
 
 interface ChatBodyProps {
@@ -19,11 +26,30 @@ interface ChatBodyProps {
   approvalMode: ApprovalMode
   /** The providers list came back empty: the empty state explains how to add one. */
   noProvider: boolean
+  /** Opens another chat (the fork a rewind made); absent where chats cannot be switched. */
+  onOpenChat?: ((chatId: string) => void) | undefined
 }
 
+/** Two Escapes this close together (ms), with no turn running, open the rewind list. */
+const DOUBLE_ESCAPE_MS = 500
+
 /** One chat's conversation and composer; mounted per chat, so nothing leaks from one to the next. */
-export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatBodyProps) {
-  const { state, rows, running, send, stop, retryPrompt, retry, answer } = conversation
+export function ChatBody({ conversation, chat, approvalMode, noProvider, onOpenChat }: ChatBodyProps) {
+  const { state, rows, running, send, stop, retryPrompt, retry, answer, resync } = conversation
+  const api = useApi()
+  const { byTurn, changedTurns } = useCheckpoints(api, chat.id)
+  const shownRows = useMemo(() => withChangesRows(rows, changedTurns), [rows, changedTurns])
+  /** The prompt whose Rewind dialog is open, by its turn. */
+  const [rewinding, setRewinding] = useState<string>()
+  const [choosingRewind, setChoosingRewind] = useState(false)
+  const [rewound, setRewound] = useState<{ outcome: RestoreOutcome; scope: RestoreScope }>()
+  const lastEscape = useRef(Number.NEGATIVE_INFINITY)
+  const checkpoints = useMemo<CheckpointsContextValue>(
+    () => ({ byTurn, running, rewind: setRewinding }),
+    [byTurn, running],
+  )
+  const prompts = useMemo(() => state.messages.filter((message) => message.role === 'user'), [state.messages])
+  const rewindPrompt = prompts.find((message) => message.turnId === rewinding)
   const [draft, setDraft] = useState('')
   const [attachments, setAttachments] = useState<ComposerAttachment[]>([])
   const textarea = useRef<HTMLTextAreaElement>(null)
@@ -38,6 +64,7 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatB
   const questions = useMemo<QuestionsContextValue>(() => ({ answer, returnFocus }), [answer, returnFocus])
 
   const submit = async (prompt: string, fromComposer: boolean, attached: ComposerAttachment[]) => {
+    setRewound(undefined)
     if (fromComposer) {
       setDraft('')
       setAttachments([])
@@ -57,12 +84,35 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatB
     textarea.current?.focus()
   }
 
+  // Escape stops a running turn; with none running, Esc Esc opens the rewind list (as peers do).
   const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key !== 'Escape' || event.defaultPrevented || !running) return
+    if (event.key !== 'Escape' || event.defaultPrevented) return
     // Escape in a dialog (a compaction's summary, say) closes the dialog, not the turn.
     if (event.target instanceof Element && event.target.closest('dialog')) return
+    if (running) {
+      event.preventDefault()
+      onStop()
+      return
+    }
+    if (event.timeStamp - lastEscape.current > DOUBLE_ESCAPE_MS) {
+      lastEscape.current = event.timeStamp
+      return
+    }
+    lastEscape.current = Number.NEGATIVE_INFINITY
     event.preventDefault()
-    onStop()
+    setChoosingRewind(true)
+  }
+
+  const onRewound = (outcome: RestoreOutcome, scope: RestoreScope) => {
+    setRewinding(undefined)
+    setRewound({ outcome, scope })
+    if (scope === 'files') return
+    void resync()
+    // The prompt goes back to the composer, as it was before it was sent (unless something is being written).
+    const text = rewindPrompt ? promptText(rewindPrompt) : ''
+    setDraft((current) => (current === '' ? text : current))
+    // After the dialog has closed and given focus back to what opened it (a prompt now gone).
+    requestAnimationFrame(() => textarea.current?.focus())
   }
 
   return (
@@ -74,34 +124,44 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatB
         </p>
       )}
       <QuestionsContext.Provider value={questions}>
-        <MessageList
-          rows={rows}
-          calls={state.calls}
-          output={state.output}
-          activeTurnId={runningTurn(state)?.id}
-          follow={follow}
-          onRetry={
-            !running && retryPrompt
-              ? () => {
-                  textarea.current?.focus()
-                  setFollow((count) => count + 1)
-                  void retry()
-                }
-              : undefined
-          }
-          empty={
-            state.loaded ? (
-              <EmptyConversation
-                noProvider={noProvider}
-                workingDir={chat.workingDir}
-                mode={chat.mode}
-                approvalMode={approvalMode}
-              />
-            ) : null
-          }
-        />
+        <CheckpointsContext.Provider value={checkpoints}>
+          <MessageList
+            rows={shownRows}
+            calls={state.calls}
+            output={state.output}
+            activeTurnId={runningTurn(state)?.id}
+            follow={follow}
+            onRetry={
+              !running && retryPrompt
+                ? () => {
+                    textarea.current?.focus()
+                    setFollow((count) => count + 1)
+                    void retry()
+                  }
+                : undefined
+            }
+            empty={
+              state.loaded ? (
+                <EmptyConversation
+                  noProvider={noProvider}
+                  workingDir={chat.workingDir}
+                  mode={chat.mode}
+                  approvalMode={approvalMode}
+                />
+              ) : null
+            }
+          />
+        </CheckpointsContext.Provider>
       </QuestionsContext.Provider>
       <div className="composer-dock">
+        {rewound && (
+          <RewindNotice
+            outcome={rewound.outcome}
+            scope={rewound.scope}
+            onOpenChat={onOpenChat}
+            onDismiss={() => setRewound(undefined)}
+          />
+        )}
         <TurnBanners retry={state.retry} unavailableServers={state.unavailableServers} />
         <Composer
           value={draft}
@@ -122,6 +182,33 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider }: ChatB
           }
         />
       </div>
+      {choosingRewind && (
+        <RewindListDialog
+          points={[...prompts].reverse().map((message) => {
+            const checkpoint = byTurn.get(message.turnId)
+            return {
+              turnId: message.turnId,
+              text: promptText(message),
+              sentAt: message.createdAt,
+              files: checkpoint && changedCount(checkpoint),
+            }
+          })}
+          onChoose={(turnId) => {
+            setChoosingRewind(false)
+            setRewinding(turnId)
+          }}
+          onClose={() => setChoosingRewind(false)}
+        />
+      )}
+      {rewindPrompt && (
+        <RewindDialog
+          chatId={chat.id}
+          turnId={rewindPrompt.turnId}
+          prompt={promptText(rewindPrompt)}
+          onClose={() => setRewinding(undefined)}
+          onRewound={onRewound}
+        />
+      )}
     </div>
   )
 }

@@ -16,6 +16,7 @@ import { FolderChip } from './FolderChip'
 import { type FolderBrowserStart, prepareFolderBrowser } from './folder-browser-start'
 import { ModelField } from './ModelField'
 import { ModeSwitch } from './ModeSwitch'
+import { SnapshotProgressStatus } from './SnapshotProgressStatus'
 import { useFolderMissing } from './useFolderMissing'
 import { useHomeFolder } from './useHomeFolder'
 
@@ -157,6 +158,7 @@ export const ChatHeader = memo(function ChatHeader({
           onChoose={() => void chooseFolder()}
           onClear={() => void configure({ workingDir: null })}
         />
+        <SnapshotProgressStatus api={api} folder={chat.workingDir} />
         <ModeSwitch
           mode={chat.mode}
           hasFolder={chat.workingDir !== null}

@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { ToolCallState } from '../../../../src-shared/tool-calls'
 import { AssistantMessage } from './AssistantMessage'
+import { ChangesSummary } from './ChangesSummary'
 import { ChatIcon } from './ChatIcon'
 import { CompactionMarker } from './CompactionMarker'
 import type { Row, ShellChunk } from './conversation'
@@ -37,6 +38,7 @@ const ESTIMATES: Record<Row['kind'], number> = {
   start_failure: 88,
   working: 44,
   compaction: 84,
+  changes: 52,
 }
 
 /**
@@ -158,6 +160,8 @@ export function MessageList({ rows, calls, output, activeTurnId, onRetry, empty,
         return <WorkingIndicator label={row.label} />
       case 'compaction':
         return <CompactionMarker compaction={row.compaction} />
+      case 'changes':
+        return <ChangesSummary turnId={row.turnId} />
     }
   }
 

@@ -120,6 +120,8 @@ export type ConversationAction =
       turns: Turn[]
       compactions: Compaction[]
       calls: ToolCallState[]
+      /** The load replaces what was shown (a rewind cut the conversation) rather than merging into it. */
+      replace?: boolean
     }
   | { type: 'load_failed'; message: string }
   /** `chats.context` answered (null: it could not tell). */
@@ -134,15 +136,17 @@ export type ConversationAction =
 
 export function conversationReducer(state: ConversationState, action: ConversationAction): ConversationState {
   switch (action.type) {
-    case 'loaded':
+    case 'loaded': {
+      const base = action.replace ? { ...state, messages: [], turns: [], compactions: [], calls: {} } : state
       return {
-        ...state,
-        ...merge(state, action.messages, action.turns),
-        compactions: mergeCompactions(action.compactions, state.compactions),
-        calls: mergeCalls(state.calls, action.calls),
+        ...base,
+        ...merge(base, action.messages, action.turns),
+        compactions: mergeCompactions(action.compactions, base.compactions),
+        calls: mergeCalls(base.calls, action.calls),
         loaded: true,
         loadError: null,
       }
+    }
     case 'load_failed':
       return { ...state, loaded: true, loadError: action.message }
     case 'context_loaded':
@@ -378,6 +382,8 @@ export type Row =
   | { kind: 'turn_end'; key: string; turn: Turn; code: ErrorCode | undefined; latest: boolean }
   | { kind: 'start_failure'; key: string; failure: StartFailure }
   | { kind: 'working'; key: string; label: string }
+  /** What a turn changed in the folder (its checkpoint): under the turn's last row. */
+  | { kind: 'changes'; key: string; turnId: string }
 
 /** Parts by message, so a committed row keeps the same props (and skips rendering) while others stream. */
 const partsCache = new WeakMap<ChatMessage, AssistantPart[]>()
@@ -504,6 +510,46 @@ export function buildRows(state: ConversationState): Row[] {
   if (state.startFailure)
     rows.push({ kind: 'start_failure', key: 'start-failure', failure: state.startFailure })
   return rows
+}
+
+/** The turn a row belongs to; none for rows between turns (a marker after one, the working line). */
+function turnOfRow(row: Row): string | undefined {
+  switch (row.kind) {
+    case 'user':
+      return row.message.turnId
+    case 'assistant':
+    case 'changes':
+      return row.turnId
+    case 'turn_end':
+      return row.turn.id
+    case 'compaction':
+      return row.compaction.turnId ?? undefined
+    default:
+      return undefined
+  }
+}
+
+/**
+ * `rows` with a Changes row after the last row of each turn in `turnIds` (the turns whose
+ * checkpoint changed something), before whatever comes between it and the next turn.
+ */
+export function withChangesRows(rows: Row[], turnIds: ReadonlySet<string>): Row[] {
+  if (turnIds.size === 0) return rows
+  const result: Row[] = []
+  let current: string | undefined
+  const closeTurn = () => {
+    if (current !== undefined && turnIds.has(current))
+      result.push({ kind: 'changes', key: `changes:${current}`, turnId: current })
+    current = undefined
+  }
+  for (const row of rows) {
+    const turn = turnOfRow(row)
+    if (turn !== current) closeTurn()
+    current = turn
+    result.push(row)
+  }
+  closeTurn()
+  return result
 }
 
 /** The prompt of the latest turn, for Retry. */

@@ -1,12 +1,17 @@
 import { useRef, useState } from 'react'
 import type { ChatMessage } from '../../../../src-shared/agent'
 
+/** A prompt's text as typed (its attachments aside). */
+export function promptText(message: ChatMessage): string {
+  return message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n')
+}
+
 /** The chat's prompts as typed, oldest first, each once in a row (a retried prompt is not two). */
 export function promptsOf(messages: readonly ChatMessage[]): string[] {
   const prompts: string[] = []
   for (const message of messages) {
     if (message.role !== 'user') continue
-    const text = message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n')
+    const text = promptText(message)
     if (text.trim() && prompts.at(-1) !== text) prompts.push(text)
   }
   return prompts

@@ -35,14 +35,18 @@ export function useConversation(api: AtelierApi, chatId: string, contextKey = ''
     if (liveContexts.current === asked) dispatch({ type: 'context_loaded', context })
   }, [api, chatId])
 
-  const reload = useCallback(async () => {
-    try {
-      const { messages, turns, compactions, calls } = await api.chats.messages({ id: chatId })
-      dispatch({ type: 'loaded', messages, turns, compactions, calls })
-    } catch (failure) {
-      dispatch({ type: 'load_failed', message: errorMessage(failure) })
-    }
-  }, [api, chatId])
+  /** Loads the conversation again; `replace`: what is shown goes (a rewind cut it), else the load merges in. */
+  const reload = useCallback(
+    async (replace = false) => {
+      try {
+        const { messages, turns, compactions, calls } = await api.chats.messages({ id: chatId })
+        dispatch({ type: 'loaded', messages, turns, compactions, calls, replace })
+      } catch (failure) {
+        dispatch({ type: 'load_failed', message: errorMessage(failure) })
+      }
+    },
+    [api, chatId],
+  )
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new contextKey is what asks again
   useEffect(() => {
@@ -164,5 +168,11 @@ export function useConversation(api: AtelierApi, chatId: string, contextKey = ''
   const running = state.starting || runningTurn(state) !== undefined
   const retryPrompt = lastPrompt(state)
 
-  return { state, rows, running, send, stop, retryPrompt, retry, answer, compact }
+  /** After a rewind cut the conversation: it is loaded anew, and the context gauge asked again. */
+  const resync = useCallback(async () => {
+    await reload(true)
+    void reloadContext()
+  }, [reload, reloadContext])
+
+  return { state, rows, running, send, stop, retryPrompt, retry, answer, compact, resync }
 }
