@@ -60,6 +60,8 @@ export class ObjectStore {
   private readonly known = new Set<string>()
   /** Trees read back, by hash; they never change. */
   private readonly trees = new Map<string, TreeEntry[]>()
+  /** The two-character folders known to exist: a first snapshot writes hundreds of thousands of objects. */
+  private readonly fans = new Set<string>()
 
   constructor(readonly root: string) {
     this.objects = join(root, 'objects')
@@ -217,7 +219,11 @@ export class ObjectStore {
     } finally {
       closeSync(fd)
     }
-    mkdirSync(join(this.objects, hash.slice(0, 2)), { recursive: true, mode: 0o700 })
+    const fan = hash.slice(0, 2)
+    if (!this.fans.has(fan)) {
+      mkdirSync(join(this.objects, fan), { recursive: true, mode: 0o700 })
+      this.fans.add(fan)
+    }
     renameSync(temporary, target)
     this.known.add(hash)
   }
