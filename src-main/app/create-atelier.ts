@@ -273,7 +273,13 @@ export function createAtelier({
   // A restore a crash cut short is finished before anything else looks at its folder.
   checkpoints.resumeRestores().catch((error) => console.warn(`A restore could not be finished: ${error}`))
   // Old checkpoints go a little after the start, out of the way of the first turn.
-  setTimeout(() => checkpoints.prune(), PRUNE_DELAY_MS).unref()
+  const pruning = setTimeout(() => {
+    try {
+      checkpoints.prune()
+    } catch (error) {
+      console.warn(`Old checkpoints could not be dropped: ${error}`)
+    }
+  }, PRUNE_DELAY_MS).unref()
   const agent = new TurnService({
     chats,
     conversation,
@@ -348,6 +354,7 @@ export function createAtelier({
     dispatch: createDispatcher(handlers),
     close: () => {
       agent.close()
+      clearTimeout(pruning)
       checkpoints.close()
       keepCaches()
       const serversEnded = Promise.all([mcp.close(), services.close(), customTools.close()]).then(() => {})

@@ -98,6 +98,7 @@ describe('the renderer in Chromium, served by the web host', () => {
         'onChanged',
         'rename',
       ],
+      checkpoints: ['changes', 'list', 'onChanged', 'onProgress', 'rewind', 'undo'],
       customTools: ['list', 'load', 'log', 'onChanged', 'reload', 'setEnvironment'],
       folders: ['files', 'list', 'pick', 'recent', 'status', 'trust', 'untrust'],
       images: ['read'],
