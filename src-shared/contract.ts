@@ -156,8 +156,8 @@ export const Capabilities = Type.Object({
 })
 export type Capabilities = Static<typeof Capabilities>
 
-/** A turn started on a branch: the new turn, and the chat the replaced turns were moved to. */
-const BranchedTurn = Type.Object({ turnId: Type.String(), forkChatId: Type.String() })
+/** A turn started on a branch: the new turn, and the chat the turns it replaced were moved to. */
+const BranchedTurn = Type.Object({ turnId: Type.String(), fork: Chat })
 
 /** Request/response methods, named `namespace.action`; `window.atelier.namespace.action(request)`. */
 export const methods = {
@@ -311,7 +311,7 @@ export const methods = {
   /**
    * Edit and resend: the chat goes on from before the prompt of `turnId` with `prompt` (what that
    * prompt attached is sent again with it). That turn and the later ones are kept in a new chat
-   * (`forkChatId`), as a rewind keeps them; the folder stays as it is. Refused with `not_found`,
+   * (`fork`), as a rewind keeps them; the folder stays as it is. Refused with `not_found`,
    * `turn_running` while a turn runs, and as `turns.start` is.
    */
   'turns.edit': method(

@@ -130,7 +130,7 @@ export class TurnService {
    */
   resend(
     request: Omit<TurnRequest, 'prompt' | 'attached'> & { turnId: string; prompt?: string; kept: string },
-  ): StartedTurn & { forkChatId: string } {
+  ): StartedTurn & { fork: Chat } {
     const setup = this.setUp(request)
     const original = this.deps.conversation
       .messages(setup.chat.id)
@@ -146,19 +146,19 @@ export class TurnService {
     const attached = original.parts.filter((part): part is AttachmentPart => part.type === 'attachment')
     const fork = this.deps.chats.branch(setup.chat.id, request.kept)
     this.deps.forks.split(setup.chat.id, request.turnId, fork.id)
-    return { ...this.open(setup, text, attached, request), forkChatId: fork.id }
+    return { ...this.open(setup, text, attached, request), fork }
   }
 
   /** The contract's `turns.edit`: the edited prompt's turn runs on; its events carry the rest. */
-  edit(request: { chatId: string; turnId: string; prompt: string }): { turnId: string; forkChatId: string } {
-    const { turnId, forkChatId } = this.resend({ ...request, kept: 'earlier version' })
-    return { turnId, forkChatId }
+  edit(request: { chatId: string; turnId: string; prompt: string }): { turnId: string; fork: Chat } {
+    const { turnId, fork } = this.resend({ ...request, kept: 'earlier version' })
+    return { turnId, fork }
   }
 
   /** The contract's `turns.regenerate`: the prompt runs again; its events carry the rest. */
-  regenerate(request: { chatId: string; turnId: string }): { turnId: string; forkChatId: string } {
-    const { turnId, forkChatId } = this.resend({ ...request, kept: 'earlier answer' })
-    return { turnId, forkChatId }
+  regenerate(request: { chatId: string; turnId: string }): { turnId: string; fork: Chat } {
+    const { turnId, fork } = this.resend({ ...request, kept: 'earlier answer' })
+    return { turnId, fork }
   }
 
   /**

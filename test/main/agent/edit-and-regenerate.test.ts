@@ -20,7 +20,7 @@ describe('TurnService', () => {
       await run('third')
 
       fake.enqueue({ text: 'Two, edited.' })
-      const { turnId, forkChatId, done } = atelier.agent.resend({
+      const { turnId, fork, done } = atelier.agent.resend({
         chatId: chat.id,
         turnId: second.turn.id,
         prompt: 'second, better',
@@ -38,10 +38,10 @@ describe('TurnService', () => {
         'second, better',
       ])
 
-      const kept = atelier.chats.get(forkChatId)
+      const kept = atelier.chats.get(fork.id)
       expect(kept.title).toBe(`${atelier.chats.get(chat.id).title} (earlier version)`)
       expect(kept).toMatchObject({ workingDir: chat.workingDir, mode: 'agent', provider: chat.provider })
-      expect(atelier.agent.view({ id: forkChatId }).messages.map(textOf)).toEqual([
+      expect(atelier.agent.view({ id: fork.id }).messages.map(textOf)).toEqual([
         'first',
         'One.',
         'second',
@@ -95,7 +95,7 @@ describe('TurnService', () => {
       const last = await run('second')
 
       fake.enqueue({ text: 'A better answer.' })
-      const { forkChatId } = atelier.agent.regenerate({ chatId: chat.id, turnId: last.turn.id })
+      const { fork } = atelier.agent.regenerate({ chatId: chat.id, turnId: last.turn.id })
       await waitForIdle(atelier, chat.id)
 
       expect(atelier.agent.view({ id: chat.id }).messages.map(textOf)).toEqual([
@@ -104,8 +104,8 @@ describe('TurnService', () => {
         'second',
         'A better answer.',
       ])
-      expect(atelier.chats.get(forkChatId).title).toBe(`${atelier.chats.get(chat.id).title} (earlier answer)`)
-      expect(atelier.agent.view({ id: forkChatId }).messages.map(textOf)).toEqual([
+      expect(fork.title).toBe(`${atelier.chats.get(chat.id).title} (earlier answer)`)
+      expect(atelier.agent.view({ id: fork.id }).messages.map(textOf)).toEqual([
         'first',
         'One.',
         'second',
