@@ -78,6 +78,7 @@ describe('message actions', () => {
     const notice = page.getByRole('status').filter({ hasText: 'Earlier version kept in' })
     expect(await notice.textContent()).toContain('“first prompt (earlier version)”')
     expect(app.atelier.chats.list()).toHaveLength(2)
+    await screenshot(page, 'message-actions-edited-light')
 
     await notice.getByRole('button', { name: 'Open earlier version' }).click()
     await expect.poll(() => heading(page).textContent()).toBe('first prompt (earlier version)')

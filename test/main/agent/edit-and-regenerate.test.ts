@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { ChatMessage } from '../../../src-shared/agent'
 import { useAgentFixture } from '../../support/agent-harness'
+import { messageText } from '../../support/turn-events'
 
 type Sent = { role: string; content?: unknown }[]
-
-const textOf = (message: ChatMessage) =>
-  message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('')
 
 /** Edit and resend, regenerate (issue 32, item 2): the chat branches, the replaced turns kept as a chat. */
 describe('TurnService', () => {
@@ -29,7 +26,7 @@ describe('TurnService', () => {
       expect((await done).status).toBe('completed')
 
       const now = atelier.agent.view({ id: chat.id })
-      expect(now.messages.map(textOf)).toEqual(['first', 'One.', 'second, better', 'Two, edited.'])
+      expect(now.messages.map(messageText)).toEqual(['first', 'One.', 'second, better', 'Two, edited.'])
       expect(now.turns.at(-1)?.id).toBe(turnId)
       // The model saw the conversation from before the edited prompt, and the new text once.
       const sent = fake.requestsOf('openai-chat').at(-1)?.body.messages as Sent
@@ -41,7 +38,7 @@ describe('TurnService', () => {
       const kept = atelier.chats.get(fork.id)
       expect(kept.title).toBe(`${atelier.chats.get(chat.id).title} (earlier version)`)
       expect(kept).toMatchObject({ workingDir: chat.workingDir, mode: 'agent', provider: chat.provider })
-      expect(atelier.agent.view({ id: fork.id }).messages.map(textOf)).toEqual([
+      expect(atelier.agent.view({ id: fork.id }).messages.map(messageText)).toEqual([
         'first',
         'One.',
         'second',
@@ -98,14 +95,14 @@ describe('TurnService', () => {
       const { fork } = atelier.agent.regenerate({ chatId: chat.id, turnId: last.turn.id })
       await waitForIdle(atelier, chat.id)
 
-      expect(atelier.agent.view({ id: chat.id }).messages.map(textOf)).toEqual([
+      expect(atelier.agent.view({ id: chat.id }).messages.map(messageText)).toEqual([
         'first',
         'One.',
         'second',
         'A better answer.',
       ])
       expect(fork.title).toBe(`${atelier.chats.get(chat.id).title} (earlier answer)`)
-      expect(atelier.agent.view({ id: fork.id }).messages.map(textOf)).toEqual([
+      expect(atelier.agent.view({ id: fork.id }).messages.map(messageText)).toEqual([
         'first',
         'One.',
         'second',

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { ChatMessage } from '../../../src-shared/agent'
 import { useAgentFixture } from '../../support/agent-harness'
-
-const textOf = (message: ChatMessage) =>
-  message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('')
+import { messageText } from '../../support/turn-events'
 
 /** Fork from here (issue 32, item 2; the CLI's `atelier chats fork` comes with the chats issue). */
 describe('ChatService', () => {
@@ -29,9 +26,9 @@ describe('ChatService', () => {
         approvalMode: 'full-auto',
       })
       const copied = atelier.agent.view({ id: fork.id })
-      expect(copied.messages.map(textOf)).toEqual(['What is here?', '', 'An empty folder.'])
+      expect(copied.messages.map(messageText)).toEqual(['What is here?', '', 'An empty folder.'])
       expect(copied.calls.map((call) => [call.name, call.status])).toEqual([['list_directory', 'succeeded']])
-      expect(atelier.agent.view({ id: chat.id }).messages.map(textOf)).toEqual([
+      expect(atelier.agent.view({ id: chat.id }).messages.map(messageText)).toEqual([
         'What is here?',
         '',
         'An empty folder.',
@@ -52,7 +49,7 @@ describe('ChatService', () => {
       await run('first')
       await run('second')
       const fork = atelier.chats.fork({ id: chat.id })
-      expect(atelier.agent.view({ id: fork.id }).messages.map(textOf)).toEqual([
+      expect(atelier.agent.view({ id: fork.id }).messages.map(messageText)).toEqual([
         'first',
         'One.',
         'second',
