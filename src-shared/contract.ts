@@ -156,6 +156,9 @@ export const Capabilities = Type.Object({
 })
 export type Capabilities = Static<typeof Capabilities>
 
+/** A turn started on a branch: the new turn, and the chat the turns it replaced were moved to. */
+const BranchedTurn = Type.Object({ turnId: Type.String(), fork: Chat })
+
 /** Request/response methods, named `namespace.action`; `window.atelier.namespace.action(request)`. */
 export const methods = {
   'app.info': method(Empty, AppInfo),
@@ -165,6 +168,15 @@ export const methods = {
   'chats.delete': method(
     Type.Object({ id: Id }, { additionalProperties: false }),
     Type.Object({ id: Type.String() }),
+  ),
+  /**
+   * Fork from here: a new chat with the chat's settings and copies of its turns through `turnId`
+   * (the whole conversation when none is named); the chat is untouched. Refused with `not_found`
+   * for a turn it does not have, `turn_running` for a turn still running.
+   */
+  'chats.fork': method(
+    Type.Object({ id: Id, turnId: Type.Optional(Id) }, { additionalProperties: false }),
+    Chat,
   ),
   /** Binds a folder, switches mode, provider, model or agent profile. */
   'chats.configure': method(
@@ -295,6 +307,27 @@ export const methods = {
   'turns.retry': method(
     Type.Object({ chatId: Id }, { additionalProperties: false }),
     Type.Object({ turnId: Type.String() }),
+  ),
+  /**
+   * Edit and resend: the chat goes on from before the prompt of `turnId` with `prompt` (what that
+   * prompt attached is sent again with it). That turn and the later ones are kept in a new chat
+   * (`fork`), as a rewind keeps them; the folder stays as it is. Refused with `not_found`,
+   * `turn_running` while a turn runs, and as `turns.start` is.
+   */
+  'turns.edit': method(
+    Type.Object(
+      { chatId: Id, turnId: Id, prompt: Type.String({ minLength: 1, maxLength: 1_000_000 }) },
+      { additionalProperties: false },
+    ),
+    BranchedTurn,
+  ),
+  /**
+   * Regenerate: the prompt of `turnId` runs again from before it, as it was sent; the earlier
+   * answer (that turn and any later) is kept in a new chat, as for `turns.edit`.
+   */
+  'turns.regenerate': method(
+    Type.Object({ chatId: Id, turnId: Id }, { additionalProperties: false }),
+    BranchedTurn,
   ),
   /** Stops the chat's running turn: the provider stream and every running tool. */
   'turns.stop': method(

@@ -22,6 +22,7 @@ import type { Asker } from '../approvals/askers'
 import type { ChatService } from '../chats/chat-service'
 import type { CheckpointService } from '../checkpoints/checkpoint-service'
 import type { AtelierEvents } from '../core/events'
+import type { ConversationForks } from '../db/conversation-forks'
 import { type ConversationRepository, INTERRUPTED } from '../db/conversation-repository'
 import type { PreferencesService } from '../preferences/preferences-service'
 import { createProviderAdapter } from '../providers/adapters'
@@ -40,6 +41,8 @@ import { runTurnLoop, type TurnOutcome } from './turn-loop'
 export interface TurnServiceDeps {
   chats: ChatService
   conversation: ConversationRepository
+  /** Where an edited prompt's or a regenerated answer's earlier turns are kept. */
+  forks: ConversationForks
   providers: ProviderService
   profiles: AgentProfileService
   preferences: PreferencesService
@@ -115,17 +118,47 @@ export class TurnService {
    * when the chat is busy or no provider can be reached.
    */
   begin(request: TurnRequest): StartedTurn {
-    const { chats, conversation } = this.deps
+    return this.open(this.setUp(request), request.prompt, request.attached ?? [], request)
+  }
+
+  /**
+   * Edit and resend, or regenerate: the chat goes on from before the prompt of `turnId` with
+   * `prompt` (its own again when none is given), what it attached sent again with it. That turn
+   * and the later ones move to a new chat titled after the chat and `kept` ("earlier version"), the
+   * way a rewind keeps them. Only the conversation branches: the folder stays as the turns left it,
+   * which the model sees when it reads it (the Rewind dialog is there to set files back).
+   */
+  resend(
+    request: Omit<TurnRequest, 'prompt' | 'attached'> & { turnId: string; prompt?: string; kept: string },
+  ): StartedTurn & { fork: Chat } {
     const setup = this.setUp(request)
-    // Files the person restored since the last turn: the model is told with this prompt.
-    const notice = this.deps.checkpoints?.takeNotice(setup.chat.id)
-    const attached = [...(notice ? [notice] : []), ...(request.attached ?? [])]
-    // From here the turn exists: it starts with its prompt, in one transaction.
-    const { turn, prompt } = conversation.beginTurn(setup.chat.id, request.prompt, attached)
-    return this.run(setup, turn, request, (emit) => {
-      emit({ type: 'message', message: prompt })
-      chats.nameAfterPrompt(setup.chat.id, request.prompt)
-    })
+    const original = this.deps.conversation
+      .messages(setup.chat.id)
+      .find((message) => message.turnId === request.turnId && message.role === 'user')
+    if (!original) {
+      throw new AtelierError('not_found', 'This chat has no such prompt.', {
+        chatId: setup.chat.id,
+        turnId: request.turnId,
+      })
+    }
+    const text =
+      request.prompt ?? original.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n')
+    const attached = original.parts.filter((part): part is AttachmentPart => part.type === 'attachment')
+    const fork = this.deps.chats.branch(setup.chat.id, request.kept)
+    this.deps.forks.split(setup.chat.id, request.turnId, fork.id)
+    return { ...this.open(setup, text, attached, request), fork }
+  }
+
+  /** The contract's `turns.edit`: the edited prompt's turn runs on; its events carry the rest. */
+  edit(request: { chatId: string; turnId: string; prompt: string }): { turnId: string; fork: Chat } {
+    const { turnId, fork } = this.resend({ ...request, kept: 'earlier version' })
+    return { turnId, fork }
+  }
+
+  /** The contract's `turns.regenerate`: the prompt runs again; its events carry the rest. */
+  regenerate(request: { chatId: string; turnId: string }): { turnId: string; fork: Chat } {
+    const { turnId, fork } = this.resend({ ...request, kept: 'earlier answer' })
+    return { turnId, fork }
   }
 
   /**
@@ -347,6 +380,25 @@ export class TurnService {
     )
     done.finally(() => request.signal?.removeEventListener('abort', stopFromCaller))
     return { turnId: turn.id, done }
+  }
+
+  /** Commits the prompt as a new running turn, and runs it. */
+  private open(
+    setup: ReturnType<TurnService['setUp']>,
+    prompt: string,
+    attachedToPrompt: AttachmentPart[],
+    request: Omit<TurnRequest, 'prompt' | 'attached'>,
+  ): StartedTurn {
+    const { chats, conversation } = this.deps
+    // Files the person restored since the last turn: the model is told with this prompt.
+    const notice = this.deps.checkpoints?.takeNotice(setup.chat.id)
+    const attached = [...(notice ? [notice] : []), ...attachedToPrompt]
+    // From here the turn exists: it starts with its prompt, in one transaction.
+    const { turn, prompt: message } = conversation.beginTurn(setup.chat.id, prompt, attached)
+    return this.run(setup, turn, request, (emit) => {
+      emit({ type: 'message', message })
+      chats.nameAfterPrompt(setup.chat.id, prompt)
+    })
   }
 
   /** Refused while the chat runs a turn or a compaction here, or a turn in another process. */

@@ -150,7 +150,8 @@ export function createAtelier({
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const db = openDatabase(join(dataDir, DATABASE_FILE), { nativeBinding })
   const events = new AtelierEvents()
-  const chats = new ChatService(new ChatsRepository(db), events)
+  const forks = new ConversationForks(db)
+  const chats = new ChatService(new ChatsRepository(db), events, forks)
   // A folder no chat is bound to any more has its warm search caches dropped.
   const keepSearchCaches = searchCacheKeeper()
   const keepCaches = events.subscribe((event, payload) => {
@@ -265,7 +266,7 @@ export function createAtelier({
   const checkpoints = new CheckpointService({
     dataDir,
     repository: new CheckpointsRepository(db),
-    forks: new ConversationForks(db),
+    forks,
     chats,
     settings: () => preferences.get().checkpoints,
     events,
@@ -283,6 +284,7 @@ export function createAtelier({
   const agent = new TurnService({
     chats,
     conversation,
+    forks,
     providers,
     profiles,
     preferences,

@@ -5,6 +5,7 @@ import type { Chat, MethodRequest } from '../../src-shared/contract'
 import { AtelierError } from '../../src-shared/errors'
 import type { AtelierEvents } from '../core/events'
 import type { ChatsRepository } from '../db/chats-repository'
+import type { ConversationForks } from '../db/conversation-forks'
 
 export const DEFAULT_CHAT_TITLE = 'Untitled chat'
 /** Long enough to recognise a chat in the sidebar. */
@@ -14,6 +15,7 @@ export class ChatService {
   constructor(
     private readonly repository: ChatsRepository,
     private readonly events: AtelierEvents,
+    private readonly forks: ConversationForks,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -98,22 +100,46 @@ export class ChatService {
   }
 
   /**
-   * A copy of a chat's settings, empty, named as the place a rewind keeps the turns it took back;
-   * the conversation is moved in by the caller.
+   * Fork from here: a new chat with the chat's settings (folder, mode, provider, model, profile,
+   * approval mode) and copies of its turns through `turnId` (all of them when none is named); the
+   * chat itself is untouched. Refused with `turn_running` for a turn still running.
    */
-  fork(id: string): Chat {
+  fork({ id, turnId }: MethodRequest<'chats.fork'>): Chat {
+    const chat = this.get(id)
+    const turns = this.forks.turnIds(id)
+    if (turnId !== undefined && !turns.includes(turnId)) {
+      throw new AtelierError('not_found', 'This chat has no such turn to fork from.', { id, turnId })
+    }
+    const through = turnId ?? turns.at(-1)
+    if (through !== undefined && this.forks.isTurnRunning(through)) {
+      throw new AtelierError('turn_running', 'This turn is still running: wait for it to end to fork it.', {
+        chatId: id,
+        turnId: through,
+      })
+    }
+    const fork = this.branch(chat.id, 'fork')
+    if (through !== undefined) this.forks.copyThrough(chat.id, through, fork.id)
+    return fork
+  }
+
+  /**
+   * An empty chat with a chat's settings, titled after it with why it was made ("before rewind",
+   * "earlier version"…): the place a conversation branched off it goes. The caller moves or copies
+   * the conversation in.
+   */
+  branch(id: string, why: string): Chat {
     const chat = this.get(id)
     const createdAt = this.now()
-    const fork: Chat = {
+    const branch: Chat = {
       ...chat,
       id: randomUUID(),
-      title: `${chat.title} (before rewind)`.slice(0, 200),
+      title: `${chat.title} (${why})`.slice(0, 200),
       createdAt,
       updatedAt: createdAt,
     }
-    this.repository.insert(fork)
+    this.repository.insert(branch)
     this.changed()
-    return fork
+    return branch
   }
 
   /** The chat changed (its conversation): it moves up, and views are told. */

@@ -518,7 +518,7 @@ export class CheckpointService {
 
   /** The chat's turns from `turnId` on move to a fork chat; returns its id. */
   private splitConversation(record: CheckpointRecord, turnId: string): string {
-    const fork = this.deps.chats.fork(record.chatId)
+    const fork = this.deps.chats.branch(record.chatId, 'before rewind')
     this.deps.forks.split(record.chatId, turnId, fork.id)
     const restored = {
       ...(record.restored as NonNullable<CheckpointRecord['restored']>),

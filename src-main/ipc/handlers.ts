@@ -84,6 +84,7 @@ export function createHandlers({
     'chats.create': (request) => chats.create(request),
     'chats.rename': (request) => chats.rename(request),
     'chats.delete': (request) => chats.delete(request),
+    'chats.fork': (request) => chats.fork(request),
     // Choosing a profile switches the chat to that profile's mode, unless a mode is given too.
     'chats.configure': (request) => {
       const chat = chats.configure(
@@ -121,6 +122,8 @@ export function createHandlers({
     'turns.start': (request) => agent.start(request),
     'turns.stop': (request) => agent.stop(request),
     'turns.retry': (request) => agent.retryTurn(request),
+    'turns.edit': (request) => agent.edit(request),
+    'turns.regenerate': (request) => agent.regenerate(request),
     'calls.answer': (request) => questions.answer(request),
     'permissions.list': () => approvals.list(),
     'permissions.add': (request) => approvals.add(request),

@@ -1,4 +1,4 @@
-import type { TurnEvent } from '../../src-shared/agent'
+import type { ChatMessage, TurnEvent } from '../../src-shared/agent'
 import type { ToolCallResult, ToolCallState } from '../../src-shared/tool-calls'
 import type { ToolProgress } from '../../src-shared/tools'
 
@@ -49,4 +49,9 @@ export function progressReports(
     }
   }
   return id === undefined ? reports : reports.filter((report) => report.id === id)
+}
+
+/** A message's text parts, joined: a prompt as typed, a response's words (its calls left out). */
+export function messageText(message: ChatMessage): string {
+  return message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('')
 }

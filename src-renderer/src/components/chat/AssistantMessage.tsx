@@ -1,8 +1,11 @@
 import { memo, useDeferredValue } from 'react'
 import type { Usage } from '../../../../src-shared/agent'
 import type { ToolCallState } from '../../../../src-shared/tool-calls'
+import { CopyButton } from './CopyButton'
 import { type AssistantPart, callKey, type ShellChunk } from './conversation'
 import { MarkdownText } from './MarkdownText'
+import { focusableMessage, MessageAction, MessageActions } from './MessageActions'
+import { useMessageActionsContext } from './message-actions-context'
 import { ToolCallCard } from './ToolCallCard'
 import { usageText } from './tokens'
 
@@ -26,7 +29,16 @@ function StreamingText({ text }: { text: string }) {
   return <MarkdownText text={deferred} />
 }
 
-/** One model response: its text as Markdown and a card per tool call, in the order they came. */
+/** A response's text as the Markdown it was written in, its tool calls left out. */
+function markdownOf(parts: readonly AssistantPart[]): string {
+  return parts.flatMap((part) => (part.kind === 'text' ? [part.text.trim()] : [])).join('\n\n')
+}
+
+/**
+ * One model response: its text as Markdown and a card per tool call, in the order they came. Once
+ * it has ended it takes focus; its actions (copy as Markdown, regenerate the latest, fork from here)
+ * and its tokens show while it is pointed at or the keyboard is in it.
+ */
 export const AssistantMessage = memo(function AssistantMessage({
   turnId,
   parts,
@@ -36,34 +48,60 @@ export const AssistantMessage = memo(function AssistantMessage({
   live,
   usage,
 }: AssistantMessageProps) {
+  const actions = useMessageActionsContext()
   const lastText = parts.findLastIndex((part) => part.kind === 'text')
+  const body = parts.map((part, index) =>
+    part.kind === 'text' ? (
+      live && index === lastText ? (
+        // biome-ignore lint/suspicious/noArrayIndexKey: parts only ever grow at the end
+        <StreamingText key={index} text={part.text} />
+      ) : (
+        // biome-ignore lint/suspicious/noArrayIndexKey: parts only ever grow at the end
+        <MarkdownText key={index} text={part.text} />
+      )
+    ) : (
+      <ToolCallCard
+        key={part.id}
+        call={part}
+        state={calls[callKey(turnId, part.id)]}
+        output={output[callKey(turnId, part.id)]}
+        active={active}
+      />
+    ),
+  )
+  if (live) return <div className="assistant-message assistant-message--live">{body}</div>
   return (
-    <div className={`assistant-message${live ? ' assistant-message--live' : ''}`}>
-      {parts.map((part, index) =>
-        part.kind === 'text' ? (
-          live && index === lastText ? (
-            // biome-ignore lint/suspicious/noArrayIndexKey: parts only ever grow at the end
-            <StreamingText key={index} text={part.text} />
-          ) : (
-            // biome-ignore lint/suspicious/noArrayIndexKey: parts only ever grow at the end
-            <MarkdownText key={index} text={part.text} />
-          )
-        ) : (
-          <ToolCallCard
-            key={part.id}
-            call={part}
-            state={calls[callKey(turnId, part.id)]}
-            output={output[callKey(turnId, part.id)]}
-            active={active}
+    <div className="assistant-message message" {...focusableMessage('Answer')}>
+      {body}
+      <MessageActions label="Answer actions">
+        {lastText >= 0 && <CopyButton text={() => markdownOf(parts)} label="Copy answer" />}
+        {actions.lastResponse === parts && (
+          <MessageAction
+            icon="retry"
+            label="Regenerate"
+            title={
+              actions.running
+                ? 'Wait for the turn to end'
+                : 'Answer this prompt again; the earlier answer is kept in a new chat'
+            }
+            disabled={actions.running}
+            onClick={() => actions.regenerate(turnId)}
           />
-        ),
-      )}
-      {usage && (
-        <p className="message-usage" title="Tokens of this response, as the provider counted them">
-          <span className="visually-hidden">Tokens: </span>
-          {usageText(usage)}
-        </p>
-      )}
+        )}
+        <MessageAction
+          icon="fork"
+          label="Fork from here"
+          title="A new chat with the conversation up to here"
+          disabled={active}
+          onClick={() => actions.fork(turnId)}
+        />
+        {usage && (
+          <span className="message-usage" title="Tokens of this response, as the provider counted them">
+            <span className="visually-hidden">Tokens: </span>
+            {usageText(usage)}
+          </span>
+        )}
+      </MessageActions>
     </div>
   )
 })

@@ -4,11 +4,13 @@ import type { RestoreOutcome, RestoreScope } from '../../../../src-shared/checkp
 import type { Chat } from '../../../../src-shared/contract'
 import { useApi } from './api-context'
 import { type ComposerAttachment, toAttachment } from './attachments'
+import { BranchNotice } from './BranchNotice'
 import { Composer } from './Composer'
 import { CheckpointsContext, type CheckpointsContextValue } from './checkpoints-context'
 import { runningTurn, withChangesRows } from './conversation'
 import { EmptyConversation } from './EmptyConversation'
 import { MessageList } from './MessageList'
+import { MessageActionsContext } from './message-actions-context'
 import { promptsOf, promptText } from './prompt-history'
 import { QuestionsContext, type QuestionsContextValue } from './questions-context'
 import { RewindDialog } from './RewindDialog'
@@ -17,6 +19,7 @@ import { RewindNotice } from './RewindNotice'
 import { TurnBanners } from './TurnBanners'
 import { changedCount, useCheckpoints } from './useCheckpoints'
 import type { useConversation } from './useConversation'
+import { useMessageActions } from './useMessageActions'
 
 interface ChatBodyProps {
   /** The chat's conversation (its pane holds it: the header shows its context and compacts it). */
@@ -62,9 +65,24 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider, onOpenC
     if (!document.activeElement || document.activeElement === document.body) textarea.current?.focus()
   }, [])
   const questions = useMemo<QuestionsContextValue>(() => ({ answer, returnFocus }), [answer, returnFocus])
+  // An edited prompt or a regenerated answer is a send: the list follows it, the box has focus.
+  const onBranched = useCallback(() => {
+    setRewound(undefined)
+    setFollow((count) => count + 1)
+    textarea.current?.focus()
+  }, [])
+  const messageActions = useMessageActions(api, {
+    chatId: chat.id,
+    rows,
+    running,
+    resync,
+    onStarted: onBranched,
+    onOpenChat,
+  })
 
   const submit = async (prompt: string, fromComposer: boolean, attached: ComposerAttachment[]) => {
     setRewound(undefined)
+    messageActions.dismiss()
     if (fromComposer) {
       setDraft('')
       setAttachments([])
@@ -125,32 +143,34 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider, onOpenC
       )}
       <QuestionsContext.Provider value={questions}>
         <CheckpointsContext.Provider value={checkpoints}>
-          <MessageList
-            rows={shownRows}
-            calls={state.calls}
-            output={state.output}
-            activeTurnId={runningTurn(state)?.id}
-            follow={follow}
-            onRetry={
-              !running && retryPrompt
-                ? () => {
-                    textarea.current?.focus()
-                    setFollow((count) => count + 1)
-                    void retry()
-                  }
-                : undefined
-            }
-            empty={
-              state.loaded ? (
-                <EmptyConversation
-                  noProvider={noProvider}
-                  workingDir={chat.workingDir}
-                  mode={chat.mode}
-                  approvalMode={approvalMode}
-                />
-              ) : null
-            }
-          />
+          <MessageActionsContext.Provider value={messageActions.value}>
+            <MessageList
+              rows={shownRows}
+              calls={state.calls}
+              output={state.output}
+              activeTurnId={runningTurn(state)?.id}
+              follow={follow}
+              onRetry={
+                !running && retryPrompt
+                  ? () => {
+                      textarea.current?.focus()
+                      setFollow((count) => count + 1)
+                      void retry()
+                    }
+                  : undefined
+              }
+              empty={
+                state.loaded ? (
+                  <EmptyConversation
+                    noProvider={noProvider}
+                    workingDir={chat.workingDir}
+                    mode={chat.mode}
+                    approvalMode={approvalMode}
+                  />
+                ) : null
+              }
+            />
+          </MessageActionsContext.Provider>
         </CheckpointsContext.Provider>
       </QuestionsContext.Provider>
       <div className="composer-dock">
@@ -160,6 +180,13 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider, onOpenC
             scope={rewound.scope}
             onOpenChat={onOpenChat}
             onDismiss={() => setRewound(undefined)}
+          />
+        )}
+        {messageActions.outcome && (
+          <BranchNotice
+            outcome={messageActions.outcome}
+            onOpenChat={onOpenChat}
+            onDismiss={messageActions.dismiss}
           />
         )}
         <TurnBanners retry={state.retry} unavailableServers={state.unavailableServers} />

@@ -1,41 +1,71 @@
-import { memo } from 'react'
+import { memo, useState } from 'react'
 import type { ChatMessage } from '../../../../src-shared/agent'
 import { AttachmentChips } from './AttachmentChips'
-import { ChatIcon } from './ChatIcon'
+import { CopyButton } from './CopyButton'
 import { useCheckpointsContext } from './checkpoints-context'
+import { focusableMessage, MessageAction, MessageActions } from './MessageActions'
+import { useMessageActionsContext } from './message-actions-context'
+import { PromptEditor } from './PromptEditor'
 import { promptText } from './prompt-history'
+
+/** Said on the actions that change the chat while a turn runs. */
+const WAIT = 'Wait for the turn to end'
 
 /**
  * The person's prompt: a right-aligned bubble, as typed (never parsed as Markdown), under what it
- * attached; below it, Rewind to here (the folder, the conversation or both, back to before it).
+ * attached. It takes focus; its actions: copy it, edit and resend it (the earlier version kept in a
+ * new chat), fork the chat from here, and rewind to before it (the folder, the conversation or both).
  */
 export const UserMessage = memo(function UserMessage({ message }: { message: ChatMessage }) {
   const { running, rewind } = useCheckpointsContext()
+  const actions = useMessageActionsContext()
+  const [editing, setEditing] = useState(false)
   const text = promptText(message)
   const attached = message.parts.flatMap((part) => (part.type === 'attachment' ? [part.attachment] : []))
+  if (editing) {
+    return (
+      <div className="user-message">
+        <PromptEditor
+          initial={text}
+          onSend={(prompt) => actions.edit(message.turnId, prompt)}
+          onCancel={() => setEditing(false)}
+        />
+      </div>
+    )
+  }
   return (
-    <div className="user-message">
+    <div className="user-message message" {...focusableMessage('Your prompt')}>
       <div className="user-bubble">
         <span className="visually-hidden">You said: </span>
         {attached.length > 0 && <AttachmentChips attachments={attached} label="Attached to this message" />}
         {text}
       </div>
-      <div className="user-message-actions">
-        <button
-          type="button"
-          className="user-message-action"
-          disabled={running}
+      <MessageActions label="Prompt actions">
+        <CopyButton text={() => text} label="Copy prompt" />
+        <MessageAction
+          icon="edit"
+          label="Edit"
           title={
-            running
-              ? 'Wait for the turn to end'
-              : 'Go back to before this prompt: files, conversation, or both'
+            running ? WAIT : 'Edit this prompt and send it again; the earlier version is kept in a new chat'
           }
+          disabled={running}
+          onClick={() => setEditing(true)}
+        />
+        <MessageAction
+          icon="fork"
+          label="Fork from here"
+          title="A new chat with the conversation up to here"
+          disabled={running}
+          onClick={() => actions.fork(message.turnId)}
+        />
+        <MessageAction
+          icon="retry"
+          label="Rewind to here"
+          title={running ? WAIT : 'Go back to before this prompt: files, conversation, or both'}
+          disabled={running}
           onClick={() => rewind(message.turnId)}
-        >
-          <ChatIcon name="retry" size={12} />
-          Rewind to here
-        </button>
-      </div>
+        />
+      </MessageActions>
     </div>
   )
 })

@@ -1,0 +1,28 @@
+import { createContext, useContext } from 'react'
+import type { AssistantPart } from './conversation'
+
+/** What the conversation's messages can do to the chat: edit a prompt, regenerate, fork. */
+export interface MessageActionsValue {
+  /** A turn runs: nothing branches until it ends. */
+  running: boolean
+  /** The conversation's last response, when its turn is the latest: Regenerate shows on it. */
+  lastResponse: AssistantPart[] | undefined
+  /** Sends `prompt` in place of the prompt of `turnId`; rejects with why it was refused. */
+  edit(turnId: string, prompt: string): Promise<void>
+  /** Runs the prompt of `turnId` again. */
+  regenerate(turnId: string): void
+  /** Opens a new chat holding the conversation through `turnId`. */
+  fork(turnId: string): void
+}
+
+export const MessageActionsContext = createContext<MessageActionsValue>({
+  running: false,
+  lastResponse: undefined,
+  edit: async () => {},
+  regenerate: () => {},
+  fork: () => {},
+})
+
+export function useMessageActionsContext(): MessageActionsValue {
+  return useContext(MessageActionsContext)
+}
