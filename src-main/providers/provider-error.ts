@@ -91,9 +91,16 @@ export function toProviderError(kind: ProviderKind, error: unknown): ProviderErr
   }
   const retryAfterMs = retryAfterOf(error)
   // The provider's own words lead (the first thing the person reads), who said them and why follow.
-  const said = (situation: string) => providerMessage(`${wordsOf(error, status)} (${status})`, `${who} ${situation}`)
+  const said = (situation: string) =>
+    providerMessage(`${wordsOf(error, status)} (${status})`, `${who} ${situation}`)
   if (status === 429) {
-    return new ProviderError('provider_rate_limited', said('is rate limiting requests.'), true, status, retryAfterMs)
+    return new ProviderError(
+      'provider_rate_limited',
+      said('is rate limiting requests.'),
+      true,
+      status,
+      retryAfterMs,
+    )
   }
   if (status === 401 || status === 403) {
     return new ProviderError('provider_auth', said('refused the API key.'), false, status)
@@ -230,7 +237,8 @@ function wordsOf(error: unknown, status: number): string {
   const withoutStatus = text.startsWith(String(status)) ? text.slice(String(status).length).trim() : text
   try {
     const parsed = JSON.parse(withoutStatus) as { error?: unknown }
-    const inJson = messageIn(parsed.error) ?? messageIn((parsed.error as { error?: unknown } | undefined)?.error)
+    const inJson =
+      messageIn(parsed.error) ?? messageIn((parsed.error as { error?: unknown } | undefined)?.error)
     if (inJson) return oneLine(inJson)
   } catch {
     // Not JSON: the words as they are.

@@ -214,7 +214,8 @@ export async function startFakeProvider(): Promise<FakeProvider> {
   async function respond(res: ServerResponse, family: Family, route: KnownRoute, body: any): Promise<void> {
     if (route.kind === 'models') {
       if (route.model === undefined) {
-        if (!fake.listsModels) return sendError(res, family, 404, 'fake provider: this server lists no models')
+        if (!fake.listsModels)
+          return sendError(res, family, 404, 'fake provider: this server lists no models')
         return sendJson(res, family, MODEL_LISTS[family](fake))
       }
       const known = fake.models.includes(route.model) || route.model in fake.modelWindows

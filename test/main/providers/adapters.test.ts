@@ -510,7 +510,7 @@ describe('each adapter inside the turn loop', () => {
     expect(fake.requestsOf(kind)).toHaveLength(1)
   })
 
-  it.each(KINDS)('%s: the provider\'s own words lead the failure and each retry notice', async (kind) => {
+  it.each(KINDS)("%s: the provider's own words lead the failure and each retry notice", async (kind) => {
     const { fake, run } = await setup(kind)
     const overloaded = { status: 500, errorMessage: 'upstream overloaded' }
     fake.enqueue(overloaded, overloaded, overloaded)

@@ -404,7 +404,7 @@ describe('ProviderService: which key goes where', () => {
       expect(fake.requestsOf('openai-chat').map((request) => request.body.model)).toEqual(['qwen3'])
     })
 
-    it('fails with the listing\'s own failure when the server answers no chat either', async () => {
+    it("fails with the listing's own failure when the server answers no chat either", async () => {
       const fake = await startFakeProvider()
       fakes.push(fake)
       fake.listsModels = false

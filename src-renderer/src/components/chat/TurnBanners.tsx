@@ -19,8 +19,8 @@ export function TurnBanners({ retry, unavailableServers }: TurnBannersProps) {
         <p className="retry-banner">
           <ChatIcon name="retry" size={14} />
           <span>
-            {providerWords(retry.message) ?? `The provider did not answer (${retry.message})`} — trying
-            again in {Math.max(1, Math.round(retry.delayMs / 1000))} s, attempt {retry.attempt + 1}.
+            {providerWords(retry.message) ?? `The provider did not answer (${retry.message})`} — trying again
+            in {Math.max(1, Math.round(retry.delayMs / 1000))} s, attempt {retry.attempt + 1}.
           </span>
         </p>
       )}
