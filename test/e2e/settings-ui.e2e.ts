@@ -479,7 +479,7 @@ describe('the settings view in Chromium, served by the web host', () => {
         .getByRole('button', { name: 'Try it' })
         .click()
       const playground = page.getByRole('dialog', { name: 'Try Current date and time' })
-      await playground.getByRole('textbox', { name: 'Arguments (JSON)' }).fill('{"timezone":"Asia/Tokyo"}')
+      await playground.getByRole('textbox', { name: 'timezone', exact: true }).fill('Asia/Tokyo')
       await playground.getByRole('button', { name: 'Run', exact: true }).click()
       await playground.getByRole('region', { name: 'Result' }).waitFor()
       await shot('playground')
