@@ -25,6 +25,7 @@ import {
   CreateProviderBody,
   ProviderInfo,
   ProvidersList,
+  ProviderTestResult,
   TestProviderBody,
   UpdateAgentProfileBody,
   UpdateProviderBody,
@@ -383,7 +384,7 @@ export const methods = {
     Type.Object({ models: Type.Array(Type.String()) }),
   ),
   /** The models a provider would list with these settings, unsaved: the form's Test connection. */
-  'providers.test': method(TestProviderBody, Type.Object({ models: Type.Array(Type.String()) })),
+  'providers.test': method(TestProviderBody, ProviderTestResult),
   'agents.list': method(Empty, Type.Array(AgentProfile)),
   'agents.create': method(CreateAgentProfileBody, AgentProfile),
   'agents.update': method(UpdateAgentProfileBody, AgentProfile),

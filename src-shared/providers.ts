@@ -64,6 +64,26 @@ export function sameServer(kind: ProviderKind, a: string | null, b: string | nul
   return endpointLabel(kind, a).toLowerCase() === endpointLabel(kind, b).toLowerCase()
 }
 
+/** Between the provider's own words and what Atelier adds about them, in a provider error's message. */
+const AFTER_PROVIDER_WORDS = ' — '
+
+/**
+ * A provider error's message: the provider's own words first ("upstream overloaded (500)"), so an
+ * alert's first line and a retry notice say why, then who said them and what that means.
+ */
+export function providerMessage(words: string, context: string): string {
+  return `${words}${AFTER_PROVIDER_WORDS}${context}`
+}
+
+/**
+ * The provider's own words of a message `providerMessage` made; undefined for any other message.
+ * The context Atelier adds never holds the separator, so the last one ends the provider's words.
+ */
+export function providerWords(message: string): string | undefined {
+  const end = message.lastIndexOf(AFTER_PROVIDER_WORDS)
+  return end > 0 ? message.slice(0, end) : undefined
+}
+
 export const KeyStorage = Type.Object({
   /** Whether keys can be stored at all (the desktop app with an OS keychain). */
   available: Type.Boolean(),
@@ -104,10 +124,22 @@ export const TestProviderBody = Type.Object(
     baseUrl: Type.Optional(OptionalUrl),
     apiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
     id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    /** The model typed in the form: what a chat is tried with when the server lists no models. */
+    model: Type.Optional(ModelName),
   },
   { additionalProperties: false },
 )
 export type TestProviderBody = Static<typeof TestProviderBody>
+
+/**
+ * What Test connection found: the models listed, or none with `unlisted` when the server lists no
+ * models but answers a chat (the model's name then has to be typed).
+ */
+export const ProviderTestResult = Type.Object({
+  models: Type.Array(Type.String()),
+  unlisted: Type.Optional(Type.Literal(true)),
+})
+export type ProviderTestResult = Static<typeof ProviderTestResult>
 
 export const UpdateProviderBody = Type.Object(
   {

@@ -80,6 +80,8 @@ export const ToolSettingsDescriptor = Type.Composite([
     source: ToolSource,
     enabled: Type.Boolean(),
     parameters: Type.Record(Type.String(), Type.Unknown()),
+    /** The JSON schema of the call's arguments, as the model is given it with these settings. */
+    argumentSchema: Type.Record(Type.String(), Type.Unknown()),
     /** Set when the saved settings did not validate and the defaults are in force instead. */
     invalidSavedSettings: Type.Optional(Type.Object({ message: Type.String() })),
   }),

@@ -4,6 +4,7 @@
  */
 import type { ProviderKind } from '../../src-shared/agent'
 import { AtelierError, errorBrand, errorMessage, type ProviderErrorCode } from '../../src-shared/errors'
+import { providerMessage } from '../../src-shared/providers'
 
 export interface ProviderErrorOptions {
   /** The model's context window, when the refusal named it. */
@@ -89,38 +90,31 @@ export function toProviderError(kind: ProviderKind, error: unknown): ProviderErr
     return providerFailure(kind, detail)
   }
   const retryAfterMs = retryAfterOf(error)
+  // The provider's own words lead (the first thing the person reads), who said them and why follow.
+  const said = (situation: string) =>
+    providerMessage(`${wordsOf(error, status)} (${status})`, `${who} ${situation}`)
   if (status === 429) {
     return new ProviderError(
       'provider_rate_limited',
-      `${who} is rate limiting requests (429): ${detail}`,
+      said('is rate limiting requests.'),
       true,
       status,
       retryAfterMs,
     )
   }
   if (status === 401 || status === 403) {
-    return new ProviderError(
-      'provider_auth',
-      `${who} refused the API key (${status}): ${detail}`,
-      false,
-      status,
-    )
+    return new ProviderError('provider_auth', said('refused the API key.'), false, status)
   }
   if (isRetryableStatus(status)) {
     return new ProviderError(
       'provider_unavailable',
-      `${who} answered ${status}: ${detail}`,
+      said('answered with an error of its own.'),
       true,
       status,
       retryAfterMs,
     )
   }
-  return new ProviderError(
-    'provider_rejected',
-    `${who} rejected the request (${status}): ${detail}`,
-    false,
-    status,
-  )
+  return new ProviderError('provider_rejected', said('rejected the request.'), false, status)
 }
 
 /**
@@ -222,6 +216,37 @@ function isConnectionFailure(error: unknown): boolean {
 }
 
 function describe(error: unknown): string {
-  const oneLine = errorMessage(error).replace(/\s+/g, ' ').trim()
-  return oneLine.length > 500 ? `${oneLine.slice(0, 500)}…` : oneLine || 'no details'
+  return oneLine(errorMessage(error)) || 'no details'
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length > 500 ? `${line.slice(0, 500)}…` : line
+}
+
+/**
+ * What the provider said, without the SDK's wrapping: the error body's `message` (the openai SDK
+ * keeps the body's `error` object, Anthropic's the whole body, Gemini's SDK puts the body's JSON in
+ * its message), else the SDK's message without the status it starts with.
+ */
+function wordsOf(error: unknown, status: number): string {
+  const body = (error as { error?: unknown } | null)?.error
+  const fromBody = messageIn(body) ?? messageIn((body as { error?: unknown } | undefined)?.error)
+  if (fromBody) return oneLine(fromBody)
+  const text = errorMessage(error).trim()
+  const withoutStatus = text.startsWith(String(status)) ? text.slice(String(status).length).trim() : text
+  try {
+    const parsed = JSON.parse(withoutStatus) as { error?: unknown }
+    const inJson =
+      messageIn(parsed.error) ?? messageIn((parsed.error as { error?: unknown } | undefined)?.error)
+    if (inJson) return oneLine(inJson)
+  } catch {
+    // Not JSON: the words as they are.
+  }
+  return oneLine(withoutStatus) || 'no details'
+}
+
+function messageIn(value: unknown): string | undefined {
+  const message = (value as { message?: unknown } | null | undefined)?.message
+  return typeof message === 'string' && message.trim() ? message : undefined
 }

@@ -13,6 +13,7 @@ import {
   isOfficialEndpoint,
   type KeyStorage,
   type ProviderInfo,
+  type ProviderTestResult,
   sameServer,
   type TestProviderBody,
   type UpdateProviderBody,
@@ -20,6 +21,7 @@ import {
 import type { AtelierEvents } from '../core/events'
 import type { ProvidersRepository, StoredProvider } from '../db/providers-repository'
 import { createProviderAdapter } from './adapters'
+import { toProviderError } from './provider-error'
 import type { ProviderAdapter, ProviderConfig } from './types'
 
 /** Encrypts keys at rest; Electron main passes one backed by safeStorage. */
@@ -153,9 +155,9 @@ export class ProviderService {
    * to the kind's official endpoint.
    */
   async test(
-    { kind, baseUrl = null, apiKey, id }: TestProviderBody,
+    { kind, baseUrl = null, apiKey, id, model }: TestProviderBody,
     signal?: AbortSignal,
-  ): Promise<{ models: string[] }> {
+  ): Promise<ProviderTestResult> {
     const stored = id === undefined ? undefined : this.stored(id)
     // The stored key goes only with its own kind's requests: an edited provider's kind is not changed.
     if (stored && stored.kind !== kind) {
@@ -169,7 +171,22 @@ export class ProviderService {
     const config = this.configOf(provider, baseUrl)
     const typed = apiKey?.trim()
     const adapter = createProviderAdapter(typed ? { ...config, apiKey: typed } : config)
-    return { models: await adapter.listModels(signal) }
+    let listed: string[]
+    try {
+      listed = await adapter.listModels(signal)
+    } catch (error) {
+      const failure = toProviderError(kind, error)
+      // Only a server that answered, and took the key, may still answer a chat.
+      if (failure.status === undefined || failure.code === 'provider_auth') throw failure
+      if (await answersChat(adapter, model ?? provider.defaultModel ?? DEFAULT_MODELS[kind], signal)) {
+        return { models: [], unlisted: true }
+      }
+      throw failure
+    }
+    if (listed.length === 0 && (await answersChat(adapter, model ?? provider.defaultModel, signal))) {
+      return { models: [], unlisted: true }
+    }
+    return { models: listed }
   }
 
   adapterFor(id: string): ProviderAdapter {
@@ -342,6 +359,40 @@ function adHocProvider(kind: ProviderKind): StoredProvider {
     contextWindow: null,
     createdAt: 0,
     updatedAt: 0,
+  }
+}
+
+/** A chat too short to cost anything: enough to see whether the server answers one. */
+const PROBE_PROMPT = 'Reply with OK.'
+
+/**
+ * Whether the server streams an answer to a one-line chat. Servers that list no models (llama.cpp's
+ * older builds, some gateways) often serve whichever model is loaded whatever the name; with no name
+ * typed, a placeholder is sent for them. The first event is enough: the rest is not waited for.
+ */
+async function answersChat(
+  adapter: ProviderAdapter,
+  model: string | null,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  const probe = new AbortController()
+  const stop = () => probe.abort()
+  signal?.addEventListener('abort', stop, { once: true })
+  try {
+    const request = {
+      model: model ?? 'default',
+      system: '',
+      messages: [{ role: 'user' as const, text: PROBE_PROMPT }],
+      tools: [],
+      maxOutputTokens: 16,
+    }
+    for await (const _event of adapter.stream(request, probe.signal)) return true
+    return false
+  } catch {
+    return false
+  } finally {
+    signal?.removeEventListener('abort', stop)
+    probe.abort()
   }
 }
 

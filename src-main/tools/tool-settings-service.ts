@@ -113,6 +113,7 @@ export class ToolSettingsService {
       source,
       enabled: settings.enabled,
       parameters: settings.parameters,
+      argumentSchema: (tool.buildDefinition?.(settings) ?? tool.definition).parameters,
       ...(invalid && { invalidSavedSettings: invalid }),
     }
   }

@@ -5,6 +5,7 @@ import { ChatPane } from './components/ChatPane'
 import { ChatSidebar } from './components/ChatSidebar'
 import { SettingsView } from './components/SettingsView'
 import { useSidebarFold } from './components/useSidebarFold'
+import { Welcome } from './components/Welcome'
 import { errorMessage } from './errors'
 import type { SettingsTarget } from './settings-navigation'
 import { applyTheme } from './theme'
@@ -65,14 +66,18 @@ export function App({ api }: { api: AtelierApi }) {
     if (selectedId !== undefined && !chats.some((chat) => chat.id === selectedId)) setSelectedId(chats[0]?.id)
   }, [chats, selectedId])
 
-  const createChat = useCallback(async () => {
-    const chat = await attempt(() => api.chats.create())
-    if (!chat) return
+  /** Shows a chat just made here (by New chat, or by the first run). */
+  const showCreated = useCallback((chat: Chat) => {
     setChats((current) => (current.some((c) => c.id === chat.id) ? current : [chat, ...current]))
     setCreated((current) => new Set(current).add(chat.id))
     setSelectedId(chat.id)
     setView({ kind: 'chat' })
-  }, [api, attempt])
+  }, [])
+
+  const createChat = useCallback(async () => {
+    const chat = await attempt(() => api.chats.create())
+    if (chat) showCreated(chat)
+  }, [api, attempt, showCreated])
 
   /** Shows the change at once; the saved value (or the old one, on failure) then settles it. */
   const updatePreferences = useCallback(
@@ -161,13 +166,7 @@ export function App({ api }: { api: AtelierApi }) {
             onOpenChat={setSelectedId}
           />
         ) : (
-          <section className="empty-state" aria-label="No chat selected">
-            <h1>Welcome to Atelier</h1>
-            <p>Start a chat, bind it to a project folder, and let the agent work there — visibly.</p>
-            <button type="button" className="primary" onClick={createChat}>
-              Start a new chat
-            </button>
-          </section>
+          <Welcome api={api} onOpen={showCreated} />
         )}
       </main>
     </div>

@@ -397,7 +397,7 @@ describe('the chat screen', () => {
     await alert.getByRole('button', { name: 'Retry' }).click()
     await page
       .getByRole('status')
-      .getByText(/Trying again/)
+      .getByText(/trying again in \d+ s/)
       .waitFor()
     await conversationText(page, (text) => text.includes('Second time lucky.'))
     await turnOver(page)

@@ -127,6 +127,7 @@ describe('Tool services in the app', () => {
     )
     await toolCard.getByRole('button', { name: 'Try it' }).click()
     const playground = page.getByRole('dialog', { name: 'Try tell-joke' })
+    await playground.getByRole('radio', { name: 'JSON' }).check()
     await playground.getByRole('textbox', { name: 'Arguments (JSON)' }).fill('{"topic":"space"}')
     await playground.getByRole('button', { name: 'Run', exact: true }).click()
     const result = playground.getByRole('region', { name: 'Result' })

@@ -40,6 +40,8 @@ export interface ScriptedResponse {
   delayMs?: number
   /** Answer with this HTTP error status and the provider's JSON error body instead of a stream. */
   status?: number
+  /** The error body's message on an error answer (default `fake provider: scripted <status>`). */
+  errorMessage?: string
   /** Sets a Retry-After header (seconds) on an error answer. */
   retryAfterSeconds?: number
   /** Write this many SSE events (pings and `[DONE]` included), then destroy the socket. */
@@ -115,6 +117,11 @@ export interface FakeProvider {
   /** Ids returned by the model-list endpoints (mutable). */
   models: string[]
   /**
+   * Whether the model listing is served (mutable; default true). False: it answers 404, as servers
+   * that speak chat but list no models do (some proxies, llama.cpp builds, hosted gateways).
+   */
+  listsModels: boolean
+  /**
    * Context windows by model id, reported as each wire reports them (mutable; empty: none): Gemini's
    * `inputTokenLimit` (listing and models.get), Anthropic's `max_input_tokens` (models.retrieve), and
    * the OpenAI-compatible listing's `listingWindowField`.
@@ -170,6 +177,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
       imageQueue.push(...images)
     },
     models: ['fake-model-large', 'fake-model-small', 'fake-model-image'],
+    listsModels: true,
     modelWindows: {},
     listingWindowField: 'context_length',
     requests,
@@ -205,7 +213,11 @@ export async function startFakeProvider(): Promise<FakeProvider> {
   // biome-ignore lint/suspicious/noExplicitAny: a request body of any of the four wire formats.
   async function respond(res: ServerResponse, family: Family, route: KnownRoute, body: any): Promise<void> {
     if (route.kind === 'models') {
-      if (route.model === undefined) return sendJson(res, family, MODEL_LISTS[family](fake))
+      if (route.model === undefined) {
+        if (!fake.listsModels)
+          return sendError(res, family, 404, 'fake provider: this server lists no models')
+        return sendJson(res, family, MODEL_LISTS[family](fake))
+      }
       const known = fake.models.includes(route.model) || route.model in fake.modelWindows
       if (!known) return sendError(res, family, 404, `fake provider: no model ${route.model}`)
       return sendJson(res, family, MODEL_ENTRIES[family](fake, route.model))
@@ -225,7 +237,8 @@ export async function startFakeProvider(): Promise<FakeProvider> {
       await sleep(script.delayMs)
       const headers: Record<string, string> = {}
       if (script.retryAfterSeconds !== undefined) headers['retry-after'] = String(script.retryAfterSeconds)
-      return sendError(res, family, script.status, `fake provider: scripted ${script.status}`, headers)
+      const message = script.errorMessage ?? `fake provider: scripted ${script.status}`
+      return sendError(res, family, script.status, message, headers)
     }
     if (script.contextOverflow) {
       await sleep(script.delayMs)

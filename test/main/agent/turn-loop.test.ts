@@ -229,14 +229,15 @@ describe('the agent turn loop', () => {
 
   it('surfaces a server error that outlasts the retries, readably', async () => {
     const { fake, run } = await setup('gemini')
-    fake.enqueue({ status: 500 }, { status: 500 }, { status: 500 })
+    const overloaded = { status: 500, errorMessage: 'upstream overloaded' }
+    fake.enqueue(overloaded, overloaded, overloaded)
     const { turn, events } = await run('hi')
 
     expect(turn.status).toBe('failed')
     expect(events.at(-1)).toMatchObject({
       type: 'turn_error',
       code: 'provider_unavailable',
-      message: expect.stringContaining('Gemini answered 500'),
+      message: 'upstream overloaded (500) — Gemini answered with an error of its own.',
     })
     expect(fake.requestsOf('gemini')).toHaveLength(3)
   })

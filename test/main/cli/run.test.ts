@@ -217,7 +217,7 @@ describe('atelier run (built CLI)', { timeout: 120_000 }, () => {
 
     expect(code).toBe(1)
     expect(stdout.trim()).toBe('')
-    expect(stderr).toMatch(/^atelier: .*refused the API key \(401\).*\(provider_auth\)$/m)
+    expect(stderr).toMatch(/^atelier: .* \(401\) — .* refused the API key\. \(provider_auth\)$/m)
     expect(fake.requestsOf('openai-chat')).toHaveLength(1)
     opened(({ chats, agent }) => {
       const turns = agent.conversation({ id: chats.list()[0]?.id ?? '' }).turns

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 
 import { createProviderAdapter } from '../../../src-main/providers/adapters'
 import type { ModelRequest } from '../../../src-main/providers/types'
 import type { ProviderStreamEvent } from '../../../src-shared/agent'
+import { providerWords } from '../../../src-shared/providers'
 import { useAgentFixture } from '../../support/agent-harness'
 import { type FakeKind, type FakeProvider, startFakeProvider } from '../../support/fake-provider'
 import { recordingTool } from '../../support/test-tools'
@@ -507,5 +508,20 @@ describe('each adapter inside the turn loop', () => {
     expect(events.at(-1)).toMatchObject({ type: 'turn_error', code })
     expect(events.filter((event) => event.type === 'retry')).toEqual([])
     expect(fake.requestsOf(kind)).toHaveLength(1)
+  })
+
+  it.each(KINDS)("%s: the provider's own words lead the failure and each retry notice", async (kind) => {
+    const { fake, run } = await setup(kind)
+    const overloaded = { status: 500, errorMessage: 'upstream overloaded' }
+    fake.enqueue(overloaded, overloaded, overloaded)
+    const { turn, events } = await run('hi')
+
+    expect(turn.status).toBe('failed')
+    const retries = events.filter((event) => event.type === 'retry')
+    expect(retries).toHaveLength(2)
+    for (const retry of retries) expect(providerWords(retry.message)).toBe('upstream overloaded (500)')
+    const failure = events.at(-1)
+    expect(failure).toMatchObject({ type: 'turn_error', code: 'provider_unavailable' })
+    expect(failure?.type === 'turn_error' && providerWords(failure.message)).toBe('upstream overloaded (500)')
   })
 })

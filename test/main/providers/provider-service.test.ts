@@ -387,6 +387,38 @@ describe('ProviderService: which key goes where', () => {
     })
     expect(fake.requests.length + other.requests.length).toBe(requests)
   })
+
+  describe('test', () => {
+    it('says a server that lists no models but answers a chat is one, trying the model typed', async () => {
+      const fake = await startFakeProvider()
+      fakes.push(fake)
+      fake.listsModels = false
+      fake.enqueue({ text: 'OK' })
+      const atelier = open()
+      const baseUrl = fake.baseUrlFor('openai-chat')
+
+      expect(await atelier.providers.test({ kind: 'openai-chat', baseUrl, model: 'qwen3' })).toEqual({
+        models: [],
+        unlisted: true,
+      })
+      expect(fake.requestsOf('openai-chat').map((request) => request.body.model)).toEqual(['qwen3'])
+    })
+
+    it("fails with the listing's own failure when the server answers no chat either", async () => {
+      const fake = await startFakeProvider()
+      fakes.push(fake)
+      fake.listsModels = false
+      fake.enqueue({ status: 404, errorMessage: 'no such route' })
+      const atelier = open()
+
+      await expect(
+        atelier.providers.test({ kind: 'openai-chat', baseUrl: fake.baseUrlFor('openai-chat') }),
+      ).rejects.toMatchObject({
+        code: 'provider_rejected',
+        message: expect.stringMatching(/^fake provider: this server lists no models \(404\) — /),
+      })
+    })
+  })
 })
 
 describe('AgentProfileService', () => {

@@ -1,3 +1,4 @@
+import { providerWords } from '../../../../src-shared/providers'
 import { SettingsLinkText } from '../SettingsLinkText'
 import { ChatIcon } from './ChatIcon'
 import type { ConversationState, RetryNotice } from './conversation'
@@ -8,8 +9,8 @@ interface TurnBannersProps {
 }
 
 /**
- * What the running turn is getting around: a provider hiccup being retried (gone once the stream
- * resumes) and MCP servers it could not reach (until the next turn).
+ * What the running turn is getting around: a provider hiccup being retried, in the provider's own
+ * words first (gone once the stream resumes) and MCP servers it could not reach (until the next turn).
  */
 export function TurnBanners({ retry, unavailableServers }: TurnBannersProps) {
   return (
@@ -18,8 +19,8 @@ export function TurnBanners({ retry, unavailableServers }: TurnBannersProps) {
         <p className="retry-banner">
           <ChatIcon name="retry" size={14} />
           <span>
-            The provider did not answer ({retry.message}). Trying again in{' '}
-            {Math.max(1, Math.round(retry.delayMs / 1000))} s — attempt {retry.attempt + 1}.
+            {providerWords(retry.message) ?? `The provider did not answer (${retry.message})`} — trying again
+            in {Math.max(1, Math.round(retry.delayMs / 1000))} s, attempt {retry.attempt + 1}.
           </span>
         </p>
       )}

@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../../../../src-shared/errors'
+import { providerWords } from '../../../../src-shared/providers'
 import { ChatIcon } from './ChatIcon'
 import { ErrorActions } from './ErrorActions'
 
@@ -20,6 +21,8 @@ const TITLES: Record<TurnNoticeProps['kind'], string> = {
 
 /** How a turn ended when it did not simply complete: a failure with Retry, or a quiet "Stopped". */
 export function TurnNotice({ kind, message, code, latest, onRetry }: TurnNoticeProps) {
+  // A provider's failure says why in its own words on the first line; the advice and details follow.
+  const reason = message && code?.startsWith('provider_') ? providerWords(message) : undefined
   if (kind === 'stopped') {
     return (
       <p className="turn-stopped">
@@ -33,7 +36,10 @@ export function TurnNotice({ kind, message, code, latest, onRetry }: TurnNoticeP
         <ChatIcon name="alert" size={18} />
       </span>
       <div className="turn-alert-text">
-        <p className="turn-alert-title">{TITLES[kind]}</p>
+        <p className="turn-alert-title">
+          {TITLES[kind]}
+          {reason && `: ${reason}`}
+        </p>
         <ErrorActions code={code} message={message} />
       </div>
       {onRetry && (

@@ -1,14 +1,16 @@
 import { useState } from 'react'
+import type { ProviderTestResult } from '../../../../src-shared/providers'
 
 type Test =
   | { kind: 'idle' }
   | { kind: 'testing' }
   | { kind: 'ok'; models: string[] }
+  | { kind: 'unlisted' }
   | { kind: 'failed'; message: string }
 
 interface ConnectionTestRun {
-  /** Asks the provider for its models; rejects with a readable failure. */
-  run(): Promise<string[]>
+  /** Asks the provider for its models (and, listing none, whether it answers a chat); rejects with a readable failure. */
+  run(): Promise<ProviderTestResult>
   /** Why it cannot run yet (an invalid address), shown instead of running. */
   blocked?: string | undefined
   errorMessage(error: unknown): string
@@ -25,7 +27,8 @@ export function useConnectionTest({ run, blocked, errorMessage }: ConnectionTest
     }
     setTest({ kind: 'testing' })
     try {
-      setTest({ kind: 'ok', models: await run() })
+      const { models, unlisted } = await run()
+      setTest(unlisted ? { kind: 'unlisted' } : { kind: 'ok', models })
     } catch (error) {
       setTest({ kind: 'failed', message: errorMessage(error) })
     }
@@ -44,13 +47,24 @@ interface ConnectionTestResultProps {
   idle?: string
 }
 
-/** What a connection test found: the models listed, or why the provider could not be reached. */
+/**
+ * What a connection test found: the models listed, a server that answers chat but lists none, or
+ * why the provider could not be reached.
+ */
 export function ConnectionTestResult({ name, test, onPick, idle }: ConnectionTestResultProps) {
   return (
     <>
       <div className="test-result" role="status">
         {test.kind === 'idle' && idle && <span className="muted">{idle}</span>}
         {test.kind === 'testing' && <span className="muted">Asking {name} for its models…</span>}
+        {test.kind === 'unlisted' && (
+          <span>
+            <span className="ok-mark" aria-hidden="true">
+              ✓
+            </span>{' '}
+            The server answers chat but lists no models — type the model name.
+          </span>
+        )}
         {test.kind === 'ok' && (
           <details open={onPick !== undefined && test.models.length <= 12}>
             <summary>

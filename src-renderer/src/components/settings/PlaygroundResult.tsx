@@ -1,10 +1,17 @@
 import { useId } from 'react'
 import type { ToolRunResult } from '../../../../src-shared/contract'
 import { DiffView } from '../chat/DiffView'
+import { resultRows, ToolResultBody } from '../chat/ToolResultBody'
 
-/** What one playground call returned: the model's text, exactly, how the call went, and a file's change. */
-export function PlaygroundResult({ result }: { result: ToolRunResult }) {
+/**
+ * What one playground call returned, shown as the chat shows it (a file's lines, matches by file, a
+ * tree of paths, JSON), with the model's exact text beside a view that is not that text, how the
+ * call went, and a file's change.
+ */
+export function PlaygroundResult({ name, result }: { name: string; result: ToolRunResult }) {
   const id = useId()
+  // Text and JSON views already are what the model receives; a file, matches or a tree are drawn from it.
+  const drawn = resultRows(result) !== undefined
   return (
     <section
       className={`playground-result${result.isError ? ' is-error' : ''}`}
@@ -16,10 +23,15 @@ export function PlaygroundResult({ result }: { result: ToolRunResult }) {
         {result.truncated && <span className="tag tag-warning">Truncated</span>}
         <span className="muted playground-duration">{formatDuration(result.durationMs)}</span>
       </div>
-      <figure className="playground-output">
-        <figcaption className="field-hint">What the model receives</figcaption>
-        <pre className="tool-output">{result.content || ' '}</pre>
-      </figure>
+      <div className="playground-output">
+        <ToolResultBody name={name} result={result} />
+      </div>
+      {drawn && (
+        <details className="playground-data">
+          <summary>What the model receives</summary>
+          <pre className="tool-output">{result.content || ' '}</pre>
+        </details>
+      )}
       {result.display?.kind === 'diff' && (
         <DiffView path={result.display.path} patch={result.display.patch} />
       )}

@@ -32,7 +32,13 @@ function keySourceText(provider: ProviderInfo): string {
 export function ProviderCard({ api, provider, onEdit, onDelete }: ProviderCardProps) {
   const id = useId()
   const { test, start } = useConnectionTest({
-    run: async () => (await api.providers.models({ id: provider.id })).models,
+    run: () =>
+      api.providers.test({
+        kind: provider.kind,
+        id: provider.id,
+        ...(provider.baseUrl && { baseUrl: provider.baseUrl }),
+        ...(provider.defaultModel && { model: provider.defaultModel }),
+      }),
     errorMessage,
   })
 

@@ -8,6 +8,7 @@ import {
   type KeyStorage,
   OFFICIAL_HOSTS,
   type ProviderInfo,
+  type ProviderTestResult,
   sameServer,
 } from '../../../../src-shared/providers'
 import { errorMessage } from '../../errors'
@@ -104,15 +105,15 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
   const fallbackName = defaultProviderName(kind, baseUrl)
 
   /** The models the typed settings reach, nothing saved; the stored key only where saving would keep it. */
-  async function testTyped(): Promise<string[]> {
+  function testTyped(): Promise<ProviderTestResult> {
     const key = keyDisabled ? '' : apiKey.trim()
-    const { models } = await api.providers.test({
+    return api.providers.test({
       kind,
       ...(baseUrl.trim() && { baseUrl: baseUrl.trim() }),
       ...(key && { apiKey: key }),
       ...(provider && !forgetKey && { id: provider.id }),
+      ...(defaultModel.trim() && { model: defaultModel.trim() }),
     })
-    return models
   }
 
   function validate(): Partial<Record<Field, string>> {

@@ -3,6 +3,15 @@ import type { AtelierApi } from '../../../../src-shared/api'
 import type { ChatMode, ToolRunResult } from '../../../../src-shared/contract'
 import type { ToolSettingsDescriptor } from '../../../../src-shared/tools'
 import { errorMessage } from '../../errors'
+import { ArgumentsForm } from './ArgumentsForm'
+import '../../first-run.css'
+import {
+  type ArgumentDrafts,
+  argumentFields,
+  draftsOfValues,
+  schemaDefaults,
+  valuesOfDrafts,
+} from './argument-fields'
 import { FolderField } from './FolderField'
 import { Notice } from './Notice'
 import { PlaygroundResult } from './PlaygroundResult'
@@ -33,8 +42,14 @@ let lastMode: ChatMode = 'agent'
 export function ToolPlayground({ api, tool, onClose }: ToolPlaygroundProps) {
   const id = useId()
   const dialog = useRef<HTMLDialogElement>(null)
-  // The descriptor carries no argument schema, so the arguments start empty.
+  // A form from the tool's argument schema, its defaults filled in; the JSON the model would write is the other view.
+  const [fields] = useState(() => argumentFields(tool.argumentSchema))
+  const [drafts, setDrafts] = useState<ArgumentDrafts>(() =>
+    draftsOfValues(fields, schemaDefaults(tool.argumentSchema)),
+  )
+  const [view, setView] = useState<'form' | 'json'>('form')
   const [args, setArgs] = useState('{}')
+  const [formProblem, setFormProblem] = useState<string>()
   const [folder, setFolder] = useState(lastFolder)
   const [mode, setMode] = useState<ChatMode>(lastMode)
   /** The id of the call under way, which Stop stops; undefined while none runs. */
@@ -66,6 +81,31 @@ export function ToolPlayground({ api, tool, onClose }: ToolPlaygroundProps) {
     jsonProblem = errorMessage(error)
   }
 
+  /** The other view takes over the arguments as they stand; JSON that is not an object stays JSON. */
+  function switchView(next: 'form' | 'json') {
+    if (next === view) return
+    if (next === 'json') {
+      setArgs(JSON.stringify(valuesOfDrafts(fields, drafts), null, 2))
+      setFormProblem(undefined)
+      setView('json')
+      return
+    }
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(args)
+    } catch (error) {
+      setFormProblem(`The JSON does not parse (${errorMessage(error)}): fix it to go back to the form.`)
+      return
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      setFormProblem('The arguments are not a JSON object: fix them to go back to the form.')
+      return
+    }
+    setDrafts(draftsOfValues(fields, parsed as Record<string, unknown>))
+    setFormProblem(undefined)
+    setView('form')
+  }
+
   async function run() {
     if (running) return
     lastFolder = folder
@@ -77,7 +117,7 @@ export function ToolPlayground({ api, tool, onClose }: ToolPlaygroundProps) {
       setResult(
         await api.tools.run({
           name: tool.name,
-          arguments: args,
+          arguments: view === 'form' ? JSON.stringify(valuesOfDrafts(fields, drafts)) : args,
           workingDir: folder.trim() || null,
           mode,
           runId: id,
@@ -132,31 +172,57 @@ export function ToolPlayground({ api, tool, onClose }: ToolPlaygroundProps) {
           void run()
         }}
       >
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-args`}>
-            Arguments (JSON)
-          </label>
-          <textarea
-            id={`${id}-args`}
-            className="code-input"
-            rows={6}
-            value={args}
-            spellCheck={false}
-            aria-describedby={`${id}-args-hint`}
-            onChange={(event) => setArgs(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-                event.preventDefault()
-                void run()
-              }
-            }}
-          />
-          <p className="field-hint" id={`${id}-args-hint`}>
-            {jsonProblem
-              ? `Not valid JSON yet (${jsonProblem}); it is sent as written, as a model's would be.`
-              : 'Ctrl+Enter runs.'}
-          </p>
-        </div>
+        <fieldset className="field playground-arguments">
+          <legend className="field-label">Arguments</legend>
+          <div role="radiogroup" aria-label="Arguments as" className="segmented">
+            {(['form', 'json'] as const).map((option) => (
+              <label key={option}>
+                <input
+                  type="radio"
+                  name={`${id}-view`}
+                  value={option}
+                  checked={view === option}
+                  onChange={() => switchView(option)}
+                />
+                {option === 'form' ? 'Form' : 'JSON'}
+              </label>
+            ))}
+          </div>
+          {formProblem && (
+            <p className="field-error" role="alert">
+              {formProblem}
+            </p>
+          )}
+          {view === 'form' ? (
+            <ArgumentsForm fields={fields} drafts={drafts} onChange={setDrafts} onRun={() => void run()} />
+          ) : (
+            <>
+              <label className="visually-hidden" htmlFor={`${id}-args`}>
+                Arguments (JSON)
+              </label>
+              <textarea
+                id={`${id}-args`}
+                className="code-input"
+                rows={6}
+                value={args}
+                spellCheck={false}
+                aria-describedby={`${id}-args-hint`}
+                onChange={(event) => setArgs(event.target.value)}
+                onKeyDown={(event) => {
+                  if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+                    event.preventDefault()
+                    void run()
+                  }
+                }}
+              />
+              <p className="field-hint" id={`${id}-args-hint`}>
+                {jsonProblem
+                  ? `Not valid JSON yet (${jsonProblem}); it is sent as written, as a model's would be.`
+                  : 'Ctrl+Enter runs.'}
+              </p>
+            </>
+          )}
+        </fieldset>
         <div className="playground-context">
           <FolderField
             api={api}
@@ -205,7 +271,7 @@ export function ToolPlayground({ api, tool, onClose }: ToolPlaygroundProps) {
           {failure}
         </Notice>
       )}
-      {result && <PlaygroundResult result={result} />}
+      {result && <PlaygroundResult name={tool.name} result={result} />}
     </dialog>
   )
 }
