@@ -160,11 +160,20 @@ export type Capabilities = Static<typeof Capabilities>
 export const methods = {
   'app.info': method(Empty, AppInfo),
   'chats.list': method(Empty, Type.Array(Chat)),
-  'chats.create': method(Type.Object({ title: Type.Optional(Title) }, { additionalProperties: false }), Chat),
+  /** A new chat; `like` names the chat whose folder, mode, provider, model and profile it starts with. */
+  'chats.create': method(
+    Type.Object({ title: Type.Optional(Title), like: Type.Optional(Id) }, { additionalProperties: false }),
+    Chat,
+  ),
   'chats.rename': method(Type.Object({ id: Id, title: Title }, { additionalProperties: false }), Chat),
   'chats.delete': method(
     Type.Object({ id: Id }, { additionalProperties: false }),
     Type.Object({ id: Type.String() }),
+  ),
+  /** The person left the chat: it is deleted if it is still empty and untitled, kept otherwise. */
+  'chats.discardIfEmpty': method(
+    Type.Object({ id: Id }, { additionalProperties: false }),
+    Type.Object({ discarded: Type.Boolean() }),
   ),
   /** Binds a folder, switches mode, provider, model or agent profile. */
   'chats.configure': method(

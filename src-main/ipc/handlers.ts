@@ -84,6 +84,7 @@ export function createHandlers({
     'chats.create': (request) => chats.create(request),
     'chats.rename': (request) => chats.rename(request),
     'chats.delete': (request) => chats.delete(request),
+    'chats.discardIfEmpty': (request) => chats.discardIfEmpty(request),
     // Choosing a profile switches the chat to that profile's mode, unless a mode is given too.
     'chats.configure': (request) => {
       const chat = chats.configure(
