@@ -115,7 +115,7 @@ describe('ChatService.configure and titles', () => {
   })
 })
 
-describe('ChatService, keeping the person\'s place', () => {
+describe("ChatService, keeping the person's place", () => {
   const tempDir = useTempDirs()
 
   it('starts a chat made like another in its folder, mode, provider, model and profile, not its approval mode', () => {
@@ -148,7 +148,10 @@ describe('ChatService, keeping the person\'s place', () => {
         approvalMode: null,
       })
       // The chat it was to be like is gone: a plain new chat, not a refusal.
-      expect(atelier.chats.create({ like: 'deleted-meanwhile' })).toMatchObject({ workingDir: null, mode: 'chat' })
+      expect(atelier.chats.create({ like: 'deleted-meanwhile' })).toMatchObject({
+        workingDir: null,
+        mode: 'chat',
+      })
     } finally {
       atelier.close()
     }
