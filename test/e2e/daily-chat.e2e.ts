@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { FAKE_PNG } from '../support/fake-provider'
-import { conversation, conversationText, messageBox, screenshot, sendButton, useChatApp } from './support'
+import { conversation, conversationText, messageBox, screenshots, sendButton, useChatApp } from './support'
 
 /**
  * Issue 32, items 3, 4 and 6: a header that fits in one row, chats that keep their place (a new one
@@ -18,17 +18,6 @@ describe('the chat for daily use: header, chats that keep their place, attaching
     chatList(page).getByRole('button', { name: title, exact: true })
   const folderChip = (page: Page) => page.getByRole('group', { name: 'Project folder' })
   const focused = (page: Page) => messageBox(page).evaluate((element) => element === document.activeElement)
-
-  /** Both themes of what is on screen now. */
-  async function screenshots(page: Page, name: string) {
-    await screenshot(page, `${name}-light`)
-    await page.emulateMedia({ colorScheme: 'dark' })
-    // Colours ease over 120 ms: the picture waits for the new theme to settle.
-    await page.waitForTimeout(400)
-    await screenshot(page, `${name}-dark`)
-    await page.emulateMedia({ colorScheme: 'light' })
-    await page.waitForTimeout(400)
-  }
 
   function project(): string {
     const folder = join(tempDir(), 'billing-service')
