@@ -35,7 +35,7 @@ export function ModelPicker({
         className="toolbar-chip"
         aria-label="Provider"
         value={chat.provider ?? first?.id ?? ''}
-        title={effective ? `Provider: ${effective.name} · ${KIND_NAMES[effective.kind]}` : 'Provider'}
+        title={effective ? `${effective.name} · ${KIND_NAMES[effective.kind]}` : undefined}
         onChange={(event) => void onConfigure({ provider: event.target.value || null })}
       >
         {/* Each provider once, by its name: a chat that names none uses the first, shown as chosen.
