@@ -164,7 +164,11 @@ const BranchedTurn = Type.Object({ turnId: Type.String(), fork: Chat })
 export const methods = {
   'app.info': method(Empty, AppInfo),
   'chats.list': method(Empty, Type.Array(Chat)),
-  'chats.create': method(Type.Object({ title: Type.Optional(Title) }, { additionalProperties: false }), Chat),
+  /** A new chat; `like` names the chat whose folder, mode, provider, model and profile it starts with. */
+  'chats.create': method(
+    Type.Object({ title: Type.Optional(Title), like: Type.Optional(Id) }, { additionalProperties: false }),
+    Chat,
+  ),
   'chats.rename': method(Type.Object({ id: Id, title: Title }, { additionalProperties: false }), Chat),
   'chats.delete': method(
     Type.Object({ id: Id }, { additionalProperties: false }),
@@ -178,6 +182,11 @@ export const methods = {
   'chats.fork': method(
     Type.Object({ id: Id, turnId: Type.Optional(Id) }, { additionalProperties: false }),
     Chat,
+  ),
+  /** The person left the chat: it is deleted if it is still empty and untitled, kept otherwise. */
+  'chats.discardIfEmpty': method(
+    Type.Object({ id: Id }, { additionalProperties: false }),
+    Type.Object({ discarded: Type.Boolean() }),
   ),
   /** Binds a folder, switches mode, provider, model or agent profile. */
   'chats.configure': method(

@@ -23,22 +23,30 @@ export class ChatService {
     return this.repository.list()
   }
 
-  /** A new chat; the CLI binds its folder at once, the UI later (a folder is what makes agent mode). */
+  /**
+   * A new chat; the CLI binds its folder at once, the UI later (a folder is what makes agent mode).
+   * `like` carries over the folder, mode, provider, model and profile of the chat the person was in,
+   * so a new chat keeps their place; its approval mode is not carried: more trust is given per chat.
+   * A `like` chat that is gone meanwhile (deleted in another window) is no reason to refuse.
+   */
   create({
     title,
+    like,
     mode = 'chat',
     workingDir = null,
   }: MethodRequest<'chats.create'> & Partial<Pick<Chat, 'mode' | 'workingDir'>>): Chat {
-    if (workingDir) assertFolder(workingDir)
+    const place = like === undefined ? undefined : this.repository.get(like)
+    // A folder carried over was checked when it was bound; one gone since shows as missing, as in its chat.
+    if (workingDir && !place) assertFolder(workingDir)
     const createdAt = this.now()
     const chat: Chat = {
       id: randomUUID(),
       title: title?.trim() || DEFAULT_CHAT_TITLE,
-      mode,
-      workingDir,
-      provider: null,
-      model: null,
-      agent: null,
+      mode: place?.mode ?? mode,
+      workingDir: place ? place.workingDir : workingDir,
+      provider: place?.provider ?? null,
+      model: place?.model ?? null,
+      agent: place?.agent ?? null,
       approvalMode: null,
       createdAt,
       updatedAt: createdAt,
@@ -146,6 +154,17 @@ export class ChatService {
   touch(id: string): void {
     this.repository.rename(id, this.get(id).title, this.now())
     this.changed()
+  }
+
+  /**
+   * Deletes a chat the person left before writing anything in it: no turn and the default title
+   * (a renamed chat was meant to be kept). Checked and deleted in one statement, so a turn starting
+   * meanwhile keeps it.
+   */
+  discardIfEmpty({ id }: MethodRequest<'chats.discardIfEmpty'>): { discarded: boolean } {
+    const discarded = this.repository.deleteIfEmpty(id, DEFAULT_CHAT_TITLE)
+    if (discarded) this.changed()
+    return { discarded }
   }
 
   delete({ id }: MethodRequest<'chats.delete'>): { id: string } {

@@ -56,6 +56,10 @@ export class ChatsRepository {
          agent = @agent, approval_mode = @approvalMode, updated_at = @updatedAt WHERE id = @id`,
       ),
       delete: db.prepare('DELETE FROM chats WHERE id = ?'),
+      deleteIfEmpty: db.prepare(
+        `DELETE FROM chats WHERE id = ? AND title = ?
+           AND NOT EXISTS (SELECT 1 FROM turns WHERE turns.chat_id = chats.id)`,
+      ),
     }
   }
 
@@ -89,5 +93,10 @@ export class ChatsRepository {
 
   delete(id: string): boolean {
     return this.statements.delete.run(id).changes > 0
+  }
+
+  /** Deletes the chat if it has no turn and still has this title; true if it was deleted. */
+  deleteIfEmpty(id: string, title: string): boolean {
+    return this.statements.deleteIfEmpty.run(id, title).changes > 0
   }
 }

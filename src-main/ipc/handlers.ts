@@ -85,6 +85,7 @@ export function createHandlers({
     'chats.rename': (request) => chats.rename(request),
     'chats.delete': (request) => chats.delete(request),
     'chats.fork': (request) => chats.fork(request),
+    'chats.discardIfEmpty': (request) => chats.discardIfEmpty(request),
     // Choosing a profile switches the chat to that profile's mode, unless a mode is given too.
     'chats.configure': (request) => {
       const chat = chats.configure(

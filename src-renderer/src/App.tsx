@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import type { AtelierApi } from '../../src-shared/api'
 import type { AppInfo, Chat, Preferences } from '../../src-shared/contract'
 import { ChatPane } from './components/ChatPane'
@@ -26,6 +26,8 @@ export function App({ api }: { api: AtelierApi }) {
    * a blank pane while their (empty) conversation loads.
    */
   const [created, setCreated] = useState<ReadonlySet<string>>(() => new Set())
+  /** The chat the person just made: its message box takes the keyboard. */
+  const [justMade, setJustMade] = useState<string>()
 
   /** Runs a call, showing its failure in the error banner instead of losing it. */
   const attempt = useCallback(async <T,>(call: () => Promise<T>): Promise<T | undefined> => {
@@ -66,18 +68,29 @@ export function App({ api }: { api: AtelierApi }) {
     if (selectedId !== undefined && !chats.some((chat) => chat.id === selectedId)) setSelectedId(chats[0]?.id)
   }, [chats, selectedId])
 
+  // A chat left before anything was written in it goes (the server checks it is still empty and untitled).
+  const shownId = useRef<string>(undefined)
+  useEffect(() => {
+    const left = shownId.current
+    shownId.current = selectedId
+    if (left === undefined || left === selectedId) return
+    api.chats.discardIfEmpty({ id: left }).catch((failure: unknown) => setError(errorMessage(failure)))
+  }, [api, selectedId])
+
   /** Shows a chat just made here (by New chat, or by the first run). */
   const showCreated = useCallback((chat: Chat) => {
     setChats((current) => (current.some((c) => c.id === chat.id) ? current : [chat, ...current]))
     setCreated((current) => new Set(current).add(chat.id))
+    setJustMade(chat.id)
     setSelectedId(chat.id)
     setView({ kind: 'chat' })
   }, [])
 
+  /** A new chat where the person is: the current chat's folder, mode, provider, model and profile. */
   const createChat = useCallback(async () => {
-    const chat = await attempt(() => api.chats.create())
+    const chat = await attempt(() => api.chats.create(selectedId ? { like: selectedId } : {}))
     if (chat) showCreated(chat)
-  }, [api, attempt, showCreated])
+  }, [api, attempt, selectedId, showCreated])
 
   /** Shows the change at once; the saved value (or the old one, on failure) then settles it. */
   const updatePreferences = useCallback(
@@ -114,6 +127,7 @@ export function App({ api }: { api: AtelierApi }) {
         selectedId={view.kind === 'chat' ? selectedId : undefined}
         settingsOpen={view.kind === 'settings'}
         onSelect={(id) => {
+          setJustMade(undefined)
           setSelectedId(id)
           setView({ kind: 'chat' })
           sidebar.closeDrawer()
@@ -162,6 +176,7 @@ export function App({ api }: { api: AtelierApi }) {
             api={api}
             chat={selected}
             fresh={created.has(selected.id)}
+            focusComposer={justMade === selected.id}
             onOpenSettings={openSettings}
             onOpenChat={setSelectedId}
           />

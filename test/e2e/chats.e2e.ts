@@ -93,6 +93,7 @@ describe('the renderer in Chromium, served by the web host', () => {
         'context',
         'create',
         'delete',
+        'discardIfEmpty',
         'list',
         'messages',
         'onChanged',

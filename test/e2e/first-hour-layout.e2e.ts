@@ -2,7 +2,7 @@ import { mkdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { screenshot, useChatApp } from './support'
+import { screenshots, useChatApp } from './support'
 
 /**
  * Issue 19, items 7 and 9: the chat header at any width (the folder chip, one row at 700 px, the
@@ -13,17 +13,6 @@ describe('the first hour: header, sidebar and folder browser', () => {
 
   const folderChip = (page: Page) => page.getByRole('group', { name: 'Project folder' })
   const chatList = (page: Page) => page.getByRole('navigation', { name: 'Chats' })
-
-  /** Both themes of what is on screen now. */
-  async function screenshots(page: Page, name: string) {
-    await screenshot(page, `${name}-light`)
-    await page.emulateMedia({ colorScheme: 'dark' })
-    // Colours ease over 120 ms: the picture waits for the new theme to settle.
-    await page.waitForTimeout(400)
-    await screenshot(page, `${name}-dark`)
-    await page.emulateMedia({ colorScheme: 'light' })
-    await page.waitForTimeout(400)
-  }
 
   it('item 7: the folder chip says where the folder lives, home as ~, the full path on hover and to screen readers', async () => {
     const home = realpathSync(tempDir())

@@ -44,11 +44,17 @@ describe('MCP resources and prompts in the composer', () => {
     await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
   }
 
+  /** The paperclip's menu, then its MCP resource item (issue 32: the paperclip attaches more than resources). */
+  async function attachResource(page: Page) {
+    await page.getByRole('button', { name: 'Attach', exact: true }).click()
+    await page.getByRole('menuitem', { name: /MCP resource/ }).click()
+  }
+
   it("A resource attached to a message reaches the model's request; a prompt from the `/` menu fills the composer", async () => {
     const { page, fake } = await openWithLibrary()
 
     // Attach: the dialog lists the server's resources; the filter narrows them.
-    await page.getByRole('button', { name: 'Attach resource' }).click()
+    await attachResource(page)
     const dialog = page.getByRole('dialog', { name: 'Attach a resource' })
     const library = dialog.getByRole('region', { name: 'Resources of library' })
     await library.getByRole('button', { name: 'Attach Project readme' }).waitFor()
@@ -62,7 +68,7 @@ describe('MCP resources and prompts in the composer', () => {
     const chips = page.getByRole('list', { name: 'Attachments' })
     await chips.getByText('Project readme').waitFor()
     // A second one, removed again before sending.
-    await page.getByRole('button', { name: 'Attach resource' }).click()
+    await attachResource(page)
     await page.getByRole('button', { name: 'Attach build-log' }).click()
     await page.getByRole('button', { name: 'Remove resource build-log' }).click()
     expect(await chips.getByRole('listitem').count()).toBe(1)
@@ -132,7 +138,7 @@ describe('MCP resources and prompts in the composer', () => {
 
   it('shows the resource dialog and the `/` menu in the dark theme', async () => {
     const { page } = await openWithLibrary('dark')
-    await page.getByRole('button', { name: 'Attach resource' }).click()
+    await attachResource(page)
     await page.getByRole('button', { name: 'Attach Project readme' }).waitFor()
     await screenshot(page, 'mcp-resource-dialog-dark')
     await page.getByRole('button', { name: 'Attach Project readme' }).click()

@@ -225,3 +225,14 @@ export async function screenshot(page: Page, name: string) {
   await page.mouse.move(0, 0)
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
 }
+
+/** Both themes of what is on screen now: `<name>-light` and `<name>-dark`. */
+export async function screenshots(page: Page, name: string) {
+  await screenshot(page, `${name}-light`)
+  await page.emulateMedia({ colorScheme: 'dark' })
+  // Colours ease over 120 ms: the picture waits for the new theme to settle.
+  await page.waitForTimeout(400)
+  await screenshot(page, `${name}-dark`)
+  await page.emulateMedia({ colorScheme: 'light' })
+  await page.waitForTimeout(400)
+}

@@ -1,17 +1,20 @@
-import { useEffect, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import type { AtelierApi } from '../../../src-shared/api'
 import { type ApprovalMode, DEFAULT_APPROVAL_MODE } from '../../../src-shared/approvals'
 import type { Chat } from '../../../src-shared/contract'
 import type { AgentProfile, ProviderInfo } from '../../../src-shared/providers'
+import { errorMessage } from '../errors'
 import { OpenSettingsContext, type SettingsTarget } from '../settings-navigation'
 import { ApiContext } from './chat/api-context'
 import { ChatBody } from './chat/ChatBody'
-import { ChatHeader } from './chat/ChatHeader'
+import { type ChatChanges, ChatHeader } from './chat/ChatHeader'
 import { ChatIcon } from './chat/ChatIcon'
 import { ChatContext } from './chat/chat-context'
+import { ModelPicker } from './chat/ModelPicker'
 import { TrustNotice } from './chat/TrustNotice'
 import { useConversation } from './chat/useConversation'
 import '../chat.css'
+import '../daily-chat.css'
 
 /** The chat's own mode, else its profile's (null: the built-in default profile). */
 function effectiveApprovalMode(chat: Chat, agents: AgentProfile[] | undefined): ApprovalMode {
@@ -20,13 +23,15 @@ function effectiveApprovalMode(chat: Chat, agents: AgentProfile[] | undefined): 
 }
 
 /**
- * A chat: its header (folder, mode, approval mode, provider, model, profile, capabilities), the conversation as it
- * streams, and the composer. The conversation is keyed by chat, so switching chats starts clean.
+ * A chat: its header (folder, mode, approval mode, profile, context, capabilities), the conversation as it
+ * streams, and the composer with the provider and model. The conversation is keyed by chat, so switching
+ * chats starts clean.
  */
 export function ChatPane({
   api,
   chat,
   fresh = false,
+  focusComposer = false,
   onOpenSettings,
   onOpenChat,
 }: {
@@ -34,6 +39,8 @@ export function ChatPane({
   chat: Chat
   /** Created by this window, so known to be empty: its help shows before the (empty) load is back. */
   fresh?: boolean
+  /** Just made by the person (New chat, Ctrl/Cmd+N): the message box takes the keyboard. */
+  focusComposer?: boolean
   /** Opens Settings at a section: errors' actions and "Settings → …" links in messages use it. */
   onOpenSettings?: (target: SettingsTarget) => void
   /** Shows another chat: the fork a rewind moved the later turns to. */
@@ -64,6 +71,7 @@ export function ChatPane({
           api={api}
           chat={chat}
           fresh={fresh}
+          focusComposer={focusComposer}
           providers={providers}
           agents={agents}
           onOpenChat={onOpenChat}
@@ -77,14 +85,25 @@ interface ChatSessionProps {
   api: AtelierApi
   chat: Chat
   fresh: boolean
+  focusComposer: boolean
   providers: ProviderInfo[] | undefined
   agents: AgentProfile[] | undefined
   onOpenChat: ((chatId: string) => void) | undefined
 }
 
 /** One chat on screen; keyed by chat, so its conversation (and the header's gauge) start clean. */
-function ChatSession({ api, chat, fresh, providers, agents, onOpenChat }: ChatSessionProps) {
+function ChatSession({ api, chat, fresh, focusComposer, providers, agents, onOpenChat }: ChatSessionProps) {
   const [notice, setNotice] = useState<string>()
+  const configure = useCallback(
+    async (changes: ChatChanges) => {
+      try {
+        await api.chats.configure({ id: chat.id, ...changes })
+      } catch (failure) {
+        setNotice(errorMessage(failure))
+      }
+    },
+    [api, chat.id],
+  )
   const approvalMode = effectiveApprovalMode(chat, agents)
   // What the context window and the request's size depend on: asked again when any changes.
   const provider = chat.provider === null ? providers?.[0] : providers?.find((p) => p.id === chat.provider)
@@ -106,12 +125,12 @@ function ChatSession({ api, chat, fresh, providers, agents, onOpenChat }: ChatSe
       <ChatHeader
         api={api}
         chat={chat}
-        providers={providers}
         agents={agents}
         approvalMode={approvalMode}
         context={conversation.state.context}
         running={conversation.running}
         onCompact={conversation.compact}
+        onConfigure={configure}
         onError={setNotice}
       />
       <TrustNotice api={api} chat={chat} />
@@ -136,6 +155,8 @@ function ChatSession({ api, chat, fresh, providers, agents, onOpenChat }: ChatSe
           approvalMode={approvalMode}
           noProvider={providers?.length === 0}
           onOpenChat={onOpenChat}
+          autoFocus={focusComposer}
+          toolbar={<ModelPicker api={api} chat={chat} providers={providers} onConfigure={configure} />}
         />
       </ChatContext.Provider>
     </section>

@@ -1,6 +1,7 @@
-import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from 'react'
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import type { Chat } from '../../../src-shared/contract'
 import { ConfirmDialog } from './ConfirmDialog'
+import { groupByDay } from './chat-days'
 import { GearIcon, PencilIcon, PlusIcon, SidebarIcon, TrashIcon } from './icons'
 
 interface ChatSidebarProps {
@@ -121,47 +122,50 @@ export function ChatSidebar(props: ChatSidebarProps) {
           {chats.length === 0 ? (
             <p className="muted">No chats yet.</p>
           ) : (
-            <ul>
-              {chats.map((chat) =>
-                chat.id === renamingId ? (
-                  <li key={chat.id} className="chat-row">
-                    <RenameField
-                      chat={chat}
-                      onDone={async (title) => {
-                        if (title !== undefined && title !== chat.title) await props.onRename(chat.id, title)
-                        setRenamingId(undefined)
-                      }}
-                    />
-                  </li>
-                ) : (
-                  <li key={chat.id} className="chat-row">
-                    <button
-                      type="button"
-                      className="chat-link"
-                      aria-current={chat.id === selectedId ? 'page' : undefined}
-                      onClick={() => onSelect(chat.id)}
-                      onDoubleClick={() => setRenamingId(chat.id)}
-                    >
-                      {chat.title}
-                    </button>
-                    <IconButton
-                      label={`Rename chat ${chat.title}`}
-                      title="Rename"
-                      onClick={() => setRenamingId(chat.id)}
-                    >
-                      <PencilIcon />
-                    </IconButton>
-                    <IconButton
-                      label={`Delete chat ${chat.title}`}
-                      title="Delete"
-                      onClick={() => setDeleting(chat)}
-                    >
-                      <TrashIcon />
-                    </IconButton>
-                  </li>
-                ),
-              )}
-            </ul>
+            groupByDay(chats).map((day) => (
+              <ChatDayGroup key={day.label} label={day.label}>
+                {day.chats.map((chat) =>
+                  chat.id === renamingId ? (
+                    <li key={chat.id} className="chat-row">
+                      <RenameField
+                        chat={chat}
+                        onDone={async (title) => {
+                          if (title !== undefined && title !== chat.title)
+                            await props.onRename(chat.id, title)
+                          setRenamingId(undefined)
+                        }}
+                      />
+                    </li>
+                  ) : (
+                    <li key={chat.id} className="chat-row">
+                      <button
+                        type="button"
+                        className="chat-link"
+                        aria-current={chat.id === selectedId ? 'page' : undefined}
+                        onClick={() => onSelect(chat.id)}
+                        onDoubleClick={() => setRenamingId(chat.id)}
+                      >
+                        {chat.title}
+                      </button>
+                      <IconButton
+                        label={`Rename chat ${chat.title}`}
+                        title="Rename"
+                        onClick={() => setRenamingId(chat.id)}
+                      >
+                        <PencilIcon />
+                      </IconButton>
+                      <IconButton
+                        label={`Delete chat ${chat.title}`}
+                        title="Delete"
+                        onClick={() => setDeleting(chat)}
+                      >
+                        <TrashIcon />
+                      </IconButton>
+                    </li>
+                  ),
+                )}
+              </ChatDayGroup>
+            ))
           )}
         </nav>
         <footer className="sidebar-footer">
@@ -183,6 +187,19 @@ export function ChatSidebar(props: ChatSidebarProps) {
         )}
       </aside>
     </>
+  )
+}
+
+/** The chats started on one day (or stretch of days): a heading, then their list, named by it. */
+function ChatDayGroup({ label, children }: { label: string; children: ReactNode }) {
+  const id = useId()
+  return (
+    <section className="chat-day" aria-labelledby={id}>
+      <h2 id={id} className="chat-day-label">
+        {label}
+      </h2>
+      <ul>{children}</ul>
+    </section>
   )
 }
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react'
 
 /** Below this window width the chats' list folds away by itself and opens over the chat. */
-export const NARROW_QUERY = '(max-width: 860px)'
+export const NARROW_QUERY = '(max-width: 960px)'
 const REMEMBERED = 'atelier.sidebar.hidden'
 
 function remembered(): boolean {

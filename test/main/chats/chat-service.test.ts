@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createAtelier } from '../../../src-main/app/create-atelier'
+import { ConversationRepository } from '../../../src-main/db/conversation-repository'
 import type { EventName } from '../../../src-shared/contract'
 import { useTempDirs } from '../../support/temp-dir'
 
@@ -108,6 +109,66 @@ describe('ChatService.configure and titles', () => {
       atelier.chats.nameAfterPrompt(long.id, 'x'.repeat(300))
       expect(atelier.chats.get(long.id).title).toHaveLength(60)
       expect(atelier.chats.get(long.id).title.endsWith('…')).toBe(true)
+    } finally {
+      atelier.close()
+    }
+  })
+})
+
+describe("ChatService, keeping the person's place", () => {
+  const tempDir = useTempDirs()
+
+  it('starts a chat made like another in its folder, mode, provider, model and profile, not its approval mode', () => {
+    const atelier = createAtelier({ dataDir: tempDir() })
+    try {
+      const provider = atelier.providers.create({
+        kind: 'openai-chat',
+        name: 'Local',
+        baseUrl: 'http://127.0.0.1:9/v1',
+        defaultModel: 'm',
+      })
+      const folder = tempDir()
+      const current = atelier.chats.create({ title: 'Parser' })
+      atelier.chats.configure({
+        id: current.id,
+        workingDir: folder,
+        mode: 'agent',
+        provider: provider.id,
+        model: 'big',
+        agent: 'default',
+        approvalMode: 'full-auto',
+      })
+      expect(atelier.chats.create({ like: current.id })).toMatchObject({
+        title: 'Untitled chat',
+        workingDir: folder,
+        mode: 'agent',
+        provider: provider.id,
+        model: 'big',
+        agent: 'default',
+        approvalMode: null,
+      })
+      // The chat it was to be like is gone: a plain new chat, not a refusal.
+      expect(atelier.chats.create({ like: 'deleted-meanwhile' })).toMatchObject({
+        workingDir: null,
+        mode: 'chat',
+      })
+    } finally {
+      atelier.close()
+    }
+  })
+
+  it('discards a chat left empty and untitled, and keeps one with a turn or a title of its own', () => {
+    const atelier = createAtelier({ dataDir: tempDir() })
+    try {
+      const empty = atelier.chats.create({})
+      const named = atelier.chats.create({ title: 'Kept for later' })
+      const used = atelier.chats.create({})
+      new ConversationRepository(atelier.db).beginTurn(used.id, 'Hello')
+      expect(atelier.chats.discardIfEmpty({ id: empty.id })).toEqual({ discarded: true })
+      expect(atelier.chats.discardIfEmpty({ id: named.id })).toEqual({ discarded: false })
+      expect(atelier.chats.discardIfEmpty({ id: used.id })).toEqual({ discarded: false })
+      expect(atelier.chats.discardIfEmpty({ id: empty.id })).toEqual({ discarded: false })
+      expect(atelier.chats.list().map((chat) => chat.id)).toEqual([used.id, named.id])
     } finally {
       atelier.close()
     }

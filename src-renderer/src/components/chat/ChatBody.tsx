@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useCallback, useMemo, useRef, useState } from 'react'
+import { type KeyboardEvent, type ReactNode, useCallback, useMemo, useRef, useState } from 'react'
 import type { ApprovalMode } from '../../../../src-shared/approvals'
 import type { RestoreOutcome, RestoreScope } from '../../../../src-shared/checkpoints'
 import type { Chat } from '../../../../src-shared/contract'
@@ -31,13 +31,25 @@ interface ChatBodyProps {
   noProvider: boolean
   /** Opens another chat (the fork a rewind made); absent where chats cannot be switched. */
   onOpenChat?: ((chatId: string) => void) | undefined
+  /** The message box takes the keyboard when shown (a chat just made). */
+  autoFocus?: boolean
+  /** The composer's toolbar controls beside the paperclip (the provider and model). */
+  toolbar?: ReactNode
 }
 
 /** Two Escapes this close together (ms), with no turn running, open the rewind list. */
 const DOUBLE_ESCAPE_MS = 500
 
 /** One chat's conversation and composer; mounted per chat, so nothing leaks from one to the next. */
-export function ChatBody({ conversation, chat, approvalMode, noProvider, onOpenChat }: ChatBodyProps) {
+export function ChatBody({
+  conversation,
+  chat,
+  approvalMode,
+  noProvider,
+  onOpenChat,
+  autoFocus = false,
+  toolbar,
+}: ChatBodyProps) {
   const { state, rows, running, send, stop, retryPrompt, retry, answer, resync } = conversation
   const api = useApi()
   const { byTurn, changedTurns } = useCheckpoints(api, chat.id)
@@ -202,6 +214,8 @@ export function ChatBody({ conversation, chat, approvalMode, noProvider, onOpenC
           onStop={onStop}
           running={running}
           textarea={textarea}
+          autoFocus={autoFocus}
+          toolbar={toolbar}
           placeholder={
             chat.workingDir && chat.mode === 'agent'
               ? `Ask about ${chat.workingDir.split(/[\\/]/).filter(Boolean).at(-1) ?? 'the project'}, or ask for a change…`

@@ -4,7 +4,7 @@ import type { AtelierApi } from '../../../../src-shared/api'
 import { APPROVAL_MODES, type ApprovalMode } from '../../../../src-shared/approvals'
 import type { Chat, ChatMode, MethodRequest } from '../../../../src-shared/contract'
 import { isAtelierErrorPayload } from '../../../../src-shared/errors'
-import type { AgentProfile, ProviderInfo } from '../../../../src-shared/providers'
+import type { AgentProfile } from '../../../../src-shared/providers'
 import { errorMessage } from '../../errors'
 import { APPROVAL_MODE_HINTS, APPROVAL_MODE_LABELS } from '../approval-words'
 import { CapabilitiesDialog } from './CapabilitiesDialog'
@@ -14,18 +14,17 @@ import { ContextGauge } from './ContextGauge'
 import { FolderBrowserDialog } from './FolderBrowserDialog'
 import { FolderChip } from './FolderChip'
 import { type FolderBrowserStart, prepareFolderBrowser } from './folder-browser-start'
-import { ModelField } from './ModelField'
 import { ModeSwitch } from './ModeSwitch'
 import { SnapshotProgressStatus } from './SnapshotProgressStatus'
 import { useFolderMissing } from './useFolderMissing'
 import { useHomeFolder } from './useHomeFolder'
 
-type Changes = Omit<MethodRequest<'chats.configure'>, 'id'>
+/** What a chat's settings may change: its folder, mode, approval mode, provider, model, profile. */
+export type ChatChanges = Omit<MethodRequest<'chats.configure'>, 'id'>
 
 interface ChatHeaderProps {
   api: AtelierApi
   chat: Chat
-  providers: ProviderInfo[] | undefined
   agents: AgentProfile[] | undefined
   /** The mode the next turn runs in: the chat's own, or its profile's. */
   approvalMode: ApprovalMode
@@ -34,60 +33,46 @@ interface ChatHeaderProps {
   /** A turn runs (Compact now waits). */
   running: boolean
   onCompact(): Promise<Compaction | null>
+  /** Saves a change to the chat's settings (its failure is shown by the pane). */
+  onConfigure(changes: ChatChanges): Promise<void>
   onError(message: string): void
-}
-
-const KIND_NAMES: Record<ProviderInfo['kind'], string> = {
-  'openai-responses': 'OpenAI',
-  'openai-chat': 'OpenAI-compatible',
-  gemini: 'Gemini',
-  anthropic: 'Anthropic',
 }
 
 /** Remembered for the session: once the OS dialog is known to be missing, the browser opens at once. */
 let osDialogUnsupported = false
 
 /**
- * The chat's title, how full its context is, and everything that shapes its next turn: folder,
- * mode, approval mode, provider, model, profile. Memoized: the conversation streaming below does
- * not render it again.
+ * One row: the chat's title, its folder and mode, the next turn's approval mode and profile as
+ * chips, how full its context is, Compact now and Capabilities. The provider and model are chosen
+ * in the composer's toolbar. Ctrl/Cmd+O chooses the folder. Memoized: the conversation streaming
+ * below does not render it again.
  */
 export const ChatHeader = memo(function ChatHeader({
   api,
   chat,
-  providers,
   agents,
   approvalMode,
   context,
   running,
   onCompact,
+  onConfigure,
   onError,
 }: ChatHeaderProps) {
   // The folder browser's first screen, once fetched; the browser shows only then, never "Loading…".
   const [browsing, setBrowsing] = useState<FolderBrowserStart>()
   const [inspecting, setInspecting] = useState(false)
-  // Where the header is narrow, the next turn's settings (approval, provider, model, profile) fold under "More".
+  // Where the header is narrow, the approval mode and profile chips fold under "More".
   const [moreOpen, setMoreOpen] = useState(false)
   const moreButton = useRef<HTMLButtonElement>(null)
   const morePanel = useRef<HTMLDivElement>(null)
   const moreId = useId()
   const home = useHomeFolder(api)
   const folderMissing = useFolderMissing(api, chat, running)
-  const approvalId = useId()
-  const providerId = useId()
-  const agentId = useId()
-
-  const configure = async (changes: Changes) => {
-    try {
-      await api.chats.configure({ id: chat.id, ...changes })
-    } catch (failure) {
-      onError(errorMessage(failure))
-    }
-  }
+  const approvalHintId = useId()
 
   /** Binding the first folder turns agent mode on: a folder is what agent mode works in. */
   const bind = (path: string) =>
-    configure(
+    onConfigure(
       chat.workingDir === null && chat.mode === 'chat'
         ? { workingDir: path, mode: 'agent' }
         : { workingDir: path },
@@ -113,6 +98,22 @@ export const ChatHeader = memo(function ChatHeader({
       } else onError(errorMessage(failure))
     }
   }
+
+  // Ctrl/Cmd+O chooses the folder from anywhere in the chat, as Open does in other apps.
+  const chooseFolderKey = useRef(chooseFolder)
+  chooseFolderKey.current = chooseFolder
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.shiftKey || event.altKey) return
+      if (event.key.toLowerCase() !== 'o' || event.defaultPrevented) return
+      // A dialog open (the folder browser itself, say) keeps the keyboard.
+      if (document.querySelector('dialog[open]')) return
+      event.preventDefault()
+      void chooseFolderKey.current()
+    }
+    window.addEventListener('keydown', onKeyDown)
+    return () => window.removeEventListener('keydown', onKeyDown)
+  }, [])
 
   // An open menu folds again when the person clicks or moves focus anywhere else.
   useEffect(() => {
@@ -140,9 +141,6 @@ export const ChatHeader = memo(function ChatHeader({
     }
   }, [moreOpen])
 
-  const first = providers?.[0]
-  const effective = chat.provider === null ? first : providers?.find((p) => p.id === chat.provider)
-  const knownProvider = chat.provider === null || providers === undefined || effective !== undefined
   const knownAgent = chat.agent === null || agents === undefined || agents.some((a) => a.id === chat.agent)
 
   return (
@@ -156,14 +154,58 @@ export const ChatHeader = memo(function ChatHeader({
           missing={folderMissing}
           home={home}
           onChoose={() => void chooseFolder()}
-          onClear={() => void configure({ workingDir: null })}
+          onClear={() => void onConfigure({ workingDir: null })}
         />
         <SnapshotProgressStatus api={api} folder={chat.workingDir} />
         <ModeSwitch
           mode={chat.mode}
           hasFolder={chat.workingDir !== null}
-          onChange={(mode: ChatMode) => void configure({ mode })}
+          onChange={(mode: ChatMode) => void onConfigure({ mode })}
         />
+        {/* Chips where the header is wide; where it is narrow, a menu under More (see daily-chat.css). */}
+        <div
+          ref={morePanel}
+          id={moreId}
+          className={`chat-head-chips${moreOpen ? ' chat-head-chips--open' : ''}`}
+        >
+          <span className="head-chip" title={APPROVAL_MODE_HINTS[approvalMode]}>
+            <ChatIcon name="shield" size={13} />
+            <select
+              className="head-chip-select"
+              aria-label="Approval mode"
+              aria-describedby={approvalHintId}
+              value={approvalMode}
+              onChange={(event) => void onConfigure({ approvalMode: event.target.value as ApprovalMode })}
+            >
+              {APPROVAL_MODES.map((mode) => (
+                <option key={mode} value={mode}>
+                  {APPROVAL_MODE_LABELS[mode]}
+                </option>
+              ))}
+            </select>
+            <span id={approvalHintId} className="visually-hidden">
+              {APPROVAL_MODE_HINTS[approvalMode]}
+              {chat.approvalMode === null && ' (the agent profile’s default)'}
+            </span>
+          </span>
+          <span className="head-chip" title="Agent profile: its prompt, tools and default modes">
+            <ChatIcon name="sparkle" size={13} />
+            <select
+              className="head-chip-select"
+              aria-label="Agent profile"
+              value={chat.agent ?? 'default'}
+              onChange={(event) => void onConfigure({ agent: event.target.value })}
+            >
+              {(agents ?? []).length === 0 && <option value="default">Default</option>}
+              {agents?.map((agent) => (
+                <option key={agent.id} value={agent.id}>
+                  {agent.name}
+                </option>
+              ))}
+              {!knownAgent && chat.agent && <option value={chat.agent}>Removed profile</option>}
+            </select>
+          </span>
+        </div>
         <ContextGauge context={context} />
         <CompactButton running={running} onCompact={onCompact} onError={onError} />
         <button
@@ -175,7 +217,7 @@ export const ChatHeader = memo(function ChatHeader({
           <ChatIcon name="layers" size={14} />
           <span className="head-button-label">Capabilities</span>
         </button>
-        {/* Shown only where the header is narrow (see chat.css): the next turn's settings fold under it. */}
+        {/* Shown only where the header is narrow (see daily-chat.css): the chips fold under it. */}
         <button
           ref={moreButton}
           type="button"
@@ -188,90 +230,6 @@ export const ChatHeader = memo(function ChatHeader({
           <span aria-hidden="true">More</span>
           <ChatIcon name={moreOpen ? 'chevron-up' : 'chevron-down'} size={14} />
         </button>
-      </div>
-
-      <div
-        ref={morePanel}
-        id={moreId}
-        className={`chat-head-controls${moreOpen ? ' chat-head-controls--open' : ''}`}
-      >
-        <div className="header-field" title={APPROVAL_MODE_HINTS[approvalMode]}>
-          <label htmlFor={approvalId} className="header-field-label">
-            Approval mode
-          </label>
-          <select
-            id={approvalId}
-            className="header-input"
-            value={approvalMode}
-            aria-describedby={`${approvalId}-hint`}
-            onChange={(event) => void configure({ approvalMode: event.target.value as ApprovalMode })}
-          >
-            {APPROVAL_MODES.map((mode) => (
-              <option key={mode} value={mode}>
-                {APPROVAL_MODE_LABELS[mode]}
-              </option>
-            ))}
-          </select>
-          <span id={`${approvalId}-hint`} className="visually-hidden">
-            {APPROVAL_MODE_HINTS[approvalMode]}
-            {chat.approvalMode === null && ' (the agent profile’s default)'}
-          </span>
-        </div>
-
-        <div className="chat-head-model">
-          <div className="header-field">
-            <label htmlFor={providerId} className="header-field-label">
-              Provider
-            </label>
-            <select
-              id={providerId}
-              className="header-input"
-              value={chat.provider ?? first?.id ?? ''}
-              title={effective ? `${effective.name} · ${KIND_NAMES[effective.kind]}` : undefined}
-              onChange={(event) => void configure({ provider: event.target.value || null })}
-            >
-              {/* Each provider once, by its name: a chat that names none uses the first, shown as chosen.
-                  The kind joins a name only where two share it; the select's title tells it always. */}
-              {!first && <option value="">First provider set up</option>}
-              {providers?.map((provider) => (
-                <option key={provider.id} value={provider.id}>
-                  {providers.some((other) => other !== provider && other.name === provider.name)
-                    ? `${provider.name} · ${KIND_NAMES[provider.kind]}`
-                    : provider.name}
-                </option>
-              ))}
-              {!knownProvider && chat.provider && <option value={chat.provider}>Removed provider</option>}
-            </select>
-          </div>
-
-          <ModelField
-            api={api}
-            providerId={effective?.id}
-            value={chat.model}
-            placeholder={effective?.defaultModel ?? 'Provider default'}
-            onCommit={(model) => void configure({ model })}
-          />
-
-          <div className="header-field">
-            <label htmlFor={agentId} className="header-field-label">
-              Agent profile
-            </label>
-            <select
-              id={agentId}
-              className="header-input"
-              value={chat.agent ?? 'default'}
-              onChange={(event) => void configure({ agent: event.target.value })}
-            >
-              {(agents ?? []).length === 0 && <option value="default">Default</option>}
-              {agents?.map((agent) => (
-                <option key={agent.id} value={agent.id}>
-                  {agent.name}
-                </option>
-              ))}
-              {!knownAgent && chat.agent && <option value={chat.agent}>Removed profile</option>}
-            </select>
-          </div>
-        </div>
       </div>
 
       {browsing && (

@@ -4,15 +4,19 @@ import {
   type DragEvent,
   type FormEvent,
   type KeyboardEvent,
+  type ReactNode,
   type RefObject,
   type SetStateAction,
   useEffect,
   useId,
+  useRef,
   useState,
 } from 'react'
+import { IMAGE_MIME_TYPES } from '../../../../src-shared/attachments'
 import type { FolderFiles } from '../../../../src-shared/contract'
 import type { McpServerPrompts } from '../../../../src-shared/mcp-catalog'
 import { errorMessage } from '../../errors'
+import { AttachMenu } from './AttachMenu'
 import { AttachmentChips } from './AttachmentChips'
 import { useApi } from './api-context'
 import type { ComposerAttachment } from './attachments'
@@ -42,14 +46,19 @@ interface ComposerProps {
   folder: string | null
   /** The chat's earlier prompts, oldest first, for ↑. */
   history: readonly string[]
+  /** The message box takes the keyboard when shown (a chat just made). */
+  autoFocus?: boolean
+  /** Controls of the toolbar under the box, after the paperclip (the provider and model). */
+  toolbar?: ReactNode
 }
 
 /**
  * Where the person writes. Enter sends, Shift+Enter breaks the line, Esc stops a running turn.
  * While a turn runs, Stop takes Send's place and the box stays open for the next prompt. A `/` at
- * the start opens the MCP servers' prompts; `@` a search of the chat's folder's files; the paperclip
- * attaches a server's resource; an image pasted or dropped goes with the message; ↑ recalls the
- * chat's earlier prompts.
+ * the start opens the MCP servers' prompts; `@` a search of the chat's folder's files; the paperclip's
+ * menu attaches a file of the folder (the `@` search), images from disk or a server's resource; an
+ * image pasted or dropped goes with the message; ↑ recalls the chat's earlier prompts. Under the box,
+ * a toolbar: the paperclip, what the pane puts there (the provider and model), Send.
  */
 export function Composer({
   value,
@@ -64,6 +73,8 @@ export function Composer({
   chatId,
   folder,
   history,
+  autoFocus = false,
+  toolbar,
 }: ComposerProps) {
   const api = useApi()
   const hintId = useId()
@@ -80,6 +91,7 @@ export function Composer({
   const [attachError, setAttachError] = useState<string>()
   const [dropping, setDropping] = useState(false)
   const recall = usePromptHistory(history, value, onChange)
+  const imageInput = useRef<HTMLInputElement>(null)
 
   // `/` then a command with no space yet: the menu of prompts.
   const query = /^\/\S*$/.test(value) ? value.slice(1) : null
@@ -152,6 +164,20 @@ export function Composer({
     )
     setCaret(after)
     // The box's own caret follows once React has put the new text in it.
+    requestAnimationFrame(() => textarea.current?.setSelectionRange(after, after))
+  }
+
+  /** The paperclip's "File from the folder": an `@` at the caret opens the folder's search. */
+  const startMention = () => {
+    const box = textarea.current
+    const at = box?.selectionStart ?? value.length
+    const before = value.slice(0, at)
+    const inserted = before === '' || /\s$/.test(before) ? '@' : ' @'
+    const after = at + inserted.length
+    setDismissed(false)
+    onChange(before + inserted + value.slice(at))
+    setCaret(after)
+    box?.focus()
     requestAnimationFrame(() => textarea.current?.setSelectionRange(after, after))
   }
 
@@ -336,15 +362,6 @@ export function Composer({
           </p>
         )}
         <div className="composer-box">
-          <button
-            type="button"
-            className="icon-button composer-attach"
-            aria-label="Attach resource"
-            title="Attach an MCP server's resource"
-            onClick={() => setPicking(true)}
-          >
-            <ChatIcon name="paperclip" />
-          </button>
           <textarea
             ref={textarea}
             className="composer-input"
@@ -355,6 +372,8 @@ export function Composer({
               menuOpen && choiceCount > 0 ? menuOptionId(menuId, activeIndex) : undefined
             }
             placeholder={placeholder}
+            // biome-ignore lint/a11y/noAutofocus: a chat the person just made is made to be written in
+            autoFocus={autoFocus}
             rows={1}
             value={value}
             onChange={(event) => {
@@ -368,18 +387,56 @@ export function Composer({
             onKeyDown={onKeyDown}
             onPaste={onPaste}
           />
-          <div className="composer-actions">
-            {running ? (
-              <button type="button" className="composer-stop" onClick={onStop} title="Stop (Esc)">
-                <ChatIcon name="stop" size={14} />
-                Stop
-              </button>
-            ) : (
-              <button type="submit" className="composer-send" disabled={empty} title="Send (Enter)">
-                Send
-                <ChatIcon name="send" size={14} />
-              </button>
-            )}
+          <div className="composer-toolbar">
+            <AttachMenu
+              choices={[
+                {
+                  label: 'File from the folder',
+                  hint: folder ? 'Search its files, as @ does' : 'Choose a folder for the chat first',
+                  disabled: !folder,
+                  onChoose: startMention,
+                },
+                {
+                  label: 'Image from disk',
+                  hint: 'PNG, JPEG, GIF or WebP',
+                  onChoose: () => imageInput.current?.click(),
+                },
+                {
+                  label: 'MCP resource',
+                  hint: 'From a connected MCP server',
+                  onChoose: () => setPicking(true),
+                },
+              ]}
+            />
+            <input
+              ref={imageInput}
+              type="file"
+              accept={IMAGE_MIME_TYPES.join(',')}
+              multiple
+              hidden
+              aria-label="Images to attach"
+              onChange={(event) => {
+                const chosen = [...(event.target.files ?? [])]
+                // Cleared, so choosing the same file again is a change again.
+                event.target.value = ''
+                textarea.current?.focus()
+                if (chosen.length > 0) void attachImages(chosen)
+              }}
+            />
+            {toolbar}
+            <div className="composer-actions">
+              {running ? (
+                <button type="button" className="composer-stop" onClick={onStop} title="Stop (Esc)">
+                  <ChatIcon name="stop" size={14} />
+                  Stop
+                </button>
+              ) : (
+                <button type="submit" className="composer-send" disabled={empty} title="Send (Enter)">
+                  Send
+                  <ChatIcon name="send" size={14} />
+                </button>
+              )}
+            </div>
           </div>
         </div>
         <p id={hintId} className="composer-hint">

@@ -17,6 +17,7 @@ export function ModeSwitch({ mode, hasFolder, onChange }: ModeSwitchProps) {
         type="button"
         role="switch"
         aria-checked={on}
+        aria-label="Agent mode"
         aria-describedby={tipId}
         className="switch"
         onClick={() => onChange(on ? 'chat' : 'agent')}
@@ -24,7 +25,10 @@ export function ModeSwitch({ mode, hasFolder, onChange }: ModeSwitchProps) {
         <span className="switch-track" aria-hidden="true">
           <span className="switch-thumb" />
         </span>
-        <span className="switch-label">Agent mode</span>
+        {/* "Agent" where the header is not wide (see daily-chat.css); the name stays "Agent mode". */}
+        <span className="switch-label">
+          Agent<span className="switch-label-rest"> mode</span>
+        </span>
       </button>
       <span role="tooltip" id={tipId} className="tooltip">
         <strong>On — agent mode:</strong> tools work in the bound folder; relative paths start there and file

@@ -48,13 +48,14 @@ export function ModelField({ api, providerId, value, placeholder, onCommit }: Mo
   }
 
   return (
-    <div className="header-field header-field--model">
-      <label htmlFor={inputId} className="header-field-label">
+    <div className="model-field">
+      <label htmlFor={inputId} className="visually-hidden">
         Model
       </label>
       <input
         id={inputId}
-        className="header-input"
+        className="toolbar-chip model-field-input"
+        title="Model: pick from the provider's list or type any; empty is the provider's default"
         list={listId}
         value={text}
         placeholder={placeholder}
