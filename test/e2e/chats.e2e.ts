@@ -94,6 +94,7 @@ describe('the renderer in Chromium, served by the web host', () => {
         'create',
         'delete',
         'discardIfEmpty',
+        'fork',
         'list',
         'messages',
         'onChanged',
@@ -125,7 +126,7 @@ describe('the renderer in Chromium, served by the web host', () => {
       sandbox: ['status'],
       services: ['add', 'broker', 'connect', 'list', 'onChanged', 'remove', 'setBroker', 'setEnabled'],
       tools: ['list', 'run', 'stop', 'update'],
-      turns: ['onEvent', 'retry', 'start', 'stop'],
+      turns: ['edit', 'onEvent', 'regenerate', 'retry', 'start', 'stop'],
     })
     const rejection = await page.evaluate(() =>
       window.atelier?.chats
