@@ -143,7 +143,10 @@ export class TurnService {
     }
     const text =
       request.prompt ?? original.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n')
-    const attached = original.parts.filter((part): part is AttachmentPart => part.type === 'attachment')
+    // What it attached goes again; what Atelier noted then (restored files) was told once already.
+    const attached = original.parts.filter(
+      (part): part is AttachmentPart => part.type === 'attachment' && part.attachment.kind !== 'notice',
+    )
     const fork = this.deps.chats.branch(setup.chat.id, request.kept)
     this.deps.forks.split(setup.chat.id, request.turnId, fork.id)
     return { ...this.open(setup, text, attached, request), fork }
