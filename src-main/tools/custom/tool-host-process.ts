@@ -54,7 +54,8 @@ export function nodeHost(entry: string, execArgv: string[], env: NodeJS.ProcessE
   })
   return {
     send: (message) => {
-      if (child.connected) child.send(message)
+      // A host that dies as a message goes out fails the write (EPIPE): its exit says so already.
+      if (child.connected) child.send(message, () => {})
     },
     onMessage: (listener) => child.on('message', (message) => listener(message as FromHost)),
     onExit: (listener) => child.once('exit', (code) => listener(code)),
