@@ -1,9 +1,9 @@
 import { memo, useDeferredValue } from 'react'
 import type { Usage } from '../../../../src-shared/agent'
 import type { ToolCallState } from '../../../../src-shared/tool-calls'
-import { type AssistantPart, callKey, type ShellChunk } from './conversation'
+import { type AssistantPart, responsePieces, type ShellChunk } from './conversation'
 import { MarkdownText } from './MarkdownText'
-import { ToolCallCard } from './ToolCallCard'
+import { ToolActivity } from './ToolActivity'
 import { usageText } from './tokens'
 
 interface AssistantMessageProps {
@@ -26,7 +26,7 @@ function StreamingText({ text }: { text: string }) {
   return <MarkdownText text={deferred} />
 }
 
-/** One model response: its text as Markdown and a card per tool call, in the order they came. */
+/** One model response: its text as Markdown and its tool calls (those made together under one line), in the order they came. */
 export const AssistantMessage = memo(function AssistantMessage({
   turnId,
   parts,
@@ -36,24 +36,26 @@ export const AssistantMessage = memo(function AssistantMessage({
   live,
   usage,
 }: AssistantMessageProps) {
-  const lastText = parts.findLastIndex((part) => part.kind === 'text')
+  const pieces = responsePieces(parts)
+  const lastText = pieces.findLastIndex((piece) => piece.kind === 'text')
   return (
     <div className={`assistant-message${live ? ' assistant-message--live' : ''}`}>
-      {parts.map((part, index) =>
-        part.kind === 'text' ? (
+      {pieces.map((piece, index) =>
+        piece.kind === 'text' ? (
           live && index === lastText ? (
-            // biome-ignore lint/suspicious/noArrayIndexKey: parts only ever grow at the end
-            <StreamingText key={index} text={part.text} />
+            // biome-ignore lint/suspicious/noArrayIndexKey: pieces only ever grow at the end
+            <StreamingText key={index} text={piece.text} />
           ) : (
-            // biome-ignore lint/suspicious/noArrayIndexKey: parts only ever grow at the end
-            <MarkdownText key={index} text={part.text} />
+            // biome-ignore lint/suspicious/noArrayIndexKey: pieces only ever grow at the end
+            <MarkdownText key={index} text={piece.text} />
           )
         ) : (
-          <ToolCallCard
-            key={part.id}
-            call={part}
-            state={calls[callKey(turnId, part.id)]}
-            output={output[callKey(turnId, part.id)]}
+          <ToolActivity
+            key={piece.calls[0]?.id}
+            turnId={turnId}
+            calls={piece.calls}
+            states={calls}
+            output={output}
             active={active}
           />
         ),

@@ -52,19 +52,6 @@ export function resultSize(result: ToolResultView, name: string): string {
   return countOf(text.length, 'character', 'characters')
 }
 
-/**
- * How many rows a file, matches or a tree shows, to open only short ones at first; undefined for
- * text, which opens by its length as before.
- */
-export function resultRows(result: ToolResultView): number | undefined {
-  const display = bodyDisplay(result)
-  if (display?.kind === 'file') return display.lines.length
-  if (display?.kind === 'matches')
-    return display.matches.length + new Set(display.matches.map((m) => m.file)).size
-  if (display?.kind === 'paths') return display.entries.length
-  return undefined
-}
-
 /** Longer JSON is shown plain: highlighting a result near the executor's cap would hold up the page. */
 const HIGHLIGHT_LIMIT = 50_000
 
