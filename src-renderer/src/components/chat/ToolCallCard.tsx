@@ -179,6 +179,7 @@ export const ToolCallCard = memo(function ToolCallCard({
   const question = state?.question
   const previewed = question?.kind === 'approval' && question.preview?.kind === 'diff'
   const sandbox = shell?.sandbox && sandboxBadge(shell.sandbox)
+  const builtin = isBuiltinTool(call.name)
   const bodyId = useId()
   const { open, toggle } = useDisclosure(disclosureKey, {
     // Images are what such a call is for: they show without a click, as a failure does.
@@ -208,9 +209,7 @@ export const ToolCallCard = memo(function ToolCallCard({
           </span>
           {/* A built-in's verb, else the title Settings shows, with the name the model called it by. */}
           <span className="tool-card-name">{line.verb}</span>{' '}
-          {!isBuiltinTool(call.name) && title !== call.name && (
-            <code className="tool-card-id">{call.name}</code>
-          )}
+          {!builtin && title !== call.name && <code className="tool-card-id">{call.name}</code>}
           {!callLine && line.subject && (
             <code className="tool-card-summary" title={line.subject}>
               {line.subject}
@@ -269,11 +268,19 @@ export const ToolCallCard = memo(function ToolCallCard({
         )}
         {question && <QuestionView key={question.id} question={question} />}
 
-        {shell?.cwd && (
-          <p className="tool-card-where" title={`Ran in ${shell.cwd}`}>
-            <ChatIcon name="folder" size={12} />
-            <span className="visually-hidden">Ran in </span>
-            {shell.cwd}
+        {(builtin || shell?.cwd) && (
+          // A built-in's line says its verb: opened, the card names the tool as Settings does, by the
+          // title and the id the model called, and where a command ran.
+          <p className="tool-card-meta">
+            {builtin && <span className="tool-card-title">{title}</span>}
+            {builtin && title !== call.name && <code className="tool-card-id">{call.name}</code>}
+            {shell?.cwd && (
+              <span className="tool-card-where" title={`Ran in ${shell.cwd}`}>
+                <ChatIcon name="folder" size={12} />
+                <span className="visually-hidden">Ran in </span>
+                {shell.cwd}
+              </span>
+            )}
           </p>
         )}
         {args && (

@@ -122,13 +122,15 @@ function resultOutcome(name: string, result: ToolResultView): string {
   return text.length <= SHORT_OUTCOME && !text.includes('\n') ? text : resultSize(result, name)
 }
 
-/** How far a running call has come: its counted progress, else the last line it wrote. */
+/** How far a running call has come: its counted progress, its partial result, else the last line it wrote. */
 function progressOutcome(
   state: ToolCallState | undefined,
   output: ShellChunk[] | undefined,
 ): string | undefined {
   const counted = state?.progress?.counted
   if (counted) return countedProgressText(counted)
+  const partial = state?.progress?.partial
+  if (partial) return firstLine(partial.text)
   const written = output?.map((chunk) => chunk.text).join('') ?? ''
   const last = written.split('\n').findLast((line) => line.trim())
   return last?.trim()
