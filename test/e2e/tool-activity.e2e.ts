@@ -189,8 +189,15 @@ describe('compact tool activity', () => {
         toolCard(page, tool).getByRole('group', { name: `Approval for ${tool}`, exact: true })
       await approval('edit_file').getByRole('button', { name: 'Allow once', exact: true }).click()
       await approval('bash').getByRole('button', { name: 'Allow once', exact: true }).waitFor()
-      await page.mouse.move(0, 0)
+      // The list follows the stream to its end, where the question is.
+      await expect.poll(() => page.getByRole('button', { name: 'Jump to latest' }).count()).toBe(0)
       mkdirSync(SHOTS, { recursive: true })
+      await page.mouse.move(0, 0)
+      // The end, where the question waits, as the app shows it; then the turn from its prompt down.
+      await page.screenshot({ path: join(SHOTS, `after-${theme}-end.png`) })
+      await conversation(page).evaluate((log) => {
+        log.scrollTop = 0
+      })
       await page.screenshot({ path: join(SHOTS, `after-${theme}.png`) })
     })
   }

@@ -259,15 +259,6 @@ export const ToolCallCard = memo(function ToolCallCard({
       </header>
 
       <div id={bodyId} className="tool-card-body" hidden={!open}>
-        {state?.decisions.map((decision) =>
-          decision.kind === 'elicitation' ? (
-            <AnsweredQuestion key={decision.at + decision.kind} decision={decision} />
-          ) : decision.by === 'mode' && decision.outcome === 'allowed' ? null : (
-            <DecisionLine key={decision.at + decision.kind} decision={decision} tool={call.name} />
-          ),
-        )}
-        {question && <QuestionView key={question.id} question={question} />}
-
         {(builtin || shell?.cwd) && (
           // A built-in's line says its verb: opened, the card names the tool as Settings does, by the
           // title and the id the model called, and where a command ran.
@@ -283,6 +274,15 @@ export const ToolCallCard = memo(function ToolCallCard({
             )}
           </p>
         )}
+        {state?.decisions.map((decision) =>
+          decision.kind === 'elicitation' ? (
+            <AnsweredQuestion key={decision.at + decision.kind} decision={decision} />
+          ) : decision.by === 'mode' && decision.outcome === 'allowed' ? null : (
+            <DecisionLine key={decision.at + decision.kind} decision={decision} tool={call.name} />
+          ),
+        )}
+        {question && <QuestionView key={question.id} question={question} />}
+
         {args && (
           <details
             className="tool-section"
