@@ -159,6 +159,33 @@ describe('compact tool activity', () => {
     expect(await inTree()).toBe(false)
   })
 
+  it('scrolls a wide Markdown table sideways in a narrow window rather than breaking its words', async () => {
+    const { page, fake } = await open()
+    await page.setViewportSize({ width: 700, height: 800 })
+    const columns = ['setting', 'default', 'environment variable', 'description', 'since']
+    const row = ['checkpoints.retention', '30 days', 'ATELIER_CHECKPOINT_RETENTION', 'How long', '0.4']
+    fake.enqueue({
+      text: [
+        `| ${columns.join(' | ')} |`,
+        `|${columns.map(() => '---').join('|')}|`,
+        `| ${row.join(' | ')} |`,
+      ].join('\n'),
+    })
+    await send(page, 'Show the settings as a table')
+    const table = conversation(page).getByRole('table')
+    await table.waitFor()
+    await turnOver(page)
+    const frame = conversation(page).locator('.markdown-table')
+    expect(await frame.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true)
+    // A word stays on one line: its cell is as tall as one line of text.
+    const cell = table.getByRole('cell', { name: 'ATELIER_CHECKPOINT_RETENTION' })
+    const lineHeight = await cell.evaluate((element) =>
+      Number.parseFloat(getComputedStyle(element).lineHeight),
+    )
+    const height = await cell.evaluate((element) => element.getBoundingClientRect().height)
+    expect(height).toBeLessThan(lineHeight * 2)
+  })
+
   /** The screenshots of the issue's note: the same turn before and after, at 1280×800. */
   const SHOTS = join(ROOT, 'docs', 'images', 'daily')
   for (const theme of ['light', 'dark'] as Theme[]) {
