@@ -7,6 +7,7 @@ import {
   conversation,
   conversationText,
   messageBox,
+  openToolCall,
   screenshot,
   send,
   setSandbox,
@@ -143,6 +144,7 @@ describe('approvals in the chat', () => {
     await conversationText(page, (text) => text.includes('Wrote b.txt.'))
     await turnOver(page)
     expect(readFileSync(join(folder, 'b.txt'), 'utf8')).toBe('B\n')
+    await openToolCall(page, 'write_file')
     const byRule = approvalCards(page, 'write_file').last()
     expect(await byRule.getByText('Allowed', { exact: true }).count()).toBe(1)
     expect(await byRule.textContent()).toContain('by rule write_file')
@@ -201,6 +203,7 @@ describe('approvals in the chat', () => {
     await conversationText(page, (text) => text.includes('Wrote todo.md.'))
     await turnOver(page)
     expect(existsSync(join(folder, 'todo.md'))).toBe(true)
+    await openToolCall(page, 'write_file')
     expect(await approvalCards(page, 'write_file').last().textContent()).toContain(
       'by rule write_file(**/*.md)',
     )

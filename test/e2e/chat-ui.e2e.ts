@@ -7,6 +7,7 @@ import {
   conversation,
   conversationText,
   messageBox,
+  openToolCall,
   screenshot,
   send,
   sendButton,
@@ -97,6 +98,7 @@ describe('the chat screen', () => {
     await card.waitFor()
     await conversationText(page, (text) => text.includes('The folder holds'))
     await turnOver(page)
+    await openToolCall(page, 'list_directory')
 
     expect(await card.locator('.tool-args').textContent()).toBe('{\n  "path": "."\n}')
     // The entries as a tree (issue 19, item 4), not as the JSON the model reads.
@@ -148,7 +150,7 @@ describe('the chat screen', () => {
     })
 
     await send(page, 'Run the long job')
-    const card = toolCard(page, 'bash')
+    const card = await openToolCall(page, 'bash')
     // The shell's output shows while it runs.
     await card.getByRole('log', { name: 'Live output of bash' }).getByText('started').waitFor()
     expect(await card.getByText('Running…').count()).toBe(1)
@@ -238,7 +240,10 @@ describe('the chat screen', () => {
     await conversationText(page, (text) => text.includes('One of them was cut.'))
     await turnOver(page)
 
-    const [quoted, cut] = [toolCard(page, 'repeat_text').nth(0), toolCard(page, 'repeat_text').nth(1)]
+    const [quoted, cut] = [
+      await openToolCall(page, 'repeat_text', 0),
+      await openToolCall(page, 'repeat_text', 1),
+    ]
     expect(await quoted.locator('.tool-result-content').textContent()).toBe(quotedNotice)
     expect(await quoted.getByText('Truncated', { exact: true }).count()).toBe(0)
     expect(await cut.locator('.tool-result-content').textContent()).toContain(
@@ -487,6 +492,7 @@ describe('the chat screen', () => {
     await send(page, 'Move the planting date a little earlier.')
     await conversationText(page, (text) => text.includes('Watering stays daily'))
     await turnOver(page)
+    await openToolCall(page, 'edit_file')
     await toolCard(page, 'edit_file')
       .getByText('+Plant the tomatoes in late April.', { exact: true })
       .waitFor()

@@ -8,6 +8,7 @@ import type { ScriptedResponse } from '../support/fake-provider'
 import {
   conversation,
   conversationText,
+  openToolCall,
   ROOT,
   screenshot,
   send,
@@ -96,7 +97,7 @@ describe('custom tools in the app', () => {
     fake.enqueue(call('repo_stats', { glob: 'src/*.ts' }), { text: 'Three TypeScript files are tracked.' })
     await send(page, 'How many TypeScript files does git track?')
 
-    const card = toolCard(page, 'repo_stats')
+    const card = await openToolCall(page, 'repo_stats')
     const partial = card.getByRole('status', { name: 'Partial result of repo_stats' })
     await partial.getByText('Scanning files...', { exact: true }).waitFor()
     expect(await card.getByText('Running…').count()).toBe(1)

@@ -7,11 +7,11 @@ import {
   conversation,
   conversationText,
   messageBox,
+  openToolCall,
   screenshot,
   send,
   startApp,
   type Theme,
-  toolCard,
   turnOver,
   useChatApp,
 } from './support'
@@ -245,15 +245,14 @@ describe('the first hour: the conversation', () => {
       await conversationText(page, (text) => text.includes('Read and ran.'))
       await turnOver(page)
 
-      const read = toolCard(page, 'read_file')
-      const readHead = read.locator('header')
-      await readHead.getByText('Read files', { exact: true }).waitFor()
-      expect(await readHead.getByText('read_file', { exact: true }).count()).toBe(1)
+      // The line says the verb; opened, the card names the tool by its title and id.
+      const read = await openToolCall(page, 'read_file')
+      await read.getByText('Read files', { exact: true }).waitFor()
+      expect(await read.getByText('read_file', { exact: true }).count()).toBe(1)
 
-      const bash = toolCard(page, 'bash')
-      const bashHead = bash.locator('header')
-      await bashHead.getByText('bash', { exact: true }).first().waitFor()
-      const where = bashHead.getByText(`Ran in ${folder}`)
+      const bash = await openToolCall(page, 'bash')
+      await bash.getByText('bash', { exact: true }).first().waitFor()
+      const where = bash.getByText(`Ran in ${folder}`)
       await where.waitFor()
       expect(await where.getAttribute('title')).toBe(`Ran in ${folder}`)
       await screenshot(page, `first-hour-11-${theme}`)

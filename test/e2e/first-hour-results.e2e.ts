@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import {
   conversation,
   conversationText,
+  openToolCall,
   screenshot,
   send,
   settingsSection,
@@ -58,7 +59,7 @@ describe('the first hour: results, errors and the provider form', () => {
       await conversationText(page, (text) => text.includes('Read it.'))
       await turnOver(page)
 
-      const card = toolCard(page, 'read_file')
+      const card = await openToolCall(page, 'read_file')
       const result = card.getByRole('group', { name: 'Result of read_file' })
       await expand(result)
       const lines = result.getByRole('region', { name: 'src/app.ts, lines 3–12 of 30' })
@@ -90,6 +91,7 @@ describe('the first hour: results, errors and the provider form', () => {
     await conversationText(page, (text) => text.includes('Found them.'))
     await turnOver(page)
 
+    await openToolCall(page, 'grep')
     const result = toolCard(page, 'grep').getByRole('group', { name: 'Result of grep' })
     await expand(result)
     expect(await result.locator('summary').textContent()).toBe('Result · 2 matches in 2 files')
@@ -122,6 +124,7 @@ describe('the first hour: results, errors and the provider form', () => {
     await conversationText(page, (text) => text.includes('Listed.'))
     await turnOver(page)
 
+    for (const tool of ['glob', 'list_directory', 'get_current_datetime']) await openToolCall(page, tool)
     const globResult = toolCard(page, 'glob').getByRole('group', { name: 'Result of glob' })
     await expand(globResult)
     const globTree = globResult.getByRole('tree', { name: 'Paths found by glob' })

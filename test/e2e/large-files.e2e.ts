@@ -1,7 +1,7 @@
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { conversationText, send, toolCard, turnOver, useChatApp } from './support'
+import { conversationText, openToolCall, send, toolCard, turnOver, useChatApp } from './support'
 
 /**
  * Issue 40, item 6: a file over 10 MiB read in a window, and a grep that says which files of the
@@ -28,6 +28,7 @@ describe('files too large to read whole', () => {
     await send(page, `Call ${name}`)
     await conversationText(page, (text) => text.includes('Done.'))
     await turnOver(page)
+    await openToolCall(page, name)
     const result = toolCard(page, name).getByRole('group', { name: `Result of ${name}` })
     if ((await result.getAttribute('open')) === null) await result.locator('summary').click()
     return result

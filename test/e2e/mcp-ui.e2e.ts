@@ -6,7 +6,7 @@ import type { McpServerInfo } from '../../src-shared/mcp'
 import { MASKED_VALUE } from '../../src-shared/secrets'
 import { environmentOf } from '../main/tools/mcp/secret-probes'
 import { EVERYTHING_SERVER } from '../support/mcp-servers'
-import { descendantProcesses, ROOT, settingsSection, useChatApp } from './support'
+import { descendantProcesses, openToolCall, ROOT, settingsSection, useChatApp } from './support'
 
 const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots')
 const LONG_TOOL = 'everything__trigger-long-running-operation'
@@ -121,9 +121,7 @@ describe('MCP servers in the app', () => {
     await closeSettings(page)
     await page.getByRole('textbox', { name: 'Message' }).fill('Run the long operation')
     await page.getByRole('button', { name: 'Send', exact: true }).click()
-    const tool = page
-      .getByRole('log', { name: 'Conversation' })
-      .getByRole('article', { name: `Tool call ${LONG_TOOL}` })
+    const tool = await openToolCall(page, LONG_TOOL)
     const progress = tool.getByRole('progressbar', { name: `Progress of ${LONG_TOOL}` })
     await progress.waitFor()
     expect(await progress.getAttribute('max')).toBe('4')

@@ -6,6 +6,7 @@ import { Sandbox } from '../../src-main/tools/sandbox/sandbox'
 import {
   conversation,
   conversationText,
+  openToolCall,
   screenshot,
   send,
   setSandbox,
@@ -109,7 +110,7 @@ describe('the sandbox in the app', () => {
     await send(page, 'Try the page')
     await conversationText(page, (text) => text.includes('Tried it in the sandbox.'))
     await turnOver(page)
-    const card = toolCard(page, 'bash')
+    const card = await openToolCall(page, 'bash')
     await card.locator('.badge', { hasText: /^Sandboxed$/ }).waitFor()
     expect(await approvalCard(page).count()).toBe(0)
     expect(await card.getByRole('log', { name: 'Output of bash' }).textContent()).toContain('tried')

@@ -195,6 +195,27 @@ export const stopButton = (page: Page) => page.getByRole('button', { name: 'Stop
 export const toolCard = (page: Page, name: string) =>
   conversation(page).getByRole('article', { name: `Tool call ${name}` })
 
+/**
+ * Opens a call's card as a person does — the line of the calls it was made with (when it was one of
+ * several), then its own line — and returns the card. `index` picks among calls of one tool (the
+ * last by default).
+ */
+export async function openToolCall(page: Page, name: string, index = -1): Promise<Locator> {
+  const cards = conversation(page).getByRole('article', { name: `Tool call ${name}`, includeHidden: true })
+  const card = index < 0 ? cards.last() : cards.nth(index)
+  await card.waitFor({ state: 'attached' })
+  await card.evaluate((element) => {
+    const lines = [
+      element.closest('.tool-group')?.querySelector(':scope > .tool-line'),
+      element.querySelector(':scope > header > .tool-line'),
+    ]
+    for (const line of lines)
+      if (line?.getAttribute('aria-expanded') === 'false') (line as HTMLElement).click()
+  })
+  await card.locator(':scope > header > .tool-line[aria-expanded="true"]').waitFor()
+  return card
+}
+
 export async function send(page: Page, prompt: string) {
   await messageBox(page).fill(prompt)
   await sendButton(page).click()

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import {
   conversation,
   conversationText,
+  openToolCall,
   screenshot,
   send,
   setSandbox,
@@ -86,7 +87,7 @@ describe('tool calls in the chat', () => {
 
     // After a reload, each call still says what was decided for it.
     await page.reload()
-    await toolCard(page, 'write_file').waitFor()
+    for (const tool of ['edit_file', 'bash', 'write_file']) await openToolCall(page, tool)
     expect(await question(page, 'edit_file').textContent()).toContain('Allowed once')
     expect(await question(page, 'bash').textContent()).toContain('Denied')
     expect(await question(page, 'write_file').textContent()).toContain('Allowed once')
@@ -153,7 +154,7 @@ describe('tool calls in the chat', () => {
     )
     fake.enqueue({ toolCalls: [{ name: 'count_to_three', arguments: '{}' }] }, { text: 'Counted.' })
     await send(page, 'Count')
-    const card = toolCard(page, 'count_to_three')
+    const card = await openToolCall(page, 'count_to_three')
     await card.getByText('2 of 3 · Counting').waitFor()
     expect(await badge(page, 'count_to_three').textContent()).toBe('Running…')
     expect(

@@ -2,11 +2,11 @@ import { memo, useDeferredValue } from 'react'
 import type { Usage } from '../../../../src-shared/agent'
 import type { ToolCallState } from '../../../../src-shared/tool-calls'
 import { CopyButton } from './CopyButton'
-import { type AssistantPart, callKey, type ShellChunk } from './conversation'
+import { type AssistantPart, responsePieces, type ShellChunk } from './conversation'
 import { MarkdownText } from './MarkdownText'
 import { focusableMessage, MessageAction, MessageActions } from './MessageActions'
 import { useMessageActionsContext } from './message-actions-context'
-import { ToolCallCard } from './ToolCallCard'
+import { ToolActivity } from './ToolActivity'
 import { usageText } from './tokens'
 
 interface AssistantMessageProps {
@@ -35,9 +35,9 @@ function markdownOf(parts: readonly AssistantPart[]): string {
 }
 
 /**
- * One model response: its text as Markdown and a card per tool call, in the order they came. Once
- * it has ended it takes focus; its actions (copy as Markdown, regenerate the latest, fork from here)
- * and its tokens show while it is pointed at or the keyboard is in it.
+ * One model response: its text as Markdown and its tool calls (those made together under one line),
+ * in the order they came. Once it has ended it takes focus; its actions (copy as Markdown, regenerate
+ * the latest, fork from here) and its tokens show while it is pointed at or the keyboard is in it.
  */
 export const AssistantMessage = memo(function AssistantMessage({
   turnId,
@@ -49,22 +49,24 @@ export const AssistantMessage = memo(function AssistantMessage({
   usage,
 }: AssistantMessageProps) {
   const actions = useMessageActionsContext()
-  const lastText = parts.findLastIndex((part) => part.kind === 'text')
-  const body = parts.map((part, index) =>
-    part.kind === 'text' ? (
+  const pieces = responsePieces(parts)
+  const lastText = pieces.findLastIndex((piece) => piece.kind === 'text')
+  const body = pieces.map((piece, index) =>
+    piece.kind === 'text' ? (
       live && index === lastText ? (
-        // biome-ignore lint/suspicious/noArrayIndexKey: parts only ever grow at the end
-        <StreamingText key={index} text={part.text} />
+        // biome-ignore lint/suspicious/noArrayIndexKey: pieces only ever grow at the end
+        <StreamingText key={index} text={piece.text} />
       ) : (
-        // biome-ignore lint/suspicious/noArrayIndexKey: parts only ever grow at the end
-        <MarkdownText key={index} text={part.text} />
+        // biome-ignore lint/suspicious/noArrayIndexKey: pieces only ever grow at the end
+        <MarkdownText key={index} text={piece.text} />
       )
     ) : (
-      <ToolCallCard
-        key={part.id}
-        call={part}
-        state={calls[callKey(turnId, part.id)]}
-        output={output[callKey(turnId, part.id)]}
+      <ToolActivity
+        key={piece.calls[0]?.id}
+        turnId={turnId}
+        calls={piece.calls}
+        states={calls}
+        output={output}
         active={active}
       />
     ),

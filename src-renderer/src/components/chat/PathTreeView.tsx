@@ -50,12 +50,13 @@ export function buildTree(entries: PathsDisplay['entries']): TreeNode[] {
   return sort(root.children)
 }
 
-function TreeItem({ node }: { node: TreeNode }) {
+function TreeItem({ node, first }: { node: TreeNode; first: boolean }) {
   const folder = node.folder || node.children.length > 0
   return (
     <div
       role="treeitem"
-      tabIndex={-1}
+      // One tab stop for the whole tree, on the row last moved to (the first at the start).
+      tabIndex={first ? 0 : -1}
       aria-expanded={node.children.length > 0 ? true : undefined}
       aria-label={node.name}
     >
@@ -67,7 +68,7 @@ function TreeItem({ node }: { node: TreeNode }) {
         // biome-ignore lint/a11y/useSemanticElements: a tree's nested rows are its groups; a fieldset holds form controls
         <div role="group">
           {node.children.map((child) => (
-            <TreeItem key={child.name} node={child} />
+            <TreeItem key={child.name} node={child} first={false} />
           ))}
         </div>
       )}
@@ -75,7 +76,10 @@ function TreeItem({ node }: { node: TreeNode }) {
   )
 }
 
-/** Arrow keys move between rows, as in any tree; the rows themselves do nothing else. */
+/**
+ * Arrow keys move between rows, as in any tree; the rows themselves do nothing else. The row moved to
+ * keeps the tree's one tab stop (a roving tabindex), so Tab and Shift+Tab leave the tree from any row.
+ */
 function moveFocus(event: KeyboardEvent<HTMLDivElement>) {
   const items = [...event.currentTarget.querySelectorAll<HTMLElement>('[role="treeitem"]')]
   const at = items.indexOf(document.activeElement as HTMLElement)
@@ -99,10 +103,14 @@ function moveFocus(event: KeyboardEvent<HTMLDivElement>) {
   }
 }
 
+/** "40 files", "2 folders", "38 files and 2 folders": what was found, by kind. */
 export function pathsSize(display: PathsDisplay): string {
-  const count = display.entries.length
-  if (count === 0) return 'nothing found'
-  return `${count.toLocaleString()} ${count === 1 ? 'path' : 'paths'}`
+  const folders = display.entries.filter((entry) => entry.folder).length
+  const files = display.entries.length - folders
+  if (files + folders === 0) return 'nothing found'
+  const counted = (count: number, one: string, many: string) =>
+    count > 0 ? [`${count.toLocaleString()} ${count === 1 ? one : many}`] : []
+  return [...counted(files, 'file', 'files'), ...counted(folders, 'folder', 'folders')].join(' and ')
 }
 
 /** What glob found or list_directory listed, as a tree below the folder it was asked about. */
@@ -114,21 +122,9 @@ export function PathTreeView({ display, label }: { display: PathsDisplay; label:
       <p className="path-tree-root" title={display.root}>
         <ChatIcon name="folder" size={13} /> <code className="path-tree-root-path">{display.root}</code>
       </p>
-      <div
-        role="tree"
-        aria-label={label}
-        className="path-tree-list"
-        onKeyDown={moveFocus}
-        onFocus={(event) => {
-          // The first row takes the focus when the tree does (one tab stop for the whole tree).
-          if (event.target === event.currentTarget)
-            event.currentTarget.querySelector<HTMLElement>('[role="treeitem"]')?.focus()
-        }}
-        // One tab stop for the whole tree; arrows move inside it.
-        tabIndex={0}
-      >
-        {tree.map((node) => (
-          <TreeItem key={node.name} node={node} />
+      <div role="tree" aria-label={label} className="path-tree-list" onKeyDown={moveFocus}>
+        {tree.map((node, index) => (
+          <TreeItem key={node.name} node={node} first={index === 0} />
         ))}
       </div>
       {display.truncated && (

@@ -2,68 +2,25 @@ import { memo, useId, useMemo, useState } from 'react'
 import { type CountedProgress, countedProgressText } from '../../../../src-shared/progress'
 import type { Question } from '../../../../src-shared/questions'
 import type { ToolCallState } from '../../../../src-shared/tool-calls'
-import type { ToolDisplay, ToolErrorType } from '../../../../src-shared/tools'
+import type { ToolDisplay } from '../../../../src-shared/tools'
 import { sandboxBadge } from '../sandbox-words'
 import { ApprovalQuestion, ConfirmationQuestion, DecisionLine } from './ApprovalCard'
+import { activityLine, isBuiltinTool } from './activity-line'
 import { ChatIcon } from './ChatIcon'
+import { BUSY, callStatus, FAILED, STATUS_LABEL, WAITING } from './call-status'
 import type { PartialResult, ShellChunk, ToolCallView, ToolResultView } from './conversation'
 import { DiffView } from './DiffView'
 import { AnsweredQuestion, ElicitationQuestion } from './ElicitationCard'
 import { MarkdownText } from './MarkdownText'
 import { ShellOutput } from './ShellOutput'
 import { ToolImages } from './ToolImages'
-import { resultRows, resultSize, ToolResultBody } from './ToolResultBody'
+import { resultSize, ToolResultBody } from './ToolResultBody'
 import { formatDuration, headline, parseJson, prettyArguments } from './tool-display'
+import { useDisclosure } from './useDisclosure'
 
 /** Arguments this short show open; results only when tiny (or failed): the card stays calm. */
 const SHORT_ARGUMENTS = { lines: 10, chars: 800 }
 const SHORT_RESULT = { lines: 3, chars: 240 }
-
-/** What the card says of the call: its state, in a person's words. */
-type CardState =
-  | 'writing'
-  | 'preparing'
-  | 'checking'
-  | 'queued'
-  | 'waiting'
-  | 'running'
-  | 'asking'
-  | 'done'
-  | 'error'
-  | 'denied'
-  | 'cancelled'
-  | 'timeout'
-  | 'not-offered'
-  | 'interrupted'
-  | 'not-run'
-
-const STATE_LABEL: Record<CardState, string> = {
-  writing: 'Preparing…',
-  preparing: 'Preparing…',
-  checking: 'Checking…',
-  queued: 'Queued',
-  waiting: 'Waiting for approval',
-  running: 'Running…',
-  asking: 'Waiting for you',
-  done: 'Done',
-  error: 'Error',
-  denied: 'Denied',
-  cancelled: 'Cancelled',
-  timeout: 'Timed out',
-  'not-offered': 'Not offered',
-  interrupted: 'Interrupted',
-  'not-run': 'Not run',
-}
-
-/** Failures a person reads differently from a plain error; every other type is an Error. */
-const ERROR_STATES: Partial<Record<ToolErrorType, CardState>> = {
-  timeout: 'timeout',
-  not_offered: 'not-offered',
-  denied: 'denied',
-  interrupted: 'interrupted',
-}
-
-const BUSY: ReadonlySet<CardState> = new Set(['writing', 'preparing', 'checking', 'running'])
 
 interface ToolCallCardProps {
   call: ToolCallView
@@ -73,29 +30,8 @@ interface ToolCallCardProps {
   output: ShellChunk[] | undefined
   /** Whether the turn that made the call is still running (else a call without a state never ran). */
   active: boolean
-}
-
-/** The card's state, from the call's own state alone (before it has one: from the model's stream). */
-function stateOf(call: ToolCallView, state: ToolCallState | undefined, active: boolean): CardState {
-  if (!state) return !active ? 'not-run' : call.complete ? 'preparing' : 'writing'
-  switch (state.status) {
-    case 'validating':
-      return 'checking'
-    case 'scheduled':
-      return 'queued'
-    case 'awaiting_approval':
-      return 'waiting'
-    case 'executing':
-      return 'running'
-    case 'awaiting_input':
-      return 'asking'
-    case 'succeeded':
-      return 'done'
-    case 'cancelled':
-      return 'cancelled'
-    case 'failed':
-      return (state.errorType && ERROR_STATES[state.errorType]) ?? 'error'
-  }
+  /** Under which the person's opening or closing of the card is remembered (its `callKey`). */
+  disclosureKey: string
 }
 
 /** The question a call waits on, put to the person inside its card. */
@@ -212,14 +148,22 @@ function RenderedResult({
 }
 
 /**
- * One tool call — what was asked, what it is doing, and how it ended — with, inside it, the question
- * it waits on and what was decided for it: one card per call.
+ * One tool call: a line saying what it did to what and how it came out, which opens in place to the
+ * whole card — the question it waits on, what was decided, its arguments, output and result. A
+ * call that failed or waits for the person opens by itself.
  */
-export const ToolCallCard = memo(function ToolCallCard({ call, state, output, active }: ToolCallCardProps) {
-  const cardState = stateOf(call, state, active)
+export const ToolCallCard = memo(function ToolCallCard({
+  call,
+  state,
+  output,
+  active,
+  disclosureKey,
+}: ToolCallCardProps) {
+  const cardState = callStatus(call, state, active)
   const result = state?.result
   const args = useMemo(() => prettyArguments(call.arguments), [call.arguments])
   const summary = useMemo(() => headline(call.arguments), [call.arguments])
+  const line = activityLine(call.name, call.arguments, state, output)
   const display = result?.display
   const diff = display?.kind === 'diff' ? display : undefined
   const shell = display?.kind === 'shell' ? display : undefined
@@ -235,33 +179,54 @@ export const ToolCallCard = memo(function ToolCallCard({ call, state, output, ac
   const question = state?.question
   const previewed = question?.kind === 'approval' && question.preview?.kind === 'diff'
   const sandbox = shell?.sandbox && sandboxBadge(shell.sandbox)
+  const builtin = isBuiltinTool(call.name)
+  const bodyId = useId()
+  const { open, toggle } = useDisclosure(disclosureKey, {
+    // Images are what such a call is for: they show without a click, as a failure does.
+    attention: FAILED.has(cardState) || images.length > 0 || (state?.progress?.images ?? []).length > 0,
+    pinned: question !== undefined || WAITING.has(cardState),
+  })
 
   return (
-    <article className={`tool-card tool-card--${cardState}`} aria-label={`Tool call ${call.name}`}>
+    <article
+      className={`tool-card tool-card--${cardState}${open ? ' tool-card--open' : ''}`}
+      aria-label={`Tool call ${call.name}`}
+    >
       <header className="tool-card-head">
-        <span className="tool-card-icon">
-          <ChatIcon name={shell || liveOutput.length > 0 ? 'terminal' : 'tool'} size={15} />
-        </span>
-        {/* The title Settings shows, with the name the model called it by (the card's accessible name). */}
-        <span className="tool-card-name">{title}</span>
-        {title !== call.name && <code className="tool-card-id">{call.name}</code>}
-        {callLine ? (
+        <button
+          type="button"
+          className="tool-line"
+          aria-expanded={open}
+          aria-controls={bodyId}
+          title={open ? 'Fold the call to its line' : 'Show the whole call'}
+          onClick={toggle}
+        >
+          <span className="tool-line-chevron" aria-hidden="true">
+            <ChatIcon name="chevron-down" size={13} />
+          </span>
+          <span className="tool-card-icon">
+            <ChatIcon name={shell || liveOutput.length > 0 ? 'terminal' : 'tool'} size={15} />
+          </span>
+          {/* A built-in's verb, else the title Settings shows, with the name the model called it by. */}
+          <span className="tool-card-name">{line.verb}</span>{' '}
+          {!builtin && title !== call.name && <code className="tool-card-id">{call.name}</code>}
+          {!callLine && line.subject && (
+            <code className="tool-card-summary" title={line.subject}>
+              {line.subject}
+            </code>
+          )}
+          {/* Progress shows in the line while folded; opened, the card's own progress says it. */}
+          {line.outcome && (result || !open) && (
+            <span className="tool-line-outcome" title={line.outcome}>
+              <span aria-hidden="true"> · </span>
+              {line.outcome}
+            </span>
+          )}
+        </button>
+        {callLine && (
           <div className="tool-card-call">
             <MarkdownText text={callLine} />
           </div>
-        ) : (
-          summary && (
-            <code className="tool-card-summary" title={summary}>
-              {summary}
-            </code>
-          )
-        )}
-        {shell?.cwd && (
-          <span className="tool-card-where" title={`Ran in ${shell.cwd}`}>
-            <ChatIcon name="folder" size={12} />
-            <span className="visually-hidden">Ran in </span>
-            {shell.cwd}
-          </span>
         )}
         <span className="tool-card-badges">
           {result?.truncated && <span className="badge badge--warning">Truncated</span>}
@@ -273,10 +238,18 @@ export const ToolCallCard = memo(function ToolCallCard({ call, state, output, ac
               {sandbox.tone === 'open' && <span className="visually-hidden"> — {sandbox.title}</span>}
             </span>
           )}
-          <span className={`badge badge--${cardState}`}>
-            {BUSY.has(cardState) && <span className="spinner" aria-hidden="true" />}
-            {STATE_LABEL[cardState]}
-          </span>
+          {cardState === 'done' ? (
+            // Done is the usual end: a check mark says it without a word in every line.
+            <span className="badge badge--done badge--quiet" title={STATUS_LABEL.done}>
+              <ChatIcon name="check" size={12} />
+              <span className="visually-hidden">{STATUS_LABEL.done}</span>
+            </span>
+          ) : (
+            <span className={`badge badge--${cardState}`}>
+              {BUSY.has(cardState) && <span className="spinner" aria-hidden="true" />}
+              {STATUS_LABEL[cardState]}
+            </span>
+          )}
           {result && result.durationMs > 0 && (
             <span className="tool-card-duration" title="How long the call ran (waits for you left out)">
               {formatDuration(result.durationMs)}
@@ -285,72 +258,89 @@ export const ToolCallCard = memo(function ToolCallCard({ call, state, output, ac
         </span>
       </header>
 
-      {state?.decisions.map((decision) =>
-        decision.kind === 'elicitation' ? (
-          <AnsweredQuestion key={decision.at + decision.kind} decision={decision} />
-        ) : decision.by === 'mode' && decision.outcome === 'allowed' ? null : (
-          <DecisionLine key={decision.at + decision.kind} decision={decision} tool={call.name} />
-        ),
-      )}
-      {question && <QuestionView key={question.id} question={question} />}
-
-      {args && (
-        <details
-          className="tool-section"
-          open={!diff && !previewed && !saysItAll(call.arguments, summary) && isShort(args, SHORT_ARGUMENTS)}
-        >
-          <summary>Arguments</summary>
-          <pre className="tool-args">{args}</pre>
-        </details>
-      )}
-
-      {!shell && liveOutput.length > 0 && (
-        <ShellOutput chunks={liveOutput} label={`Live output of ${call.name}`} />
-      )}
-      {shell && (
-        <div className="shell-result">
-          <ShellOutput
-            chunks={[
-              { stream: 'stdout', text: shell.stdout },
-              { stream: 'stderr', text: shell.stderr },
-            ]}
-            label={`Output of ${call.name}`}
-          />
-          <p className="shell-status">
-            {shell.termination === 'signalled'
-              ? `Killed by ${shell.signal ?? 'a signal'}`
-              : shell.termination === 'aborted'
-                ? 'Stopped before it finished'
-                : shell.termination === 'timed_out'
-                  ? 'Timed out; the command and what it started were killed'
-                  : `Exit code ${shell.exitCode ?? 'none'}`}
-            {(shell.truncated.stdout || shell.truncated.stderr) && ' · the middle of long output was cut'}
+      <div id={bodyId} className="tool-card-body" hidden={!open}>
+        {(builtin || shell?.cwd) && (
+          // A built-in's line says its verb: opened, the card names the tool as Settings does, by the
+          // title and the id the model called, and where a command ran.
+          <p className="tool-card-meta">
+            {builtin && <span className="tool-card-title">{title}</span>}
+            {builtin && title !== call.name && <code className="tool-card-id">{call.name}</code>}
+            {shell?.cwd && (
+              <span className="tool-card-where" title={`Ran in ${shell.cwd}`}>
+                <ChatIcon name="folder" size={12} />
+                <span className="visually-hidden">Ran in </span>
+                {shell.cwd}
+              </span>
+            )}
           </p>
-        </div>
-      )}
-      {diff && <DiffView path={diff.path} patch={diff.patch} />}
-      <ToolImages name={call.name} outcomes={state?.progress?.images ?? []} images={images} />
-      {counted && <CountedProgressBar name={call.name} progress={counted} />}
-      {partial && <PartialView name={call.name} partial={partial} />}
+        )}
+        {state?.decisions.map((decision) =>
+          decision.kind === 'elicitation' ? (
+            <AnsweredQuestion key={decision.at + decision.kind} decision={decision} />
+          ) : decision.by === 'mode' && decision.outcome === 'allowed' ? null : (
+            <DecisionLine key={decision.at + decision.kind} decision={decision} tool={call.name} />
+          ),
+        )}
+        {question && <QuestionView key={question.id} question={question} />}
 
-      {result && rendered && <RenderedResult name={call.name} result={result} display={rendered} />}
-      {result && !rendered && (
-        <details
-          className={`tool-section tool-result${result.isError ? ' tool-result--error' : ''}`}
-          aria-label={`Result of ${call.name}`}
-          open={
-            result.isError ||
-            (!visual && isShort(result.content, SHORT_RESULT)) ||
-            (!visual && (resultRows(result) ?? Number.POSITIVE_INFINITY) <= SHORT_RESULT.lines)
-          }
-        >
-          <summary>
-            {result.isError ? 'Result (error)' : 'Result'}
-            <span className="tool-section-meta"> · {resultSize(result, call.name)}</span>
-          </summary>
-          <ToolResultBody name={call.name} result={result} />
-        </details>
-      )}
+        {args && (
+          <details
+            className="tool-section"
+            open={
+              !diff && !previewed && !saysItAll(call.arguments, summary) && isShort(args, SHORT_ARGUMENTS)
+            }
+          >
+            <summary>Arguments</summary>
+            <pre className="tool-args">{args}</pre>
+          </details>
+        )}
+
+        {!shell && liveOutput.length > 0 && (
+          <ShellOutput chunks={liveOutput} label={`Live output of ${call.name}`} />
+        )}
+        {shell && (
+          <div className="shell-result">
+            <ShellOutput
+              chunks={[
+                { stream: 'stdout', text: shell.stdout },
+                { stream: 'stderr', text: shell.stderr },
+              ]}
+              label={`Output of ${call.name}`}
+            />
+            <p className="shell-status">
+              {shell.termination === 'signalled'
+                ? `Killed by ${shell.signal ?? 'a signal'}`
+                : shell.termination === 'aborted'
+                  ? 'Stopped before it finished'
+                  : shell.termination === 'timed_out'
+                    ? 'Timed out; the command and what it started were killed'
+                    : `Exit code ${shell.exitCode ?? 'none'}`}
+              {(shell.truncated.stdout || shell.truncated.stderr) && ' · the middle of long output was cut'}
+            </p>
+          </div>
+        )}
+        {diff && <DiffView path={diff.path} patch={diff.patch} />}
+        <ToolImages name={call.name} outcomes={state?.progress?.images ?? []} images={images} />
+        {counted && <CountedProgressBar name={call.name} progress={counted} />}
+        {partial && <PartialView name={call.name} partial={partial} />}
+
+        {result && rendered && <RenderedResult name={call.name} result={result} display={rendered} />}
+        {result && !rendered && (
+          <details
+            className={`tool-section tool-result${result.isError ? ' tool-result--error' : ''}`}
+            aria-label={`Result of ${call.name}`}
+            // The person opened the call to see what it found: a file, matches or text show at once;
+            // a diff, a command's output or images already show above, so their raw text waits.
+            open={result.isError || !visual}
+          >
+            <summary>
+              {result.isError ? 'Result (error)' : 'Result'}
+              <span className="tool-section-meta"> · {resultSize(result, call.name)}</span>
+            </summary>
+            <ToolResultBody name={call.name} result={result} />
+          </details>
+        )}
+      </div>
     </article>
   )
 })

@@ -53,8 +53,8 @@ export function resultSize(result: ToolResultView, name: string): string {
 }
 
 /**
- * How many rows a file, matches or a tree shows, to open only short ones at first; undefined for
- * text, which opens by its length as before.
+ * How many rows a file, matches or a tree shows (the playground asks whether a result is drawn);
+ * undefined for text.
  */
 export function resultRows(result: ToolResultView): number | undefined {
   const display = bodyDisplay(result)

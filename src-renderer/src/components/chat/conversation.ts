@@ -36,6 +36,24 @@ export interface ToolCallView {
 
 export type AssistantPart = { kind: 'text'; text: string } | ({ kind: 'tool_call' } & ToolCallView)
 
+/** A response's parts as shown: its texts, and each run of calls made side by side as one piece. */
+export type ResponsePiece = { kind: 'text'; text: string } | { kind: 'calls'; calls: ToolCallView[] }
+
+/**
+ * The parts with consecutive calls gathered into one run: the calls a model makes together in one
+ * response (parallel calls) show under one line.
+ */
+export function responsePieces(parts: AssistantPart[]): ResponsePiece[] {
+  const pieces: ResponsePiece[] = []
+  for (const part of parts) {
+    const last = pieces.at(-1)
+    if (part.kind === 'text') pieces.push(part)
+    else if (last?.kind === 'calls') last.calls.push(part)
+    else pieces.push({ kind: 'calls', calls: [part] })
+  }
+  return pieces
+}
+
 export interface RetryNotice {
   attempt: number
   delayMs: number

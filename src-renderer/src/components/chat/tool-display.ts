@@ -12,11 +12,30 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/** Arguments as indented JSON; as written when they are not JSON (yet: they may still be streaming). */
+/**
+ * Arguments as indented JSON; as written when they are not JSON (yet: they may still be streaming).
+ * When a value runs over several lines (an edit's old and new text, a file's content), each argument
+ * goes on its own `name:` line with such a value's lines below it: text reads as text, not as `\n`.
+ */
 export function prettyArguments(text: string): string {
   if (text.trim() === '') return ''
   const value = parseJson(text)
-  return value === undefined ? text : JSON.stringify(value, null, 2)
+  if (value === undefined) return text
+  if (!isRecord(value) || !Object.values(value).some(isMultiline)) return JSON.stringify(value, null, 2)
+  return Object.entries(value)
+    .map(([key, item]) =>
+      isMultiline(item)
+        ? `${key}:\n${item
+            .split('\n')
+            .map((line) => `  ${line}`)
+            .join('\n')}`
+        : `${key}: ${typeof item === 'string' ? item : JSON.stringify(item)}`,
+    )
+    .join('\n')
+}
+
+function isMultiline(value: unknown): value is string {
+  return typeof value === 'string' && value.includes('\n')
 }
 
 /** The argument that says most about a call, for its header: a path, a command, a pattern. */
