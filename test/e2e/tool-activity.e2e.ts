@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest'
 import {
   conversation,
   conversationText,
-  ROOT,
   screenshot,
   send,
   setSandbox,
@@ -186,8 +185,7 @@ describe('compact tool activity', () => {
     expect(height).toBeLessThan(lineHeight * 2)
   })
 
-  /** The screenshots of the issue's note: the same turn before and after, at 1280×800. */
-  const SHOTS = join(ROOT, 'docs', 'images', 'daily')
+  /** The turn of docs/images/daily (taken from these screenshots once, before and after), at 1280×800. */
   for (const theme of ['light', 'dark'] as Theme[]) {
     it(`shows a working turn — five calls, an edit, a command that asks — at 1280×800 (${theme})`, async () => {
       const folder = project()
@@ -218,14 +216,12 @@ describe('compact tool activity', () => {
       await approval('bash').getByRole('button', { name: 'Allow once', exact: true }).waitFor()
       // The list follows the stream to its end, where the question is.
       await expect.poll(() => page.getByRole('button', { name: 'Jump to latest' }).count()).toBe(0)
-      mkdirSync(SHOTS, { recursive: true })
-      await page.mouse.move(0, 0)
       // The end, where the question waits, as the app shows it; then the turn from its prompt down.
-      await page.screenshot({ path: join(SHOTS, `after-${theme}-end.png`) })
+      await screenshot(page, `daily-turn-${theme}-end`)
       await conversation(page).evaluate((log) => {
         log.scrollTop = 0
       })
-      await page.screenshot({ path: join(SHOTS, `after-${theme}.png`) })
+      await screenshot(page, `daily-turn-${theme}`)
     })
   }
 })
