@@ -143,12 +143,12 @@ describe('Tool services in the app', () => {
     await expect.poll(() => statusOf(joke)).toBe('Running')
     expect(jokeProcesses()).toHaveLength(1)
     await enable.click()
-    await expect.poll(() => enable.getAttribute('aria-checked')).toBe('false')
+    await expect.poll(() => enable.getAttribute('aria-checked'), { timeout: 10_000 }).toBe('false')
     expect(await statusOf(joke)).toBe('Off')
     expect((await servicesOf(page))[0]?.enabled).toBe(false)
     await expect.poll(() => jokeProcesses(), { timeout: 10_000 }).toEqual([])
     await enable.click()
-    await expect.poll(() => enable.getAttribute('aria-checked')).toBe('true')
+    await expect.poll(() => enable.getAttribute('aria-checked'), { timeout: 10_000 }).toBe('true')
     expect(await statusOf(joke)).toBe('Not running')
     expect((await servicesOf(page))[0]?.enabled).toBe(true)
 
@@ -298,7 +298,7 @@ describe('Tool services in the app', () => {
 
     // Turned on, its tools join Settings → Tools, where the card points, each with its switch.
     await enable.click()
-    await expect.poll(() => enable.getAttribute('aria-checked')).toBe('true')
+    await expect.poll(() => enable.getAttribute('aria-checked'), { timeout: 10_000 }).toBe('true')
     await announced.getByRole('button', { name: 'Open Settings → Tools' }).click()
     expect(await page.getByRole('tab', { name: 'Tools', exact: true }).getAttribute('aria-selected')).toBe(
       'true',
@@ -359,7 +359,7 @@ describe('Tool services in the app', () => {
     await notes.waitFor({ timeout: 15_000 })
     const enable = notes.getByRole('switch', { name: 'Enable notes' })
     await enable.click()
-    await expect.poll(() => enable.getAttribute('aria-checked')).toBe('true')
+    await expect.poll(() => enable.getAttribute('aria-checked'), { timeout: 10_000 }).toBe('true')
     expect(await notes.getByText('Changed since you turned it on').count()).toBe(0)
 
     // The same id announced with other subjects: off, and the card says what changed.
@@ -372,7 +372,7 @@ describe('Tool services in the app', () => {
       }),
     )
     await notes.getByText('Changed since you turned it on').waitFor({ timeout: 15_000 })
-    await expect.poll(() => enable.getAttribute('aria-checked')).toBe('false')
+    await expect.poll(() => enable.getAttribute('aria-checked'), { timeout: 10_000 }).toBe('false')
     expect(await statusOf(notes)).toBe('Off')
     expect(await notes.getByText('Changed', { exact: true }).isVisible()).toBe(true)
     const changes = notes.getByRole('list', { name: 'What changed' })
@@ -385,7 +385,7 @@ describe('Tool services in the app', () => {
 
     // Turned on again, this version is the one enabled: the notice goes.
     await enable.click()
-    await expect.poll(() => enable.getAttribute('aria-checked')).toBe('true')
+    await expect.poll(() => enable.getAttribute('aria-checked'), { timeout: 10_000 }).toBe('true')
     expect(await notes.getByText('Changed since you turned it on').count()).toBe(0)
     expect((await servicesOf(page)).find((info) => info.id === 'notes')).toMatchObject({
       enabled: true,
