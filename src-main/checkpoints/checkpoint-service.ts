@@ -64,6 +64,8 @@ export function mayChangeFolder(call: Pick<CheckpointedCall, 'kind' | 'source'>)
 export class CheckpointService {
   private readonly open = new Map<string, OpenFolder>()
   private resuming: Promise<number> | undefined
+  /** Atelier is closing: no snapshot is taken from now on. */
+  closed = false
 
   constructor(private readonly deps: CheckpointServiceDeps) {}
 
@@ -239,14 +241,37 @@ export class CheckpointService {
   }
 
   private async resume(): Promise<number> {
-    const journals = this.deps.repository.journals()
+    const { repository } = this.deps
+    const journals = repository.journals()
     for (const journal of journals) {
-      const checkpoint = this.deps.repository.get(journal.checkpointId)
+      const checkpoint = repository.get(journal.checkpointId)
       if (!checkpoint) continue
       applySteps(checkpoint.folder, this.folder(checkpoint.folder).store, journal.steps, checkpoint.id)
       await this.endRestore(checkpoint)
     }
+    for (const checkpoint of repository.unendedTurns()) {
+      if (checkpoint.turnId && this.deps.forks.isTurnRunning(checkpoint.turnId)) continue
+      if (!existsSync(checkpoint.folder)) continue
+      await this.endInterrupted(checkpoint)
+    }
     return journals.length
+  }
+
+  /**
+   * A turn Atelier went away from (a crash, a kill) left its checkpoint open: it ends with the
+   * folder as it is now, and what no finished call accounts for is put down to the calls that were
+   * cut off — what they did, and whatever else changed before this start.
+   */
+  private async endInterrupted(checkpoint: CheckpointRecord): Promise<void> {
+    const { repository } = this.deps
+    const after = await this.snapshot(checkpoint.folder)
+    const accounted = new Set(repository.calls(checkpoint.id).flatMap((call) => call.paths))
+    const rest = this.paths(checkpoint.folder, checkpoint.beforeRoot, after).filter(
+      (path) => !accounted.has(path),
+    )
+    for (const call of repository.interruptedCalls(checkpoint.turnId ?? ''))
+      repository.saveCall(checkpoint.id, call, rest)
+    this.endTurn(checkpoint, after)
   }
 
   /**
@@ -292,12 +317,14 @@ export class CheckpointService {
   }
 
   close(): void {
+    this.closed = true
     for (const open of this.open.values()) open.snapshots.close()
     this.open.clear()
   }
 
   /** The folder's snapshot as it is now (after its first, in the background, if that is running). */
   async snapshot(folder: string): Promise<string> {
+    if (this.closed) throw new AtelierError('interrupted', 'Atelier is closing.')
     const open = this.folder(folder)
     await this.first(folder)
     return open.snapshots.snapshot()
@@ -597,11 +624,14 @@ export class TurnCheckpoints {
     }
   }
 
-  /** The turn has ended: the folder after it is recorded. */
+  /**
+   * The turn has ended: the folder after it is recorded. When it cannot be (Atelier is closing),
+   * the checkpoint stays open and the next start ends it (see `resumeRestores`).
+   */
   async finish(): Promise<void> {
     if (!this.checkpoint) return
     const after = await this.snap()
-    this.service.endTurn(this.checkpoint, after ?? this.checkpoint.beforeRoot)
+    if (after !== undefined) this.service.endTurn(this.checkpoint, after)
   }
 
   private async snap(): Promise<string | undefined> {
@@ -609,7 +639,8 @@ export class TurnCheckpoints {
       return await this.service.snapshot(this.folder)
     } catch (error) {
       this.broken = true
-      console.warn(`Checkpoints are off for this turn: ${(error as Error).message}`)
+      // Closing, the next start ends the checkpoint; any other failure is worth a word.
+      if (!this.service.closed) console.warn(`Checkpoints are off for this turn: ${(error as Error).message}`)
       return undefined
     }
   }

@@ -93,6 +93,12 @@ export class CheckpointsRepository {
         `SELECT coalesce(after_root, before_root) AS root FROM checkpoints WHERE folder = ?
          ORDER BY created_at DESC, rowid DESC LIMIT 1`,
       ),
+      unendedTurns: db.prepare<[], CheckpointRow>(
+        `SELECT * FROM checkpoints WHERE kind = 'turn' AND ended_at IS NULL ORDER BY created_at, rowid`,
+      ),
+      interruptedCalls: db.prepare<[string], { id: string; name: string }>(
+        `SELECT id, name FROM tool_calls WHERE turn_id = ? AND error_type = 'interrupted' ORDER BY call_index`,
+      ),
       folders: db.prepare<[], { folder: string }>(
         `SELECT DISTINCT folder FROM checkpoints WHERE folder != ''`,
       ),
@@ -165,6 +171,16 @@ export class CheckpointsRepository {
   /** The newest snapshot recorded of a folder, to start the next from. */
   latestRoot(folder: string): string | undefined {
     return this.statements.latestOfFolder.get(folder)?.root
+  }
+
+  /** Turn checkpoints never ended: their turn runs, or Atelier went away from it. */
+  unendedTurns(): CheckpointRecord[] {
+    return this.statements.unendedTurns.all().map(toRecord)
+  }
+
+  /** The calls of a turn that were cut off when Atelier went away. */
+  interruptedCalls(turnId: string): ChangedBy[] {
+    return this.statements.interruptedCalls.all(turnId).map((row) => ({ callId: row.id, tool: row.name }))
   }
 
   /** The folders checkpoints were taken of (a chat without one rewinds its conversation only). */
