@@ -53,7 +53,7 @@ describe('TurnService', () => {
       fake.enqueue({ text: 'Seen.' })
       const attached = {
         type: 'attachment' as const,
-        attachment: { kind: 'notice' as const, name: 'A note', text: 'Remember the note.' },
+        attachment: { kind: 'file' as const, path: 'notes/a.md', name: 'a.md', text: 'Remember the note.' },
       }
       const first = await atelier.agent.begin({ chatId: chat.id, prompt: 'look', attached: [attached] }).done
 
