@@ -64,6 +64,21 @@ describe('TurnService', () => {
       await waitForIdle(atelier, chat.id)
     })
 
+    it('does not tell the model again what Atelier noted with the edited prompt', async () => {
+      const { atelier, fake, chat } = await fixture()
+      fake.enqueue({ text: 'Noted.' })
+      const notice = {
+        type: 'attachment' as const,
+        attachment: { kind: 'notice' as const, name: '1 files restored', text: 'a.txt was restored.' },
+      }
+      const first = await atelier.agent.begin({ chatId: chat.id, prompt: 'go on', attached: [notice] }).done
+      fake.enqueue({ text: 'Again.' })
+      await atelier.agent.edit({ chatId: chat.id, turnId: first.id, prompt: 'go on, differently' })
+      const [prompt] = atelier.agent.view({ id: chat.id }).messages
+      expect(prompt?.parts).toEqual([{ type: 'text', text: 'go on, differently' }])
+      await waitForIdle(atelier, chat.id)
+    })
+
     it('is refused with not_found for a prompt the chat does not have, and turn_running while a turn runs', async () => {
       const { atelier, fake, chat, run } = await fixture()
       fake.enqueue({ text: 'One.' })
