@@ -1,0 +1,69 @@
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import {
+  DEFAULT_INSTRUCTION_NAMES,
+  instructionsFor,
+  instructionsText,
+  startingInstructions,
+} from '../../../src-main/agent/project-instructions'
+import { useTempDirs } from '../../support/temp-dir'
+
+describe('project instructions', () => {
+  const tempDir = useTempDirs()
+
+  function project(files: Record<string, string>) {
+    const root = realpathSync(tempDir())
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(root, path, '..'), { recursive: true })
+      writeFileSync(join(root, path), text)
+    }
+    const home = realpathSync(tempDir())
+    return { root, home, options: { names: DEFAULT_INSTRUCTION_NAMES, capBytes: 32 * 1024, home } }
+  }
+
+  it('reads the repository top down to the folder, with imports, and a subfolder’s when worked in', () => {
+    const { root, options } = project({
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      'AGENTS.md': 'Root rules.\n@docs/style.md\n',
+      'docs/style.md': 'Use tabs.\n',
+      'app/AGENTS.md': 'App rules.\n',
+      'app/pkg/AGENTS.md': 'Package rules.\n',
+      'app/pkg/x.ts': 'export {}\n',
+    })
+    const folder = join(root, 'app')
+    const files = startingInstructions(folder, options)
+    expect(files.map((file) => file.label)).toEqual(['AGENTS.md', 'app/AGENTS.md'])
+    expect(files[0]?.text).toContain('Use tabs.')
+    const loaded = new Set(files.map((file) => file.path))
+    const added = instructionsFor(folder, join(folder, 'pkg/x.ts'), loaded, options)
+    expect(added?.label).toBe('app/pkg/AGENTS.md')
+    expect(
+      instructionsFor(folder, join(folder, 'pkg/x.ts'), new Set([...loaded, added?.path ?? '']), options),
+    ).toBeUndefined()
+    expect(instructionsText(files)).toMatch(/## AGENTS.md[\s\S]*Root rules[\s\S]*## app\/AGENTS.md/)
+  })
+
+  it('refuses an import outside the project and a cycle, and says so in place', () => {
+    const { root, options } = project({
+      'AGENTS.md': '@a.md\n@../../etc/passwd\n',
+      'a.md': 'A\n@b.md\n',
+      'b.md': 'B\n@a.md\n',
+    })
+    const [file] = startingInstructions(root, options)
+    expect(file?.text).toContain('A\nB\n[import @a.md refused: a cycle]')
+    expect(file?.refused).toEqual(['@a.md: a cycle', '@../../etc/passwd: outside the folder'])
+    expect(file?.text).not.toContain('root:')
+  })
+
+  it('cuts at the cap and says where, and takes CLAUDE.md where there is no AGENTS.md', () => {
+    const { root, home, options } = project({ 'CLAUDE.md': `${'x'.repeat(100 * 1024)}\n` })
+    mkdirSync(join(home, '.atelier'))
+    writeFileSync(join(home, '.atelier', 'AGENTS.md'), 'Mine everywhere.\n')
+    const files = startingInstructions(root, options)
+    expect(files.map((file) => file.label)).toEqual(['~/.atelier/AGENTS.md', 'CLAUDE.md'])
+    expect(files[1]?.cut).toBe(true)
+    expect(files[1]?.text).toContain('[… cut here: the project instructions passed 32 KiB]')
+    expect(files.reduce((bytes, file) => bytes + Buffer.byteLength(file.text), 0)).toBeLessThan(33 * 1024)
+  })
+})
