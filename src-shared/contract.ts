@@ -17,6 +17,7 @@ import {
   SnapshotProgress,
 } from './checkpoints'
 import { CustomToolLog, CustomToolsInfo } from './custom-tools'
+import { InstructionSettings } from './instructions'
 import { McpServerInfo, McpServerInput, McpServerStatus, McpSignIn } from './mcp'
 import { McpGetPromptRequest, McpRenderedPrompt, McpServerPrompts, McpServerResources } from './mcp-catalog'
 import {
@@ -83,6 +84,8 @@ export const Preferences = Type.Object({
   sandbox: SandboxSettings,
   /** Snapshots of the bound folder around the agent's changes, and how long they are kept. */
   checkpoints: CheckpointSettings,
+  /** The project's instruction files: which names, and how much of them in all. */
+  instructions: InstructionSettings,
 })
 export type Preferences = Static<typeof Preferences>
 

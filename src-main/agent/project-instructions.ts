@@ -13,12 +13,10 @@
  */
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
+import type { Chat } from '../../src-shared/contract'
+import type { InstructionSettings } from '../../src-shared/instructions'
 import { isInsideReal } from '../tools/paths'
 
-/** The names looked for in a folder, the first present taken. */
-export const DEFAULT_INSTRUCTION_NAMES = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md']
-/** All instruction text together, at most: past it, the rest is cut and said to be. */
-export const DEFAULT_INSTRUCTIONS_CAP_BYTES = 32 * 1024
 /** How deep `@path` imports may nest. */
 export const IMPORT_DEPTH = 5
 
@@ -44,6 +42,16 @@ export interface InstructionFile {
 
 /** A line that is only an import: `@path`, nothing else. */
 const IMPORT_LINE = /^@(\S+)\s*$/
+
+/** A chat's instruction files at a turn's start: none outside agent mode or without a folder. */
+export function chatInstructions(chat: Chat, settings: InstructionSettings, home: string): InstructionFile[] {
+  if (chat.mode !== 'agent' || !chat.workingDir) return []
+  return startingInstructions(chat.workingDir, {
+    names: settings.names,
+    capBytes: settings.capKiB * 1024,
+    home,
+  })
+}
 
 /**
  * The instruction files in force for `folder` at its start: the person's, then each folder's from

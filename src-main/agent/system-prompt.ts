@@ -40,6 +40,14 @@ export interface SandboxPrompt {
   unasked: boolean
 }
 
+/** What else a turn's system prompt says: the sandbox, the project's instruction files, the date. */
+export interface SystemPromptExtras {
+  sandbox?: SandboxPrompt | undefined
+  /** The project's instruction files as one section (see project-instructions.ts). */
+  instructions?: string
+  now?: Date
+}
+
 /**
  * The profile's prompt, in agent mode the folder the tools work in, what approvals do, and — when a
  * shell is offered — what the sandbox lets its commands do.
@@ -48,8 +56,7 @@ export function buildSystemPrompt(
   profile: AgentProfile,
   chat: Chat,
   approvalMode: ApprovalMode,
-  sandbox?: SandboxPrompt,
-  now = new Date(),
+  { sandbox, instructions = '', now = new Date() }: SystemPromptExtras = {},
 ): string {
   const sections = [profile.systemPrompt.trim()]
   const inFolder = chat.mode === 'agent' && chat.workingDir
@@ -62,6 +69,8 @@ export function buildSystemPrompt(
       ].join(' '),
     )
   }
+  // The project's own words come early and stay put from turn to turn, so a prompt cache holds them.
+  sections.push(instructions)
   const rules =
     !inFolder && approvalMode !== 'full-auto' && approvalMode !== 'read-only'
       ? 'No project folder is bound, so every file and shell call waits for the person to approve it.'

@@ -56,6 +56,8 @@ export interface TurnServiceDeps {
   sandbox?: CommandSandbox
   /** Snapshots the folder around the calls that may change it; tells the model of restores. */
   checkpoints?: CheckpointService
+  /** The project's instruction files (AGENTS.md…) as a section of the system prompt; none by default. */
+  instructions?: (chat: Chat) => string
   events: AtelierEvents
   user: string
   /**
@@ -328,7 +330,10 @@ export class TurnService {
       const sandbox = await sandboxPrompt(this.deps.sandbox, tools.runsCommands, approvalMode)
       const context = await this.deps.context.forTurn(chat, provider, adapter, {
         turnId: turn.id,
-        system: buildSystemPrompt(profile, chat, approvalMode, sandbox),
+        system: buildSystemPrompt(profile, chat, approvalMode, {
+          sandbox,
+          instructions: this.deps.instructions?.(chat) ?? '',
+        }),
         tools: tools.definitions,
         emit,
         signal: controller.signal,

@@ -2,12 +2,13 @@ import { mkdirSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import packageJson from '../../package.json'
-import type { EventPayload } from '../../src-shared/contract'
+import type { Chat, EventPayload } from '../../src-shared/contract'
 import { AgentProfileService } from '../agent/agent-profiles'
 import { readAttachments } from '../agent/attachments'
 import { ContextService } from '../agent/context/context-service'
 import { answerInterruptedCommands } from '../agent/interrupted-commands'
 import { FolderMentions } from '../agent/mentions'
+import { chatInstructions, instructionsText } from '../agent/project-instructions'
 import { ToolProjectionService } from '../agent/tool-projection'
 import { TurnService } from '../agent/turn-service'
 import { ApprovalService } from '../approvals/approval-service'
@@ -254,7 +255,11 @@ export function createAtelier({
     },
     user: LOCAL_USER,
   })
+  // The project's AGENTS.md (and kin) as the system prompt carries them, read afresh for each turn.
+  const instructions = (chat: Chat) =>
+    instructionsText(chatInstructions(chat, preferences.get().instructions, home ?? homedir()))
   const context = new ContextService({
+    instructions,
     conversation,
     preferences,
     projection,
@@ -295,6 +300,7 @@ export function createAtelier({
     asker: questions,
     sandbox,
     checkpoints,
+    instructions,
     events,
     user: LOCAL_USER,
     readAttachments: (attachments, chat) =>

@@ -29,6 +29,8 @@ export interface ContextServiceDeps {
   notifyCustomTools?: (folder: string | null, reason: SessionReason) => void
   /** What the system prompt says of the sandbox. */
   sandbox?: CommandSandbox
+  /** The project's instruction files as a section of the system prompt. */
+  instructions?: (chat: Chat) => string
 }
 
 /** What a turn's context is built for: its id (null between turns), system prompt, tools, events and stop. */
@@ -98,12 +100,10 @@ export class ContextService {
     const { chat, provider, profile, approvalMode, projection } = await this.deps.projection.nextTurn(id)
     const context = await this.forTurn(chat, provider, createProviderAdapter(provider.config), {
       turnId: null,
-      system: buildSystemPrompt(
-        profile,
-        chat,
-        approvalMode,
-        await sandboxPrompt(this.deps.sandbox, projection.runsCommands, approvalMode),
-      ),
+      system: buildSystemPrompt(profile, chat, approvalMode, {
+        sandbox: await sandboxPrompt(this.deps.sandbox, projection.runsCommands, approvalMode),
+        instructions: this.deps.instructions?.(chat) ?? '',
+      }),
       tools: projection.definitions,
       emit: () => {},
       signal,

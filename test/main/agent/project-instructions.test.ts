@@ -2,15 +2,17 @@ import { mkdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
-  DEFAULT_INSTRUCTION_NAMES,
   instructionsFor,
   instructionsText,
   startingInstructions,
 } from '../../../src-main/agent/project-instructions'
+import { DEFAULT_INSTRUCTION_SETTINGS } from '../../../src-shared/instructions'
+import { useAgentFixture } from '../../support/agent-harness'
 import { useTempDirs } from '../../support/temp-dir'
 
 describe('project instructions', () => {
   const tempDir = useTempDirs()
+  const fixture = useAgentFixture()
 
   function project(files: Record<string, string>) {
     const root = realpathSync(tempDir())
@@ -19,7 +21,7 @@ describe('project instructions', () => {
       writeFileSync(join(root, path), text)
     }
     const home = realpathSync(tempDir())
-    return { root, home, options: { names: DEFAULT_INSTRUCTION_NAMES, capBytes: 32 * 1024, home } }
+    return { root, home, options: { names: DEFAULT_INSTRUCTION_SETTINGS.names, capBytes: 32 * 1024, home } }
   }
 
   it('reads the repository top down to the folder, with imports, and a subfolder’s when worked in', () => {
@@ -65,5 +67,17 @@ describe('project instructions', () => {
     expect(files[1]?.cut).toBe(true)
     expect(files[1]?.text).toContain('[… cut here: the project instructions passed 32 KiB]')
     expect(files.reduce((bytes, file) => bytes + Buffer.byteLength(file.text), 0)).toBeLessThan(33 * 1024)
+  })
+
+  it('reach the model: the first request of a turn carries the folder’s AGENTS.md', async () => {
+    const { atelier, chat, fake, project, run } = await fixture()
+    writeFileSync(join(project, 'AGENTS.md'), 'Always answer in French.\n')
+    fake.enqueue({ text: 'Bonjour.' })
+    await run('hello')
+    expect(JSON.stringify(fake.requests.at(-1))).toContain('Always answer in French.')
+    atelier.chats.configure({ id: chat.id, mode: 'chat' })
+    fake.enqueue({ text: 'Hello.' })
+    await run('again')
+    expect(JSON.stringify(fake.requests.at(-1))).not.toContain('Always answer in French.')
   })
 })
