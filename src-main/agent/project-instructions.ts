@@ -43,14 +43,26 @@ export interface InstructionFile {
 /** A line that is only an import: `@path`, nothing else. */
 const IMPORT_LINE = /^@(\S+)\s*$/
 
-/** A chat's instruction files at a turn's start: none outside agent mode or without a folder. */
-export function chatInstructions(chat: Chat, settings: InstructionSettings, home: string): InstructionFile[] {
+/**
+ * A chat's instruction files at a turn's start: the folder's, then the subfolders' it took in
+ * (`taken`, real paths), shallowest first so the nearest is read last. None outside agent mode or
+ * without a folder.
+ */
+export function chatInstructions(
+  chat: Pick<Chat, 'mode' | 'workingDir'>,
+  settings: InstructionSettings,
+  home: string,
+  taken: readonly string[] = [],
+): InstructionFile[] {
   if (chat.mode !== 'agent' || !chat.workingDir) return []
-  return startingInstructions(chat.workingDir, {
-    names: settings.names,
-    capBytes: settings.capKiB * 1024,
-    home,
-  })
+  const folder = chat.workingDir
+  const options = { names: settings.names, capBytes: settings.capKiB * 1024, home }
+  const top = foldersDownTo(folder)[0] as string
+  const subfolders = [...taken]
+    .filter((path) => existsSync(path) && isInsideReal(folder, path))
+    .sort((a, b) => a.split(sep).length - b.split(sep).length)
+    .map((path) => load(path, top, labelOf(top, path)))
+  return capped([...startingInstructions(folder, options), ...subfolders], options.capBytes)
 }
 
 /**

@@ -9,6 +9,7 @@ import { ContextService } from '../agent/context/context-service'
 import { answerInterruptedCommands } from '../agent/interrupted-commands'
 import { FolderMentions } from '../agent/mentions'
 import { chatInstructions, instructionsText } from '../agent/project-instructions'
+import { subfolderInstructionsHook } from '../agent/subfolder-instructions'
 import { ToolProjectionService } from '../agent/tool-projection'
 import { TurnService } from '../agent/turn-service'
 import { ApprovalService } from '../approvals/approval-service'
@@ -26,6 +27,7 @@ import { ConversationForks } from '../db/conversation-forks'
 import { ConversationRepository } from '../db/conversation-repository'
 import { type Database, openDatabase } from '../db/database'
 import { FreshnessRepository } from '../db/freshness-repository'
+import { InstructionFilesRepository } from '../db/instruction-files-repository'
 import { McpOAuthCredentialsRepository } from '../db/mcp-oauth-credentials-repository'
 import { McpServersRepository } from '../db/mcp-servers-repository'
 import { PermissionRulesRepository } from '../db/permission-rules-repository'
@@ -255,9 +257,21 @@ export function createAtelier({
     },
     user: LOCAL_USER,
   })
-  // The project's AGENTS.md (and kin) as the system prompt carries them, read afresh for each turn.
+  // The project's AGENTS.md (and kin) as the system prompt carries them, read afresh for each turn,
+  // with those of the subfolders the chat has worked in.
+  const instructionFiles = new InstructionFilesRepository(db)
+  const instructionSettings = () => preferences.get().instructions
   const instructions = (chat: Chat) =>
-    instructionsText(chatInstructions(chat, preferences.get().instructions, home ?? homedir()))
+    instructionsText(
+      chatInstructions(chat, instructionSettings(), home ?? homedir(), instructionFiles.list(chat.id)),
+    )
+  tools.executor.addAfterToolHook(
+    subfolderInstructionsHook({
+      taken: instructionFiles,
+      settings: instructionSettings,
+      home: home ?? homedir(),
+    }),
+  )
   const context = new ContextService({
     instructions,
     conversation,

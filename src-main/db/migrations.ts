@@ -475,4 +475,18 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 21,
+    name: 'instruction files a chat took in',
+    sql: `
+      -- A subfolder's AGENTS.md (or kin) that joined a chat's instructions when the agent first
+      -- worked under that subfolder: later turns' system prompts carry it too.
+      CREATE TABLE chat_instruction_files (
+        chat_id TEXT NOT NULL REFERENCES chats (id) ON DELETE CASCADE,
+        path TEXT NOT NULL,
+        added_at INTEGER NOT NULL,
+        PRIMARY KEY (chat_id, path)
+      );
+    `,
+  },
 ]

@@ -9,6 +9,7 @@ import {
 import { DEFAULT_INSTRUCTION_SETTINGS } from '../../../src-shared/instructions'
 import { useAgentFixture } from '../../support/agent-harness'
 import { useTempDirs } from '../../support/temp-dir'
+import { toolResult } from '../../support/turn-events'
 
 describe('project instructions', () => {
   const tempDir = useTempDirs()
@@ -79,5 +80,28 @@ describe('project instructions', () => {
     fake.enqueue({ text: 'Hello.' })
     await run('again')
     expect(JSON.stringify(fake.requests.at(-1))).not.toContain('Always answer in French.')
+  })
+
+  it('takes in a subfolder’s AGENTS.md when the agent first reads under it, in the result and the next turns', async () => {
+    const { fake, project, run } = await fixture()
+    writeFileSync(join(project, 'AGENTS.md'), 'Root rules.\n')
+    mkdirSync(join(project, 'pkg'))
+    writeFileSync(join(project, 'pkg', 'AGENTS.md'), 'Package rules: no semicolons.\n')
+    writeFileSync(join(project, 'pkg', 'x.ts'), 'export const x = 1\n')
+    fake.enqueue(
+      { toolCalls: [{ id: 'r', name: 'read_file', arguments: JSON.stringify({ path: 'pkg/x.ts' }) }] },
+      { text: 'Read.' },
+    )
+    const first = await run('read pkg/x.ts')
+    const result = toolResult(first.events, 'r')
+    expect(result?.content).toContain('Package rules: no semicolons.')
+    expect(result?.content).toContain('were added to the project instructions')
+    const firstRequest = JSON.stringify(fake.requests.at(-2))
+    expect(firstRequest).toContain('Root rules.')
+    expect(firstRequest).not.toContain('no semicolons')
+    fake.enqueue({ text: 'Noted.' })
+    await run('go on')
+    const system = JSON.stringify(fake.requests.at(-1)).split('Today is')[0] ?? ''
+    expect(system).toMatch(/Root rules\.[\s\S]*no semicolons/)
   })
 })
