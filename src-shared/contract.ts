@@ -17,7 +17,7 @@ import {
   SnapshotProgress,
 } from './checkpoints'
 import { CustomToolLog, CustomToolsInfo } from './custom-tools'
-import { InstructionSettings } from './instructions'
+import { InstructionFileInfo, InstructionSettings } from './instructions'
 import { McpServerInfo, McpServerInput, McpServerStatus, McpSignIn } from './mcp'
 import { McpGetPromptRequest, McpRenderedPrompt, McpServerPrompts, McpServerResources } from './mcp-catalog'
 import {
@@ -157,6 +157,8 @@ export const Capabilities = Type.Object({
   totalTokens: Type.Number(),
   /** The enabled MCP servers as connecting them for this view went; failed or unapproved ones say why. */
   servers: Type.Array(McpServerStatus),
+  /** The project's instruction files the system prompt carries, in its order. */
+  instructions: Type.Array(InstructionFileInfo),
 })
 export type Capabilities = Static<typeof Capabilities>
 
@@ -236,6 +238,11 @@ export const methods = {
    * the person opened the inspector to see exactly that.
    */
   'chats.capabilities': method(Type.Object({ id: Id }, { additionalProperties: false }), Capabilities),
+  /** The project's instruction files (AGENTS.md…) the chat's next turn carries; reads files, connects nothing. */
+  'chats.instructions': method(
+    Type.Object({ id: Id }, { additionalProperties: false }),
+    Type.Object({ files: Type.Array(InstructionFileInfo) }),
+  ),
   /**
    * A folder's sub-folders (and its first files, to recognise it by), for the web host's folder
    * browser (a browser cannot pick local paths).

@@ -19,3 +19,14 @@ export const DEFAULT_INSTRUCTION_SETTINGS: InstructionSettings = {
   names: ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'],
   capKiB: 32,
 }
+
+/** An instruction file as Capabilities and the chat header show it. */
+export const InstructionFileInfo = Type.Object({
+  /** Relative to the project's top, or `~/.atelier/AGENTS.md`. */
+  label: Type.String(),
+  /** Estimated at four characters a token. */
+  tokens: Type.Number(),
+  /** Cut at the cap. */
+  cut: Type.Boolean(),
+})
+export type InstructionFileInfo = Static<typeof InstructionFileInfo>

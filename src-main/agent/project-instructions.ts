@@ -14,7 +14,7 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import type { Chat } from '../../src-shared/contract'
-import type { InstructionSettings } from '../../src-shared/instructions'
+import type { InstructionFileInfo, InstructionSettings } from '../../src-shared/instructions'
 import { isInsideReal } from '../tools/paths'
 
 /** How deep `@path` imports may nest. */
@@ -104,6 +104,11 @@ export function instructionsFor(
     if (found) return undefined
   }
   return undefined
+}
+
+/** A file as Capabilities and the header show it. */
+export function instructionFileInfo(file: InstructionFile): InstructionFileInfo {
+  return { label: file.label, tokens: Math.ceil(file.text.length / 4), cut: file.cut }
 }
 
 /** The files as one section of the system prompt, each under its label. */

@@ -6,6 +6,7 @@
  */
 import type { ApprovalMode } from '../../src-shared/approvals'
 import type { Capabilities, Chat } from '../../src-shared/contract'
+import type { InstructionFileInfo } from '../../src-shared/instructions'
 import type { McpServerStatus } from '../../src-shared/mcp'
 import type { AgentProfile } from '../../src-shared/providers'
 import type { ChatService } from '../chats/chat-service'
@@ -15,6 +16,7 @@ import { enabledToolDefinitions, type ToolProjection } from '../tools/projection
 import type { ToolRegistry } from '../tools/registry'
 import type { ToolSettingsService } from '../tools/tool-settings-service'
 import type { AgentProfileService } from './agent-profiles'
+import { type InstructionFile, instructionFileInfo } from './project-instructions'
 
 export interface ToolProjectionDeps {
   chats: ChatService
@@ -27,6 +29,8 @@ export interface ToolProjectionDeps {
    * the enabled MCP servers (connected now), tool services.
    */
   prepareTools: (folder: string | null) => Promise<McpServerStatus[]>
+  /** The project's instruction files a chat's next turn carries. */
+  instructions?: (chat: Chat) => InstructionFile[]
   user: string
 }
 
@@ -85,8 +89,13 @@ export class ToolProjectionService {
   }
 
   /** The contract's `chats.capabilities`: the tools the chat's next turn would send, in its provider's format. */
+  /** The project's instruction files the chat's next turn carries, as the header shows them. */
+  instructions(chat: Chat): InstructionFileInfo[] {
+    return (this.deps.instructions?.(chat) ?? []).map(instructionFileInfo)
+  }
+
   async capabilities({ id }: { id: string }): Promise<Capabilities> {
-    const { provider, projection } = await this.nextTurn(id)
+    const { chat, provider, projection } = await this.nextTurn(id)
     const { definitions, servers } = projection
     const tools = wireToolsWithTokens(provider.config.kind, definitions).map((tool) => {
       const source = this.deps.registry.get(tool.name)?.source
@@ -100,6 +109,7 @@ export class ToolProjectionService {
       tools,
       totalTokens: tools.reduce((sum, tool) => sum + tool.tokens, 0),
       servers,
+      instructions: this.instructions(chat),
     }
   }
 }

@@ -235,7 +235,22 @@ export function createAtelier({
     },
     protectedPaths: executorServices.protectedPaths,
   })
+  // The project's AGENTS.md (and kin) as the system prompt carries them, read afresh for each turn,
+  // with those of the subfolders the chat has worked in.
+  const instructionFiles = new InstructionFilesRepository(db)
+  const instructionSettings = () => preferences.get().instructions
+  const instructionFilesOf = (chat: Chat) =>
+    chatInstructions(chat, instructionSettings(), home ?? homedir(), instructionFiles.list(chat.id))
+  const instructions = (chat: Chat) => instructionsText(instructionFilesOf(chat))
+  tools.executor.addAfterToolHook(
+    subfolderInstructionsHook({
+      taken: instructionFiles,
+      settings: instructionSettings,
+      home: home ?? homedir(),
+    }),
+  )
   const projection = new ToolProjectionService({
+    instructions: instructionFilesOf,
     chats,
     providers,
     profiles,
@@ -257,21 +272,6 @@ export function createAtelier({
     },
     user: LOCAL_USER,
   })
-  // The project's AGENTS.md (and kin) as the system prompt carries them, read afresh for each turn,
-  // with those of the subfolders the chat has worked in.
-  const instructionFiles = new InstructionFilesRepository(db)
-  const instructionSettings = () => preferences.get().instructions
-  const instructions = (chat: Chat) =>
-    instructionsText(
-      chatInstructions(chat, instructionSettings(), home ?? homedir(), instructionFiles.list(chat.id)),
-    )
-  tools.executor.addAfterToolHook(
-    subfolderInstructionsHook({
-      taken: instructionFiles,
-      settings: instructionSettings,
-      home: home ?? homedir(),
-    }),
-  )
   const context = new ContextService({
     instructions,
     conversation,

@@ -103,6 +103,7 @@ export function createHandlers({
       return agent.view(request)
     },
     'chats.capabilities': (request) => projection.capabilities(request),
+    'chats.instructions': ({ id }) => ({ files: projection.instructions(chats.get(id)) }),
     'chats.context': (request) => context.status(request),
     'chats.compact': (request) => agent.compact(request),
     'folders.list': (request) => listFolders(request.path, info.home),

@@ -95,6 +95,7 @@ describe('the renderer in Chromium, served by the web host', () => {
         'delete',
         'discardIfEmpty',
         'fork',
+        'instructions',
         'list',
         'messages',
         'onChanged',

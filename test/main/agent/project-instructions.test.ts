@@ -73,6 +73,10 @@ describe('project instructions', () => {
   it('reach the model: the first request of a turn carries the folder’s AGENTS.md', async () => {
     const { atelier, chat, fake, project, run } = await fixture()
     writeFileSync(join(project, 'AGENTS.md'), 'Always answer in French.\n')
+    expect(atelier.projection.instructions(chat)).toEqual([{ label: 'AGENTS.md', tokens: 7, cut: false }])
+    expect((await atelier.projection.capabilities({ id: chat.id })).instructions).toEqual([
+      { label: 'AGENTS.md', tokens: 7, cut: false },
+    ])
     fake.enqueue({ text: 'Bonjour.' })
     await run('hello')
     expect(JSON.stringify(fake.requests.at(-1))).toContain('Always answer in French.')

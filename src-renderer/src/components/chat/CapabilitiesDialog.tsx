@@ -118,6 +118,19 @@ export function CapabilitiesDialog({
               <dd>{capabilities.totalTokens.toLocaleString()}</dd>
             </div>
           </dl>
+          {capabilities.instructions.length > 0 && (
+            <section className="capabilities-instructions" aria-label="Project instructions">
+              <h3>Project instructions in the system prompt</h3>
+              <ul>
+                {capabilities.instructions.map((file) => (
+                  <li key={file.label}>
+                    <code>{file.label}</code> · about {file.tokens.toLocaleString()} tokens
+                    {file.cut && ' · cut at the size limit'}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
           {sandbox && (
             <p className="capabilities-note capabilities-sandbox">
               <ChatIcon name="shield" size={15} />

@@ -14,6 +14,7 @@ import { ContextGauge } from './ContextGauge'
 import { FolderBrowserDialog } from './FolderBrowserDialog'
 import { FolderChip } from './FolderChip'
 import { type FolderBrowserStart, prepareFolderBrowser } from './folder-browser-start'
+import { InstructionsChip } from './InstructionsChip'
 import { ModeSwitch } from './ModeSwitch'
 import { SnapshotProgressStatus } from './SnapshotProgressStatus'
 import { useFolderMissing } from './useFolderMissing'
@@ -157,6 +158,7 @@ export const ChatHeader = memo(function ChatHeader({
           onClear={() => void onConfigure({ workingDir: null })}
         />
         <SnapshotProgressStatus api={api} folder={chat.workingDir} />
+        <InstructionsChip api={api} chat={chat} />
         <ModeSwitch
           mode={chat.mode}
           hasFolder={chat.workingDir !== null}
