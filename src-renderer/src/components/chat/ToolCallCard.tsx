@@ -292,7 +292,13 @@ export const ToolCallCard = memo(function ToolCallCard({
           <details
             className="tool-section"
             open={
-              !diff && !previewed && !saysItAll(call.arguments, summary) && isShort(args, SHORT_ARGUMENTS)
+              !diff &&
+              !previewed &&
+              // A proposed plan shows as the plan itself, above or in place of its arguments.
+              question?.kind !== 'plan' &&
+              !proposed &&
+              !saysItAll(call.arguments, summary) &&
+              isShort(args, SHORT_ARGUMENTS)
             }
           >
             <summary>Arguments</summary>
