@@ -66,7 +66,11 @@ export const proposePlanTool = defineTool({
   // It changes nothing: approving it is the person's act, and it only switches the chat's mode.
   kind: 'read',
   modes: ['plan'],
-  describe: ({ plan }) => ({ summary: plan.split('\n', 1)[0] ?? '', locations: [] }),
+  // Its first line, a heading's marks left out: what the plan is about.
+  describe: ({ plan }) => ({
+    summary: (plan.split('\n').find((line) => line.trim()) ?? '').replace(/^#+\s*/, '').trim(),
+    locations: [],
+  }),
   execute: proposePlan,
 })
 
