@@ -44,9 +44,8 @@ export class ToolProjectionService {
 
   /**
    * The tools a turn offers: enabled ones, narrowed to the profile's list when it has one, to
-   * reading tools in Read only and Plan modes, to those offered in the mode (propose_plan only in
-   * Plan), and to the custom tools of this project folder (with the
-   * person's own).
+   * reading tools in Read only and Plan modes, to those a tool names as its modes (propose_plan:
+   * Plan only), and to the custom tools of this project folder (with the person's own).
    */
   async projection(
     profile: AgentProfile,

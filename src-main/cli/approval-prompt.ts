@@ -1,9 +1,9 @@
 /**
  * Questions in a terminal: the card on stderr, the answer on stdin — `[y]es once / [c]hat /
  * [a]lways / [n]o` for an approval, `[y]es apply / [n]o discard` for a change a tool proposes, the
- * mode to go on in or feedback for a proposed plan. Only
- * where both are a terminal; elsewhere nobody can answer, and what would ask is refused. An MCP
- * server's form is declined either way: a form is not something to fill in here.
+ * mode to go on in (or feedback) for a proposed plan. Only where both are a terminal; elsewhere
+ * nobody can answer, and what would ask is refused. An MCP server's form is declined either way: a
+ * form is not something to fill in here.
  */
 import { createInterface, type Interface } from 'node:readline/promises'
 import type { ApprovalRequest, ConfirmationRequest } from '../../src-shared/approvals'

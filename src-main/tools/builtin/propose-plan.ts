@@ -18,7 +18,7 @@ const Parameters = Type.Object(
 type Parameters = Static<typeof Parameters>
 
 /** Said when nobody can approve: the run prints the plan and ends (`atelier run --approval plan`). */
-export const PLAN_NOT_REVIEWED =
+const PLAN_NOT_REVIEWED =
   'Nobody can approve the plan in this run: it was shown to the person as it is. End your turn now; do not call any tool.'
 
 async function proposePlan({ plan }: Parameters, context: ToolContext): Promise<ToolOutput> {
@@ -27,17 +27,17 @@ async function proposePlan({ plan }: Parameters, context: ToolContext): Promise<
   const answer: AskResult = context.ask
     ? await context.ask({ kind: 'plan', plan }, context.signal)
     : { decision: 'unanswered', reason: PLAN_NOT_REVIEWED }
-  if (!('decision' in answer) || answer.decision === 'unanswered') {
-    return { content: PLAN_NOT_REVIEWED, display: proposed }
-  }
-  if (answer.decision === 'keep-planning') {
+  if ('decision' in answer && answer.decision === 'keep-planning') {
     const feedback = answer.feedback?.trim()
     return {
       content: `The person wants you to keep planning${feedback ? `, saying: ${feedback}` : '.'}\nRevise the plan — read more if you need to — and call propose_plan again. Nothing has been changed.`,
       display: proposed,
     }
   }
-  if (answer.decision !== 'approve-plan') return { content: PLAN_NOT_REVIEWED, display: proposed }
+  // Unanswered: nobody could be asked (a headless run).
+  if (!('decision' in answer) || answer.decision !== 'approve-plan') {
+    return { content: PLAN_NOT_REVIEWED, display: proposed }
+  }
   await context.switchApprovalMode?.(answer.mode)
   const first =
     steps.length > 0
