@@ -7,7 +7,7 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { ApprovalAnswer, ApprovalRequest, ConfirmationRequest, QuestionBase } from './approvals'
 import { ElicitationAnswer, ElicitationRequest } from './elicitation'
-import { PlanAnswer } from './plans'
+import { PlanAnswer, PlanContinueMode } from './plans'
 
 /** A plan the model proposed in plan mode (`propose_plan`), as Markdown: Approve, or Keep planning. */
 export const PlanReviewRequest = Type.Object({
@@ -96,7 +96,7 @@ export const CallDecision = Type.Object({
   /** What was asked, in a line: the call, the change a tool proposed, the server's message. */
   summary: Type.Optional(Type.String()),
   /** The mode an approved plan goes on in. */
-  mode: Type.Optional(Type.String()),
+  mode: Type.Optional(PlanContinueMode),
   /** The MCP server that asked (a form). */
   server: Type.Optional(Type.String()),
   /** A form's answer in words, as the person read it: `Release name: autumn · Urgent: no`. */

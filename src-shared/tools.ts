@@ -4,7 +4,7 @@
  */
 import { type Static, Type } from '@sinclair/typebox'
 import { TOOL_ERROR_TYPES } from './errors'
-import { PlanStep } from './plans'
+import { PlanContinueMode, PlanStep } from './plans'
 import { SandboxReport } from './sandbox'
 
 /** A JSON Schema object, as sent to providers. Built-in tools author it with TypeBox. */
@@ -270,7 +270,7 @@ export const ToolDisplay = Type.Union([
     /** Its list items, all pending: the live plan once it is approved. */
     steps: Type.Array(PlanStep),
     /** The mode the person went on in, once they approved it. */
-    approvedMode: Type.Optional(Type.String()),
+    approvedMode: Type.Optional(PlanContinueMode),
   }),
 ])
 export type ToolDisplay = Static<typeof ToolDisplay>

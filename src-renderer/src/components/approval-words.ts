@@ -29,8 +29,7 @@ export function decisionLabel({ kind, outcome, by, scope, mode }: CallDecision):
   if (kind === 'elicitation') return outcome === 'accepted' ? 'Answered' : 'Declined'
   if (kind === 'plan') {
     if (outcome === 'denied') return by === 'nobody' ? 'Not reviewed' : 'Sent back to planning'
-    const label = mode && (APPROVAL_MODE_LABELS[mode as ApprovalMode] ?? mode)
-    return label ? `Approved, going on in ${label}` : 'Approved'
+    return mode ? `Approved, going on in ${APPROVAL_MODE_LABELS[mode]}` : 'Approved'
   }
   if (outcome === 'denied') return by === 'rule' || by === 'mode' ? 'Refused' : 'Denied'
   if (by !== 'person') return 'Allowed'
