@@ -8,9 +8,10 @@ import { ToolCallDescription, ToolDisplay } from './tools'
 /**
  * `ask`: reads run, edits and commands ask. `accept-edits`: edits inside the bound folder run too.
  * `read-only`: only read tools are offered. `full-auto`: nothing asks, but deny rules and protected
- * paths still hold.
+ * paths still hold. `plan`: only read tools are offered, and `propose_plan`, which the person
+ * approves before anything is changed (see plans.ts).
  */
-export const APPROVAL_MODES = ['ask', 'accept-edits', 'read-only', 'full-auto'] as const
+export const APPROVAL_MODES = ['ask', 'accept-edits', 'read-only', 'full-auto', 'plan'] as const
 export const ApprovalMode = Type.Union(APPROVAL_MODES.map((mode) => Type.Literal(mode)))
 export type ApprovalMode = (typeof APPROVAL_MODES)[number]
 export const DEFAULT_APPROVAL_MODE: ApprovalMode = 'ask'

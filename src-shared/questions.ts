@@ -5,15 +5,29 @@
  * one contract method (`calls.answer`) — and, once answered, kept with the call as a decision.
  */
 import { type Static, Type } from '@sinclair/typebox'
-import { ApprovalAnswer, ApprovalRequest, ConfirmationRequest } from './approvals'
+import { ApprovalAnswer, ApprovalRequest, ConfirmationRequest, QuestionBase } from './approvals'
 import { ElicitationAnswer, ElicitationRequest } from './elicitation'
+import { PlanAnswer, PlanContinueMode } from './plans'
 
-export const Question = Type.Union([ApprovalRequest, ConfirmationRequest, ElicitationRequest])
+/** A plan the model proposed in plan mode (`propose_plan`), as Markdown: Approve, or Keep planning. */
+export const PlanReviewRequest = Type.Object({
+  kind: Type.Literal('plan'),
+  ...QuestionBase,
+  plan: Type.String(),
+})
+export type PlanReviewRequest = Static<typeof PlanReviewRequest>
+
+export const Question = Type.Union([
+  ApprovalRequest,
+  ConfirmationRequest,
+  ElicitationRequest,
+  PlanReviewRequest,
+])
 export type Question = Static<typeof Question>
 export type QuestionKind = Question['kind']
 
 /** An answer to any question; `answerFits` tells whether it answers a given one. */
-export const Answer = Type.Union([ApprovalAnswer, ElicitationAnswer])
+export const Answer = Type.Union([ApprovalAnswer, ElicitationAnswer, PlanAnswer])
 export type Answer = Static<typeof Answer>
 
 /** The answer each kind of question takes. */
@@ -21,13 +35,23 @@ export type AnswerTo<Q extends Question> = Q extends ElicitationRequest
   ? ElicitationAnswer
   : Q extends ConfirmationRequest
     ? Extract<ApprovalAnswer, { decision: 'allow-once' | 'deny' }>
-    : ApprovalAnswer
+    : Q extends PlanReviewRequest
+      ? PlanAnswer
+      : ApprovalAnswer
 
-/** Whether `answer` is one `question` takes: a form's answer for a form, Apply or Discard for a change. */
+/**
+ * Whether `answer` is one `question` takes: a form's answer for a form, Apply or Discard for a
+ * change, Approve or Keep planning for a plan.
+ */
 export function answerFits<Q extends Question>(question: Q, answer: Answer): answer is AnswerTo<Q> {
   if (question.kind === 'elicitation') return 'action' in answer
   if (!('decision' in answer)) return false
-  return question.kind === 'approval' || answer.decision === 'allow-once' || answer.decision === 'deny'
+  const forPlan = answer.decision === 'approve-plan' || answer.decision === 'keep-planning'
+  if (question.kind === 'plan') return forPlan
+  return (
+    !forPlan &&
+    (question.kind === 'approval' || answer.decision === 'allow-once' || answer.decision === 'deny')
+  )
 }
 
 /** Who decided: the person, a saved rule, the approval mode, a before-tool hook, or nobody (no one could be asked). */
@@ -45,7 +69,12 @@ export type DecidedBy = Static<typeof DecidedBy>
  * (or a look back a week later) shows what was allowed or denied.
  */
 export const CallDecision = Type.Object({
-  kind: Type.Union([Type.Literal('approval'), Type.Literal('confirmation'), Type.Literal('elicitation')]),
+  kind: Type.Union([
+    Type.Literal('approval'),
+    Type.Literal('confirmation'),
+    Type.Literal('elicitation'),
+    Type.Literal('plan'),
+  ]),
   outcome: Type.Union([
     Type.Literal('allowed'),
     Type.Literal('denied'),
@@ -66,6 +95,8 @@ export const CallDecision = Type.Object({
   message: Type.Optional(Type.String()),
   /** What was asked, in a line: the call, the change a tool proposed, the server's message. */
   summary: Type.Optional(Type.String()),
+  /** The mode an approved plan goes on in. */
+  mode: Type.Optional(PlanContinueMode),
   /** The MCP server that asked (a form). */
   server: Type.Optional(Type.String()),
   /** A form's answer in words, as the person read it: `Release name: autumn · Urgent: no`. */

@@ -4,6 +4,7 @@
  */
 import { type Static, Type } from '@sinclair/typebox'
 import { TOOL_ERROR_TYPES } from './errors'
+import { PlanContinueMode, PlanStep } from './plans'
 import { SandboxReport } from './sandbox'
 
 /** A JSON Schema object, as sent to providers. Built-in tools author it with TypeBox. */
@@ -255,6 +256,21 @@ export const ToolDisplay = Type.Union([
     root: Type.String(),
     entries: Type.Array(Type.Object({ path: Type.String(), folder: Type.Optional(Type.Boolean()) })),
     truncated: Type.Boolean(),
+  }),
+  /** The live plan as update_plan set it: a checklist, the step in progress marked. */
+  Type.Object({
+    kind: Type.Literal('plan'),
+    explanation: Type.Optional(Type.String()),
+    steps: Type.Array(PlanStep),
+  }),
+  /** A plan proposed in plan mode (Markdown), for the person to approve or send back. */
+  Type.Object({
+    kind: Type.Literal('proposed-plan'),
+    plan: Type.String(),
+    /** Its list items, all pending: the live plan once it is approved. */
+    steps: Type.Array(PlanStep),
+    /** The mode the person went on in, once they approved it. */
+    approvedMode: Type.Optional(PlanContinueMode),
   }),
 ])
 export type ToolDisplay = Static<typeof ToolDisplay>

@@ -12,7 +12,12 @@ const APPROVAL_RULES: Record<ApprovalMode, string> = {
     'Only reading tools are available: do not try to change anything; say what you would change instead.',
   'full-auto':
     'Calls run without asking, but the person’s permission rules still refuse some, and edits of protected files wait for approval.',
+  plan: 'Only reading tools are available: explore what the task needs, change nothing, then call propose_plan with your plan in Markdown, its steps as a list. The person approves it (and the work goes on in this turn, with more tools) or tells you what to reconsider.',
 }
+
+/** Why and how to keep the live plan (update_plan is a built-in the person may turn off). */
+const PLAN_GUIDANCE =
+  'Plans: for work of more than a few steps, when update_plan is offered, call it first with the steps, and again as each one starts and ends (exactly one in_progress at a time, every step sent each time), so the person sees where the work is. Skip it for a quick answer or a single change.'
 
 /**
  * What the sandbox lets the model's commands do, for a turn that offers a shell (undefined
@@ -72,12 +77,13 @@ export function buildSystemPrompt(
   // The project's own words come early and stay put from turn to turn, so a prompt cache holds them.
   sections.push(instructions)
   const rules =
-    !inFolder && approvalMode !== 'full-auto' && approvalMode !== 'read-only'
+    !inFolder && (approvalMode === 'ask' || approvalMode === 'accept-edits')
       ? 'No project folder is bound, so every file and shell call waits for the person to approve it.'
       : APPROVAL_RULES[approvalMode]
   sections.push(
     `Approvals (${approvalMode} mode): ${rules} The person may refuse a call; its result then says so, with their reason when they gave one. Respect a refusal: do not repeat the call, adapt or ask.`,
   )
+  sections.push(PLAN_GUIDANCE)
   if (sandbox?.confined) {
     sections.push(
       [

@@ -48,8 +48,8 @@ export class ToolProjectionService {
 
   /**
    * The tools a turn offers: enabled ones, narrowed to the profile's list when it has one, to
-   * reading tools in Read only mode, and to the custom tools of this project folder (with the
-   * person's own).
+   * reading tools in Read only and Plan modes, to those a tool names as its modes (propose_plan:
+   * Plan only), and to the custom tools of this project folder (with the person's own).
    */
   async projection(
     profile: AgentProfile,
@@ -66,7 +66,8 @@ export class ToolProjectionService {
       const project = entry?.source.kind === 'custom' ? entry.source.project : undefined
       return (
         (!allowed || allowed.has(name)) &&
-        (approvalMode !== 'read-only' || entry?.tool.kind === 'read') &&
+        (!readsOnly(approvalMode) || entry?.tool.kind === 'read') &&
+        (!entry?.tool.modes || entry.tool.modes.includes(approvalMode)) &&
         (project === undefined || project === folder)
       )
     })
@@ -117,6 +118,11 @@ export class ToolProjectionService {
 /** The folder a chat works in: its bound folder in agent mode, none in chat mode. */
 export function projectFolder(chat: Chat): string | null {
   return chat.mode === 'agent' ? chat.workingDir : null
+}
+
+/** Modes that offer (and run) only reading tools. */
+function readsOnly(mode: ApprovalMode): boolean {
+  return mode === 'read-only' || mode === 'plan'
 }
 
 /** The chat's own mode, else its profile's. */

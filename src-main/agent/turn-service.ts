@@ -29,6 +29,7 @@ import { createProviderAdapter } from '../providers/adapters'
 import type { ProviderService } from '../providers/provider-service'
 import type { RetryPolicy } from '../providers/retry'
 import type { ToolExecutor } from '../tools/executor'
+import type { ToolProjection } from '../tools/projection'
 import type { CommandSandbox } from '../tools/sandbox/command-sandbox'
 import { QuestionLine } from '../tools/scheduler/question-line'
 import { ToolScheduler } from '../tools/scheduler/scheduler'
@@ -324,16 +325,18 @@ export class TurnService {
 
     const folder = projectFolder(chat)
     const checkpoints = this.deps.checkpoints?.forTurn(chat, turn.id)
+    const gateIn = (mode: ApprovalMode) => this.deps.approvals.gateFor({ chatId: chat.id, folder, mode })
+    const systemIn = async (mode: ApprovalMode, tools: ToolProjection) =>
+      buildSystemPrompt(profile, chat, mode, {
+        sandbox: await sandboxPrompt(this.deps.sandbox, tools.runsCommands, mode),
+        instructions: this.deps.instructions?.(chat) ?? '',
+      })
     const outcome = this.deps.projection.projection(profile, approvalMode, folder).then(async (tools) => {
       const unavailable = tools.servers.flatMap(({ name, error }) => (error ? [{ name, error }] : []))
       if (unavailable.length > 0) emit({ type: 'servers_unavailable', servers: unavailable })
-      const sandbox = await sandboxPrompt(this.deps.sandbox, tools.runsCommands, approvalMode)
       const context = await this.deps.context.forTurn(chat, provider, adapter, {
         turnId: turn.id,
-        system: buildSystemPrompt(profile, chat, approvalMode, {
-          sandbox,
-          instructions: this.deps.instructions?.(chat) ?? '',
-        }),
+        system: await systemIn(approvalMode, tools),
         tools: tools.definitions,
         emit,
         signal: controller.signal,
@@ -348,7 +351,7 @@ export class TurnService {
         user: this.deps.user,
         offered: tools.offered,
         executor: this.deps.executor,
-        gate: this.deps.approvals.gateFor({ chatId: chat.id, folder, mode: approvalMode }),
+        gate: gateIn(approvalMode),
         questions: new QuestionLine(request.asker ?? this.deps.asker),
         sink: {
           save: (call) => {
@@ -361,6 +364,13 @@ export class TurnService {
           emit,
         },
         abortTurn: (reason) => controller.abort(new StoppedByTool(reason)),
+        // An approved plan: the chat keeps the mode, and this turn goes on in it.
+        switchApprovalMode: async (mode) => {
+          this.deps.chats.configure({ id: chat.id, approvalMode: mode })
+          const next = await this.deps.projection.projection(profile, mode, folder)
+          context.retool(await systemIn(mode, next), next.definitions)
+          running.scheduler?.retool({ offered: next.offered, gate: gateIn(mode) })
+        },
         ...(checkpoints && { checkpoints }),
         signal: controller.signal,
       })

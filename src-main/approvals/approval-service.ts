@@ -152,8 +152,8 @@ export class ApprovalService {
     const { answer, waitedMs } = await ask(request)
     this.deps.rules.markUsed(verdict.rulesUsed, this.now())
     const decided = { kind: 'approval' as const, by: 'person' as const, at: this.now(), waitedMs }
-    if (!('decision' in answer))
-      throw new AtelierError('invalid_answer', 'An approval was answered with a form.')
+    if (!('decision' in answer) || answer.decision === 'approve-plan' || answer.decision === 'keep-planning')
+      throw new AtelierError('invalid_answer', 'An approval was answered as another kind of question.')
     switch (answer.decision) {
       case 'allow-once':
         return { decision: { ...decided, outcome: 'allowed', scope: 'once' } }

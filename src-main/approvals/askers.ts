@@ -54,6 +54,7 @@ function assertAnswers(question: Question, answer: Answer): void {
       approval: 'an approval takes allow-once, allow-chat, always or deny',
       confirmation: 'a proposed change takes allow-once (apply) or deny (discard)',
       elicitation: "a server's form takes accept, decline or cancel",
+      plan: 'a proposed plan takes approve-plan (with a mode) or keep-planning',
     }[question.kind]
     throw new AtelierError('invalid_answer', `That answer does not fit the question: ${takes}.`, {})
   }

@@ -90,6 +90,7 @@ const MODE_NAMES: Record<ApprovalMode, string> = {
   'accept-edits': 'Accept edits',
   'read-only': 'Read only',
   'full-auto': 'Full auto',
+  plan: 'Plan',
 }
 
 export async function evaluateCall(facts: CallFacts): Promise<Verdict> {
@@ -209,8 +210,8 @@ function defaultFor(facts: CallFacts, insideFolder = false): Subject['byDefault'
   const modeName = MODE_NAMES[mode]
   const fileOrShell = description.locations.length > 0 || description.command !== undefined
   if (mode === 'full-auto') return { action: 'allow' }
-  if (mode === 'read-only' && description.kind !== 'read') {
-    return { action: 'deny', reason: 'The chat is in Read only mode: only reading tools run.' }
+  if ((mode === 'read-only' || mode === 'plan') && description.kind !== 'read') {
+    return { action: 'deny', reason: `The chat is in ${modeName} mode: only reading tools run.` }
   }
   if (folder === null && fileOrShell) {
     return {

@@ -1,10 +1,11 @@
 /**
  * Questions in a terminal: the card on stderr, the answer on stdin — `[y]es once / [c]hat /
- * [a]lways / [n]o` for an approval, `[y]es apply / [n]o discard` for a change a tool proposes. Only
- * where both are a terminal; elsewhere nobody can answer, and what would ask is refused. An MCP
- * server's form is declined either way: a form is not something to fill in here.
+ * [a]lways / [n]o` for an approval, `[y]es apply / [n]o discard` for a change a tool proposes, the
+ * mode to go on in (or feedback) for a proposed plan. Only where both are a terminal; elsewhere
+ * nobody can answer, and what would ask is refused. An MCP server's form is declined either way: a
+ * form is not something to fill in here.
  */
-import { createInterface } from 'node:readline/promises'
+import { createInterface, type Interface } from 'node:readline/promises'
 import type { ApprovalRequest, ConfirmationRequest } from '../../src-shared/approvals'
 import type { Question } from '../../src-shared/questions'
 import { type Asker, type AskResult, NOBODY_TO_ASK } from '../approvals/askers'
@@ -23,9 +24,12 @@ export function terminalAsker(): Asker {
 
 async function askInTerminal(question: Question, signal: AbortSignal): Promise<AskResult> {
   if (question.kind === 'elicitation') return declineHeadless(question)
-  process.stderr.write(describeRequest(question))
+  if (question.kind === 'plan')
+    process.stderr.write(`\n? ${question.tool} proposes a plan:\n${question.plan}\n`)
+  else process.stderr.write(describeRequest(question))
   const prompt = createInterface({ input: process.stdin, output: process.stderr })
   try {
+    if (question.kind === 'plan') return await reviewPlan(prompt, signal)
     if (question.kind === 'confirmation') {
       for (;;) {
         const answer = (await prompt.question('Apply? [y]es / [n]o: ', { signal })).trim().toLowerCase()
@@ -53,6 +57,29 @@ async function askInTerminal(question: Question, signal: AbortSignal): Promise<A
     }
   } finally {
     prompt.close()
+  }
+}
+
+/** Approve in a mode, or keep planning with feedback for the model. */
+async function reviewPlan(prompt: Interface, signal: AbortSignal): Promise<AskResult> {
+  const modes = { a: 'ask', e: 'accept-edits', f: 'full-auto' } as const
+  for (;;) {
+    const answer = (
+      await prompt.question(
+        'Approve and go on in [a]sk / accept-[e]dits / [f]ull-auto, or [k]eep planning: ',
+        {
+          signal,
+        },
+      )
+    )
+      .trim()
+      .toLowerCase()
+    if (answer === 'a' || answer === 'e' || answer === 'f')
+      return { decision: 'approve-plan', mode: modes[answer] }
+    if (answer === 'k') {
+      const feedback = (await prompt.question('What should the plan reconsider? ', { signal })).trim()
+      return { decision: 'keep-planning', ...(feedback && { feedback }) }
+    }
   }
 }
 

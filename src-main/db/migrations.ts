@@ -489,4 +489,34 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 22,
+    name: 'plan mode',
+    sql: '',
+    upgrade: allowPlanMode,
+  },
 ]
+
+/**
+ * Widens the CHECK of the two approval-mode columns to take `plan`. SQLite cannot alter a column's
+ * constraint, and rebuilding `chats` would cascade-delete every conversation while foreign keys are
+ * on (they cannot be turned off inside the migration's transaction); a constraint that accepts more
+ * leaves every stored row as valid as it was, which is the case SQLite documents for editing the
+ * schema text itself (https://www.sqlite.org/lang_altertable.html#otheralter).
+ */
+function allowPlanMode(db: Database): undefined {
+  const version = db.pragma('schema_version', { simple: true }) as number
+  db.unsafeMode(true)
+  try {
+    db.pragma('writable_schema = ON')
+    db.prepare(
+      `UPDATE sqlite_schema SET sql = replace(sql, '''read-only'', ''full-auto'')', '''read-only'', ''full-auto'', ''plan'')')
+       WHERE type = 'table' AND name IN ('chats', 'agent_profiles')`,
+    ).run()
+    db.pragma(`schema_version = ${version + 1}`)
+    db.pragma('writable_schema = OFF')
+  } finally {
+    db.unsafeMode(false)
+  }
+  return undefined
+}

@@ -48,5 +48,6 @@ export function withHost(call: ToolCallRecord, host: ToolHost): ToolContext {
     sandbox: host.sandbox,
     journal: host.journal,
     ask: host.ask,
+    switchApprovalMode: host.switchApprovalMode,
   }
 }

@@ -181,6 +181,7 @@ export class ToolExecutor {
       ...(this.services.journal && { journal: this.services.journal }),
       ...(scope.abortTurn && { abortTurn: scope.abortTurn }),
       ...(scope.ask && { ask: scope.ask }),
+      ...(scope.switchApprovalMode && { switchApprovalMode: scope.switchApprovalMode }),
     }
     const maxChars = tool.maxResultChars ?? this.maxResultChars
     return new PreparedCall(

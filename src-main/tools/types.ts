@@ -1,5 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox'
-import type { PendingActionView } from '../../src-shared/approvals'
+import type { ApprovalMode, PendingActionView } from '../../src-shared/approvals'
 import type { ChatMode } from '../../src-shared/contract'
 import type { ElicitationQuestion } from '../../src-shared/elicitation'
 import type { Answer } from '../../src-shared/questions'
@@ -24,6 +24,7 @@ export type { FreshnessLedger, ToolDefinition, ToolSettingsMetadata, ToolSource 
 export type ToolQuestion =
   | { kind: 'confirmation'; action: PendingActionView }
   | ({ kind: 'elicitation' } & ElicitationQuestion)
+  | { kind: 'plan'; plan: string }
 
 /** A person's answer, or why none can come (a run with no terminal to ask on). */
 export type AskResult = Answer | { decision: 'unanswered'; reason: string }
@@ -83,6 +84,11 @@ export interface ToolHost {
   /** Stops the whole turn (a custom tool's `ctx.abort()`); absent outside a turn. */
   abortTurn?: (reason: string) => void
   /**
+   * Puts the chat in another approval mode, from the turn's next model request on: its tools, its
+   * approvals and what the system prompt says of them (an approved plan); absent outside a turn.
+   */
+  switchApprovalMode?: (mode: ApprovalMode) => Promise<void>
+  /**
    * Asks the person something while the call runs — whether to apply a change the tool proposes, an
    * MCP server's form — on the call's own card; absent where nobody watches (the playground,
    * `atelier tool`). Resolves with the answer, or `unanswered` when nobody can answer (a run with no
@@ -125,6 +131,8 @@ export interface RegisteredTool {
   settings: ToolSettingsMetadata
   /** What its calls do, for the decide stage: reads, edits, executes, reaches the network. */
   kind: ToolKind
+  /** The approval modes a turn offers it in (propose_plan: plan only); absent, every mode. */
+  modes?: readonly ApprovalMode[]
   /** A call in words and paths, before it runs; by default the kind and the tool's name. */
   describe?: (args: unknown, context: ToolContext) => Promise<Omit<ToolCallDescription, 'kind'>>
   /** What the call would change, shown to a person deciding on it; nothing is written. */

@@ -278,6 +278,7 @@ describe('approvals in the chat', () => {
       'Accept edits',
       'Read only',
       'Full auto',
+      'Plan',
     ])
     // Chat mode: no folder confines the tools, so everything asks.
     const empty = (await conversation(page).textContent()) ?? ''

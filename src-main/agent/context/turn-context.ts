@@ -48,9 +48,14 @@ export class TurnContext {
   private state: ViewState
   private window: number
 
-  constructor(private readonly setup: ContextSetup) {
+  constructor(private setup: ContextSetup) {
     this.state = viewStateOf(setup.compactions)
     this.window = setup.window.tokens
+  }
+
+  /** The turn goes on in another approval mode: the next requests carry its system prompt and tools. */
+  retool(system: string, tools: ModelRequest['tools']): void {
+    this.setup = { ...this.setup, system, tools }
   }
 
   /** The next request, the conversation compacted first if it would not fit. */

@@ -5,6 +5,7 @@ import { PROVIDER_KIND_NAMES, type ProviderKind, type TurnEvent } from '../../..
 import { APPROVAL_MODES, type ApprovalMode } from '../../../src-shared/approvals'
 import type { ChatMode } from '../../../src-shared/contract'
 import { MaxIterations } from '../../../src-shared/contract'
+import { planChecklist } from '../../../src-shared/plans'
 import { countedProgressText } from '../../../src-shared/progress'
 import { ContextWindow } from '../../../src-shared/providers'
 import { DEFAULT_PROFILE } from '../../agent/agent-profiles'
@@ -101,6 +102,8 @@ export function registerRunCommand(program: Command): void {
         }
         const stop = new AbortController()
         const release = abortOnSignals(stop)
+        const print = options.json ? printJsonLine : printerForPerson()
+        let planned = false
         try {
           const { done } = agent.begin({
             chatId: chat.id,
@@ -111,9 +114,17 @@ export function registerRunCommand(program: Command): void {
             ...(options.approval && { approvalMode: options.approval }),
             asker: terminalAsker(),
             signal: stop.signal,
-            onEvent: options.json ? printJsonLine : printerForPerson(),
+            onEvent: (event) => {
+              print(event)
+              // Nobody here can approve a plan: printed, it is the run's answer, and nothing runs after it.
+              if (isUnreviewedPlan(event)) {
+                planned = true
+                stop.abort(new Error('The plan is proposed.'))
+              }
+            },
           })
           const turn = await done
+          if (planned) return
           if (turn.status === 'stopped') process.exitCode = EXIT_STOPPED
           else if (turn.status !== 'completed') process.exitCode = 1
         } finally {
@@ -127,8 +138,14 @@ export function registerRunCommand(program: Command): void {
 export const approvalOption = () =>
   new Option(
     '--approval <mode>',
-    "what runs without asking: ask (reads), accept-edits (and edits in the folder), read-only, full-auto (default: the chat's or agent profile's mode, ask)",
+    "what runs without asking: ask (reads), accept-edits (and edits in the folder), read-only, full-auto, plan (reads, then the plan is printed and nothing runs) (default: the chat's or agent profile's mode, ask)",
   ).choices(APPROVAL_MODES)
+
+/** A plan proposed in plan mode that nobody could answer: the end of a headless `--approval plan` run. */
+function isUnreviewedPlan(event: TurnEvent): boolean {
+  if (event.type !== 'tool_call' || event.call.result?.display?.kind !== 'proposed-plan') return false
+  return event.call.decisions.some(({ kind, by }) => kind === 'plan' && by === 'nobody')
+}
 
 function printJsonLine(event: TurnEvent): void {
   process.stdout.write(`${JSON.stringify(event)}\n`)
@@ -140,7 +157,9 @@ function printJsonLine(event: TurnEvent): void {
  */
 function printerForPerson(): (event: TurnEvent) => void {
   const counts = new Map<string, string>()
+  let planned = false
   return (event) => {
+    planned ||= isUnreviewedPlan(event)
     switch (event.type) {
       case 'text_delta':
         process.stdout.write(event.text)
@@ -163,9 +182,15 @@ function printerForPerson(): (event: TurnEvent) => void {
             `  ✗ needs approval, and this run cannot ask (see --approval): ${unasked.message ?? ''}\n`,
           )
         }
-        const { isError, content, durationMs } = call.result
+        const { isError, content, durationMs, display } = call.result
         const mark = isError ? `✗ ${call.name}: ${firstLine(content)}` : `✓ ${call.name}`
         process.stderr.write(`${mark} (${Math.round(durationMs)} ms)\n`)
+        if (display?.kind === 'plan') process.stderr.write(`${indented(planChecklist(display.steps))}\n`)
+        if (display?.kind === 'proposed-plan') {
+          // The plan is what a plan-mode run answers: on stdout, where the answer goes.
+          if (!display.approvedMode) process.stdout.write(`${display.plan.trimEnd()}\n`)
+          else process.stderr.write(`  approved, going on in ${display.approvedMode} mode\n`)
+        }
         break
       }
       case 'servers_unavailable':
@@ -188,7 +213,7 @@ function printerForPerson(): (event: TurnEvent) => void {
       }
       case 'turn_completed':
         process.stdout.write('\n')
-        if (event.status === 'stopped') process.stderr.write('Stopped.\n')
+        if (event.status === 'stopped' && !planned) process.stderr.write('Stopped.\n')
         break
       case 'turn_error':
         process.stdout.write('\n')
@@ -196,6 +221,10 @@ function printerForPerson(): (event: TurnEvent) => void {
         break
     }
   }
+}
+
+function indented(text: string): string {
+  return text.replace(/^/gm, '  ')
 }
 
 function firstLine(text: string): string {

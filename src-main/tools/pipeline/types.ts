@@ -29,6 +29,8 @@ export interface ToolCallScope {
   abortTurn?: ToolHost['abortTurn']
   /** Asks the turn's person something while the call runs (see ToolHost). */
   ask?: ToolHost['ask']
+  /** Puts the chat in another approval mode from the turn's next request on (see ToolHost). */
+  switchApprovalMode?: ToolHost['switchApprovalMode']
   /** The person ran it themselves outside the sandbox (`atelier tool --no-sandbox`): commands run as they are. */
   unsandboxed?: boolean
 }

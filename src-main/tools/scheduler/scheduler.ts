@@ -54,6 +54,8 @@ export interface SchedulerSetup {
   sink: CallSink
   /** Stops the whole turn from inside a call (a custom tool's `ctx.abort()`). */
   abortTurn?: ToolHost['abortTurn']
+  /** Puts the chat in another approval mode from inside a call (an approved plan); see `retool`. */
+  switchApprovalMode?: ToolHost['switchApprovalMode']
   /** Snapshots the folder around each call that may change it. */
   checkpoints?: CallCheckpoints
   /** The person's stop. */
@@ -94,7 +96,23 @@ export class ToolScheduler {
   /** Every call of the turn, by id, as it is now. */
   private readonly tracked = new Map<string, CallTracker>()
 
-  constructor(private readonly setup: SchedulerSetup) {}
+  /** What the model is offered and how calls are judged: both change when the chat's mode does. */
+  private offered: ReadonlySet<string>
+  private gate: ApprovalGate
+
+  constructor(private readonly setup: SchedulerSetup) {
+    this.offered = setup.offered
+    this.gate = setup.gate
+  }
+
+  /**
+   * The turn goes on in another approval mode: calls resolved from now on are checked against its
+   * tools and judged by its gate.
+   */
+  retool({ offered, gate }: Pick<SchedulerSetup, 'offered' | 'gate'>): void {
+    this.offered = offered
+    this.gate = gate
+  }
 
   /** The turn's calls as they are now, the one waiting for the person included. */
   get calls(): ToolCallState[] {
@@ -214,7 +232,7 @@ export class ToolScheduler {
     tracker.described(await prepared.describe())
     await prepared.check()
     await this.setup.executor.runBeforeHooks(prepared)
-    const verdict = await this.setup.gate(await prepared.hookCall(), (request) =>
+    const verdict = await this.gate(await prepared.hookCall(), (request) =>
       this.ask(tracker, request, signal),
     )
     tracker.decided(verdict.decision)
@@ -255,15 +273,16 @@ export class ToolScheduler {
   }
 
   private scopeOf(tracker: CallTracker) {
-    const { chat, user, offered, abortTurn, sink } = this.setup
+    const { chat, user, abortTurn, switchApprovalMode, sink } = this.setup
     return {
       chatId: chat.id,
       user,
       workingDirectory: chat.workingDir,
       mode: chat.mode,
       restrict: chat.mode === 'agent',
-      offered,
+      offered: this.offered,
       ...(abortTurn && { abortTurn }),
+      ...(switchApprovalMode && { switchApprovalMode }),
       ask: (question: ToolQuestion, signal: AbortSignal) => this.askWhileRunning(tracker, question, signal),
       onUpdate: (progress: Parameters<ToolHost['onUpdate']>[0]) => {
         if (progress.kind === 'output') {
@@ -283,6 +302,8 @@ function aboutQuestion(question: Question): Pick<CallDecision, 'kind' | 'summary
       return { kind: 'confirmation', summary: question.action.label }
     case 'elicitation':
       return { kind: 'elicitation', summary: question.message, server: question.server }
+    case 'plan':
+      return { kind: 'plan' }
   }
 }
 
@@ -300,6 +321,11 @@ function decisionOn(question: Question, { answer, waitedMs, asked }: Asked): Cal
     return { ...base, outcome, answer: answerInWords(question.requestedSchema, answer.content) }
   }
   if (answer.decision === 'unanswered') return { ...base, outcome: 'denied', message: answer.reason }
+  if (answer.decision === 'approve-plan') return { ...base, outcome: 'allowed', mode: answer.mode }
+  if (answer.decision === 'keep-planning') {
+    const feedback = answer.feedback?.trim()
+    return { ...base, outcome: 'denied', ...(feedback && { message: feedback }) }
+  }
   return { ...base, outcome: answer.decision === 'deny' ? 'denied' : 'allowed' }
 }
 

@@ -7,6 +7,7 @@ export const APPROVAL_MODE_LABELS: Record<ApprovalMode, string> = {
   'accept-edits': 'Accept edits',
   'read-only': 'Read only',
   'full-auto': 'Full auto',
+  plan: 'Plan',
 }
 
 /** What each mode lets run unasked; deny rules and protected paths hold in all of them. */
@@ -15,16 +16,21 @@ export const APPROVAL_MODE_HINTS: Record<ApprovalMode, string> = {
   'accept-edits': 'Reads and edits inside the bound folder run; commands ask first.',
   'read-only': 'Only reading tools are offered; nothing is changed.',
   'full-auto': 'Nothing asks. Deny rules and protected paths still hold.',
+  plan: 'Only reading tools run; the agent proposes a plan, and nothing changes until you approve it.',
 }
 
 /**
  * How a question of a call was decided, in a word or three: `Allowed once`, `Always allowed`,
  * `Denied`, `Applied`, `Answered`, `Cancelled`…
  */
-export function decisionLabel({ kind, outcome, by, scope }: CallDecision): string {
+export function decisionLabel({ kind, outcome, by, scope, mode }: CallDecision): string {
   if (outcome === 'cancelled') return 'Cancelled'
   if (kind === 'confirmation') return outcome === 'allowed' ? 'Applied' : 'Discarded'
   if (kind === 'elicitation') return outcome === 'accepted' ? 'Answered' : 'Declined'
+  if (kind === 'plan') {
+    if (outcome === 'denied') return by === 'nobody' ? 'Not reviewed' : 'Sent back to planning'
+    return mode ? `Approved, going on in ${APPROVAL_MODE_LABELS[mode]}` : 'Approved'
+  }
   if (outcome === 'denied') return by === 'rule' || by === 'mode' ? 'Refused' : 'Denied'
   if (by !== 'person') return 'Allowed'
   return scope === 'chat' ? 'Allowed for this chat' : scope === 'once' ? 'Allowed once' : 'Always allowed'

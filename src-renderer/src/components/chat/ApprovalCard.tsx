@@ -161,7 +161,7 @@ function AnswerError({ error }: { error: string | undefined }) {
 }
 
 interface WaitingCardProps {
-  question: ApprovalRequest | ConfirmationRequest
+  question: Exclude<Question, { kind: 'elicitation' }>
   group: RefObject<HTMLDivElement | null>
   /** The ids (space-separated) of what describes the question besides its key hint. */
   describedBy: string
@@ -183,7 +183,7 @@ interface WaitingCardProps {
  * body, error and key hint. It takes focus when it appears, so Enter and Esc answer it — and only
  * it: the person is asked one question at a time.
  */
-function WaitingCard({
+export function WaitingCard({
   question,
   group,
   describedBy,

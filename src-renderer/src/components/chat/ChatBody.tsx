@@ -7,10 +7,11 @@ import { type ComposerAttachment, toAttachment } from './attachments'
 import { BranchNotice } from './BranchNotice'
 import { Composer } from './Composer'
 import { CheckpointsContext, type CheckpointsContextValue } from './checkpoints-context'
-import { runningTurn, withChangesRows } from './conversation'
+import { latestPlan, runningTurn, withChangesRows } from './conversation'
 import { EmptyConversation } from './EmptyConversation'
 import { MessageList } from './MessageList'
 import { MessageActionsContext } from './message-actions-context'
+import { PlanChecklist } from './PlanCards'
 import { promptsOf, promptText } from './prompt-history'
 import { QuestionsContext, type QuestionsContextValue } from './questions-context'
 import { RewindDialog } from './RewindDialog'
@@ -54,6 +55,7 @@ export function ChatBody({
   const api = useApi()
   const { byTurn, changedTurns } = useCheckpoints(api, chat.id)
   const shownRows = useMemo(() => withChangesRows(rows, changedTurns), [rows, changedTurns])
+  const plan = useMemo(() => latestPlan(state), [state])
   /** The prompt whose Rewind dialog is open, by its turn. */
   const [rewinding, setRewinding] = useState<string>()
   const [choosingRewind, setChoosingRewind] = useState(false)
@@ -202,6 +204,7 @@ export function ChatBody({
           />
         )}
         <TurnBanners retry={state.retry} unavailableServers={state.unavailableServers} />
+        {plan && <PlanChecklist label="Plan" steps={plan.steps} explanation={plan.explanation} />}
         <Composer
           value={draft}
           onChange={setDraft}

@@ -16,6 +16,7 @@ const AGENT_MODE_APPROVALS: Record<ApprovalMode, string> = {
   'accept-edits': 'Reads and edits inside the folder run on their own; commands ask you first.',
   'read-only': 'Only reading tools are offered: nothing is changed.',
   'full-auto': 'Edits and commands run without asking; deny rules still hold.',
+  plan: 'Only reading tools run: the agent proposes a plan, and nothing changes until you approve it.',
 }
 
 /** Protected files ask in every mode that can change anything. */
@@ -39,7 +40,7 @@ export function EmptyConversation({ noProvider, workingDir, mode, approvalMode }
           <p>
             Ask about the project, or ask for a change: the agent reads, searches and edits in the bound
             folder, and every tool call shows up here. {AGENT_MODE_APPROVALS[approvalMode]}
-            {approvalMode !== 'read-only' && PROTECTED_NOTE}
+            {approvalMode !== 'read-only' && approvalMode !== 'plan' && PROTECTED_NOTE}
           </p>
         ) : (
           <p>

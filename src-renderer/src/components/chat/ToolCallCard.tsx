@@ -12,6 +12,7 @@ import type { PartialResult, ShellChunk, ToolCallView, ToolResultView } from './
 import { DiffView } from './DiffView'
 import { AnsweredQuestion, ElicitationQuestion } from './ElicitationCard'
 import { MarkdownText } from './MarkdownText'
+import { PlanChecklist, PlanQuestion } from './PlanCards'
 import { ShellOutput } from './ShellOutput'
 import { ToolImages } from './ToolImages'
 import { resultSize, ToolResultBody } from './ToolResultBody'
@@ -43,6 +44,8 @@ function QuestionView({ question }: { question: Question }) {
       return <ConfirmationQuestion question={question} />
     case 'elicitation':
       return <ElicitationQuestion question={question} />
+    case 'plan':
+      return <PlanQuestion question={question} />
   }
 }
 
@@ -169,6 +172,8 @@ export const ToolCallCard = memo(function ToolCallCard({
   const shell = display?.kind === 'shell' ? display : undefined
   const images = display?.kind === 'images' ? display.images : []
   const rendered = display?.kind === 'rendered' ? display : undefined
+  const plan = display?.kind === 'plan' ? display : undefined
+  const proposed = display?.kind === 'proposed-plan' ? display : undefined
   const liveOutput = output ?? []
   const counted = result ? undefined : state?.progress?.counted
   const partial = result ? undefined : state?.progress?.partial
@@ -287,7 +292,13 @@ export const ToolCallCard = memo(function ToolCallCard({
           <details
             className="tool-section"
             open={
-              !diff && !previewed && !saysItAll(call.arguments, summary) && isShort(args, SHORT_ARGUMENTS)
+              !diff &&
+              !previewed &&
+              // A proposed plan shows as the plan itself, above or in place of its arguments.
+              question?.kind !== 'plan' &&
+              !proposed &&
+              !saysItAll(call.arguments, summary) &&
+              isShort(args, SHORT_ARGUMENTS)
             }
           >
             <summary>Arguments</summary>
@@ -320,6 +331,12 @@ export const ToolCallCard = memo(function ToolCallCard({
           </div>
         )}
         {diff && <DiffView path={diff.path} patch={diff.patch} />}
+        {plan && <PlanChecklist label="Plan update" steps={plan.steps} explanation={plan.explanation} />}
+        {proposed && (
+          <section className="plan-proposed" aria-label="Proposed plan">
+            <MarkdownText text={proposed.plan} />
+          </section>
+        )}
         <ToolImages name={call.name} outcomes={state?.progress?.images ?? []} images={images} />
         {counted && <CountedProgressBar name={call.name} progress={counted} />}
         {partial && <PartialView name={call.name} partial={partial} />}

@@ -36,6 +36,18 @@ const BUILTIN_WORDS: Record<string, BuiltinWords> = {
     argument: 'prompt',
     quote: true,
   },
+  update_plan: {
+    done: 'Updated the plan',
+    busy: 'Updating the plan',
+    plain: 'Update the plan',
+    argument: 'explanation',
+  },
+  propose_plan: {
+    done: 'Proposed a plan',
+    busy: 'Proposing a plan',
+    plain: 'Propose a plan',
+    argument: 'plan',
+  },
   get_current_datetime: {
     done: 'Checked the time',
     busy: 'Checking the time',
@@ -116,6 +128,11 @@ function resultOutcome(name: string, result: ToolResultView): string {
   if (display?.kind === 'shell') return shellOutcome(display)
   if (display?.kind === 'images')
     return `${display.images.length} ${display.images.length === 1 ? 'image' : 'images'}`
+  if (display?.kind === 'plan') {
+    const done = display.steps.filter((step) => step.status === 'completed').length
+    return `${done} of ${display.steps.length} done`
+  }
+  if (display?.kind === 'proposed-plan') return display.approvedMode ? 'approved' : 'not approved'
   if (display?.kind === 'file' || display?.kind === 'matches' || display?.kind === 'paths')
     return resultSize(result, name)
   const text = result.content.trim()

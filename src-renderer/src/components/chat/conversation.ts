@@ -14,6 +14,7 @@ import type {
   Usage,
 } from '../../../../src-shared/agent'
 import type { ErrorCode } from '../../../../src-shared/errors'
+import type { PlanStep } from '../../../../src-shared/plans'
 import { isFinished, type ToolCallResult, type ToolCallState } from '../../../../src-shared/tool-calls'
 import type { OutputReport, PartialReport } from '../../../../src-shared/tools'
 import type { ComposerAttachment } from './attachments'
@@ -576,4 +577,34 @@ export function lastPrompt(state: ConversationState): string | undefined {
   const message = state.messages.findLast((m) => m.role === 'user')
   const text = message?.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('')
   return text || undefined
+}
+
+/** The live plan as the turn last set it: its steps, and why, when the model said. */
+export interface LivePlanView {
+  steps: PlanStep[]
+  explanation?: string
+}
+
+/**
+ * The running turn's latest plan — the last update_plan, or an approved plan's steps until the
+ * model sends one — for the checklist pinned above the composer; undefined when it has none.
+ */
+export function latestPlan(state: ConversationState): LivePlanView | undefined {
+  const running = runningTurn(state)
+  if (!running) return undefined
+  let latest: { at: number; plan: LivePlanView } | undefined
+  for (const call of Object.values(state.calls)) {
+    const display = call.turnId === running.id ? call.result?.display : undefined
+    const at = call.endedAt ?? 0
+    if (latest && at < latest.at) continue
+    if (display?.kind === 'plan') {
+      latest = {
+        at,
+        plan: { steps: display.steps, ...(display.explanation && { explanation: display.explanation }) },
+      }
+    } else if (display?.kind === 'proposed-plan' && display.approvedMode && display.steps.length > 0) {
+      latest = { at, plan: { steps: display.steps } }
+    }
+  }
+  return latest?.plan
 }

@@ -16,6 +16,16 @@ const SAMPLES: [string, Record<string, unknown>][] = [
   ['grep', { pattern: 'TODO', path: 'src' }],
   ['get_current_datetime', { timezone: 'Europe/Berlin', locale: 'de-DE' }],
   ['generate_image', { prompt: 'A red kite over a harbour\nin the style of a woodcut' }],
+  [
+    'update_plan',
+    {
+      steps: [
+        { step: 'Read the parser', status: 'completed' },
+        { step: 'Fix the bug', status: 'in_progress' },
+      ],
+    },
+  ],
+  ['propose_plan', { plan: '## Plan\n\n1. Fix the bug' }],
   ['bash', { command: 'npm test -- --watch=false', cwd: 'src' }],
   ['zsh', { command: 'ls' }],
   ['powershell', { command: 'Get-ChildItem' }],
