@@ -21,6 +21,7 @@ import type { ApprovalService } from '../approvals/approval-service'
 import type { Asker } from '../approvals/askers'
 import type { ChatService } from '../chats/chat-service'
 import type { CheckpointService } from '../checkpoints/checkpoint-service'
+import type { ExpandedCommand, SlashCommandService } from '../commands/slash-command-service'
 import type { AtelierEvents } from '../core/events'
 import type { ConversationForks } from '../db/conversation-forks'
 import { type ConversationRepository, INTERRUPTED } from '../db/conversation-repository'
@@ -56,6 +57,8 @@ export interface TurnServiceDeps {
   sandbox?: CommandSandbox
   /** Snapshots the folder around the calls that may change it; tells the model of restores. */
   checkpoints?: CheckpointService
+  /** Turns a prompt that starts with a command's `/name` into the command's prompt. */
+  commands?: Pick<SlashCommandService, 'expand'>
   events: AtelierEvents
   user: string
   /**
@@ -115,10 +118,18 @@ export class TurnService {
 
   /**
    * Starts a turn and returns once the prompt is committed. Refused up front — nothing written —
-   * when the chat is busy or no provider can be reached.
+   * when the chat is busy or no provider can be reached. A prompt that starts with a command's
+   * `/name` is expanded here, so the app, the web host and `atelier run` send the same prompt; the
+   * expansion is what is stored, so the person sees what the model was told.
    */
   begin(request: TurnRequest): StartedTurn {
-    return this.open(this.setUp(request), request.prompt, request.attached ?? [], request)
+    const command = this.deps.commands?.expand({ chatId: request.chatId, text: request.prompt }) ?? undefined
+    return this.open(
+      this.setUp(request, command),
+      command?.prompt ?? request.prompt,
+      request.attached ?? [],
+      request,
+    )
   }
 
   /**
@@ -281,13 +292,21 @@ export class TurnService {
     this.running.clear()
   }
 
-  /** What a turn is run with, from the chat and the request; refused when busy or without a provider. */
-  private setUp(request: Omit<TurnRequest, 'prompt'>) {
-    const { chats, preferences } = this.deps
+  /**
+   * What a turn is run with, from the chat, the request and the command it was typed as (whose
+   * `agent` and `model` hold for this turn only; `--model` still wins); refused when busy or
+   * without a provider.
+   */
+  private setUp(request: Omit<TurnRequest, 'prompt'>, command?: ExpandedCommand) {
+    const { chats, preferences, profiles } = this.deps
     const chat = chats.get(request.chatId)
     this.refuseIfBusy(chat.id)
-    const provider = this.deps.providers.forChat(chat, request.provider)
-    const profile = this.deps.profiles.forChat(chat.agent)
+    const model = command?.model
+    const provider = this.deps.providers.forChat(
+      model ? { ...chat, model } : chat,
+      request.provider && model ? { model, ...request.provider } : request.provider,
+    )
+    const profile = command?.agent ? profiles.byName(command.agent) : profiles.forChat(chat.agent)
     const approvalMode = request.approvalMode ?? effectiveApprovalMode(chat, profile)
     return {
       chat,
