@@ -39,6 +39,6 @@ export function parseSlashText(text: string): { name: string; arguments: string 
 /** The built-in action a prompt names (`/compact`, `/clear`, `/undo`, nothing after), or null. */
 export function slashActionOf(text: string): SlashAction | null {
   const parsed = parseSlashText(text)
-  if (!parsed || parsed.arguments !== '') return null
+  if (parsed?.arguments !== '') return null
   return SLASH_ACTIONS.find((action) => action === parsed.name) ?? null
 }

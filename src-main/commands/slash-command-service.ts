@@ -7,7 +7,7 @@
  * folder the person trusts, the same trust that lets its custom tools run.
  */
 import { join } from 'node:path'
-import { type SlashCommand, parseSlashText } from '../../src-shared/commands'
+import { parseSlashText, type SlashCommand } from '../../src-shared/commands'
 import type { Chat } from '../../src-shared/contract'
 import { AtelierError } from '../../src-shared/errors'
 import { projectFolder } from '../agent/tool-projection'
@@ -97,13 +97,7 @@ export class SlashCommandService {
     const builtIn = BUILT_INS.find((command) => command.name === typed.name)
     if (builtIn) {
       const { prompt, ...command } = builtIn
-      if (prompt === undefined) {
-        throw new AtelierError(
-          'unsupported',
-          `/${command.name} is done by the app, not sent to the model: use it in the chat's message box.`,
-          { command: command.name },
-        )
-      }
+      if (prompt === undefined) throw doneByTheApp(command.name)
       return { command, prompt: expandBody(prompt, typed.arguments) }
     }
     const file = this.files(chatId).find((each) => each.name === typed.name)
@@ -134,6 +128,15 @@ export class SlashCommandService {
     const seen = new Set(BUILT_INS.map((command) => command.name))
     return found.filter((file) => !seen.has(file.name) && seen.add(file.name))
   }
+}
+
+/** The refusal of a built-in action (`/compact`, `/clear`, `/undo`) asked for as a prompt. */
+export function doneByTheApp(name: string): AtelierError {
+  return new AtelierError(
+    'unsupported',
+    `/${name} is done by the app, not sent to the model: use it in the chat's message box.`,
+    { command: name },
+  )
 }
 
 function listed(file: CommandFile & { source: 'user' | 'project' }): SlashCommand {
