@@ -134,7 +134,7 @@ export class SlashCommandService {
 export function doneByTheApp(name: string): AtelierError {
   return new AtelierError(
     'unsupported',
-    `/${name} is done by the app, not sent to the model: use it in the chat's message box.`,
+    `/${name} is done by the app, not sent to the model: send “/${name}” alone in the chat's message box.`,
     { command: name },
   )
 }
