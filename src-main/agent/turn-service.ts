@@ -123,7 +123,7 @@ export class TurnService {
    * expansion is what is stored, so the person sees what the model was told.
    */
   begin(request: TurnRequest): StartedTurn {
-    const command = this.deps.commands?.expand({ chatId: request.chatId, text: request.prompt }) ?? undefined
+    const command = this.expand(request.chatId, request.prompt)
     return this.open(
       this.setUp(request, command),
       command?.prompt ?? request.prompt,
@@ -142,7 +142,9 @@ export class TurnService {
   resend(
     request: Omit<TurnRequest, 'prompt' | 'attached'> & { turnId: string; prompt?: string; kept: string },
   ): StartedTurn & { fork: Chat } {
-    const setup = this.setUp(request)
+    // An edited prompt is typed again, so a command in it is expanded again; a regenerated one is not.
+    const command = request.prompt === undefined ? undefined : this.expand(request.chatId, request.prompt)
+    const setup = this.setUp(request, command)
     const original = this.deps.conversation
       .messages(setup.chat.id)
       .find((message) => message.turnId === request.turnId && message.role === 'user')
@@ -153,7 +155,9 @@ export class TurnService {
       })
     }
     const text =
-      request.prompt ?? original.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n')
+      command?.prompt ??
+      request.prompt ??
+      original.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n')
     // What it attached goes again; what Atelier noted then (restored files) was told once already.
     const attached = original.parts.filter(
       (part): part is AttachmentPart => part.type === 'attachment' && part.attachment.kind !== 'notice',
@@ -421,6 +425,11 @@ export class TurnService {
       emit({ type: 'message', message })
       chats.nameAfterPrompt(setup.chat.id, prompt)
     })
+  }
+
+  /** The command `text` starts with, expanded; undefined when it names none. */
+  private expand(chatId: string, text: string): ExpandedCommand | undefined {
+    return this.deps.commands?.expand({ chatId, text }) ?? undefined
   }
 
   /** Refused while the chat runs a turn or a compaction here, or a turn in another process. */

@@ -102,7 +102,7 @@ describe('slash commands in the composer', () => {
     await messageBox(page).press('Enter')
     await expect.poll(() => app.atelier.chats.list().length).toBe(2)
     const fresh = app.atelier.chats.list().find(({ id }) => id !== chat.id)
-    expect(fresh).toMatchObject({ workingDir: folder, mode: 'agent', approvalMode: 'full-auto' })
+    expect(fresh).toMatchObject({ workingDir: folder, mode: 'agent' })
     await page.getByRole('heading', { level: 1, name: fresh?.title }).waitFor()
     await expect.poll(() => conversation(page).textContent()).not.toContain('Fix issue #42.')
   })

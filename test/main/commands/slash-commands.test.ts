@@ -102,6 +102,26 @@ describe('SlashCommandService', { timeout: 60_000 }, () => {
       expect(atelier.chats.get(chat.id).model).toBeNull()
     })
 
+    it('expands a command typed into an edited prompt', async () => {
+      const { atelier, fake, chat, project } = await fixture()
+      writeCommand(join(project, '.atelier', 'commands'), 'fix', FIX)
+      atelier.customTools.trust(project)
+      fake.enqueue({ text: 'First.' }, { text: 'Second.' })
+      const { turn } = await turnThroughContract(atelier, { chatId: chat.id, prompt: 'hello' })
+
+      const { done } = atelier.agent.resend({
+        chatId: chat.id,
+        turnId: turn?.id ?? '',
+        prompt: '/fix 43',
+        kept: 'earlier version',
+      })
+      await done
+
+      expect(lastPrompt(fake.requestsOf('openai-chat')[1]?.body)).toBe(
+        'Fix issue #43. Start with the test named after issue 43.',
+      )
+    })
+
     it('sends `/fix 42` as typed in a folder that is not trusted', async () => {
       const { atelier, fake, chat, project } = await fixture()
       writeCommand(join(project, '.atelier', 'commands'), 'fix', FIX)
