@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
@@ -105,5 +105,38 @@ describe('slash commands in the composer', () => {
     expect(fresh).toMatchObject({ workingDir: folder, mode: 'agent' })
     await page.getByRole('heading', { level: 1, name: fresh?.title }).waitFor()
     await expect.poll(() => conversation(page).textContent()).not.toContain('Fix issue #42.')
+  })
+
+  it('undoes the last turn’s changes to the folder with /undo, and says when there is nothing to undo', async () => {
+    const folder = tempDir()
+    const { page, fake } = await open({ folder, approvalMode: 'full-auto' })
+
+    await messageBox(page).fill('/undo')
+    await messageBox(page).press('Enter')
+    await page.getByRole('status').filter({ hasText: 'Nothing to undo' }).waitFor()
+
+    fake.enqueue(
+      {
+        toolCalls: [{ name: 'write_file', arguments: JSON.stringify({ path: 'notes.txt', content: 'x\n' }) }],
+      },
+      { text: 'Wrote notes.txt.' },
+    )
+    await send(page, 'Write the notes')
+    await conversationText(page, (text) => text.includes('Wrote notes.txt.'))
+    await turnOver(page)
+    expect(existsSync(join(folder, 'notes.txt'))).toBe(true)
+    // The turn's Changes row is there once its checkpoint has ended.
+    await conversation(page).getByRole('region', { name: 'Changes' }).waitFor()
+
+    await messageBox(page).fill('/undo')
+    await menu(page)
+      .getByRole('option', { name: /\/undo/ })
+      .waitFor()
+    await messageBox(page).press('Enter')
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Undone\./ })
+      .waitFor()
+    expect(existsSync(join(folder, 'notes.txt'))).toBe(false)
   })
 })
