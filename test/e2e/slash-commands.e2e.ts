@@ -58,7 +58,7 @@ describe('slash commands in the composer', () => {
     await menu(page).waitFor({ state: 'hidden' })
     expect(await messageBox(page).inputValue()).toBe('/c')
 
-    // A command with arguments fills `/fix ` for the person to finish; Enter then sends it expanded.
+    // Typing on opens it again. A command with arguments fills `/fix ` to be finished; Enter sends it expanded.
     await messageBox(page).fill('/fx')
     await menu(page).getByRole('option', { name: /\/fix/ }).waitFor()
     await messageBox(page).press('Enter')

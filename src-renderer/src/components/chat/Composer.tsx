@@ -91,7 +91,8 @@ export function Composer({
   const [prompts, setPrompts] = useState<McpServerPrompts[] | { error: string }>()
   const [commands, setCommands] = useState<SlashCommand[] | { error: string }>()
   const [active, setActive] = useState(0)
-  const [dismissed, setDismissed] = useState(false)
+  /** The menu Escape closed, by its key: it stays closed while that key holds. */
+  const [dismissedAt, setDismissedAt] = useState<string | null>(null)
   const [asking, setAsking] = useState<PromptChoice>()
   const [promptError, setPromptError] = useState<string>()
   const [caret, setCaret] = useState(0)
@@ -105,6 +106,10 @@ export function Composer({
   const query = /^\/\S*$/.test(value) ? value.slice(1) : null
   // `@` then a path with no space yet, right before the caret, in a chat with a folder: its files.
   const mention = folder ? mentionAt(value, caret) : null
+  // A command's key is all that is typed, so typing on after Escape opens the menu again; a mention's
+  // is where it starts, so it stays closed until the mention is left.
+  const menuKey = query ?? (mention ? `@${mention.start}` : null)
+  const dismissed = menuKey !== null && dismissedAt === menuKey
   const fileMenuOpen = mention !== null && query === null && !dismissed && !recall.browsing
   const promptMenuOpen = query !== null && !dismissed && !asking
   const menuOpen = promptMenuOpen || fileMenuOpen
@@ -158,9 +163,8 @@ export function Composer({
     }
   }, [api, chatId, mentionQuery])
 
-  const menuKey = query ?? (mention ? `@${mention.start}` : null)
   useEffect(() => {
-    if (menuKey === null) setDismissed(false)
+    if (menuKey === null) setDismissedAt(null)
   }, [menuKey])
 
   const fill = (text: string) => {
@@ -192,7 +196,7 @@ export function Composer({
     const before = value.slice(0, at)
     const inserted = before === '' || /\s$/.test(before) ? '@' : ' @'
     const after = at + inserted.length
-    setDismissed(false)
+    setDismissedAt(null)
     onChange(before + inserted + value.slice(at))
     setCaret(after)
     box?.focus()
@@ -262,7 +266,7 @@ export function Composer({
       }
       if (event.key === 'Escape') {
         event.preventDefault()
-        setDismissed(true)
+        setDismissedAt(menuKey)
         return
       }
       if ((event.key === 'Enter' && !event.shiftKey) || (event.key === 'Tab' && fileMenuOpen)) {
