@@ -102,6 +102,23 @@ describe('SlashCommandService', { timeout: 60_000 }, () => {
       expect(atelier.chats.get(chat.id).model).toBeNull()
     })
 
+    it('runs the turn with the agent profile its file names, the chat keeping its own', async () => {
+      const { atelier, fake, chat, home } = await fixture()
+      atelier.profiles.create({ name: 'Reviewer', systemPrompt: 'You review changes and never edit.' })
+      writeCommand(join(home, '.atelier', 'commands'), 'review', '---\nagent: Reviewer\n---\nReview $1.\n')
+      fake.enqueue({ text: 'Looks fine.' })
+
+      await turnThroughContract(atelier, { chatId: chat.id, prompt: '/review src/app.ts' })
+
+      const [request] = fake.requestsOf('openai-chat')
+      expect(request?.body.messages[0]).toMatchObject({
+        role: 'system',
+        content: expect.stringContaining('You review changes and never edit.'),
+      })
+      expect(lastPrompt(request?.body)).toBe('Review src/app.ts.')
+      expect(atelier.chats.get(chat.id).agent).toBeNull()
+    })
+
     it('expands a command typed into an edited prompt', async () => {
       const { atelier, fake, chat, project } = await fixture()
       writeCommand(join(project, '.atelier', 'commands'), 'fix', FIX)
