@@ -15,6 +15,15 @@ describe('slash commands in the composer', () => {
   const menu = (page: Page) => page.getByRole('listbox', { name: 'Commands' })
   const optionNames = (page: Page) => menu(page).getByRole('option').allTextContents()
 
+  /** Types `/name`, waits for the menu to offer it, and chooses it with Enter. */
+  async function choose(page: Page, name: string) {
+    await messageBox(page).fill(`/${name}`)
+    await menu(page)
+      .getByRole('option', { name: new RegExp(`^/${name} `) })
+      .waitFor()
+    await messageBox(page).press('Enter')
+  }
+
   function writeCommand(folder: string, name: string, text: string) {
     mkdirSync(folder, { recursive: true })
     writeFileSync(join(folder, `${name}.md`), text)
@@ -81,11 +90,7 @@ describe('slash commands in the composer', () => {
 
     // `/compact`, chosen with Enter, compacts now: the model's summary, its marker and a status line.
     fake.enqueue({ text: 'A parser bug, and its tests.' })
-    await messageBox(page).fill('/compact')
-    await menu(page)
-      .getByRole('option', { name: /\/compact/ })
-      .waitFor()
-    await messageBox(page).press('Enter')
+    await choose(page, 'compact')
     await page
       .getByRole('status')
       .filter({ hasText: /^Compacted · [\d.]+k? → [\d.]+k? tokens$/ })
@@ -95,11 +100,7 @@ describe('slash commands in the composer', () => {
     expect(await messageBox(page).inputValue()).toBe('')
 
     // `/clear`: a new chat in the same folder, opened.
-    await messageBox(page).fill('/clear')
-    await menu(page)
-      .getByRole('option', { name: /\/clear/ })
-      .waitFor()
-    await messageBox(page).press('Enter')
+    await choose(page, 'clear')
     await expect.poll(() => app.atelier.chats.list().length).toBe(2)
     const fresh = app.atelier.chats.list().find(({ id }) => id !== chat.id)
     expect(fresh).toMatchObject({ workingDir: folder, mode: 'agent' })
@@ -128,11 +129,7 @@ describe('slash commands in the composer', () => {
     // The turn's Changes row is there once its checkpoint has ended.
     await conversation(page).getByRole('region', { name: 'Changes' }).waitFor()
 
-    await messageBox(page).fill('/undo')
-    await menu(page)
-      .getByRole('option', { name: /\/undo/ })
-      .waitFor()
-    await messageBox(page).press('Enter')
+    await choose(page, 'undo')
     await page
       .getByRole('status')
       .filter({ hasText: /^Undone\./ })
