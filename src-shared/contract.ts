@@ -16,6 +16,7 @@ import {
   RestoreScope,
   SnapshotProgress,
 } from './checkpoints'
+import { SlashCommand } from './commands'
 import { CustomToolLog, CustomToolsInfo } from './custom-tools'
 import { InstructionFileInfo, InstructionSettings } from './instructions'
 import { McpServerInfo, McpServerInput, McpServerStatus, McpSignIn } from './mcp'
@@ -318,6 +319,14 @@ export const methods = {
       { additionalProperties: false },
     ),
     Type.Object({ turnId: Type.String() }),
+  ),
+  /**
+   * The chat's slash commands for the composer's `/` menu: the built-ins, a trusted project's and the
+   * person's own. A prompt that starts with one's `/name` is expanded by `turns.start` itself.
+   */
+  'commands.list': method(
+    Type.Object({ chatId: Id }, { additionalProperties: false }),
+    Type.Array(SlashCommand),
   ),
   /**
    * Retry (issue 19, item 2): runs the chat's latest turn again when it failed or was interrupted,

@@ -9,6 +9,7 @@ import type { AttachedFile } from '../../src-shared/attachments'
 import { FILE_TEXT_LIMIT } from '../../src-shared/attachments'
 import { type Chat, type FolderFiles, MAX_FOLDER_FILES } from '../../src-shared/contract'
 import { AtelierError } from '../../src-shared/errors'
+import { fuzzyScore } from '../../src-shared/fuzzy'
 import { TEXT_VIEW_CEILING } from '../tools/builtin/read-file'
 import { ToolError, ToolPathError } from '../tools/errors'
 import { BINARY_PROBE_BYTES, looksBinary, readBounded } from '../tools/files'
@@ -192,30 +193,4 @@ export function rankFiles(
     if (best.length > limit) best.pop()
   }
   return best.map(({ file }) => file)
-}
-
-/** How well `path` (lower case) matches `needle` (lower case), or undefined when it does not. */
-export function fuzzyScore(path: string, needle: string): number | undefined {
-  const nameStart = path.lastIndexOf('/') + 1
-  // The name alone first: "app" should find src/app.ts before apps/x/index.ts.
-  const inName = matchFrom(path, needle, nameStart)
-  if (inName !== undefined) return inName + 100
-  return matchFrom(path, needle, 0)
-}
-
-function matchFrom(haystack: string, needle: string, from: number): number | undefined {
-  let score = 0
-  let at = from
-  let previous = -2
-  for (const char of needle) {
-    const found = haystack.indexOf(char, at)
-    if (found === -1) return undefined
-    if (found === previous + 1) score += 5
-    const before = haystack[found - 1]
-    if (found === 0 || before === '/' || before === '.' || before === '-' || before === '_') score += 3
-    score -= Math.min(found - at, 10) * 0.1
-    previous = found
-    at = found + 1
-  }
-  return score
 }

@@ -21,6 +21,7 @@ import type { ApprovalService } from '../approvals/approval-service'
 import type { Asker } from '../approvals/askers'
 import type { ChatService } from '../chats/chat-service'
 import type { CheckpointService } from '../checkpoints/checkpoint-service'
+import type { ExpandedCommand, SlashCommandService } from '../commands/slash-command-service'
 import type { AtelierEvents } from '../core/events'
 import type { ConversationForks } from '../db/conversation-forks'
 import { type ConversationRepository, INTERRUPTED } from '../db/conversation-repository'
@@ -59,6 +60,8 @@ export interface TurnServiceDeps {
   checkpoints?: CheckpointService
   /** The project's instruction files (AGENTS.md…) as a section of the system prompt; none by default. */
   instructions?: (chat: Chat) => string
+  /** Turns a prompt that starts with a command's `/name` into the command's prompt. */
+  commands?: Pick<SlashCommandService, 'expand'>
   events: AtelierEvents
   user: string
   /**
@@ -118,10 +121,18 @@ export class TurnService {
 
   /**
    * Starts a turn and returns once the prompt is committed. Refused up front — nothing written —
-   * when the chat is busy or no provider can be reached.
+   * when the chat is busy or no provider can be reached. A prompt that starts with a command's
+   * `/name` is expanded here, so the app, the web host and `atelier run` send the same prompt; the
+   * expansion is what is stored, so the person sees what the model was told.
    */
   begin(request: TurnRequest): StartedTurn {
-    return this.open(this.setUp(request), request.prompt, request.attached ?? [], request)
+    const command = this.expand(request.chatId, request.prompt)
+    return this.open(
+      this.setUp(request, command),
+      command?.prompt ?? request.prompt,
+      request.attached ?? [],
+      request,
+    )
   }
 
   /**
@@ -134,7 +145,9 @@ export class TurnService {
   resend(
     request: Omit<TurnRequest, 'prompt' | 'attached'> & { turnId: string; prompt?: string; kept: string },
   ): StartedTurn & { fork: Chat } {
-    const setup = this.setUp(request)
+    // An edited prompt is typed again, so a command in it is expanded again; a regenerated one is not.
+    const command = request.prompt === undefined ? undefined : this.expand(request.chatId, request.prompt)
+    const setup = this.setUp(request, command)
     const original = this.deps.conversation
       .messages(setup.chat.id)
       .find((message) => message.turnId === request.turnId && message.role === 'user')
@@ -145,7 +158,9 @@ export class TurnService {
       })
     }
     const text =
-      request.prompt ?? original.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n')
+      command?.prompt ??
+      request.prompt ??
+      original.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n')
     // What it attached goes again; what Atelier noted then (restored files) was told once already.
     const attached = original.parts.filter(
       (part): part is AttachmentPart => part.type === 'attachment' && part.attachment.kind !== 'notice',
@@ -284,13 +299,21 @@ export class TurnService {
     this.running.clear()
   }
 
-  /** What a turn is run with, from the chat and the request; refused when busy or without a provider. */
-  private setUp(request: Omit<TurnRequest, 'prompt'>) {
-    const { chats, preferences } = this.deps
+  /**
+   * What a turn is run with, from the chat, the request and the command it was typed as (whose
+   * `agent` and `model` hold for this turn only; `--model` still wins); refused when busy or
+   * without a provider.
+   */
+  private setUp(request: Omit<TurnRequest, 'prompt'>, command?: ExpandedCommand) {
+    const { chats, preferences, profiles } = this.deps
     const chat = chats.get(request.chatId)
     this.refuseIfBusy(chat.id)
-    const provider = this.deps.providers.forChat(chat, request.provider)
-    const profile = this.deps.profiles.forChat(chat.agent)
+    const model = command?.model
+    const provider = this.deps.providers.forChat(
+      model ? { ...chat, model } : chat,
+      request.provider && model ? { model, ...request.provider } : request.provider,
+    )
+    const profile = command?.agent ? profiles.byName(command.agent) : profiles.forChat(chat.agent)
     const approvalMode = request.approvalMode ?? effectiveApprovalMode(chat, profile)
     return {
       chat,
@@ -417,6 +440,11 @@ export class TurnService {
       emit({ type: 'message', message })
       chats.nameAfterPrompt(setup.chat.id, prompt)
     })
+  }
+
+  /** The command `text` starts with, expanded; undefined when it names none. */
+  private expand(chatId: string, text: string): ExpandedCommand | undefined {
+    return this.deps.commands?.expand({ chatId, text }) ?? undefined
   }
 
   /** Refused while the chat runs a turn or a compaction here, or a turn in another process. */

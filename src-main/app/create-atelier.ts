@@ -16,6 +16,7 @@ import { ApprovalService } from '../approvals/approval-service'
 import { InAppAsker } from '../approvals/askers'
 import { ChatService } from '../chats/chat-service'
 import { CheckpointService } from '../checkpoints/checkpoint-service'
+import { SlashCommandService } from '../commands/slash-command-service'
 import { AtelierEvents } from '../core/events'
 import { LocalSecretStore } from '../core/local-secret-store'
 import { SealedSecrets } from '../core/sealed-secrets'
@@ -44,6 +45,7 @@ import type { RetryPolicy } from '../providers/retry'
 import { builtinTools } from '../tools/builtin'
 import { CommandJournal } from '../tools/command-journal'
 import { CustomToolService } from '../tools/custom/custom-tool-service'
+import { FolderTrust } from '../tools/custom/folder-trust'
 import type { SpawnHost } from '../tools/custom/tool-host-process'
 import { ToolExecutor } from '../tools/executor'
 import { McpCatalog } from '../tools/mcp/mcp-catalog'
@@ -300,6 +302,12 @@ export function createAtelier({
       console.warn(`Old checkpoints could not be dropped: ${error}`)
     }
   }, PRUNE_DELAY_MS).unref()
+  // A project's commands load under the trust that lets its custom tools run.
+  const commands = new SlashCommandService({
+    chat: (id) => chats.get(id),
+    trust: new FolderTrust(new AppSettingsRepository(db), Date.now),
+    home: home ?? homedir(),
+  })
   const agent = new TurnService({
     chats,
     conversation,
@@ -315,6 +323,7 @@ export function createAtelier({
     sandbox,
     checkpoints,
     instructions,
+    commands,
     events,
     user: LOCAL_USER,
     readAttachments: (attachments, chat) =>
@@ -352,6 +361,7 @@ export function createAtelier({
     questions,
     sandbox,
     checkpoints,
+    commands,
     user: LOCAL_USER,
   })
   return {

@@ -10,6 +10,7 @@ import type { InAppAsker } from '../approvals/askers'
 import type { ChatService } from '../chats/chat-service'
 import { listFolders, recentFolders } from '../chats/folders'
 import type { CheckpointService } from '../checkpoints/checkpoint-service'
+import type { SlashCommandService } from '../commands/slash-command-service'
 import type { PreferencesService } from '../preferences/preferences-service'
 import type { ProviderImageGenerator } from '../providers/image-generation'
 import type { ProviderService } from '../providers/provider-service'
@@ -38,6 +39,8 @@ export interface HandlerServices {
   questions: InAppAsker
   sandbox: CommandSandbox
   checkpoints: CheckpointService
+  /** The composer's `/` commands. */
+  commands: SlashCommandService
   images: ProviderImageGenerator
   playground: ToolPlayground
   mcp: McpServerService
@@ -68,6 +71,7 @@ export function createHandlers({
   questions,
   sandbox,
   checkpoints,
+  commands,
   images,
   playground,
   mcp,
@@ -122,6 +126,7 @@ export function createHandlers({
     'tools.stop': (request) => playground.stop(request),
     'images.read': (request) => images.read(request.path),
     'turns.start': (request) => agent.start(request),
+    'commands.list': (request) => commands.list(request),
     'turns.stop': (request) => agent.stop(request),
     'turns.retry': (request) => agent.retryTurn(request),
     'turns.edit': (request) => agent.edit(request),

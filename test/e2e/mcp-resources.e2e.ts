@@ -95,9 +95,9 @@ describe('MCP resources and prompts in the composer', () => {
       .getByText('Project readme')
       .waitFor()
 
-    // `/`: the servers' prompts as a listbox; the keyboard picks one with arguments.
-    await messageBox(page).fill('/')
-    const menu = page.getByRole('listbox', { name: 'MCP prompts' })
+    // `/`: the servers' prompts in the commands' listbox; the keyboard picks one with arguments.
+    await messageBox(page).fill('/library')
+    const menu = page.getByRole('listbox', { name: 'Commands' })
     await menu.getByRole('option', { name: /\/library:standup/ }).waitFor()
     expect(await menu.getByRole('option').count()).toBe(2)
     await messageBox(page).press('ArrowDown')
@@ -124,14 +124,14 @@ describe('MCP resources and prompts in the composer', () => {
 
     // A prompt without arguments fills the box at once; Escape closes the menu and keeps the text.
     await messageBox(page).fill('/stand')
-    await page.getByRole('listbox', { name: 'MCP prompts' }).getByRole('option').first().waitFor()
-    expect(await page.getByRole('listbox', { name: 'MCP prompts' }).getByRole('option').count()).toBe(1)
+    await page.getByRole('listbox', { name: 'Commands' }).getByRole('option').first().waitFor()
+    expect(await page.getByRole('listbox', { name: 'Commands' }).getByRole('option').count()).toBe(1)
     await messageBox(page).press('Enter')
     await expect.poll(() => messageBox(page).inputValue()).toBe('Write my stand-up: done, doing, blocked.')
     await messageBox(page).fill('/rev')
-    await page.getByRole('listbox', { name: 'MCP prompts' }).waitFor()
+    await page.getByRole('listbox', { name: 'Commands' }).waitFor()
     await messageBox(page).press('Escape')
-    await page.getByRole('listbox', { name: 'MCP prompts' }).waitFor({ state: 'hidden' })
+    await page.getByRole('listbox', { name: 'Commands' }).waitFor({ state: 'hidden' })
     expect(await messageBox(page).inputValue()).toBe('/rev')
     expect(fake.requestsOf('openai-chat')).toHaveLength(1)
   })
@@ -142,11 +142,11 @@ describe('MCP resources and prompts in the composer', () => {
     await page.getByRole('button', { name: 'Attach Project readme' }).waitFor()
     await screenshot(page, 'mcp-resource-dialog-dark')
     await page.getByRole('button', { name: 'Attach Project readme' }).click()
-    await messageBox(page).fill('/')
-    await page.getByRole('listbox', { name: 'MCP prompts' }).getByRole('option').first().waitFor()
+    await messageBox(page).fill('/library')
+    await page.getByRole('listbox', { name: 'Commands' }).getByRole('option').first().waitFor()
     await screenshot(page, 'mcp-prompt-menu-dark')
     const background = await page
-      .getByRole('listbox', { name: 'MCP prompts' })
+      .getByRole('listbox', { name: 'Commands' })
       .evaluate((element) => getComputedStyle(element.parentElement ?? element).backgroundColor)
     expect(background).toBe('rgb(34, 35, 42)')
     await messageBox(page).press('ArrowDown')

@@ -3,12 +3,14 @@ import { Value } from '@sinclair/typebox/value'
 import { type Command, InvalidArgumentError, Option } from 'commander'
 import { PROVIDER_KIND_NAMES, type ProviderKind, type TurnEvent } from '../../../src-shared/agent'
 import { APPROVAL_MODES, type ApprovalMode } from '../../../src-shared/approvals'
+import { slashActionOf } from '../../../src-shared/commands'
 import type { ChatMode } from '../../../src-shared/contract'
 import { MaxIterations } from '../../../src-shared/contract'
 import { planChecklist } from '../../../src-shared/plans'
 import { countedProgressText } from '../../../src-shared/progress'
 import { ContextWindow } from '../../../src-shared/providers'
 import { DEFAULT_PROFILE } from '../../agent/agent-profiles'
+import { doneByTheApp } from '../../commands/slash-command-service'
 import { terminalAsker } from '../approval-prompt'
 import { abortOnSignals, withAtelier } from '../open-atelier'
 import { profileModeOption } from './tool'
@@ -76,6 +78,8 @@ export function registerRunCommand(program: Command): void {
     .action((prompt: string, options: RunOptions, command: Command) =>
       withAtelier(command, async ({ chats, agent, providers, profiles, customTools }) => {
         // Refused before anything is written, like the provider below.
+        const action = slashActionOf(prompt)
+        if (action) throw doneByTheApp(action)
         const profile = options.agent === undefined ? undefined : profiles.byName(options.agent)
         const mode = options.mode ?? (profile ?? DEFAULT_PROFILE).defaultMode
         const folder = { workingDir: resolve(options.cwd ?? process.cwd()), mode }

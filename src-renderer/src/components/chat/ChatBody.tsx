@@ -1,10 +1,12 @@
 import { type KeyboardEvent, type ReactNode, useCallback, useMemo, useRef, useState } from 'react'
 import type { ApprovalMode } from '../../../../src-shared/approvals'
 import type { RestoreOutcome, RestoreScope } from '../../../../src-shared/checkpoints'
+import { slashActionOf } from '../../../../src-shared/commands'
 import type { Chat } from '../../../../src-shared/contract'
 import { useApi } from './api-context'
 import { type ComposerAttachment, toAttachment } from './attachments'
 import { BranchNotice } from './BranchNotice'
+import { ChatIcon } from './ChatIcon'
 import { Composer } from './Composer'
 import { CheckpointsContext, type CheckpointsContextValue } from './checkpoints-context'
 import { latestPlan, runningTurn, withChangesRows } from './conversation'
@@ -21,6 +23,7 @@ import { TurnBanners } from './TurnBanners'
 import { changedCount, useCheckpoints } from './useCheckpoints'
 import type { useConversation } from './useConversation'
 import { useMessageActions } from './useMessageActions'
+import { useSlashActions } from './useSlashActions'
 
 interface ChatBodyProps {
   /** The chat's conversation (its pane holds it: the header shows its context and compacts it). */
@@ -51,7 +54,7 @@ export function ChatBody({
   autoFocus = false,
   toolbar,
 }: ChatBodyProps) {
-  const { state, rows, running, send, stop, retryPrompt, retry, answer, resync } = conversation
+  const { state, rows, running, send, stop, retryPrompt, retry, answer, resync, compact } = conversation
   const api = useApi()
   const { byTurn, changedTurns } = useCheckpoints(api, chat.id)
   const shownRows = useMemo(() => withChangesRows(rows, changedTurns), [rows, changedTurns])
@@ -94,9 +97,20 @@ export function ChatBody({
     onOpenChat,
   })
 
+  const slash = useSlashActions(api, { chatId: chat.id, compact, onOpenChat })
+
   const submit = async (prompt: string, fromComposer: boolean, attached: ComposerAttachment[]) => {
     setRewound(undefined)
     messageActions.dismiss()
+    slash.dismiss()
+    // `/compact`, `/clear`, `/undo` are done here, not sent; what was attached stays for the next prompt.
+    const action = slashActionOf(prompt)
+    if (action) {
+      if (fromComposer) setDraft('')
+      textarea.current?.focus()
+      await slash.run(action)
+      return
+    }
     if (fromComposer) {
       setDraft('')
       setAttachments([])
@@ -203,12 +217,25 @@ export function ChatBody({
             onDismiss={messageActions.dismiss}
           />
         )}
+        {slash.notice && (
+          <div
+            className={`rewind-notice${slash.notice.failed ? ' branch-notice--failed' : ''}`}
+            role={slash.notice.failed ? 'alert' : 'status'}
+          >
+            <ChatIcon name={slash.notice.failed ? 'alert' : 'check'} size={14} />
+            <p>{slash.notice.text}</p>
+            <button type="button" className="icon-button" aria-label="Dismiss" onClick={slash.dismiss}>
+              <ChatIcon name="close" size={14} />
+            </button>
+          </div>
+        )}
         <TurnBanners retry={state.retry} unavailableServers={state.unavailableServers} />
         {plan && <PlanChecklist label="Plan" steps={plan.steps} explanation={plan.explanation} />}
         <Composer
           value={draft}
           onChange={setDraft}
           onSend={() => void submit(draft.trim(), true, attachments)}
+          onCommand={(text) => void submit(text, true, attachments)}
           attachments={attachments}
           onAttachmentsChange={setAttachments}
           chatId={chat.id}

@@ -11,6 +11,13 @@ interface CompactButtonProps {
   onError(message: string): void
 }
 
+/** What "Compact now" (the button or `/compact`) did, in one line. */
+export function compactionOutcome(compaction: Compaction | null): string {
+  return compaction
+    ? `Compacted · ${shortTokens(compaction.tokensBefore)} → ${shortTokens(compaction.tokensAfter)} tokens`
+    : 'Nothing to compact yet'
+}
+
 /** How long the one-line outcome stays beside the button. */
 const OUTCOME_MS = 8000
 
@@ -33,11 +40,7 @@ export function CompactButton({ running, onCompact, onError }: CompactButtonProp
     setOutcome(undefined)
     try {
       const compaction = await onCompact()
-      setOutcome(
-        compaction
-          ? `Compacted · ${shortTokens(compaction.tokensBefore)} → ${shortTokens(compaction.tokensAfter)} tokens`
-          : 'Nothing to compact yet',
-      )
+      setOutcome(compactionOutcome(compaction))
     } catch (failure) {
       onError(`Compacting failed: ${errorMessage(failure)}`)
     } finally {

@@ -13,6 +13,7 @@ import {
   useState,
 } from 'react'
 import { IMAGE_MIME_TYPES } from '../../../../src-shared/attachments'
+import type { SlashCommand } from '../../../../src-shared/commands'
 import type { FolderFiles } from '../../../../src-shared/contract'
 import type { McpServerPrompts } from '../../../../src-shared/mcp-catalog'
 import { errorMessage } from '../../errors'
@@ -24,15 +25,18 @@ import { ChatIcon } from './ChatIcon'
 import { ComposerMenu, menuOptionId } from './ComposerMenu'
 import { fileMention, fileOption, mentionAt } from './file-mentions'
 import { PromptArgumentsDialog } from './PromptArgumentsDialog'
-import { matchingPrompts, type PromptChoice, promptOption } from './PromptMenu'
+import type { PromptChoice } from './PromptMenu'
 import { imageFiles, readImage } from './pasted-images'
 import { usePromptHistory } from './prompt-history'
 import { ResourceDialog } from './ResourceDialog'
+import { matchingChoices, type SlashChoice, slashOption } from './SlashMenu'
 
 interface ComposerProps {
   value: string
   onChange(value: string): void
   onSend(): void
+  /** A command chosen in the `/` menu that needs nothing more: `/name`, to run at once. */
+  onCommand(text: string): void
   onStop(): void
   running: boolean
   textarea: RefObject<HTMLTextAreaElement | null>
@@ -55,7 +59,9 @@ interface ComposerProps {
 /**
  * Where the person writes. Enter sends, Shift+Enter breaks the line, Esc stops a running turn.
  * While a turn runs, Stop takes Send's place and the box stays open for the next prompt. A `/` at
- * the start opens the MCP servers' prompts; `@` a search of the chat's folder's files; the paperclip's
+ * the start opens the slash commands (built-ins, the person's and a trusted project's) and the MCP
+ * servers' prompts, fuzzily filtered; a command that takes arguments fills `/name ` to be finished,
+ * any other runs at once. `@` opens a search of the chat's folder's files; the paperclip's
  * menu attaches a file of the folder (the `@` search), images from disk or a server's resource; an
  * image pasted or dropped goes with the message; ↑ recalls the chat's earlier prompts. Under the box,
  * a toolbar: the paperclip, what the pane puts there (the provider and model), Send.
@@ -64,6 +70,7 @@ export function Composer({
   value,
   onChange,
   onSend,
+  onCommand,
   onStop,
   running,
   textarea,
@@ -82,8 +89,10 @@ export function Composer({
   const empty = value.trim() === ''
   const [picking, setPicking] = useState(false)
   const [prompts, setPrompts] = useState<McpServerPrompts[] | { error: string }>()
+  const [commands, setCommands] = useState<SlashCommand[] | { error: string }>()
   const [active, setActive] = useState(0)
-  const [dismissed, setDismissed] = useState(false)
+  /** The menu Escape closed, by its key: it stays closed while that key holds. */
+  const [dismissedAt, setDismissedAt] = useState<string | null>(null)
   const [asking, setAsking] = useState<PromptChoice>()
   const [promptError, setPromptError] = useState<string>()
   const [caret, setCaret] = useState(0)
@@ -93,30 +102,44 @@ export function Composer({
   const recall = usePromptHistory(history, value, onChange)
   const imageInput = useRef<HTMLInputElement>(null)
 
-  // `/` then a command with no space yet: the menu of prompts.
+  // `/` then a command with no space yet: the menu of commands and prompts.
   const query = /^\/\S*$/.test(value) ? value.slice(1) : null
   // `@` then a path with no space yet, right before the caret, in a chat with a folder: its files.
   const mention = folder ? mentionAt(value, caret) : null
+  // A command's key is all that is typed, so typing on after Escape opens the menu again; a mention's
+  // is where it starts, so it stays closed until the mention is left.
+  const menuKey = query ?? (mention ? `@${mention.start}` : null)
+  const dismissed = menuKey !== null && dismissedAt === menuKey
   const fileMenuOpen = mention !== null && query === null && !dismissed && !recall.browsing
   const promptMenuOpen = query !== null && !dismissed && !asking
   const menuOpen = promptMenuOpen || fileMenuOpen
   const fileChoices = fileMenuOpen && files && !('error' in files) ? files.files : []
-  const promptChoices =
-    prompts && !('error' in prompts)
-      ? matchingPrompts(
-          prompts.flatMap(({ server, prompts }) => prompts.map((prompt) => ({ server, prompt }))),
-          query ?? '',
-        )
-      : []
-  const choiceCount = fileMenuOpen ? fileChoices.length : promptChoices.length
+  const slashChoices = matchingChoices(
+    [
+      ...(commands && !('error' in commands) ? commands : []).map(
+        (command): SlashChoice => ({ kind: 'command', command }),
+      ),
+      ...(prompts && !('error' in prompts) ? prompts : []).flatMap(({ server, prompts }) =>
+        prompts.map((prompt): SlashChoice => ({ kind: 'prompt', choice: { server, prompt } })),
+      ),
+    ],
+    query ?? '',
+  )
+  const choiceCount = fileMenuOpen ? fileChoices.length : slashChoices.length
   const activeIndex = Math.min(active, Math.max(choiceCount - 1, 0))
 
-  // The servers' prompts are asked for each time the menu opens, so a server added meanwhile is in it.
+  // Commands and the servers' prompts are asked for each time the menu opens, so a command file or
+  // a server added meanwhile is in it. The commands come at once; a server may take a while.
   const opening = query !== null && !dismissed
   useEffect(() => {
     if (!opening) return
     let live = true
+    setCommands(undefined)
     setPrompts(undefined)
+    api.commands.list({ chatId }).then(
+      (value) => live && setCommands(value),
+      (failure: unknown) => live && setCommands({ error: errorMessage(failure) }),
+    )
     api.mcp.prompts({}).then(
       (value) => live && setPrompts(value),
       (failure: unknown) => live && setPrompts({ error: errorMessage(failure) }),
@@ -124,7 +147,7 @@ export function Composer({
     return () => {
       live = false
     }
-  }, [api, opening])
+  }, [api, chatId, opening])
 
   // The folder is searched as the mention is typed; an answer to an older query is dropped.
   const mentionQuery = fileMenuOpen ? mention.query : null
@@ -140,9 +163,8 @@ export function Composer({
     }
   }, [api, chatId, mentionQuery])
 
-  const menuKey = query ?? (mention ? `@${mention.start}` : null)
   useEffect(() => {
-    if (menuKey === null) setDismissed(false)
+    if (menuKey === null) setDismissedAt(null)
   }, [menuKey])
 
   const fill = (text: string) => {
@@ -174,7 +196,7 @@ export function Composer({
     const before = value.slice(0, at)
     const inserted = before === '' || /\s$/.test(before) ? '@' : ' @'
     const after = at + inserted.length
-    setDismissed(false)
+    setDismissedAt(null)
     onChange(before + inserted + value.slice(at))
     setCaret(after)
     box?.focus()
@@ -215,8 +237,15 @@ export function Composer({
     textarea.current?.focus()
   }
 
-  const choose = (choice: PromptChoice) => {
+  const choose = (slash: SlashChoice) => {
     setActive(0)
+    if (slash.kind === 'command') {
+      const { name, takesArguments } = slash.command
+      if (takesArguments) fill(`/${name} `)
+      else onCommand(`/${name}`)
+      return
+    }
+    const { choice } = slash
     if (choice.prompt.arguments.length > 0) {
       setAsking(choice)
       return
@@ -237,16 +266,16 @@ export function Composer({
       }
       if (event.key === 'Escape') {
         event.preventDefault()
-        setDismissed(true)
+        setDismissedAt(menuKey)
         return
       }
       if ((event.key === 'Enter' && !event.shiftKey) || (event.key === 'Tab' && fileMenuOpen)) {
         const file = fileMenuOpen ? fileChoices[activeIndex] : undefined
-        const prompt = promptMenuOpen ? promptChoices[activeIndex] : undefined
-        if (file !== undefined || prompt) {
+        const slash = promptMenuOpen ? slashChoices[activeIndex] : undefined
+        if (file !== undefined || slash) {
           event.preventDefault()
           if (file !== undefined) chooseFile(file)
-          else if (prompt) choose(prompt)
+          else if (slash) choose(slash)
           return
         }
       }
@@ -293,16 +322,19 @@ export function Composer({
               ? `No file of the folder matches “@${mention.query}”.`
               : 'The folder has no files to mention.'
             : null
-  const promptStatus =
-    prompts === undefined
-      ? 'Asking the MCP servers for their prompts…'
-      : 'error' in prompts
-        ? `The prompts could not be listed: ${prompts.error}`
-        : promptChoices.length === 0
-          ? query
-            ? `No MCP prompt matches “/${query}”.`
-            : 'No MCP server offers prompts.'
-          : null
+  // The commands show as soon as they come; the servers' prompts may follow.
+  const slashStatus =
+    commands === undefined && prompts === undefined
+      ? 'Loading the commands…'
+      : commands !== undefined && 'error' in commands
+        ? `The commands could not be listed: ${commands.error}`
+        : prompts !== undefined && 'error' in prompts
+          ? `The MCP prompts could not be listed: ${prompts.error}`
+          : slashChoices.length === 0
+            ? prompts === undefined
+              ? 'Asking the MCP servers for their prompts…'
+              : `No command or MCP prompt matches “/${query}”.`
+            : null
 
   return (
     <>
@@ -341,13 +373,13 @@ export function Composer({
         {promptMenuOpen && (
           <ComposerMenu
             id={menuId}
-            label="MCP prompts"
-            options={promptChoices.map(promptOption)}
+            label="Commands"
+            options={slashChoices.map(slashOption)}
             active={activeIndex}
-            status={promptStatus}
+            status={slashStatus}
             onChoose={(index) => {
-              const prompt = promptChoices[index]
-              if (prompt) choose(prompt)
+              const slash = slashChoices[index]
+              if (slash) choose(slash)
             }}
           />
         )}
@@ -441,7 +473,7 @@ export function Composer({
         </div>
         <p id={hintId} className="composer-hint">
           <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line · <kbd>/</kbd> for
-          prompts
+          commands
           {folder ? (
             <>
               {' '}

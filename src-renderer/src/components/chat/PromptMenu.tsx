@@ -8,12 +8,6 @@ export interface PromptChoice {
 
 export const promptCommand = ({ server, prompt }: PromptChoice) => `/${server}:${prompt.name}`
 
-/** The options of the `/` menu whose command contains what follows the slash. */
-export function matchingPrompts(choices: readonly PromptChoice[], query: string): PromptChoice[] {
-  const needle = query.toLowerCase()
-  return choices.filter((choice) => promptCommand(choice).slice(1).toLowerCase().includes(needle))
-}
-
 /** One MCP prompt as an option of the `/` menu: its command, what it does, its arguments. */
 export function promptOption(choice: PromptChoice): MenuOption {
   const description = choice.prompt.description ?? choice.prompt.title
