@@ -6,9 +6,10 @@ import { type Static, Type } from '@sinclair/typebox'
 
 /**
  * The built-ins the app carries out itself rather than send as a prompt: `compact` compacts the
- * chat now, `clear` opens a new chat in the same folder, `undo` undoes the last turn's changes.
+ * chat now, `clear` opens a new chat in the same folder, `undo` undoes the last turn's changes,
+ * `plan` switches the chat to plan mode.
  */
-export const SLASH_ACTIONS = ['compact', 'clear', 'undo'] as const
+export const SLASH_ACTIONS = ['compact', 'clear', 'undo', 'plan'] as const
 export type SlashAction = (typeof SLASH_ACTIONS)[number]
 
 export const SlashCommand = Type.Object({
@@ -36,7 +37,7 @@ export function parseSlashText(text: string): { name: string; arguments: string 
   return { name: match[1] as string, arguments: (match[2] ?? '').trim() }
 }
 
-/** The built-in action a prompt names (`/compact`, `/clear`, `/undo`, nothing after), or null. */
+/** The built-in action a prompt names (`/compact`, `/clear`, `/undo`, `/plan`, nothing after), or null. */
 export function slashActionOf(text: string): SlashAction | null {
   const parsed = parseSlashText(text)
   if (parsed?.arguments !== '') return null

@@ -61,6 +61,13 @@ const BUILT_INS: readonly (SlashCommand & { prompt?: string })[] = [
     runs: 'clear',
     takesArguments: false,
   },
+  {
+    name: 'plan',
+    description: 'Switch to plan mode: the agent explores, changes nothing and proposes a plan',
+    source: 'built-in',
+    runs: 'plan',
+    takesArguments: false,
+  },
 ]
 
 /** A prompt made from a command, with what its front matter asks of the turn. */
@@ -130,11 +137,13 @@ export class SlashCommandService {
   }
 }
 
-/** The refusal of a built-in action (`/compact`, `/clear`, `/undo`) asked for as a prompt. */
+/** The refusal of a built-in action (`/compact`, `/clear`, `/undo`, `/plan`) asked for as a prompt. */
 export function doneByTheApp(name: string): AtelierError {
+  // Headless, plan mode is a flag of the run rather than a command.
+  const instead = name === 'plan' ? ' (headless: `atelier run --approval plan`)' : ''
   return new AtelierError(
     'unsupported',
-    `/${name} is done by the app, not sent to the model: send “/${name}” alone in the chat's message box.`,
+    `/${name} is done by the app, not sent to the model: send “/${name}” alone in the chat's message box${instead}.`,
     { command: name },
   )
 }

@@ -7,7 +7,8 @@ import { conversation, conversationText, messageBox, screenshot, send, turnOver,
 /**
  * The composer's `/` menu: the built-ins and the person's own command files, fuzzily filtered and
  * driven from the keyboard; a command with arguments fills `/name ` to be finished, one without runs
- * at once; `/compact` compacts the chat and `/clear` opens a new chat in the same folder.
+ * at once; `/compact` compacts the chat, `/clear` opens a new chat in the same folder, `/undo` undoes
+ * the last turn and `/plan` switches to plan mode.
  */
 describe('slash commands in the composer', () => {
   const { open, tempDir } = useChatApp()
@@ -49,6 +50,7 @@ describe('slash commands in the composer', () => {
       '/compact',
       '/undo',
       '/clear',
+      '/plan',
       '/fix',
     ])
     expect(listed.at(-1)).toContain('Fix an issue')
@@ -108,9 +110,9 @@ describe('slash commands in the composer', () => {
     await expect.poll(() => conversation(page).textContent()).not.toContain('Fix issue #42.')
   })
 
-  it('undoes the last turn’s changes to the folder with /undo, and says when there is nothing to undo', async () => {
+  it('undoes the last turn’s changes to the folder with /undo, says when there is nothing to undo, and /plan switches to plan mode', async () => {
     const folder = tempDir()
-    const { page, fake } = await open({ folder, approvalMode: 'full-auto' })
+    const { app, page, fake, chat } = await open({ folder, approvalMode: 'full-auto' })
 
     await messageBox(page).fill('/undo')
     await messageBox(page).press('Enter')
@@ -135,5 +137,13 @@ describe('slash commands in the composer', () => {
       .filter({ hasText: /^Undone\./ })
       .waitFor()
     expect(existsSync(join(folder, 'notes.txt'))).toBe(false)
+
+    await choose(page, 'plan')
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Plan mode:/ })
+      .waitFor()
+    expect(app.atelier.chats.get(chat.id).approvalMode).toBe('plan')
+    await expect.poll(() => page.getByRole('combobox', { name: 'Approval mode' }).inputValue()).toBe('plan')
   })
 })

@@ -20,10 +20,13 @@ interface SlashActionsOptions {
   onOpenChat: ((chatId: string) => void) | undefined
 }
 
+const PLAN_MODE_NOTICE =
+  'Plan mode: the agent explores and changes nothing, then proposes a plan for you to approve. Change the mode in the header to leave it.'
+
 /**
  * The built-ins the app does itself rather than send: `/compact` compacts now, `/clear` opens a new
  * chat in the same folder (`chats.create({ like })`), `/undo` undoes the last turn that changed the
- * folder, as its Undo button does. A conflict (a file changed since) is left to that button, which
+ * folder, as its Undo button does, `/plan` sets the chat's approval mode to plan. A conflict (a file changed since) is left to that button, which
  * lets the person choose file by file.
  */
 export function useSlashActions(api: AtelierApi, { chatId, compact, onOpenChat }: SlashActionsOptions) {
@@ -50,7 +53,10 @@ export function useSlashActions(api: AtelierApi, { chatId, compact, onOpenChat }
       try {
         if (action === 'compact') setNotice({ text: compactionOutcome(await compact()), failed: false })
         else if (action === 'undo') setNotice({ text: await undoLastTurn(), failed: false })
-        else {
+        else if (action === 'plan') {
+          await api.chats.configure({ id: chatId, approvalMode: 'plan' })
+          setNotice({ text: PLAN_MODE_NOTICE, failed: false })
+        } else {
           const chat = await api.chats.create({ like: chatId })
           if (onOpenChat) onOpenChat(chat.id)
           else setNotice({ text: `A new chat was made: “${chat.title}”.`, failed: false })
