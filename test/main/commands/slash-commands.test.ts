@@ -46,7 +46,14 @@ describe('SlashCommandService', { timeout: 60_000 }, () => {
       writeCommand(join(home, '.atelier', 'commands'), 'standup', 'Write my stand-up.')
 
       const untrusted = await listed(atelier, chat.id)
-      expect(untrusted.map(({ name }) => name)).toEqual(['init', 'compact', 'undo', 'clear', 'plan', 'standup'])
+      expect(untrusted.map(({ name }) => name)).toEqual([
+        'init',
+        'compact',
+        'undo',
+        'clear',
+        'plan',
+        'standup',
+      ])
 
       atelier.customTools.trust(project)
       const trusted = await listed(atelier, chat.id)
