@@ -27,7 +27,7 @@ const SECTIONS: SectionTab<SectionId>[] = [
   { id: 'services', label: 'Tool services', description: 'Broker, services, descriptors' },
   { id: 'custom', label: 'Custom tools', description: 'Your modules, trust, logs' },
   { id: 'providers', label: 'Providers', description: 'Models and API keys' },
-  { id: 'agents', label: 'Agent profiles', description: 'Prompts, tools, modes' },
+  { id: 'agents', label: 'Agent profiles', description: 'Prompts, tools, modes, AGENTS.md' },
 ]
 
 interface SettingsViewProps {
@@ -103,7 +103,7 @@ export function SettingsView({
         editingAt={target?.at}
       />
     ),
-    agents: () => <AgentProfilesSection api={api} />,
+    agents: () => <AgentProfilesSection api={api} preferences={preferences} onChange={onChange} />,
   }
 
   return (

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
+import type { Preferences } from '../../../../src-shared/contract'
 import type { AgentProfile } from '../../../../src-shared/providers'
 import type { ToolSettingsDescriptor } from '../../../../src-shared/tools'
 import { errorMessage } from '../../errors'
@@ -7,13 +8,23 @@ import { ConfirmDialog } from '../ConfirmDialog'
 import { AgentProfileCard } from './AgentProfileCard'
 import { AgentProfileForm } from './AgentProfileForm'
 import { everyTool } from './every-tool'
+import { InstructionFilesGroup } from './InstructionFilesGroup'
 import { Notice } from './Notice'
 import { upsertById } from './upsert'
 
 type Editing = { kind: 'create'; template?: AgentProfile } | { kind: 'edit'; profile: AgentProfile }
 
-/** How the agent behaves: profiles with a system prompt, a tool list and a starting mode. */
-export function AgentProfilesSection({ api }: { api: AtelierApi }) {
+interface AgentProfilesSectionProps {
+  api: AtelierApi
+  preferences: Preferences | undefined
+  onChange(changes: Partial<Preferences>): void
+}
+
+/**
+ * How the agent behaves: profiles with a system prompt, a tool list and a starting mode, and the
+ * project instruction files every profile reads.
+ */
+export function AgentProfilesSection({ api, preferences, onChange }: AgentProfilesSectionProps) {
   const [profiles, setProfiles] = useState<AgentProfile[]>()
   const [tools, setTools] = useState<ToolSettingsDescriptor[]>([])
   const [editing, setEditing] = useState<Editing>()
@@ -104,6 +115,7 @@ export function AgentProfilesSection({ api }: { api: AtelierApi }) {
           ))}
         </div>
       )}
+      <InstructionFilesGroup preferences={preferences} onChange={onChange} />
       {deleting && (
         <ConfirmDialog
           title={`Delete “${deleting.name}”?`}
