@@ -102,6 +102,7 @@ describe('the renderer in Chromium, served by the web host', () => {
         'rename',
       ],
       checkpoints: ['changes', 'list', 'onChanged', 'onProgress', 'rewind', 'undo'],
+      commands: ['list'],
       customTools: ['list', 'load', 'log', 'onChanged', 'reload', 'setEnvironment'],
       folders: ['files', 'list', 'pick', 'recent', 'status', 'trust', 'untrust'],
       images: ['read'],
