@@ -1,10 +1,9 @@
 import { execFileSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { type FakeProvider, startFakeProvider } from '../../support/fake-provider'
+import { describe, expect, it } from 'vitest'
 import { useTempDirs } from '../../support/temp-dir'
-import { atelier } from './built-cli'
+import { atelier, useFakeProviders } from './built-cli'
 
 interface ToolMessage {
   role: string
@@ -16,14 +15,10 @@ const NOT_APPROVED = 'The user has not approved this call (non-interactive run).
 
 describe('atelier run --approval (built CLI, no terminal)', { timeout: 120_000 }, () => {
   const tempDir = useTempDirs()
-  const fakes: FakeProvider[] = []
-  afterEach(async () => {
-    for (const fake of fakes.splice(0)) await fake.close()
-  })
+  const startFake = useFakeProviders()
 
   async function setup() {
-    const fake = await startFakeProvider()
-    fakes.push(fake)
+    const fake = await startFake()
     const dataDir = tempDir()
     const project = realpathSync(tempDir())
     const run = (calls: { id: string; name: string; arguments: unknown }[], ...flags: string[]) => {

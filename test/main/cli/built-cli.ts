@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import type { FakeProvider } from '../../support/fake-provider'
+import { afterEach } from 'vitest'
+import { type FakeProvider, startFakeProvider } from '../../support/fake-provider'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 /** The CLI under test is the built one, exactly as `npm install` leaves it (npm test builds first). */
@@ -86,4 +87,17 @@ export function fakeRunArgs(
     project,
     ...extra,
   ]
+}
+
+/** Starts fake providers for a test file's tests, each closed after its test. */
+export function useFakeProviders(): () => Promise<FakeProvider> {
+  const fakes: FakeProvider[] = []
+  afterEach(async () => {
+    for (const fake of fakes.splice(0)) await fake.close()
+  })
+  return async () => {
+    const fake = await startFakeProvider()
+    fakes.push(fake)
+    return fake
+  }
 }

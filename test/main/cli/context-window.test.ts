@@ -6,13 +6,13 @@
  */
 import { realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createAtelier } from '../../../src-main/app/create-atelier'
 import type { TurnEvent } from '../../../src-shared/agent'
 import { FAKE_ENV } from '../../support/agent-harness'
-import { type FakeProvider, type RecordedRequest, startFakeProvider } from '../../support/fake-provider'
+import type { RecordedRequest } from '../../support/fake-provider'
 import { useTempDirs } from '../../support/temp-dir'
-import { atelierWith, fakeRunArgs } from './built-cli'
+import { atelierWith, fakeRunArgs, useFakeProviders } from './built-cli'
 
 const WINDOW = 16_000
 const FILES = ['a', 'b', 'c', 'd', 'e', 'f']
@@ -41,14 +41,10 @@ function requestChars({ body }: RecordedRequest): number {
 
 describe('a long session with --context-window (built CLI)', { timeout: 120_000 }, () => {
   const tempDir = useTempDirs()
-  const fakes: FakeProvider[] = []
-  afterEach(async () => {
-    for (const fake of fakes.splice(0)) await fake.close()
-  })
+  const startFake = useFakeProviders()
 
   it('keeps every request under the window, compacts, answers, and loses no result', async () => {
-    const fake = await startFakeProvider()
-    fakes.push(fake)
+    const fake = await startFake()
     const project = realpathSync(tempDir())
     const dataDir = tempDir()
     for (const name of FILES) writeFileSync(join(project, `${name}.txt`), fileText(name))

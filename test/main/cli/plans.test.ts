@@ -5,25 +5,20 @@
  */
 import { existsSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { TurnEvent } from '../../../src-shared/agent'
 import { FAKE_ENV } from '../../support/agent-harness'
-import { type FakeProvider, startFakeProvider } from '../../support/fake-provider'
 import { useTempDirs } from '../../support/temp-dir'
-import { atelierWith, fakeRunArgs } from './built-cli'
+import { atelierWith, fakeRunArgs, useFakeProviders } from './built-cli'
 
 const PLAN = '# Plan\n\n1. Write hello.txt\n2. Say what changed'
 
 describe('plans in atelier run (built CLI)', { timeout: 120_000 }, () => {
   const tempDir = useTempDirs()
-  const fakes: FakeProvider[] = []
-  afterEach(async () => {
-    for (const fake of fakes.splice(0)) await fake.close()
-  })
+  const startFake = useFakeProviders()
 
   async function setUp() {
-    const fake = await startFakeProvider()
-    fakes.push(fake)
+    const fake = await startFake()
     return { fake, project: realpathSync(tempDir()), dataDir: tempDir() }
   }
 

@@ -1,23 +1,19 @@
 /** `atelier run "/name args"` expands a slash command as the app does (the built CLI). */
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createAtelier } from '../../../src-main/app/create-atelier'
 import { FAKE_ENV } from '../../support/agent-harness'
-import { type FakeProvider, startFakeProvider } from '../../support/fake-provider'
+import type { FakeProvider } from '../../support/fake-provider'
 import { useTempDirs } from '../../support/temp-dir'
-import { atelierWith, fakeRunArgs } from './built-cli'
+import { atelierWith, fakeRunArgs, useFakeProviders } from './built-cli'
 
 describe('atelier run with a slash command (built CLI)', { timeout: 120_000 }, () => {
   const tempDir = useTempDirs()
-  const fakes: FakeProvider[] = []
-  afterEach(async () => {
-    for (const fake of fakes.splice(0)) await fake.close()
-  })
+  const startFake = useFakeProviders()
 
   async function setUp() {
-    const fake = await startFakeProvider()
-    fakes.push(fake)
+    const fake = await startFake()
     const dataDir = tempDir()
     const home = realpathSync(tempDir())
     const project = realpathSync(tempDir())

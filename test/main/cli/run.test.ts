@@ -2,15 +2,14 @@ import { execFile, spawn } from 'node:child_process'
 import { existsSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createAtelier } from '../../../src-main/app/create-atelier'
 import type { TurnEvent } from '../../../src-shared/agent'
 import { FAKE_ENV } from '../../support/agent-harness'
-import { type FakeProvider, startFakeProvider } from '../../support/fake-provider'
 import { EVERYTHING_SERVER } from '../../support/mcp-servers'
 import { useTempDirs } from '../../support/temp-dir'
 import { toolResults } from '../../support/turn-events'
-import { fakeRunArgs } from './built-cli'
+import { fakeRunArgs, useFakeProviders } from './built-cli'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const BIN = join(ROOT, 'bin', 'atelier.js')
@@ -56,14 +55,10 @@ function atelier(args: string[], env: NodeJS.ProcessEnv = WITH_KEYS): Promise<Cl
 
 describe('atelier run (built CLI)', { timeout: 120_000 }, () => {
   const tempDir = useTempDirs()
-  const fakes: FakeProvider[] = []
-  afterEach(async () => {
-    for (const fake of fakes.splice(0)) await fake.close()
-  })
+  const startFake = useFakeProviders()
 
   async function setup() {
-    const fake = await startFakeProvider()
-    fakes.push(fake)
+    const fake = await startFake()
     const dataDir = tempDir()
     const project = realpathSync(tempDir())
     /** `atelier --data-dir D run PROMPT --provider openai-chat --base-url FAKE --model m --cwd PROJECT …`. */
