@@ -16,6 +16,11 @@ export const ApprovalMode = Type.Union(APPROVAL_MODES.map((mode) => Type.Literal
 export type ApprovalMode = (typeof APPROVAL_MODES)[number]
 export const DEFAULT_APPROVAL_MODE: ApprovalMode = 'ask'
 
+/** Modes that offer (and run) only reading tools: Read only, and Plan until a plan is approved. */
+export function offersOnlyReads(mode: ApprovalMode): boolean {
+  return mode === 'read-only' || mode === 'plan'
+}
+
 export const RULE_ACTIONS = ['allow', 'ask', 'deny'] as const
 export const RuleAction = Type.Union(RULE_ACTIONS.map((action) => Type.Literal(action)))
 export type RuleAction = (typeof RULE_ACTIONS)[number]

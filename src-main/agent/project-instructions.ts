@@ -4,14 +4,16 @@
  * folder's from the repository's top down to the bound folder, then those of subfolders the agent
  * has worked in, nearest last so it wins where they disagree (as Codex does).
  *
- * `@relative/path` lines import another file (Claude Code's syntax): confined to the bound folder
- * (the home file's to its own folder), at most IMPORT_DEPTH deep, a cycle refused. All of it
- * together is cut at a byte cap, and the cut is said where it falls.
+ * `@relative/path` lines import another file (Claude Code's syntax), at most IMPORT_DEPTH deep, a
+ * cycle refused, confined: the bound folder's files (and its subfolders') to the bound folder, a
+ * file above it to its own folder's subtree, the person's to `~/.atelier`. A file that is a link
+ * out of where it is found is not read. All of it together is cut at a byte cap, and the cut —
+ * or a file left out past it — is said.
  *
  * The files are the folder's words to the model: anything the model reads may be hostile, so they
  * change what it is told — never what the approvals or the sandbox allow.
  */
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs'
+import { closeSync, existsSync, openSync, readSync, realpathSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import type { Chat } from '../../src-shared/contract'
 import type { InstructionFileInfo, InstructionSettings } from '../../src-shared/instructions'
@@ -34,14 +36,27 @@ export interface InstructionFile {
   /** Where it is shown: relative to the project's top, or `~/.atelier/AGENTS.md`. */
   label: string
   text: string
-  /** Its text was cut at the cap. */
+  /** Its text was cut at the cap (or, past it, left out). */
   cut: boolean
   /** Imports refused, and why (outside the folder, a cycle, too deep, missing). */
   refused: string[]
 }
 
+/** An instruction file found, not yet read: its real path, label and where its imports may reach. */
+interface FoundFile {
+  path: string
+  label: string
+  /** Real folder its imports are confined to. */
+  root: string
+}
+
 /** A line that is only an import: `@path`, nothing else. */
 const IMPORT_LINE = /^@(\S+)\s*$/
+
+/** The options from the settings. */
+export function instructionOptions(settings: InstructionSettings, home: string): InstructionOptions {
+  return { names: settings.names, capBytes: settings.capKiB * 1024, home }
+}
 
 /**
  * A chat's instruction files at a turn's start: the folder's, then the subfolders' it took in
@@ -50,19 +65,19 @@ const IMPORT_LINE = /^@(\S+)\s*$/
  */
 export function chatInstructions(
   chat: Pick<Chat, 'mode' | 'workingDir'>,
-  settings: InstructionSettings,
-  home: string,
+  options: InstructionOptions,
   taken: readonly string[] = [],
 ): InstructionFile[] {
   if (chat.mode !== 'agent' || !chat.workingDir) return []
-  const folder = chat.workingDir
-  const options = { names: settings.names, capBytes: settings.capKiB * 1024, home }
+  const folder = realRoot(chat.workingDir)
+  const starting = startingFiles(folder, options)
+  const known = new Set(starting.map((file) => file.path))
   const top = foldersDownTo(folder)[0] as string
-  const subfolders = [...taken]
-    .filter((path) => existsSync(path) && isInsideReal(folder, path))
+  const subfolders = taken
+    .filter((path) => !known.has(path) && existsSync(path) && isInsideReal(folder, path))
     .sort((a, b) => a.split(sep).length - b.split(sep).length)
-    .map((path) => load(path, top, labelOf(top, path)))
-  return capped([...startingInstructions(folder, options), ...subfolders], options.capBytes)
+    .map((path) => ({ path, label: labelOf(top, path), root: folder }))
+  return loadCapped([...starting, ...subfolders], options.capBytes)
 }
 
 /**
@@ -70,40 +85,36 @@ export function chatInstructions(
  * the repository's top (the nearest folder above holding `.git`, else the folder itself) down.
  */
 export function startingInstructions(folder: string, options: InstructionOptions): InstructionFile[] {
-  const files: InstructionFile[] = []
-  const home = join(options.home, '.atelier')
-  const own = instructionFileIn(home, options.names)
-  if (own) files.push(load(own, home, `~/.atelier/${own.split(sep).pop()}`))
-  const chain = foldersDownTo(folder)
-  const top = chain[0] as string
-  for (const at of chain) {
-    const found = instructionFileIn(at, options.names)
-    if (found) files.push(load(found, top, labelOf(top, found)))
-  }
-  return capped(files, options.capBytes)
+  return loadCapped(startingFiles(realRoot(folder), options), options.capBytes)
 }
 
 /**
- * The instruction file a path the agent touched brings in: the nearest one in the folders between
- * the bound folder (exclusive) and the path, when not already loaded. Undefined when there is none.
+ * The real paths of the instruction files a chat in `folder` starts with — found, not read: what a
+ * subfolder's file is checked against.
+ */
+export function startingPaths(folder: string, options: InstructionOptions): string[] {
+  return startingFiles(realRoot(folder), options).map((file) => file.path)
+}
+
+/**
+ * The instruction files a path the agent touched brings in: each one in the folders between the
+ * bound folder (exclusive) and the path not `loaded` yet, shallowest first, cut together at the cap.
  */
 export function instructionsFor(
-  folder: string,
+  boundFolder: string,
   touched: string,
   loaded: ReadonlySet<string>,
   options: InstructionOptions,
-): InstructionFile | undefined {
-  let at = isDirectory(touched) ? touched : dirname(touched)
-  if (!isInsideReal(folder, at)) return undefined
-  for (; at !== folder && isInsideReal(folder, at); at = dirname(at)) {
-    const found = instructionFileIn(at, options.names)
-    if (found && !loaded.has(found)) {
-      const top = foldersDownTo(folder)[0] as string
-      return capped([load(found, top, labelOf(top, found))], options.capBytes)[0]
-    }
-    if (found) return undefined
+): InstructionFile[] {
+  const folder = realRoot(boundFolder)
+  const found: FoundFile[] = []
+  const top = foldersDownTo(folder)[0] as string
+  for (let at = isDirectory(touched) ? touched : dirname(touched); at !== folder; at = dirname(at)) {
+    if (!isInsideReal(folder, at) || dirname(at) === at) return []
+    const path = instructionFileIn(at, options.names, folder)
+    if (path && !loaded.has(path)) found.unshift({ path, label: labelOf(top, path), root: folder })
   }
-  return undefined
+  return loadCapped(found, options.capBytes)
 }
 
 /** A file as Capabilities and the header show it. */
@@ -122,6 +133,23 @@ export function instructionsText(files: readonly InstructionFile[]): string {
   ].join('\n\n')
 }
 
+/** The person's file, then each folder's from the top down to `folder` (a real path). */
+function startingFiles(folder: string, options: InstructionOptions): FoundFile[] {
+  const files: FoundFile[] = []
+  const home = realRoot(join(options.home, '.atelier'))
+  const own = instructionFileIn(home, options.names, home)
+  if (own) files.push({ path: own, label: `~/.atelier/${own.split(sep).pop()}`, root: home })
+  const chain = foldersDownTo(folder)
+  const top = chain[0] as string
+  for (const at of chain) {
+    // Above the bound folder, a file's imports stay in its own folder's subtree.
+    const root = at === folder ? folder : at
+    const path = instructionFileIn(at, options.names, root)
+    if (path) files.push({ path, label: labelOf(top, path), root })
+  }
+  return files
+}
+
 /** The folders from the repository's top down to `folder`; only `folder` outside a repository. */
 function foldersDownTo(folder: string): string[] {
   const chain = [folder]
@@ -134,28 +162,54 @@ function foldersDownTo(folder: string): string[] {
   return chain
 }
 
-function instructionFileIn(folder: string, names: readonly string[]): string | undefined {
+/** The first of `names` in `folder` that is a file whose real path stays inside `root`. */
+function instructionFileIn(folder: string, names: readonly string[], root: string): string | undefined {
   for (const name of names) {
     const path = join(folder, name)
     try {
-      if (statSync(path).isFile()) return realpathSync(path)
+      if (!statSync(path).isFile()) continue
+      const real = realpathSync(path)
+      // A link to somewhere else (`AGENTS.md -> ~/.ssh/id_rsa`) is not the folder's to give.
+      if (isInsideReal(root, real)) return real
     } catch {}
   }
   return undefined
 }
 
-/**
- * A file with its imports expanded in place, each confined to `root`: the project's top (the
- * repository's, else the bound folder), or the person's own folder for their file.
- */
-function load(path: string, root: string, label: string): InstructionFile {
-  const refused: string[] = []
-  const text = expand(path, realRoot(root), [path], refused)
-  return { path, label, text, cut: false, refused }
+/** The files read with their imports, in order, cut where their text passes the cap. */
+function loadCapped(files: readonly FoundFile[], capBytes: number): InstructionFile[] {
+  const cap = `${Math.round(capBytes / 1024)} KiB`
+  let left = capBytes
+  return files.map(({ path, label, root }) => {
+    if (left <= 0) {
+      const text = `[… left out: the project instructions passed ${cap}]`
+      return { path, label, text, cut: true, refused: [] }
+    }
+    const refused: string[] = []
+    const text = expand(path, root, [path], refused, left + 1)
+    const bytes = Buffer.byteLength(text)
+    if (bytes <= left) {
+      left -= bytes
+      return { path, label, text, cut: false, refused }
+    }
+    const kept = Buffer.from(text)
+      .subarray(0, left)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '')
+    left = 0
+    return {
+      path,
+      label,
+      text: `${kept}\n\n[… cut here: the project instructions passed ${cap}]`,
+      cut: true,
+      refused,
+    }
+  })
 }
 
-function expand(path: string, root: string, chain: string[], refused: string[]): string {
-  const lines = readText(path).split('\n')
+/** A file's text with its imports in place; no more than `maxBytes` of any one file is read. */
+function expand(path: string, root: string, chain: string[], refused: string[], maxBytes: number): string {
+  const lines = readHead(path, maxBytes).split('\n')
   return lines
     .map((line) => {
       const match = IMPORT_LINE.exec(line.trim())
@@ -178,36 +232,23 @@ function expand(path: string, root: string, chain: string[], refused: string[]):
         refused.push(`@${wanted}: ${why}`)
         return `[import @${wanted} refused: ${why}]`
       }
-      return expand(real, root, [...chain, real], refused)
+      return expand(real, root, [...chain, real], refused, maxBytes)
     })
     .join('\n')
 }
 
-/** The files in order, cut where their text passes the cap (later files go first). */
-function capped(files: InstructionFile[], capBytes: number): InstructionFile[] {
-  let left = capBytes
-  return files.flatMap((file) => {
-    if (left <= 0) return []
-    const bytes = Buffer.byteLength(file.text)
-    if (bytes <= left) {
-      left -= bytes
-      return [file]
-    }
-    const kept = Buffer.from(file.text)
-      .subarray(0, left)
-      .toString('utf8')
-      .replace(/\uFFFD$/, '')
-    left = 0
-    const note = `\n\n[… cut here: the project instructions passed ${Math.round(capBytes / 1024)} KiB]`
-    return [{ ...file, text: kept + note, cut: true }]
-  })
-}
-
-function readText(path: string): string {
+/** The first `maxBytes` of a file ('' when it cannot be read): past the cap nothing is kept anyway. */
+function readHead(path: string, maxBytes: number): string {
+  let fd: number | undefined
   try {
-    return readFileSync(path, 'utf8')
+    fd = openSync(path, 'r')
+    const buffer = Buffer.alloc(Math.min(maxBytes, statSync(path).size))
+    const read = readSync(fd, buffer, 0, buffer.length, 0)
+    return buffer.subarray(0, read).toString('utf8')
   } catch {
     return ''
+  } finally {
+    if (fd !== undefined) closeSync(fd)
   }
 }
 

@@ -3,37 +3,31 @@
  * under that subfolder: the call's result carries the file (so the model reads it at once) and
  * says it was added, and later turns' system prompts carry it with the others (as Codex does).
  */
-import type { InstructionSettings } from '../../src-shared/instructions'
 import type { InstructionFilesRepository } from '../db/instruction-files-repository'
 import type { AfterToolHook } from '../tools/pipeline/hooks'
-import { chatInstructions, instructionsFor } from './project-instructions'
+import { type InstructionOptions, instructionsFor, startingPaths } from './project-instructions'
 
 export interface SubfolderInstructionsDeps {
   taken: InstructionFilesRepository
-  settings: () => InstructionSettings
-  home: string
+  options: () => InstructionOptions
 }
 
 /** The after-tool hook that adds a subfolder's instructions to a read's or an edit's result. */
-export function subfolderInstructionsHook({
-  taken,
-  settings,
-  home,
-}: SubfolderInstructionsDeps): AfterToolHook {
+export function subfolderInstructionsHook({ taken, options }: SubfolderInstructionsDeps): AfterToolHook {
   return ({ description, context }, result) => {
     const { chatId, workingDirectory: folder, mode } = context
     if (!chatId || !folder || mode !== 'agent' || result.isError) return undefined
     if (description.kind !== 'read' && description.kind !== 'edit') return undefined
-    const current = settings()
-    const files = chatInstructions({ mode, workingDir: folder }, current, home, taken.list(chatId))
-    const loaded = new Set(files.map((file) => file.path))
-    const options = { names: current.names, capBytes: current.capKiB * 1024, home }
+    const current = options()
+    // What is loaded, by path alone: nothing is read unless a file is new to the chat.
+    const loaded = new Set([...startingPaths(folder, current), ...taken.list(chatId)])
     const added = description.locations.flatMap((location) => {
-      const file = instructionsFor(folder, location, loaded, options)
-      if (!file) return []
-      loaded.add(file.path)
-      taken.add(chatId, file.path)
-      return [file]
+      const files = instructionsFor(folder, location, loaded, current)
+      for (const file of files) {
+        loaded.add(file.path)
+        taken.add(chatId, file.path)
+      }
+      return files
     })
     if (added.length === 0) return undefined
     const blocks = added.map(

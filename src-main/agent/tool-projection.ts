@@ -4,7 +4,7 @@
  * as the chat's provider receives it, for the capabilities view. The inspector and a turn share it,
  * so what the view shows is what the turn sends.
  */
-import type { ApprovalMode } from '../../src-shared/approvals'
+import { type ApprovalMode, offersOnlyReads } from '../../src-shared/approvals'
 import type { Capabilities, Chat } from '../../src-shared/contract'
 import type { InstructionFileInfo } from '../../src-shared/instructions'
 import type { McpServerStatus } from '../../src-shared/mcp'
@@ -66,7 +66,7 @@ export class ToolProjectionService {
       const project = entry?.source.kind === 'custom' ? entry.source.project : undefined
       return (
         (!allowed || allowed.has(name)) &&
-        (!readsOnly(approvalMode) || entry?.tool.kind === 'read') &&
+        (!offersOnlyReads(approvalMode) || entry?.tool.kind === 'read') &&
         (!entry?.tool.modes || entry.tool.modes.includes(approvalMode)) &&
         (project === undefined || project === folder)
       )
@@ -89,12 +89,12 @@ export class ToolProjectionService {
     return { chat, provider, profile, approvalMode, projection }
   }
 
-  /** The contract's `chats.capabilities`: the tools the chat's next turn would send, in its provider's format. */
   /** The project's instruction files the chat's next turn carries, as the header shows them. */
   instructions(chat: Chat): InstructionFileInfo[] {
     return (this.deps.instructions?.(chat) ?? []).map(instructionFileInfo)
   }
 
+  /** The contract's `chats.capabilities`: the tools the chat's next turn would send, in its provider's format. */
   async capabilities({ id }: { id: string }): Promise<Capabilities> {
     const { chat, provider, projection } = await this.nextTurn(id)
     const { definitions, servers } = projection
@@ -118,11 +118,6 @@ export class ToolProjectionService {
 /** The folder a chat works in: its bound folder in agent mode, none in chat mode. */
 export function projectFolder(chat: Chat): string | null {
   return chat.mode === 'agent' ? chat.workingDir : null
-}
-
-/** Modes that offer (and run) only reading tools. */
-function readsOnly(mode: ApprovalMode): boolean {
-  return mode === 'read-only' || mode === 'plan'
 }
 
 /** The chat's own mode, else its profile's. */

@@ -313,8 +313,10 @@ export class TurnService {
       model ? { ...chat, model } : chat,
       request.provider && model ? { model, ...request.provider } : request.provider,
     )
-    const profile = command?.agent ? profiles.byName(command.agent) : profiles.forChat(chat.agent)
-    const approvalMode = request.approvalMode ?? effectiveApprovalMode(chat, profile)
+    const own = profiles.forChat(chat.agent)
+    const profile = command?.agent ? profiles.byName(command.agent) : own
+    // A command file is text from a folder: its profile brings a prompt and tools, never a laxer mode.
+    const approvalMode = request.approvalMode ?? effectiveApprovalMode(chat, own)
     return {
       chat,
       provider,

@@ -8,7 +8,7 @@ import { readAttachments } from '../agent/attachments'
 import { ContextService } from '../agent/context/context-service'
 import { answerInterruptedCommands } from '../agent/interrupted-commands'
 import { FolderMentions } from '../agent/mentions'
-import { chatInstructions, instructionsText } from '../agent/project-instructions'
+import { chatInstructions, instructionOptions, instructionsText } from '../agent/project-instructions'
 import { subfolderInstructionsHook } from '../agent/subfolder-instructions'
 import { ToolProjectionService } from '../agent/tool-projection'
 import { TurnService } from '../agent/turn-service'
@@ -147,7 +147,7 @@ export function createAtelier({
   retry,
   hasUI = false,
   spawnToolHost,
-  home,
+  home = homedir(),
   openExternal,
   mcpSignInTimeoutMs,
   detectSandbox,
@@ -170,7 +170,7 @@ export function createAtelier({
   const sandbox = new CommandSandbox({
     settings: () => preferences.get().sandbox,
     protectedPaths: () => preferences.get().protectedPaths,
-    home: home ?? homedir(),
+    home,
     dataDir,
     ...(detectSandbox && { detect: detectSandbox }),
   })
@@ -218,7 +218,7 @@ export function createAtelier({
     events,
     dataDir,
     hasUI,
-    ...(home && { home }),
+    home,
     ...(spawnToolHost && { spawn: spawnToolHost }),
     confine: (command, folder) => sandbox.confineProgram(command, folder),
   })
@@ -240,16 +240,12 @@ export function createAtelier({
   // The project's AGENTS.md (and kin) as the system prompt carries them, read afresh for each turn,
   // with those of the subfolders the chat has worked in.
   const instructionFiles = new InstructionFilesRepository(db)
-  const instructionSettings = () => preferences.get().instructions
+  const instructionOptionsNow = () => instructionOptions(preferences.get().instructions, home)
   const instructionFilesOf = (chat: Chat) =>
-    chatInstructions(chat, instructionSettings(), home ?? homedir(), instructionFiles.list(chat.id))
+    chatInstructions(chat, instructionOptionsNow(), instructionFiles.list(chat.id))
   const instructions = (chat: Chat) => instructionsText(instructionFilesOf(chat))
   tools.executor.addAfterToolHook(
-    subfolderInstructionsHook({
-      taken: instructionFiles,
-      settings: instructionSettings,
-      home: home ?? homedir(),
-    }),
+    subfolderInstructionsHook({ taken: instructionFiles, options: instructionOptionsNow }),
   )
   const projection = new ToolProjectionService({
     instructions: instructionFilesOf,
@@ -306,7 +302,7 @@ export function createAtelier({
   const commands = new SlashCommandService({
     chat: (id) => chats.get(id),
     trust: new FolderTrust(new AppSettingsRepository(db), Date.now),
-    home: home ?? homedir(),
+    home,
   })
   const agent = new TurnService({
     chats,
@@ -338,7 +334,7 @@ export function createAtelier({
       }),
     ...(retry && { retry }),
   })
-  const info = { name: PRODUCT_NAME, version: APP_VERSION, dataDir, home: home ?? homedir() }
+  const info = { name: PRODUCT_NAME, version: APP_VERSION, dataDir, home }
   const handlers = createHandlers({
     mentions,
     images: executorServices.images,

@@ -13,6 +13,7 @@ import {
   type ApprovalMode,
   type CommandVerdict,
   joinWords,
+  offersOnlyReads,
   type PermissionRule,
   type RuleAction,
   splitWords,
@@ -210,7 +211,7 @@ function defaultFor(facts: CallFacts, insideFolder = false): Subject['byDefault'
   const modeName = MODE_NAMES[mode]
   const fileOrShell = description.locations.length > 0 || description.command !== undefined
   if (mode === 'full-auto') return { action: 'allow' }
-  if ((mode === 'read-only' || mode === 'plan') && description.kind !== 'read') {
+  if (offersOnlyReads(mode) && description.kind !== 'read') {
     return { action: 'deny', reason: `The chat is in ${modeName} mode: only reading tools run.` }
   }
   if (folder === null && fileOrShell) {

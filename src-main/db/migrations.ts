@@ -513,6 +513,14 @@ function allowPlanMode(db: Database): undefined {
       `UPDATE sqlite_schema SET sql = replace(sql, '''read-only'', ''full-auto'')', '''read-only'', ''full-auto'', ''plan'')')
        WHERE type = 'table' AND name IN ('chats', 'agent_profiles')`,
     ).run()
+    // A CHECK written otherwise than expected would leave `plan` refused: fail the migration instead.
+    const widened = db
+      .prepare(
+        "SELECT count(*) AS count FROM sqlite_schema WHERE type = 'table' AND name IN ('chats', 'agent_profiles') AND sql LIKE '%''full-auto'', ''plan''%'",
+      )
+      .get() as { count: number }
+    if (widened.count !== 2)
+      throw new Error('The approval-mode CHECK of chats and agent_profiles was not found.')
     db.pragma(`schema_version = ${version + 1}`)
     db.pragma('writable_schema = OFF')
   } finally {

@@ -45,7 +45,24 @@ export async function runWithinBudget(
   const { signal } = controller
   const grace = tool.managesOwnTimeout ? OWN_TIMEOUT_GRACE_SECONDS * 1000 : 0
   call.deadline = Date.now() + timeoutSeconds * 1000
-  const timer = setTimeout(() => controller.abort(new Timeout()), timeoutSeconds * 1000 + grace)
+  let timer = setTimeout(() => controller.abort(new Timeout()), timeoutSeconds * 1000 + grace)
+  let settled = false
+  // A question the call puts to the person (a plan to approve, say) is not its budget: the clock
+  // stops while it waits, and goes on with what was left.
+  const { ask } = host
+  const asking = ask && {
+    ...host,
+    ask: async (...question: Parameters<typeof ask>) => {
+      clearTimeout(timer)
+      const left = call.deadline - Date.now()
+      try {
+        return await ask(...question)
+      } finally {
+        call.deadline = Date.now() + left
+        if (!settled) timer = setTimeout(() => controller.abort(new Timeout()), left + grace)
+      }
+    },
+  }
   let giveUp: NodeJS.Timeout | undefined
   const stopped = new Promise<never>((_, reject) => {
     const onStop = () => {
@@ -57,8 +74,9 @@ export async function runWithinBudget(
   })
   try {
     signal.throwIfAborted()
-    return await Promise.race([tool.runner.run(call, host), stopped])
+    return await Promise.race([tool.runner.run(call, asking || host), stopped])
   } finally {
+    settled = true
     clearTimeout(timer)
     clearTimeout(giveUp)
     stopped.catch(() => {})

@@ -1,4 +1,4 @@
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs'
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
@@ -40,11 +40,47 @@ describe('project instructions', () => {
     expect(files[0]?.text).toContain('Use tabs.')
     const loaded = new Set(files.map((file) => file.path))
     const added = instructionsFor(folder, join(folder, 'pkg/x.ts'), loaded, options)
-    expect(added?.label).toBe('app/pkg/AGENTS.md')
-    expect(
-      instructionsFor(folder, join(folder, 'pkg/x.ts'), new Set([...loaded, added?.path ?? '']), options),
-    ).toBeUndefined()
+    expect(added.map((file) => file.label)).toEqual(['app/pkg/AGENTS.md'])
+    const again = new Set([...loaded, ...added.map((file) => file.path)])
+    expect(instructionsFor(folder, join(folder, 'pkg/x.ts'), again, options)).toEqual([])
     expect(instructionsText(files)).toMatch(/## AGENTS.md[\s\S]*Root rules[\s\S]*## app\/AGENTS.md/)
+  })
+
+  it('brings in every subfolder file between the folder and the path, shallowest first, also through a linked folder', () => {
+    const { root, options } = project({
+      'AGENTS.md': 'Root.\n',
+      'pkg/AGENTS.md': 'Package.\n',
+      'pkg/sub/AGENTS.md': 'Sub.\n',
+      'pkg/sub/x.ts': 'export {}\n',
+    })
+    const linked = join(realpathSync(tempDir()), 'link')
+    symlinkSync(root, linked)
+    const loaded = new Set([join(root, 'AGENTS.md')])
+    for (const folder of [root, linked]) {
+      const added = instructionsFor(folder, join(root, 'pkg/sub/x.ts'), loaded, options)
+      expect(added.map((file) => file.label)).toEqual(['pkg/AGENTS.md', 'pkg/sub/AGENTS.md'])
+    }
+  })
+
+  it('does not read an instruction file that links out of the folder', () => {
+    const secret = join(realpathSync(tempDir()), 'id_rsa')
+    writeFileSync(secret, 'PRIVATE KEY\n')
+    const { root, options } = project({ 'pkg/x.ts': 'export {}\n' })
+    symlinkSync(secret, join(root, 'AGENTS.md'))
+    symlinkSync(secret, join(root, 'pkg', 'AGENTS.md'))
+    expect(startingInstructions(root, options)).toEqual([])
+    expect(instructionsFor(root, join(root, 'pkg/x.ts'), new Set(), options)).toEqual([])
+  })
+
+  it('confines the bound folder’s imports to it, even inside a repository', () => {
+    const { root, options } = project({
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      'secret.txt': 'Not for the model.\n',
+      'app/AGENTS.md': '@../secret.txt\n',
+    })
+    const [file] = startingInstructions(join(root, 'app'), options)
+    expect(file?.refused).toEqual(['@../secret.txt: outside the folder'])
+    expect(file?.text).not.toContain('Not for the model.')
   })
 
   it('refuses an import outside the project and a cycle, and says so in place', () => {
@@ -68,6 +104,20 @@ describe('project instructions', () => {
     expect(files[1]?.cut).toBe(true)
     expect(files[1]?.text).toContain('[… cut here: the project instructions passed 32 KiB]')
     expect(files.reduce((bytes, file) => bytes + Buffer.byteLength(file.text), 0)).toBeLessThan(33 * 1024)
+  })
+
+  it('lists a file past the cap as left out, rather than dropping it unsaid', () => {
+    const { root, options } = project({
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      'AGENTS.md': `${'x'.repeat(40 * 1024)}\n`,
+      'app/AGENTS.md': 'App rules.\n',
+    })
+    const files = startingInstructions(join(root, 'app'), options)
+    expect(files.map(({ label, cut }) => ({ label, cut }))).toEqual([
+      { label: 'AGENTS.md', cut: true },
+      { label: 'app/AGENTS.md', cut: true },
+    ])
+    expect(files[1]?.text).toBe('[… left out: the project instructions passed 32 KiB]')
   })
 
   it('reach the model: the first request of a turn carries the folder’s AGENTS.md', async () => {

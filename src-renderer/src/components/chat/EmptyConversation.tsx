@@ -1,4 +1,4 @@
-import type { ApprovalMode } from '../../../../src-shared/approvals'
+import { type ApprovalMode, offersOnlyReads } from '../../../../src-shared/approvals'
 import type { ChatMode } from '../../../../src-shared/contract'
 import { ChatIcon } from './ChatIcon'
 
@@ -40,7 +40,7 @@ export function EmptyConversation({ noProvider, workingDir, mode, approvalMode }
           <p>
             Ask about the project, or ask for a change: the agent reads, searches and edits in the bound
             folder, and every tool call shows up here. {AGENT_MODE_APPROVALS[approvalMode]}
-            {approvalMode !== 'read-only' && approvalMode !== 'plan' && PROTECTED_NOTE}
+            {!offersOnlyReads(approvalMode) && PROTECTED_NOTE}
           </p>
         ) : (
           <p>

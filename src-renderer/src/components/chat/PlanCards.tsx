@@ -120,6 +120,12 @@ export function PlanQuestion({ question }: { question: PlanReviewRequest }) {
               value={feedback}
               disabled={disabled}
               onChange={(event) => setFeedback(event.target.value)}
+              onKeyDown={(event) => {
+                // Esc while writing leaves the box; a second Esc, on the card, sends it back.
+                if (event.key !== 'Escape') return
+                event.preventDefault()
+                group.current?.focus()
+              }}
             />
           </label>
           <button type="button" className="approval-deny-button" disabled={disabled} onClick={keepPlanning}>

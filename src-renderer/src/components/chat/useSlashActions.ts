@@ -26,8 +26,8 @@ const PLAN_MODE_NOTICE =
 /**
  * The built-ins the app does itself rather than send: `/compact` compacts now, `/clear` opens a new
  * chat in the same folder (`chats.create({ like })`), `/undo` undoes the last turn that changed the
- * folder, as its Undo button does, `/plan` sets the chat's approval mode to plan. A conflict (a file changed since) is left to that button, which
- * lets the person choose file by file.
+ * folder, as its Undo button does — a conflict (a file changed since) is left to that button, which
+ * lets the person choose file by file — and `/plan` sets the chat's approval mode to plan.
  */
 export function useSlashActions(api: AtelierApi, { chatId, compact, onOpenChat }: SlashActionsOptions) {
   const [notice, setNotice] = useState<SlashNotice>()

@@ -211,6 +211,28 @@ describe('the tool call scheduler', { timeout: 60_000 }, () => {
       expect(toolResult(events, 't')?.call).toMatchObject({ errorType: 'timeout' })
     })
 
+    it('stops its clock while it asks the person: a slow answer is not a timeout', async () => {
+      const asking = plainTool({
+        name: 'asks_first',
+        description: 'Asks the person, then answers.',
+        parameters: Text,
+        execute: async (_args, context) => {
+          const answer = await context.ask?.(
+            { kind: 'confirmation', action: { label: 'Go on?' } },
+            context.signal,
+          )
+          return `answered ${answer && 'decision' in answer ? answer.decision : 'nothing'}`
+        },
+      })
+      const { fake, run } = await inMode('full-auto', [{ ...asking, maxRuntimeSeconds: () => 0.3 }])
+      fake.enqueue(
+        { toolCalls: [{ id: 'a', name: 'asks_first', arguments: '{"text":"x"}' }] },
+        { text: 'ok' },
+      )
+      const { events } = await run('ask first', { asker: personWho('allow-once', 1000) })
+      expect(toolResult(events, 'a')).toMatchObject({ isError: false, content: 'answered allow-once' })
+    })
+
     it('prints the same states in `atelier run --json`', async () => {
       const fake = await startFakeProvider()
       try {
