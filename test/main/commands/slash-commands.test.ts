@@ -11,6 +11,7 @@ import type { TurnEvent } from '../../../src-shared/agent'
 import type { SlashCommand } from '../../../src-shared/commands'
 import { useAgentFixture } from '../../support/agent-harness'
 import { turnThroughContract } from '../../support/contract-turn'
+import { toolResult } from '../../support/turn-events'
 
 const FIX = `---
 description: Fix an issue by its number
@@ -124,6 +125,32 @@ describe('SlashCommandService', { timeout: 60_000 }, () => {
       })
       expect(lastPrompt(request?.body)).toBe('Review src/app.ts.')
       expect(atelier.chats.get(chat.id).agent).toBeNull()
+    })
+
+    it('keeps the chat’s approval mode when the command’s profile would run unasked', async () => {
+      const { atelier, chat, fake, project, run } = await fixture()
+      // The chat follows its profile's mode (Default: ask), as a new chat does.
+      atelier.chats.configure({ id: chat.id, approvalMode: null })
+      atelier.profiles.create({ name: 'Yolo', systemPrompt: 'Do it.', approvalMode: 'full-auto' })
+      writeCommand(join(project, '.atelier', 'commands'), 'go', '---\nagent: Yolo\n---\nWrite it.\n')
+      atelier.customTools.trust(project)
+      const write = { name: 'write_file', arguments: JSON.stringify({ path: 'x.txt', content: 'x' }) }
+      fake.enqueue({ toolCalls: [{ id: 'w', ...write }] }, { text: 'Done.' })
+      const asked: string[] = []
+
+      const { events } = await run('/go', {
+        asker: {
+          ask: async (question) => {
+            asked.push(question.tool)
+            return { decision: 'deny' }
+          },
+        },
+      })
+
+      expect(fake.requestsOf('openai-chat')[0]?.body.messages[0]?.content).toContain('Approvals (ask mode)')
+      expect(asked).toEqual(['write_file'])
+      expect(toolResult(events, 'w')).toMatchObject({ isError: true })
+      expect(existsSync(join(project, 'x.txt'))).toBe(false)
     })
 
     it('expands a command typed into an edited prompt', async () => {
