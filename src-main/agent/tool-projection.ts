@@ -5,15 +5,17 @@
  * so what the view shows is what the turn sends.
  */
 import type { ApprovalMode } from '../../src-shared/approvals'
-import type { Capabilities, Chat } from '../../src-shared/contract'
+import type { Capabilities, Chat, WebSearchInEffect } from '../../src-shared/contract'
 import type { McpServerStatus } from '../../src-shared/mcp'
 import type { AgentProfile } from '../../src-shared/providers'
 import type { ChatService } from '../chats/chat-service'
 import type { ProviderService, ResolvedProvider } from '../providers/provider-service'
 import { wireToolsWithTokens } from '../providers/tool-mapper'
+import { engineOf } from '../tools/builtin/web-search'
 import { enabledToolDefinitions, type ToolProjection } from '../tools/projection'
 import type { ToolRegistry } from '../tools/registry'
 import type { ToolSettingsService } from '../tools/tool-settings-service'
+import { WEB_SEARCH_TOOL } from '../tools/web-search/search-engines'
 import type { AgentProfileService } from './agent-profiles'
 
 export interface ToolProjectionDeps {
@@ -51,6 +53,7 @@ export class ToolProjectionService {
     profile: AgentProfile,
     approvalMode: ApprovalMode = profile.approvalMode,
     folder: string | null = null,
+    hostedSearch = false,
   ): Promise<ToolProjection> {
     const { registry } = this.deps
     // MCP servers connect now, not at start-up: a turn (or the inspector) is what needs their tools.
@@ -61,6 +64,8 @@ export class ToolProjectionService {
       const entry = registry.get(name)
       const project = entry?.source.kind === 'custom' ? entry.source.project : undefined
       return (
+        // The provider searches itself: a second search tool would only make the model choose.
+        !(hostedSearch && name === WEB_SEARCH_TOOL && entry?.source.kind === 'builtin') &&
         (!allowed || allowed.has(name)) &&
         (approvalMode !== 'read-only' || entry?.tool.kind === 'read') &&
         (project === undefined || project === folder)
@@ -80,7 +85,8 @@ export class ToolProjectionService {
     const provider = this.deps.providers.forChat(chat)
     const profile = this.deps.profiles.forChat(chat.agent)
     const approvalMode = effectiveApprovalMode(chat, profile)
-    const projection = await this.projection(profile, approvalMode, projectFolder(chat))
+    const hostedSearch = provider.config.hostedSearch === true
+    const projection = await this.projection(profile, approvalMode, projectFolder(chat), hostedSearch)
     return { chat, provider, profile, approvalMode, projection }
   }
 
@@ -97,10 +103,20 @@ export class ToolProjectionService {
     return {
       provider: { kind: provider.config.kind, name: provider.name },
       model: provider.model,
+      webSearch: this.webSearchInEffect(provider, projection),
       tools,
       totalTokens: tools.reduce((sum, tool) => sum + tool.tokens, 0),
       servers,
     }
+  }
+
+  /** Which web search the turn has: the provider's own, the web_search tool with its engine, or none. */
+  private webSearchInEffect(provider: ResolvedProvider, projection: ToolProjection): WebSearchInEffect {
+    if (provider.config.hostedSearch) return { kind: 'hosted' }
+    const entry = this.deps.registry.get(WEB_SEARCH_TOOL)
+    if (!projection.offered.has(WEB_SEARCH_TOOL) || entry?.source.kind !== 'builtin') return { kind: 'none' }
+    const { parameters } = this.deps.toolSettings.resolve(this.deps.user, entry).settings
+    return { kind: 'tool', engine: engineOf(parameters) }
   }
 }
 

@@ -16,6 +16,7 @@ interface RunOptions {
   provider: ProviderKind
   baseUrl?: string
   model?: string
+  hostedSearch?: boolean
   cwd?: string
   mode?: ChatMode
   agent?: string
@@ -56,6 +57,11 @@ export function registerRunCommand(program: Command): void {
     )
     .option('--base-url <url>', "the provider's endpoint (e.g. a local OpenAI-compatible server)")
     .option('--model <model>', "the model (default: the provider's default model)")
+    .option(
+      '--hosted-search',
+      "use the provider's own web search (Responses, Gemini, Anthropic; default: the provider's switch)",
+    )
+    .option('--no-hosted-search', "do not use the provider's own web search")
     .option('--cwd <dir>', 'the working folder (default: the current directory)')
     .addOption(profileModeOption())
     .option('--agent <name>', "the agent profile (`atelier agents list`; default: the chat's, else Default)")
@@ -82,6 +88,7 @@ export function registerRunCommand(program: Command): void {
           kind: options.provider,
           ...(options.baseUrl && { baseUrl: options.baseUrl }),
           ...(options.model && { model: options.model }),
+          ...(options.hostedSearch !== undefined && { hostedSearch: options.hostedSearch }),
         }
         // Refused before anything is written: a provider without a key or a model leaves no empty chat.
         providers.resolveKind(provider.kind, provider)
