@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest'
+import { conversation, conversationText, screenshot, send, turnOver, useChatApp } from './support'
+
+const SEARCH = {
+  query: 'vitest 3 release notes',
+  sources: [
+    { url: 'https://vitest.dev/blog/vitest-3', title: 'Vitest 3 is out' },
+    { url: 'https://github.com/vitest-dev/vitest/releases', title: 'Vitest releases' },
+  ],
+}
+
+/**
+ * The provider's own web search in the chat (issue 37, item 3a): a Responses provider with its
+ * switch on sends the `web_search` tool, its search shows as a card, and the pages its answer
+ * cites (`url_citation` annotations) show as links under the answer.
+ */
+describe("the provider's web search", () => {
+  const { open } = useChatApp()
+
+  it('sends web_search when switched on, shows the search as a card and the citations as links', async () => {
+    const { app, fake, chat, page } = await open()
+    const provider = app.atelier.providers.create({
+      kind: 'openai-responses',
+      name: 'OpenAI',
+      baseUrl: fake.baseUrlFor('openai-responses'),
+      defaultModel: 'm',
+      hostedSearch: true,
+    })
+    app.atelier.chats.configure({ id: chat.id, provider: provider.id })
+    fake.enqueue({ text: 'Vitest 3 brings a new reporter API.', webSearch: SEARCH })
+    await send(page, 'What is new in Vitest 3?')
+    await conversationText(page, (text) => text.includes('new reporter API'))
+    await turnOver(page)
+
+    const tools = fake.requestsOf('openai-responses')[0]?.body.tools as { type: string }[]
+    expect(tools).toContainEqual({ type: 'web_search' })
+
+    const sources = conversation(page).getByRole('navigation', { name: 'Sources' })
+    const links = sources.getByRole('link')
+    await expect.poll(() => links.count()).toBe(2)
+    expect(await links.first().textContent()).toBe('Vitest 3 is out')
+    expect(await links.first().getAttribute('href')).toBe(SEARCH.sources[0]?.url)
+    expect(await links.last().getAttribute('href')).toBe(SEARCH.sources[1]?.url)
+    // Opened outside the app, never in its own window.
+    expect(await links.first().getAttribute('target')).toBe('_blank')
+
+    const card = conversation(page).getByRole('region', { name: 'Web search by the provider' })
+    expect(await card.textContent()).toContain(`“${SEARCH.query}”`)
+    await card.getByRole('button', { name: /Searched the web/ }).click()
+    const found = card.getByRole('link')
+    await expect.poll(() => found.count()).toBe(2)
+    expect(await found.first().getAttribute('href')).toBe(SEARCH.sources[0]?.url)
+    await screenshot(page, 'web-search-hosted')
+  })
+
+  it('sends no web_search tool with the switch off', async () => {
+    const { app, fake, chat, page } = await open()
+    const provider = app.atelier.providers.create({
+      kind: 'openai-responses',
+      name: 'OpenAI',
+      baseUrl: fake.baseUrlFor('openai-responses'),
+      defaultModel: 'm',
+    })
+    app.atelier.chats.configure({ id: chat.id, provider: provider.id })
+    fake.enqueue({ text: 'From memory: a new reporter API.' })
+    await send(page, 'What is new in Vitest 3?')
+    await conversationText(page, (text) => text.includes('From memory'))
+    await turnOver(page)
+    const tools = (fake.requestsOf('openai-responses')[0]?.body.tools ?? []) as { type: string }[]
+    expect(tools.map((tool) => tool.type)).not.toContain('web_search')
+    expect(await conversation(page).getByRole('navigation', { name: 'Sources' }).count()).toBe(0)
+  })
+
+  it('Capabilities says which web search the chat has', async () => {
+    const { app, fake, chat, page } = await open()
+    const provider = app.atelier.providers.create({
+      kind: 'openai-responses',
+      name: 'OpenAI',
+      baseUrl: fake.baseUrlFor('openai-responses'),
+      defaultModel: 'm',
+      hostedSearch: true,
+    })
+    app.atelier.chats.configure({ id: chat.id, provider: provider.id })
+    await page.getByRole('button', { name: 'Capabilities' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Capabilities' })
+    await dialog.getByText('OpenAI’s own search').waitFor()
+  })
+})
