@@ -17,16 +17,23 @@ const SEARCH = {
 describe("the provider's web search", () => {
   const { open } = useChatApp()
 
-  it('sends web_search when switched on, shows the search as a card and the citations as links', async () => {
-    const { app, fake, chat, page } = await open()
+  /** A chat on a Responses provider at the fake, its own search switched on or off. */
+  async function openWithResponses(hostedSearch: boolean) {
+    const opened = await open()
+    const { app, fake, chat } = opened
     const provider = app.atelier.providers.create({
       kind: 'openai-responses',
       name: 'OpenAI',
       baseUrl: fake.baseUrlFor('openai-responses'),
       defaultModel: 'm',
-      hostedSearch: true,
+      hostedSearch,
     })
     app.atelier.chats.configure({ id: chat.id, provider: provider.id })
+    return opened
+  }
+
+  it('sends web_search when switched on, shows the search as a card and the citations as links', async () => {
+    const { fake, page } = await openWithResponses(true)
     fake.enqueue({ text: 'Vitest 3 brings a new reporter API.', webSearch: SEARCH })
     await send(page, 'What is new in Vitest 3?')
     await conversationText(page, (text) => text.includes('new reporter API'))
@@ -54,14 +61,7 @@ describe("the provider's web search", () => {
   })
 
   it('sends no web_search tool with the switch off', async () => {
-    const { app, fake, chat, page } = await open()
-    const provider = app.atelier.providers.create({
-      kind: 'openai-responses',
-      name: 'OpenAI',
-      baseUrl: fake.baseUrlFor('openai-responses'),
-      defaultModel: 'm',
-    })
-    app.atelier.chats.configure({ id: chat.id, provider: provider.id })
+    const { fake, page } = await openWithResponses(false)
     fake.enqueue({ text: 'From memory: a new reporter API.' })
     await send(page, 'What is new in Vitest 3?')
     await conversationText(page, (text) => text.includes('From memory'))
@@ -72,15 +72,7 @@ describe("the provider's web search", () => {
   })
 
   it('Capabilities says which web search the chat has', async () => {
-    const { app, fake, chat, page } = await open()
-    const provider = app.atelier.providers.create({
-      kind: 'openai-responses',
-      name: 'OpenAI',
-      baseUrl: fake.baseUrlFor('openai-responses'),
-      defaultModel: 'm',
-      hostedSearch: true,
-    })
-    app.atelier.chats.configure({ id: chat.id, provider: provider.id })
+    const { page } = await openWithResponses(true)
     await page.getByRole('button', { name: 'Capabilities' }).click()
     const dialog = page.getByRole('dialog', { name: 'Capabilities' })
     await dialog.getByText('OpenAI’s own search').waitFor()

@@ -7,7 +7,7 @@ import { realpathSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { TurnEvent } from '../../../src-shared/agent'
 import { MASKED_VALUE } from '../../../src-shared/secrets'
-import { type FakeProvider, startFakeProvider } from '../../support/fake-provider'
+import { type FakeKind, type FakeProvider, startFakeProvider } from '../../support/fake-provider'
 import { type FakeSearchEngines, FOUND, startFakeSearchEngines } from '../../support/fake-search-engines'
 import { useTempDirs } from '../../support/temp-dir'
 import { toolResults } from '../../support/turn-events'
@@ -37,6 +37,24 @@ describe('atelier and web search', () => {
       'enabled=true',
       'engine=searxng',
       `searxngUrl=${engines.searxngUrl}`,
+    )
+
+  /** `run` with the provider's own search, the fake speaking `kind`, in a fresh folder. */
+  const runHosted = (kind: FakeKind, ...extra: string[]) =>
+    atelier(
+      dataDir,
+      'run',
+      'What is new in Vitest?',
+      '--provider',
+      kind,
+      '--base-url',
+      fake.baseUrlFor(kind),
+      '--model',
+      'm',
+      '--cwd',
+      realpathSync(tempDir()),
+      '--hosted-search',
+      ...extra,
     )
 
   it('tool web_search prints the results as the model reads them', async () => {
@@ -69,26 +87,11 @@ describe('atelier and web search', () => {
   })
 
   it("run --hosted-search sends the provider's own search and keeps its citations in the turn's events", async () => {
-    const project = realpathSync(tempDir())
     fake.enqueue({
       text: 'Vitest 3 is out.',
       webSearch: { query: 'vitest 3', sources: [{ url: 'https://vitest.dev/blog', title: 'Blog' }] },
     })
-    const result = await atelier(
-      dataDir,
-      'run',
-      'What is new in Vitest?',
-      '--provider',
-      'openai-responses',
-      '--base-url',
-      fake.baseUrlFor('openai-responses'),
-      '--model',
-      'm',
-      '--cwd',
-      project,
-      '--hosted-search',
-      '--json',
-    )
+    const result = await runHosted('openai-responses', '--json')
     expect(result.code).toBe(0)
     expect(fake.requestsOf('openai-responses')[0]?.body.tools).toContainEqual({ type: 'web_search' })
     const events = result.stdout
@@ -103,25 +106,11 @@ describe('atelier and web search', () => {
   })
 
   it('run prints the pages the answer cites after it, and the search on stderr', async () => {
-    const project = realpathSync(tempDir())
     fake.enqueue({
       text: 'Vitest 3 is out.',
       webSearch: { query: 'vitest 3', sources: [{ url: 'https://vitest.dev/blog', title: 'Blog' }] },
     })
-    const result = await atelier(
-      dataDir,
-      'run',
-      'What is new in Vitest?',
-      '--provider',
-      'anthropic',
-      '--base-url',
-      fake.baseUrlFor('anthropic'),
-      '--model',
-      'm',
-      '--cwd',
-      project,
-      '--hosted-search',
-    )
+    const result = await runHosted('anthropic')
     expect(result.code).toBe(0)
     expect(result.stdout).toContain('Vitest 3 is out.\n\nSources:\n1. Blog — https://vitest.dev/blog')
     expect(result.stderr).toContain('web search by the provider "vitest 3" (1 page)')
