@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { conversation, conversationText, screenshot, send, turnOver, useChatApp } from './support'
+import {
+  conversation,
+  conversationText,
+  screenshot,
+  send,
+  settingsSection,
+  turnOver,
+  useChatApp,
+} from './support'
 
 const SEARCH = {
   query: 'vitest 3 release notes',
@@ -58,6 +66,36 @@ describe("the provider's web search", () => {
     await expect.poll(() => found.count()).toBe(2)
     expect(await found.first().getAttribute('href')).toBe(SEARCH.sources[0]?.url)
     await screenshot(page, 'web-search-hosted')
+  })
+
+  it("is switched on in the provider's settings, and only for kinds that have it", async () => {
+    const { app, fake, chat, page } = await openWithResponses(false)
+    const panel = await settingsSection(page, 'Providers')
+    await panel.getByRole('button', { name: 'Edit provider Local' }).click()
+    const local = panel.getByRole('form', { name: 'Edit Local' })
+    await local.getByRole('textbox', { name: 'Name' }).waitFor()
+    // Chat Completions has no hosted search: no switch.
+    expect(await local.getByRole('switch', { name: 'Web search by the provider' }).count()).toBe(0)
+    await local.getByRole('button', { name: 'Cancel' }).click()
+
+    await panel.getByRole('button', { name: 'Edit provider OpenAI' }).click()
+    const form = panel.getByRole('form', { name: 'Edit OpenAI' })
+    const toggle = form.getByRole('switch', { name: 'Web search by the provider' })
+    expect(await toggle.getAttribute('aria-checked')).toBe('false')
+    await toggle.click()
+    await form.getByRole('button', { name: 'Save provider' }).click()
+    await panel.getByRole('region', { name: 'OpenAI' }).getByText('By the provider').waitFor()
+    expect(app.atelier.providers.list().find((p) => p.name === 'OpenAI')?.hostedSearch).toBe(true)
+
+    await page
+      .getByRole('navigation', { name: 'Chats' })
+      .getByRole('button', { name: chat.title, exact: true })
+      .click()
+    fake.enqueue({ text: 'Searched.' })
+    await send(page, 'Search for it.')
+    await conversationText(page, (text) => text.includes('Searched.'))
+    await turnOver(page)
+    expect(fake.requestsOf('openai-responses')[0]?.body.tools).toContainEqual({ type: 'web_search' })
   })
 
   it('sends no web_search tool with the switch off', async () => {
