@@ -218,6 +218,12 @@ export const TurnEvent = Type.Union([
   }),
   /** A call's whole state, each time it changes: the one way a view learns what a call is doing. */
   Type.Object({ type: Type.Literal('tool_call'), call: ToolCallState }),
+  /** A search the provider ran itself, as it ends: shown at once, before the response is committed. */
+  Type.Object({
+    type: Type.Literal('web_search'),
+    queries: Type.Array(Type.String()),
+    sources: Type.Array(WebSource),
+  }),
   /** What a running command writes, chunk by chunk (a stream, like `text_delta`, not state). */
   Type.Object({ type: Type.Literal('tool_output'), callId: Type.String(), output: OutputReport }),
   Type.Object({ type: Type.Literal('usage'), usage: Usage }),

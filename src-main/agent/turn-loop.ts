@@ -193,6 +193,7 @@ async function streamResponse(
             sources: event.sources,
           })
           text = undefined
+          emit(event)
           break
         case 'citations':
           // One list of the response's cited pages, each once, however many times the text cites it.

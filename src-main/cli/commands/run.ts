@@ -175,19 +175,20 @@ function printerForPerson(): (event: TurnEvent) => void {
         process.stderr.write(`${mark} (${Math.round(durationMs)} ms)\n`)
         break
       }
+      case 'web_search': {
+        const queries = event.queries.map((query) => `"${query}"`).join(', ')
+        const pages = event.sources.length === 1 ? '1 page' : `${event.sources.length} pages`
+        process.stderr.write(`\n→ web search by the provider ${queries} (${pages})\n`)
+        break
+      }
       case 'message':
-        // The provider's own searches are activity; the pages its answer cites belong with the answer.
+        // The pages the answer cites belong with it, on stdout.
         for (const part of event.message.role === 'assistant' ? event.message.parts : []) {
-          if (part.type === 'web_search') {
-            const queries = part.queries.map((query) => `"${query}"`).join(', ')
-            const pages = part.sources.length === 1 ? '1 page' : `${part.sources.length} pages`
-            process.stderr.write(`\n→ web search by the provider ${queries} (${pages})\n`)
-          } else if (part.type === 'citations') {
-            const lines = part.sources.map(
-              ({ url, title }, index) => `${index + 1}. ${title ? `${title} — ` : ''}${url}`,
-            )
-            process.stdout.write(`\n\nSources:\n${lines.join('\n')}`)
-          }
+          if (part.type !== 'citations') continue
+          const lines = part.sources.map(
+            ({ url, title }, index) => `${index + 1}. ${title ? `${title} — ` : ''}${url}`,
+          )
+          process.stdout.write(`\n\nSources:\n${lines.join('\n')}`)
         }
         break
       case 'servers_unavailable':

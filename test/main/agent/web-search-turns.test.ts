@@ -43,7 +43,13 @@ describe('web search in a turn', () => {
     expect(shown.tools.map((tool) => tool.name)).not.toContain('web_search')
 
     fixture.fake.enqueue({ text: 'Vitest 3 is out.', webSearch: SEARCH })
-    const { messages } = await fixture.run('What is new in Vitest?')
+    const { messages, events } = await fixture.run('What is new in Vitest?')
+    // Told as it ends, before the response is committed: the chat shows the card at once.
+    const told = events.findIndex((event) => event.type === 'web_search')
+    expect(events[told]).toEqual({ type: 'web_search', queries: [SEARCH.query], sources: SEARCH.sources })
+    expect(told).toBeLessThan(
+      events.findIndex((event) => event.type === 'message' && event.message.role === 'assistant'),
+    )
     const tools = fixture.fake.requestsOf('anthropic')[0]?.body.tools as { name: string; type?: string }[]
     expect(tools.filter((tool) => tool.name === 'web_search')).toEqual([
       expect.objectContaining({ type: 'web_search_20250305' }),

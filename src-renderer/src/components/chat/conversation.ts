@@ -319,6 +319,11 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
           return [...parts.slice(0, -1), { kind: 'text', text: last.text + event.text }]
         return [...parts, { kind: 'text', text: event.text }]
       })
+    case 'web_search':
+      return updateDraft(state, turnId, (parts) => [
+        ...parts,
+        { kind: 'web_search', queries: event.queries, sources: event.sources },
+      ])
     case 'tool_call_started':
       return updateDraft(state, turnId, (parts) =>
         withToolCall(parts, event.id, (call) => ({ ...call, name: event.name }), event.name),
