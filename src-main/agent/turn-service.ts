@@ -322,62 +322,66 @@ export class TurnService {
 
     const folder = projectFolder(chat)
     const checkpoints = this.deps.checkpoints?.forTurn(chat, turn.id)
-    const hostedSearch = provider.config.hostedSearch === true
-    const outcome = this.deps.projection
-      .projection(profile, approvalMode, folder, hostedSearch)
-      .then(async (tools) => {
-        const unavailable = tools.servers.flatMap(({ name, error }) => (error ? [{ name, error }] : []))
-        if (unavailable.length > 0) emit({ type: 'servers_unavailable', servers: unavailable })
-        const sandbox = await sandboxPrompt(this.deps.sandbox, tools.runsCommands, approvalMode)
-        const context = await this.deps.context.forTurn(chat, provider, adapter, {
-          turnId: turn.id,
-          system: buildSystemPrompt(profile, chat, approvalMode, sandbox),
-          tools: tools.definitions,
-          emit,
-          signal: controller.signal,
-          ...(request.contextWindow && { contextWindow: request.contextWindow }),
-        })
-        const closing = () => {
-          if (this.closed) throw closingError()
-        }
-        running.scheduler = new ToolScheduler({
-          chat,
-          turnId: turn.id,
-          user: this.deps.user,
-          offered: tools.offered,
-          executor: this.deps.executor,
-          gate: this.deps.approvals.gateFor({ chatId: chat.id, folder, mode: approvalMode }),
-          questions: new QuestionLine(request.asker ?? this.deps.asker),
-          sink: {
-            save: (call) => {
-              if (!this.closed) conversation.saveCall(call)
-            },
-            finish: (call, result) => {
-              closing()
-              return conversation.finishCall(call, result)
-            },
-            emit,
-          },
-          abortTurn: (reason) => controller.abort(new StoppedByTool(reason)),
-          ...(checkpoints && { checkpoints }),
-          signal: controller.signal,
-        })
-        return runTurnLoop({
-          history: conversation.messages(chat.id),
-          adapter,
-          context,
-          tools,
-          maxIterations,
-          scheduler: running.scheduler,
-          ...(this.deps.retry && { retry: this.deps.retry }),
-          signal: controller.signal,
-          commit: (role, parts, usage) => {
-            closing()
-            return conversation.append(chat.id, turn.id, role, parts, usage)
-          },
-          emit,
-        })
+    // Where the provider searches the web itself, the web_search tool is left out.
+    const projected = this.deps.projection.projection(
+      profile,
+      approvalMode,
+      folder,
+      provider.config.hostedSearch === true,
+    )
+    const outcome = projected.then(async (tools) => {
+      const unavailable = tools.servers.flatMap(({ name, error }) => (error ? [{ name, error }] : []))
+      if (unavailable.length > 0) emit({ type: 'servers_unavailable', servers: unavailable })
+      const sandbox = await sandboxPrompt(this.deps.sandbox, tools.runsCommands, approvalMode)
+      const context = await this.deps.context.forTurn(chat, provider, adapter, {
+        turnId: turn.id,
+        system: buildSystemPrompt(profile, chat, approvalMode, sandbox),
+        tools: tools.definitions,
+        emit,
+        signal: controller.signal,
+        ...(request.contextWindow && { contextWindow: request.contextWindow }),
       })
+      const closing = () => {
+        if (this.closed) throw closingError()
+      }
+      running.scheduler = new ToolScheduler({
+        chat,
+        turnId: turn.id,
+        user: this.deps.user,
+        offered: tools.offered,
+        executor: this.deps.executor,
+        gate: this.deps.approvals.gateFor({ chatId: chat.id, folder, mode: approvalMode }),
+        questions: new QuestionLine(request.asker ?? this.deps.asker),
+        sink: {
+          save: (call) => {
+            if (!this.closed) conversation.saveCall(call)
+          },
+          finish: (call, result) => {
+            closing()
+            return conversation.finishCall(call, result)
+          },
+          emit,
+        },
+        abortTurn: (reason) => controller.abort(new StoppedByTool(reason)),
+        ...(checkpoints && { checkpoints }),
+        signal: controller.signal,
+      })
+      return runTurnLoop({
+        history: conversation.messages(chat.id),
+        adapter,
+        context,
+        tools,
+        maxIterations,
+        scheduler: running.scheduler,
+        ...(this.deps.retry && { retry: this.deps.retry }),
+        signal: controller.signal,
+        commit: (role, parts, usage) => {
+          closing()
+          return conversation.append(chat.id, turn.id, role, parts, usage)
+        },
+        emit,
+      })
+    })
     // The folder after the turn is recorded before the turn is told to have ended.
     const recorded = outcome.finally(() => checkpoints?.finish())
     const done = recorded.then(
