@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { LOCAL_USER } from '../../src-main/app/create-atelier'
+import { MASKED_VALUE } from '../../src-shared/secrets'
 import {
   conversation,
   conversationText,
@@ -114,5 +116,35 @@ describe("the provider's web search", () => {
     await page.getByRole('button', { name: 'Capabilities' }).click()
     const dialog = page.getByRole('dialog', { name: 'Capabilities' })
     await dialog.getByText('OpenAI’s own search').waitFor()
+  })
+
+  it("keeps web_search's API key out of the page: typed once, shown only as the mask", async () => {
+    const key = 'brave-key-from-the-form-0123'
+    const { app, page } = await open()
+    await settingsSection(page, 'Tools')
+    const card = page.getByRole('region', { name: 'Web search', exact: true })
+    const disclosure = card.getByRole('button', { name: 'Parameters' })
+    if ((await disclosure.getAttribute('aria-expanded')) !== 'true') await disclosure.click()
+    await card.getByRole('combobox', { name: 'Engine' }).selectOption('brave')
+    const field = card.getByLabel('API key', { exact: true })
+    expect(await field.getAttribute('type')).toBe('password')
+    await field.fill(key)
+    await card.getByRole('button', { name: 'Save', exact: true }).click()
+    await card.getByRole('status').filter({ hasText: 'Saved' }).waitFor()
+    await expect.poll(() => field.inputValue()).toBe(MASKED_VALUE)
+    expect(await page.content()).not.toContain(key)
+
+    // Saved again as shown, the mask keeps the key; only the main process ever reads it.
+    await card.getByRole('spinbutton', { name: 'Results', exact: true }).fill('5')
+    await card.getByRole('button', { name: 'Save', exact: true }).click()
+    await card.getByRole('status').filter({ hasText: 'Saved' }).waitFor()
+    const entry = app.atelier.tools.registry.get('web_search')
+    if (!entry) throw new Error('web_search is registered')
+    expect(app.atelier.tools.settings.resolve(LOCAL_USER, entry).settings.parameters).toMatchObject({
+      engine: 'brave',
+      apiKey: key,
+      maxResults: 5,
+    })
+    expect(await page.content()).not.toContain(key)
   })
 })
