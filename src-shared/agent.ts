@@ -41,6 +41,14 @@ export const Usage = Type.Object({
 })
 export type Usage = Static<typeof Usage>
 
+/** A page a web search found or an answer cites. */
+export const WebSource = Type.Object({
+  url: Type.String(),
+  /** The page's title as the search gave it; absent where it gave none. */
+  title: Type.Optional(Type.String()),
+})
+export type WebSource = Static<typeof WebSource>
+
 /**
  * A part of a message. `opaque` holds a provider's own item (an OpenAI reasoning item, an Anthropic
  * thinking block) verbatim: it goes back to that provider unchanged and is dropped for any other.
@@ -66,6 +74,18 @@ export const MessagePart = Type.Union([
   Type.Object({ type: Type.Literal('opaque'), provider: ProviderKind, item: Type.Unknown() }),
   /** Context the person attached to a prompt (an MCP resource), as read when it was sent. */
   Type.Object({ type: Type.Literal('attachment'), attachment: AttachedContent }),
+  /**
+   * A search the provider ran on its own servers during a response (its hosted web search): what it
+   * searched for and the pages it found, where the provider says. Shown as a card, never sent back.
+   */
+  Type.Object({
+    type: Type.Literal('web_search'),
+    provider: ProviderKind,
+    queries: Type.Array(Type.String()),
+    sources: Type.Array(WebSource),
+  }),
+  /** The pages a response's text cites (its provider's citations), shown as links under the text. */
+  Type.Object({ type: Type.Literal('citations'), sources: Type.Array(WebSource) }),
 ])
 export type MessagePart = Static<typeof MessagePart>
 export type TextPart = Extract<MessagePart, { type: 'text' }>
@@ -73,6 +93,8 @@ export type ToolCallPart = Extract<MessagePart, { type: 'tool_call' }>
 export type ToolResultPart = Extract<MessagePart, { type: 'tool_result' }>
 export type OpaquePart = Extract<MessagePart, { type: 'opaque' }>
 export type AttachmentPart = Extract<MessagePart, { type: 'attachment' }>
+export type WebSearchPart = Extract<MessagePart, { type: 'web_search' }>
+export type CitationsPart = Extract<MessagePart, { type: 'citations' }>
 
 export const MessageRole = Type.Union([Type.Literal('user'), Type.Literal('assistant'), Type.Literal('tool')])
 export type MessageRole = Static<typeof MessageRole>
@@ -175,6 +197,10 @@ export type ProviderStreamEvent =
   | { type: 'tool_call_completed'; id: string; name: string; arguments: string; providerData?: unknown }
   /** A provider item to keep verbatim in history (reasoning items, thinking blocks). */
   | { type: 'opaque'; item: unknown }
+  /** A search the provider ran itself (hosted web search). */
+  | { type: 'web_search'; queries: string[]; sources: WebSource[] }
+  /** Pages the text so far cites. */
+  | { type: 'citations'; sources: WebSource[] }
   | { type: 'usage'; usage: Usage }
   | { type: 'done'; stopReason: StopReason }
 
@@ -192,6 +218,12 @@ export const TurnEvent = Type.Union([
   }),
   /** A call's whole state, each time it changes: the one way a view learns what a call is doing. */
   Type.Object({ type: Type.Literal('tool_call'), call: ToolCallState }),
+  /** A search the provider ran itself, as it ends: shown at once, before the response is committed. */
+  Type.Object({
+    type: Type.Literal('web_search'),
+    queries: Type.Array(Type.String()),
+    sources: Type.Array(WebSource),
+  }),
   /** What a running command writes, chunk by chunk (a stream, like `text_delta`, not state). */
   Type.Object({ type: Type.Literal('tool_output'), callId: Type.String(), output: OutputReport }),
   Type.Object({ type: Type.Literal('usage'), usage: Usage }),

@@ -37,6 +37,7 @@ import { SandboxInfo, SandboxSettings } from './sandbox'
 import { ToolCallResult, ToolCallState } from './tool-calls'
 import { BrokerInfo, BrokerInput, ToolServiceInfo } from './tool-services'
 import { ToolSettingsDescriptor, ToolSettingsListResponse, UpdateToolSettingsBody } from './tools'
+import { SEARCH_ENGINES } from './web-search'
 
 export { ChatMode }
 
@@ -137,10 +138,25 @@ export type FolderFiles = Static<typeof FolderFiles>
 export const ToolRunResult = ToolCallResult
 export type ToolRunResult = ToolCallResult
 
+/**
+ * Which web search a chat's turns have: `hosted`, the provider's own (switched on in its settings);
+ * `tool`, the web_search tool with the engine it is set to; `none`, neither.
+ */
+export const WebSearchInEffect = Type.Union([
+  Type.Object({ kind: Type.Literal('hosted') }),
+  Type.Object({
+    kind: Type.Literal('tool'),
+    engine: Type.Union(SEARCH_ENGINES.map((engine) => Type.Literal(engine))),
+  }),
+  Type.Object({ kind: Type.Literal('none') }),
+])
+export type WebSearchInEffect = Static<typeof WebSearchInEffect>
+
 /** The exact tool list a chat's next turn sends, in its provider's wire format. */
 export const Capabilities = Type.Object({
   provider: Type.Object({ kind: ProviderKind, name: Type.String() }),
   model: Type.String(),
+  webSearch: WebSearchInEffect,
   tools: Type.Array(
     Type.Object({
       name: Type.String(),

@@ -26,8 +26,22 @@ export const ProviderInfo = Type.Object({
   keyVariable: Type.String(),
   /** The context window set for its models, in tokens; null: from the model listing or the table. */
   contextWindow: Type.Union([ContextWindow, Type.Null()]),
+  /**
+   * The provider's own web search is switched on: its turns ask the provider to search on its
+   * servers (see `hasHostedSearch`), in place of the `web_search` tool.
+   */
+  hostedSearch: Type.Boolean(),
 })
 export type ProviderInfo = Static<typeof ProviderInfo>
+
+/**
+ * Whether a kind's wire format has the provider's own web search: the Responses API's `web_search`
+ * tool, Gemini's Google Search grounding, Anthropic's `web_search` server tool. Chat Completions has
+ * none (nor do the local servers that speak it): there the `web_search` tool searches instead.
+ */
+export function hasHostedSearch(kind: ProviderKind): boolean {
+  return kind !== 'openai-chat'
+}
 
 /** The host of each kind's official API: the only place a key from the environment is sent. */
 export const OFFICIAL_HOSTS: Record<ProviderKind, string> = {
@@ -108,6 +122,8 @@ export const CreateProviderBody = Type.Object(
     /** Stored encrypted; omit to use the environment variable. */
     apiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
     contextWindow: Type.Optional(Type.Union([ContextWindow, Type.Null()])),
+    /** Switches the provider's own web search on (kinds that have one; see `hasHostedSearch`). */
+    hostedSearch: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 )
@@ -150,6 +166,7 @@ export const UpdateProviderBody = Type.Object(
     /** A new key to store, or null to forget the stored one and use the environment again. */
     apiKey: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 1000 }), Type.Null()])),
     contextWindow: Type.Optional(Type.Union([ContextWindow, Type.Null()])),
+    hostedSearch: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 )

@@ -31,6 +31,11 @@ export const ToolParameterType = Type.Union([
   Type.Literal('boolean'),
   Type.Literal('enum'),
   Type.Literal('string-list'),
+  /**
+   * Text kept sealed in the data folder (an API key): it reads `MASKED_VALUE` wherever it leaves the
+   * main process, and `MASKED_VALUE` sent back keeps the stored value.
+   */
+  Type.Literal('secret'),
 ])
 export type ToolParameterType = Static<typeof ToolParameterType>
 

@@ -115,6 +115,12 @@ const TOOLS_BOUNDARIES = [
     sample: 'src-main/tools/search/search-worker.ts',
     specifier: '../builtin/grep',
   },
+  {
+    folder: 'src-main/tools/web-search',
+    forbidden: 'src-main/tools/builtin',
+    sample: 'src-main/tools/web-search/search-engines.ts',
+    specifier: '../builtin/web-search',
+  },
 ]
 
 describe('import boundaries', () => {

@@ -23,7 +23,11 @@ export function toModelMessages(messages: readonly ChatMessage[]): ModelMessage[
       const images = userMessageImages(message.parts)
       model.push({ role: 'user', text: userMessageText(message.parts), ...(images.length > 0 && { images }) })
     } else if (message.role === 'assistant') {
-      const parts = message.parts.filter((part) => part.type !== 'tool_result' && part.type !== 'attachment')
+      // The provider's own searches and citations were its output, not something it takes back.
+      const parts = message.parts.filter(
+        (part): part is Extract<ModelMessage, { role: 'assistant' }>['parts'][number] =>
+          part.type === 'text' || part.type === 'tool_call' || part.type === 'opaque',
+      )
       const calls = parts.filter((part): part is ToolCallPart => part.type === 'tool_call')
       // Reasoning alone, with nothing said or done, is not a response any provider takes back.
       if (!parts.some((part) => (part.type === 'text' && part.text) || part.type === 'tool_call')) continue

@@ -5,16 +5,18 @@
  * so what the view shows is what the turn sends.
  */
 import { type ApprovalMode, offersOnlyReads } from '../../src-shared/approvals'
-import type { Capabilities, Chat } from '../../src-shared/contract'
+import type { Capabilities, Chat, WebSearchInEffect } from '../../src-shared/contract'
 import type { InstructionFileInfo } from '../../src-shared/instructions'
 import type { McpServerStatus } from '../../src-shared/mcp'
 import type { AgentProfile } from '../../src-shared/providers'
 import type { ChatService } from '../chats/chat-service'
 import type { ProviderService, ResolvedProvider } from '../providers/provider-service'
 import { wireToolsWithTokens } from '../providers/tool-mapper'
+import { engineOf } from '../tools/builtin/web-search'
 import { enabledToolDefinitions, type ToolProjection } from '../tools/projection'
 import type { ToolRegistry } from '../tools/registry'
 import type { ToolSettingsService } from '../tools/tool-settings-service'
+import { WEB_SEARCH_TOOL } from '../tools/web-search/search-engines'
 import type { AgentProfileService } from './agent-profiles'
 import { type InstructionFile, instructionFileInfo } from './project-instructions'
 
@@ -55,6 +57,7 @@ export class ToolProjectionService {
     profile: AgentProfile,
     approvalMode: ApprovalMode = profile.approvalMode,
     folder: string | null = null,
+    hostedSearch = false,
   ): Promise<ToolProjection> {
     const { registry } = this.deps
     // MCP servers connect now, not at start-up: a turn (or the inspector) is what needs their tools.
@@ -65,6 +68,8 @@ export class ToolProjectionService {
       const entry = registry.get(name)
       const project = entry?.source.kind === 'custom' ? entry.source.project : undefined
       return (
+        // The provider searches itself: a second search tool would only make the model choose.
+        !(hostedSearch && name === WEB_SEARCH_TOOL && entry?.source.kind === 'builtin') &&
         (!allowed || allowed.has(name)) &&
         (!offersOnlyReads(approvalMode) || entry?.tool.kind === 'read') &&
         (!entry?.tool.modes || entry.tool.modes.includes(approvalMode)) &&
@@ -85,7 +90,8 @@ export class ToolProjectionService {
     const provider = this.deps.providers.forChat(chat)
     const profile = this.deps.profiles.forChat(chat.agent)
     const approvalMode = effectiveApprovalMode(chat, profile)
-    const projection = await this.projection(profile, approvalMode, projectFolder(chat))
+    const hostedSearch = provider.config.hostedSearch === true
+    const projection = await this.projection(profile, approvalMode, projectFolder(chat), hostedSearch)
     return { chat, provider, profile, approvalMode, projection }
   }
 
@@ -107,11 +113,21 @@ export class ToolProjectionService {
     return {
       provider: { kind: provider.config.kind, name: provider.name },
       model: provider.model,
+      webSearch: this.webSearchInEffect(provider, projection),
       tools,
       totalTokens: tools.reduce((sum, tool) => sum + tool.tokens, 0),
       servers,
       instructions: this.instructions(chat),
     }
+  }
+
+  /** Which web search the turn has: the provider's own, the web_search tool with its engine, or none. */
+  private webSearchInEffect(provider: ResolvedProvider, projection: ToolProjection): WebSearchInEffect {
+    if (provider.config.hostedSearch) return { kind: 'hosted' }
+    const entry = this.deps.registry.get(WEB_SEARCH_TOOL)
+    if (!projection.offered.has(WEB_SEARCH_TOOL) || entry?.source.kind !== 'builtin') return { kind: 'none' }
+    const { parameters } = this.deps.toolSettings.resolve(this.deps.user, entry).settings
+    return { kind: 'tool', engine: engineOf(parameters) }
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import type {
   ChatMessage,
+  CitationsPart,
   MessagePart,
   MessageRole,
   OpaquePart,
@@ -15,6 +16,7 @@ import type {
   TurnEvent,
   TurnStatus,
   Usage,
+  WebSearchPart,
 } from '../../src-shared/agent'
 import { type ErrorCode, errorMessage } from '../../src-shared/errors'
 import { isContextOverflow, ProviderError } from '../providers/provider-error'
@@ -51,7 +53,7 @@ export interface TurnOutcome {
   error?: TurnError
 }
 
-type ResponsePart = TextPart | ToolCallPart | OpaquePart
+type ResponsePart = TextPart | ToolCallPart | OpaquePart | WebSearchPart | CitationsPart
 
 export async function runTurnLoop(setup: TurnLoopSetup): Promise<TurnOutcome> {
   const { signal, maxIterations } = setup
@@ -150,6 +152,7 @@ async function streamResponse(
   const { adapter, emit } = setup
   const parts: ResponsePart[] = []
   let text: TextPart | undefined
+  let citations: CitationsPart | undefined
   let stopReason: StopReason | undefined
   let usage: Usage | undefined
   const onRetry = (notice: { attempt: number; delayMs: number; message: string }) =>
@@ -181,6 +184,26 @@ async function streamResponse(
         case 'opaque':
           parts.push({ type: 'opaque', provider: adapter.kind, item: event.item })
           text = undefined
+          break
+        case 'web_search':
+          parts.push({
+            type: 'web_search',
+            provider: adapter.kind,
+            queries: event.queries,
+            sources: event.sources,
+          })
+          text = undefined
+          emit(event)
+          break
+        case 'citations':
+          // One list of the response's cited pages, each once, however many times the text cites it.
+          if (!citations) {
+            citations = { type: 'citations', sources: [] }
+            parts.push(citations)
+          }
+          for (const source of event.sources) {
+            if (!citations.sources.some(({ url }) => url === source.url)) citations.sources.push(source)
+          }
           break
         case 'usage':
           usage = event.usage

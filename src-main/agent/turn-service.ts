@@ -356,7 +356,10 @@ export class TurnService {
         sandbox: await sandboxPrompt(this.deps.sandbox, tools.runsCommands, mode),
         instructions: this.deps.instructions?.(chat) ?? '',
       })
-    const outcome = this.deps.projection.projection(profile, approvalMode, folder).then(async (tools) => {
+    // Where the provider searches the web itself, the web_search tool is left out.
+    const projectIn = (mode: ApprovalMode) =>
+      this.deps.projection.projection(profile, mode, folder, provider.config.hostedSearch === true)
+    const outcome = projectIn(approvalMode).then(async (tools) => {
       const unavailable = tools.servers.flatMap(({ name, error }) => (error ? [{ name, error }] : []))
       if (unavailable.length > 0) emit({ type: 'servers_unavailable', servers: unavailable })
       const context = await this.deps.context.forTurn(chat, provider, adapter, {
@@ -392,7 +395,7 @@ export class TurnService {
         // An approved plan: the chat keeps the mode, and this turn goes on in it.
         switchApprovalMode: async (mode) => {
           this.deps.chats.configure({ id: chat.id, approvalMode: mode })
-          const next = await this.deps.projection.projection(profile, mode, folder)
+          const next = await projectIn(mode)
           context.retool(await systemIn(mode, next), next.definitions)
           running.scheduler?.retool({ offered: next.offered, gate: gateIn(mode) })
         },

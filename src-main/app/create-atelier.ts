@@ -59,6 +59,7 @@ import { searchCacheKeeper } from '../tools/search/search-call'
 import { ToolServiceService } from '../tools/services/tool-service-service'
 import { ToolSettingsService } from '../tools/tool-settings-service'
 import { removeTemporaryFilesOfEndedProcesses } from '../tools/unfinished-writes'
+import type { SearchEndpoints } from '../tools/web-search/search-engines'
 import { PRODUCT_NAME } from './data-dir'
 
 export const DATABASE_FILE = 'atelier.db'
@@ -103,6 +104,11 @@ export interface AtelierOptions {
   mcpSignInTimeoutMs?: number
   /** Finds the platform's sandbox; by default a probe of this machine (tests stand in a missing one). */
   detectSandbox?: () => Promise<Sandbox>
+  /**
+   * Where web_search's keyed engines are, in place of their public APIs: for tests, at local fakes.
+   * Only code passes it, so no setting can send a key to another server.
+   */
+  searchEndpoints?: SearchEndpoints
 }
 
 /** Every service of the app, wired once; used alike by Electron main, the CLI, the web host and tests. */
@@ -151,6 +157,7 @@ export function createAtelier({
   openExternal,
   mcpSignInTimeoutMs,
   detectSandbox,
+  searchEndpoints,
 }: AtelierOptions): Atelier {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const db = openDatabase(join(dataDir, DATABASE_FILE), { nativeBinding })
@@ -165,7 +172,10 @@ export function createAtelier({
     keepSearchCaches(all.flatMap((chat) => (chat.workingDir ? [chat.workingDir] : [])))
   })
   const preferences = new PreferencesService(new AppSettingsRepository(db), events)
-  const toolSettings = new ToolSettingsService(registry, new ToolSettingsRepository(db))
+  // One sealing for every secret setting: MCP servers' values and credentials, the broker's secret,
+  // tools' secret parameters (web_search's API key).
+  const sealed = new SealedSecrets(new LocalSecretStore(dataDir))
+  const toolSettings = new ToolSettingsService(registry, new ToolSettingsRepository(db), Date.now, sealed)
   const providers = new ProviderService(new ProvidersRepository(db), events, secrets, env)
   const sandbox = new CommandSandbox({
     settings: () => preferences.get().sandbox,
@@ -179,6 +189,7 @@ export function createAtelier({
     protectedPaths: [dataDir],
     ledgers: new FreshnessRepository(db),
     images: new ProviderImageGenerator(providers, join(dataDir, IMAGES_FOLDER)),
+    ...(searchEndpoints && { searchEndpoints }),
     sandbox,
     journal: new CommandJournal(runningCommands),
   }
@@ -189,8 +200,6 @@ export function createAtelier({
     settings: toolSettings,
     executor: new ToolExecutor(registry, toolSettings, executorServices),
   }
-  // One sealing for every secret setting: MCP servers' values and credentials, the broker's secret.
-  const sealed = new SealedSecrets(new LocalSecretStore(dataDir))
   const mcp = new McpServerService(
     new McpServerStore(new McpServersRepository(db), sealed),
     sealed,

@@ -495,6 +495,14 @@ export const migrations: readonly Migration[] = [
     sql: '',
     upgrade: allowPlanMode,
   },
+  {
+    version: 23,
+    name: "providers' own web search",
+    sql: `
+      -- 1: the provider's turns use its own web search (Responses, Gemini, Anthropic).
+      ALTER TABLE providers ADD COLUMN hosted_search INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ]
 
 /**

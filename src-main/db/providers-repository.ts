@@ -10,6 +10,8 @@ export interface StoredProvider {
   defaultModel: string | null
   encryptedKey: Buffer | null
   contextWindow: number | null
+  /** The provider's own web search is switched on. */
+  hostedSearch: boolean
   createdAt: number
   updatedAt: number
 }
@@ -22,6 +24,7 @@ interface ProviderRow {
   default_model: string | null
   encrypted_key: Buffer | null
   context_window: number | null
+  hosted_search: number
   created_at: number
   updated_at: number
 }
@@ -35,6 +38,7 @@ function toProvider(row: ProviderRow): StoredProvider {
     defaultModel: row.default_model,
     encryptedKey: row.encrypted_key,
     contextWindow: row.context_window,
+    hostedSearch: row.hosted_search === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   }
@@ -49,11 +53,12 @@ export class ProvidersRepository {
       get: db.prepare<[string], ProviderRow>('SELECT * FROM providers WHERE id = ?'),
       upsert: db.prepare(
         `INSERT INTO providers (id, kind, name, base_url, default_model, encrypted_key, context_window,
-           created_at, updated_at)
-         VALUES (@id, @kind, @name, @baseUrl, @defaultModel, @encryptedKey, @contextWindow, @createdAt, @updatedAt)
+           hosted_search, created_at, updated_at)
+         VALUES (@id, @kind, @name, @baseUrl, @defaultModel, @encryptedKey, @contextWindow, @hostedSearch,
+           @createdAt, @updatedAt)
          ON CONFLICT (id) DO UPDATE SET name = excluded.name, base_url = excluded.base_url,
            default_model = excluded.default_model, encrypted_key = excluded.encrypted_key,
-           context_window = excluded.context_window, updated_at = excluded.updated_at`,
+           context_window = excluded.context_window, hosted_search = excluded.hosted_search, updated_at = excluded.updated_at`,
       ),
       delete: db.prepare('DELETE FROM providers WHERE id = ?'),
     }
@@ -69,7 +74,7 @@ export class ProvidersRepository {
   }
 
   save(provider: StoredProvider): void {
-    this.statements.upsert.run(provider)
+    this.statements.upsert.run({ ...provider, hostedSearch: provider.hostedSearch ? 1 : 0 })
   }
 
   delete(id: string): boolean {

@@ -22,6 +22,16 @@ import {
 /** The image types an Anthropic image block names; the composer only attaches these. */
 type AnthropicImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'
 
+/**
+ * Anthropic's web search server tool: Anthropic runs the searches. Its uses per response are capped
+ * so one answer cannot run up the bill for searches (each is charged).
+ */
+const HOSTED_WEB_SEARCH: Anthropic.WebSearchTool20250305 = {
+  type: 'web_search_20250305',
+  name: 'web_search',
+  max_uses: 5,
+}
+
 /** Anthropic requires an output budget; this one fits every current model. */
 const DEFAULT_MAX_TOKENS = 8192
 
@@ -33,13 +43,16 @@ export function createAnthropicAdapter(config: ProviderConfig): ProviderAdapter 
   return {
     kind: 'anthropic',
     async *stream(request, signal) {
-      const tools = toolDefsToAnthropic(request.tools)
+      const tools: Anthropic.ToolUnion[] = [
+        ...(toolDefsToAnthropic(request.tools) as Anthropic.Tool[]),
+        ...(config.hostedSearch ? [HOSTED_WEB_SEARCH] : []),
+      ]
       const stream = await (await client()).messages.create(
         {
           model: request.model,
           system: request.system,
           messages: toAnthropicMessages(request.messages),
-          ...(tools.length > 0 && { tools: tools as Anthropic.Tool[] }),
+          ...(tools.length > 0 && { tools }),
           max_tokens: request.maxOutputTokens ?? DEFAULT_MAX_TOKENS,
           stream: true,
         },
@@ -69,6 +82,8 @@ type Block =
   | { type: 'text' }
   | { type: 'tool_use'; id: string; name: string; json: string }
   | { type: 'thinking'; thinking: string; signature: string }
+  /** A search Anthropic runs (server_tool_use): its input streams in like a tool call's. */
+  | { type: 'server_tool_use'; id: string; name: string; json: string }
   | { type: 'other'; item: unknown }
 
 async function* readAnthropicStream(
@@ -82,6 +97,8 @@ async function* readAnthropicStream(
   let cacheWrite: number | null = null
   let outputTokens = 0
   let stop: string | null = null
+  // What each of Anthropic's searches looked for, by its id, for the card of its results.
+  const searchQueries = new Map<string, string>()
   for await (const event of stream) {
     switch (event.type) {
       case 'message_start': {
@@ -102,6 +119,8 @@ async function* readAnthropicStream(
           yield { type: 'tool_call_started', id: block.id, name: block.name }
         } else if (block.type === 'thinking') {
           blocks.set(event.index, { type: 'thinking', thinking: block.thinking, signature: block.signature })
+        } else if (block.type === 'server_tool_use') {
+          blocks.set(event.index, { type: 'server_tool_use', id: block.id, name: block.name, json: '' })
         } else {
           // Redacted thinking and anything newer: kept whole, returned as it came.
           blocks.set(event.index, { type: 'other', item: block })
@@ -115,6 +134,16 @@ async function* readAnthropicStream(
         else if (delta.type === 'input_json_delta' && block?.type === 'tool_use') {
           block.json += delta.partial_json
           yield { type: 'tool_call_arguments_delta', id: block.id, delta: delta.partial_json }
+        } else if (delta.type === 'input_json_delta' && block?.type === 'server_tool_use') {
+          block.json += delta.partial_json
+        } else if (delta.type === 'citations_delta') {
+          const { citation } = delta
+          if (citation.type === 'web_search_result_location') {
+            yield {
+              type: 'citations',
+              sources: [{ url: citation.url, ...(citation.title && { title: citation.title }) }],
+            }
+          }
         } else if (delta.type === 'thinking_delta' && block?.type === 'thinking')
           block.thinking += delta.thinking
         else if (delta.type === 'signature_delta' && block?.type === 'thinking')
@@ -130,8 +159,15 @@ async function* readAnthropicStream(
             type: 'opaque',
             item: { type: 'thinking', thinking: block.thinking, signature: block.signature },
           }
+        } else if (block?.type === 'server_tool_use') {
+          // Sent back as it came: Anthropic wants its searches and their results in the history.
+          const input = argumentsObject(block.json)
+          if (typeof input.query === 'string') searchQueries.set(block.id, input.query)
+          yield { type: 'opaque', item: { type: 'server_tool_use', id: block.id, name: block.name, input } }
         } else if (block?.type === 'other') {
           yield { type: 'opaque', item: block.item }
+          const search = webSearchOf(block.item, searchQueries)
+          if (search) yield search
         }
         break
       }
@@ -158,6 +194,20 @@ async function* readAnthropicStream(
     }
   }
   throw streamEndedEarly('anthropic')
+}
+
+/** The card of a `web_search_tool_result` block: the query its search ran and the pages it found. */
+function webSearchOf(item: unknown, queries: Map<string, string>): ProviderStreamEvent | undefined {
+  const block = item as Partial<Anthropic.WebSearchToolResultBlock>
+  if (block.type !== 'web_search_tool_result' || !block.tool_use_id) return undefined
+  const query = queries.get(block.tool_use_id)
+  // An error result (`too_many_requests`, …) is an object, not a list: a search that found nothing.
+  const found = Array.isArray(block.content) ? block.content : []
+  return {
+    type: 'web_search',
+    queries: query ? [query] : [],
+    sources: found.map(({ url, title }) => ({ url, ...(title && { title }) })),
+  }
 }
 
 function stopReason(stop: string | null): StopReason {

@@ -1,7 +1,7 @@
 /** Gemini over `@google/genai`: function declarations, thought signatures kept on their calls. */
 import { randomUUID } from 'node:crypto'
-import type { Content, FinishReason, GenerateContentResponse, Part } from '@google/genai'
-import type { ProviderStreamEvent, StopReason, Usage } from '../../src-shared/agent'
+import type { Content, FinishReason, GenerateContentResponse, GroundingMetadata, Part } from '@google/genai'
+import type { ProviderStreamEvent, StopReason, Usage, WebSource } from '../../src-shared/agent'
 import { lazily, loadGoogleGenAI } from './lazily'
 import { ProviderError, streamEndedEarly } from './provider-error'
 import { toolDefsToGeminiInteractions } from './tool-mapper'
@@ -50,7 +50,13 @@ export function createGeminiAdapter(config: ProviderConfig): ProviderAdapter {
         contents: toContents(request.messages),
         config: {
           systemInstruction: request.system,
-          ...(declarations.length > 0 && { tools: [{ functionDeclarations: declarations }] }),
+          ...((declarations.length > 0 || config.hostedSearch) && {
+            tools: [
+              ...(declarations.length > 0 ? [{ functionDeclarations: declarations }] : []),
+              // Grounding with Google Search: Gemini searches itself and says what it found.
+              ...(config.hostedSearch ? [{ googleSearch: {} }] : []),
+            ],
+          }),
           ...(request.maxOutputTokens && { maxOutputTokens: request.maxOutputTokens }),
           abortSignal: signal,
         },
@@ -83,6 +89,7 @@ async function* readGeminiStream(
   let finish: FinishReason | undefined
   let calledTools = false
   let usage: Usage | undefined
+  let grounding: GroundingMetadata | undefined
   for await (const chunk of stream) {
     const blocked = chunk.promptFeedback?.blockReason
     if (blocked)
@@ -107,6 +114,8 @@ async function* readGeminiStream(
       }
     }
     finish = candidate?.finishReason ?? finish
+    // Each chunk's grounding tells all so far; the last one is the whole of it.
+    grounding = candidate?.groundingMetadata ?? grounding
     const metadata = chunk.usageMetadata
     if (metadata) {
       // promptTokenCount includes cachedContentTokenCount; thinking is output outside the candidates.
@@ -119,8 +128,29 @@ async function* readGeminiStream(
     }
   }
   if (!finish) throw streamEndedEarly('gemini')
+  if (grounding) yield* groundingEvents(grounding)
   if (usage) yield { type: 'usage', usage }
   yield { type: 'done', stopReason: stopReason(finish, calledTools) }
+}
+
+/**
+ * What Google Search grounding reports: the searches run and the pages found (as a card), and the
+ * pages the answer's sentences rest on (its citations; all found pages where it links none).
+ */
+function* groundingEvents(grounding: GroundingMetadata): Iterable<ProviderStreamEvent> {
+  const pages = (grounding.groundingChunks ?? []).map(({ web }): WebSource | undefined =>
+    web?.uri ? { url: web.uri, ...(web.title && { title: web.title }) } : undefined,
+  )
+  const found = pages.filter((page) => page !== undefined)
+  const queries = grounding.webSearchQueries ?? []
+  if (queries.length === 0 && found.length === 0) return
+  yield { type: 'web_search', queries, sources: found }
+  const supported = new Set(
+    (grounding.groundingSupports ?? []).flatMap((support) => support.groundingChunkIndices ?? []),
+  )
+  const cited = supported.size > 0 ? [...supported].sort((a, b) => a - b).map((index) => pages[index]) : found
+  const sources = cited.filter((page) => page !== undefined)
+  if (sources.length > 0) yield { type: 'citations', sources }
 }
 
 function stopReason(finish: FinishReason, calledTools: boolean): StopReason {

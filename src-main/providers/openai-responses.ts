@@ -1,6 +1,11 @@
 /** OpenAI Responses API over the `openai` SDK: strict function tools, reasoning items replayed. */
-import type { ResponseInputItem, ResponseStreamEvent } from 'openai/resources/responses/responses'
-import type { ProviderStreamEvent, StopReason } from '../../src-shared/agent'
+import type {
+  ResponseInputItem,
+  ResponseOutputItem,
+  ResponseStreamEvent,
+  Tool,
+} from 'openai/resources/responses/responses'
+import type { ProviderStreamEvent, StopReason, WebSource } from '../../src-shared/agent'
 import { lazily, loadOpenAI } from './lazily'
 import { windowFromListing } from './openai-chat'
 import { type ProviderError, streamEndedEarly, toProviderError } from './provider-error'
@@ -22,7 +27,10 @@ export function createOpenAIResponsesAdapter(config: ProviderConfig): ProviderAd
   return {
     kind: 'openai-responses',
     async *stream(request, signal) {
-      const tools = toolDefsToResponsesAPI(request.tools)
+      const tools: Tool[] = [
+        ...toolDefsToResponsesAPI(request.tools),
+        ...(config.hostedSearch ? [{ type: 'web_search' as const }] : []),
+      ]
       const stream = await (await client()).responses.create(
         {
           model: request.model,
@@ -32,9 +40,13 @@ export function createOpenAIResponsesAdapter(config: ProviderConfig): ProviderAd
           ...(request.maxOutputTokens && { max_output_tokens: request.maxOutputTokens }),
           stream: true,
           // Stateless: the conversation lives in Atelier's database, so reasoning comes back encrypted
-          // and is sent again with the next request.
+          // and is sent again with the next request. A search's card lists the pages it found only
+          // when they are asked for.
           store: false,
-          include: ['reasoning.encrypted_content'],
+          include: [
+            'reasoning.encrypted_content',
+            ...(config.hostedSearch ? ['web_search_call.action.sources' as const] : []),
+          ],
         },
         { signal },
       )
@@ -82,6 +94,17 @@ async function* readResponsesStream(
           yield { type: 'tool_call_completed', id: call_id, name, arguments: args }
         } else if (event.item.type === 'reasoning') {
           yield { type: 'opaque', item: event.item }
+        } else if (event.item.type === 'web_search_call' && event.item.action.type === 'search') {
+          // Not kept as an opaque item: a stateless request cannot point back at a search it ran.
+          const { query, queries, sources = [] } = event.item.action
+          yield {
+            type: 'web_search',
+            queries: queries ?? (query ? [query] : []),
+            sources: sources.map(({ url }) => ({ url })),
+          }
+        } else if (event.item.type === 'message') {
+          const cited = citedPages(event.item)
+          if (cited.length > 0) yield { type: 'citations', sources: cited }
         }
         break
       case 'response.completed':
@@ -117,6 +140,17 @@ async function* readResponsesStream(
     }
   }
   throw streamEndedEarly('openai-responses')
+}
+
+/** The pages a message's text cites (its `url_citation` annotations). */
+function citedPages(message: Extract<ResponseOutputItem, { type: 'message' }>): WebSource[] {
+  return message.content.flatMap((content) =>
+    content.type === 'output_text'
+      ? content.annotations.flatMap((annotation) =>
+          annotation.type === 'url_citation' ? [{ url: annotation.url, title: annotation.title }] : [],
+        )
+      : [],
+  )
 }
 
 /** A failure the stream reported, read with the provider's code (`context_length_exceeded`, …). */

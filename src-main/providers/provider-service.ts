@@ -10,6 +10,7 @@ import type { Chat } from '../../src-shared/contract'
 import { AtelierError } from '../../src-shared/errors'
 import {
   type CreateProviderBody,
+  hasHostedSearch,
   isOfficialEndpoint,
   type KeyStorage,
   type ProviderInfo,
@@ -68,6 +69,8 @@ export interface ResolvedProvider {
 export interface ProviderOverrides {
   baseUrl?: string
   model?: string
+  /** Switches the provider's own web search on or off for this turn (`atelier run --hosted-search`). */
+  hostedSearch?: boolean
 }
 
 export class ProviderService {
@@ -99,6 +102,7 @@ export class ProviderService {
     defaultModel = null,
     apiKey,
     contextWindow = null,
+    hostedSearch = false,
   }: CreateProviderBody): ProviderInfo {
     const now = this.now()
     const provider: StoredProvider = {
@@ -109,6 +113,7 @@ export class ProviderService {
       defaultModel,
       encryptedKey: apiKey === undefined ? null : this.encrypt(apiKey),
       contextWindow,
+      hostedSearch,
       createdAt: now,
       updatedAt: now,
     }
@@ -242,7 +247,7 @@ export class ProviderService {
   private resolved(provider: StoredProvider, overrides: ProviderOverrides): ResolvedProvider {
     const { model } = overrides
     const baseUrl = overrides.baseUrl || provider.baseUrl
-    const config = this.configOf(provider, baseUrl)
+    const config = this.configOf(provider, baseUrl, overrides.hostedSearch)
     // A local server needs no key; the official APIs do.
     if (!config.apiKey && isOfficialEndpoint(provider.kind, baseUrl)) {
       throw new AtelierError(
@@ -264,10 +269,22 @@ export class ProviderService {
     return { config, model: chosen, name: provider.name, contextWindow: provider.contextWindow }
   }
 
-  /** How to reach `provider` at `baseUrl` (null: its official endpoint), with the key that may go there. */
-  private configOf(provider: StoredProvider, baseUrl: string | null): ProviderConfig {
+  /**
+   * How to reach `provider` at `baseUrl` (null: its official endpoint), with the key that may go
+   * there, and its own web search where its kind has one and it is switched on (or `hostedSearch` says so).
+   */
+  private configOf(
+    provider: StoredProvider,
+    baseUrl: string | null,
+    hostedSearch = provider.hostedSearch,
+  ): ProviderConfig {
     const apiKey = this.keyFor(provider, baseUrl)
-    return { kind: provider.kind, ...(baseUrl && { baseUrl }), ...(apiKey && { apiKey }) }
+    return {
+      kind: provider.kind,
+      ...(baseUrl && { baseUrl }),
+      ...(apiKey && { apiKey }),
+      ...(hostedSearch && hasHostedSearch(provider.kind) && { hostedSearch: true }),
+    }
   }
 
   /**
@@ -339,6 +356,7 @@ export class ProviderService {
       keySource: provider.encryptedKey ? 'stored' : environment ? 'environment' : 'none',
       keyVariable: environment?.variable ?? KEY_VARIABLES[provider.kind][0] ?? '',
       contextWindow: provider.contextWindow,
+      hostedSearch: provider.hostedSearch,
     }
   }
 
@@ -357,6 +375,7 @@ function adHocProvider(kind: ProviderKind): StoredProvider {
     defaultModel: null,
     encryptedKey: null,
     contextWindow: null,
+    hostedSearch: false,
     createdAt: 0,
     updatedAt: 0,
   }

@@ -19,6 +19,8 @@ export interface ProviderConfig {
   /** undefined: the provider's public endpoint. */
   baseUrl?: string
   apiKey?: string
+  /** Ask the provider to search the web itself (its hosted search); only for kinds that have one. */
+  hostedSearch?: boolean
 }
 
 /**

@@ -45,6 +45,7 @@ export function withHost(call: ToolCallRecord, host: ToolHost): ToolContext {
     beginCommit: host.beginCommit,
     protectedPaths: host.protectedPaths,
     images: host.images,
+    searchEndpoints: host.searchEndpoints,
     sandbox: host.sandbox,
     journal: host.journal,
     ask: host.ask,

@@ -28,15 +28,20 @@ import type { CommandSandbox } from './sandbox/command-sandbox'
 import { clampIntegerSetting, TIMEOUT_SECONDS } from './settings-policy'
 import type { ToolSettingsService } from './tool-settings-service'
 import type { RegisteredTool, ToolCallRecord, ToolContext, ToolHost } from './types'
+import type { SearchEndpoints } from './web-search/search-engines'
 
 export type { AfterToolHook, BeforeToolHook, ToolCall, ToolCallScope, ToolExecutionResult, ToolHookCall }
 export { toToolOutput }
 
-/** What tools need from the app: its own folder (never touched), the chats' ledgers, image making, the sandbox. */
+/**
+ * What tools need from the app: its own folder (never touched), the chats' ledgers, image making,
+ * where web_search's engines are, the sandbox.
+ */
 export interface ExecutorServices {
   protectedPaths: string[]
   ledgers: { ledgerFor(chatId: string): FreshnessLedger }
   images?: ImageGenerator
+  searchEndpoints?: SearchEndpoints
   sandbox?: CommandSandbox
   journal?: CommandJournal
 }
@@ -177,6 +182,7 @@ export class ToolExecutor {
       ledger: scope.chatId ? this.services.ledgers.ledgerFor(scope.chatId) : ephemeralLedger(),
       protectedPaths: this.services.protectedPaths,
       images: this.services.images,
+      ...(this.services.searchEndpoints && { searchEndpoints: this.services.searchEndpoints }),
       ...(!scope.unsandboxed && { sandbox: this.services.sandbox }),
       ...(this.services.journal && { journal: this.services.journal }),
       ...(scope.abortTurn && { abortTurn: scope.abortTurn }),

@@ -78,6 +78,10 @@ export function normalizeToolParameters(
       case 'string':
         if (typeof value !== 'string') throw fail('type', 'text')
         break
+      case 'secret':
+        // Typed text before it is sealed, or the seal the database keeps (see ToolSettingsService).
+        if (typeof value !== 'string' && !isSealedParameter(value)) throw fail('type', 'text')
+        break
       case 'boolean':
         if (typeof value !== 'boolean') throw fail('type', 'true or false')
         break
@@ -95,6 +99,15 @@ export function normalizeToolParameters(
     normalized[name] = Array.isArray(value) ? [...value] : value
   }
   return normalized
+}
+
+/** A `secret` parameter as the database keeps it: the typed text sealed, as base64. */
+export interface SealedParameter {
+  sealed: string
+}
+
+export function isSealedParameter(value: unknown): value is SealedParameter {
+  return typeof value === 'object' && value !== null && typeof (value as SealedParameter).sealed === 'string'
 }
 
 /** The definitions of the enabled tools, each tailored to its settings where the tool asks. */

@@ -1,14 +1,18 @@
+import { AtelierError } from '../../src-shared/errors'
+import { MASKED_VALUE } from '../../src-shared/secrets'
 import type {
   ToolSettingsDescriptor,
   ToolSettingsListResponse,
   UpdateToolSettingsBody,
 } from '../../src-shared/tools'
+import type { SealedSecrets } from '../core/sealed-secrets'
 import type { ToolSettingsRepository } from '../db/tool-settings-repository'
 import { ToolParameterError, ToolSettingsError } from './errors'
 import type { RegistryEntry, ToolRegistry } from './registry'
 import {
   fallBackToDefaults,
   getSafeEffectiveToolSettings,
+  isSealedParameter,
   mergeToolSettings,
   type SavedToolSettings,
 } from './settings-policy'
@@ -36,6 +40,8 @@ export class ToolSettingsService {
     private readonly registry: ToolRegistry,
     private readonly repository: ToolSettingsRepository,
     private readonly now: () => number = Date.now,
+    /** Seals `secret` parameters; without it, setting one is refused. */
+    private readonly secrets?: SealedSecrets,
   ) {}
 
   list(user: string): ToolSettingsListResponse {
@@ -56,7 +62,7 @@ export class ToolSettingsService {
     const saved = this.readSaved(user, name)
     // Saved parameters that no longer validate are dropped, so an update can repair them.
     const base = resolveSaved(tool, saved).invalid ? {} : (saved.parameters ?? {})
-    const parameters = { ...base, ...body.parameters }
+    const parameters = this.sealSecrets(tool, base, { ...base, ...body.parameters })
     try {
       mergeToolSettings(tool, undefined, { parameters })
     } catch (error) {
@@ -76,9 +82,65 @@ export class ToolSettingsService {
     return this.describe(user, entry)
   }
 
-  /** What a call runs with: never throws, whatever the database holds. */
+  /**
+   * What a call runs with, its secrets opened: never throws, whatever the database holds. A secret
+   * that no longer opens (the data folder's key was replaced) is left out, as if never set.
+   */
   resolve(user: string, entry: RegistryEntry): ResolvedToolSettings {
+    const resolved = this.resolveSealed(user, entry)
+    const parameters = this.mapSecrets(entry.tool, resolved.settings.parameters, (sealed) =>
+      this.secrets?.openOrNothing(Buffer.from(sealed, 'base64')),
+    )
+    return { ...resolved, settings: { ...resolved.settings, parameters } }
+  }
+
+  private resolveSealed(user: string, entry: RegistryEntry): ResolvedToolSettings {
     return resolveSaved(entry.tool, this.readSaved(user, entry.tool.definition.name))
+  }
+
+  /**
+   * The parameters to save, each `secret` among them sealed: `MASKED_VALUE` (what the form was shown)
+   * keeps the stored seal, blank text forgets it, other text is sealed.
+   */
+  private sealSecrets(
+    tool: RegisteredTool,
+    saved: Record<string, unknown>,
+    parameters: Record<string, unknown>,
+  ): Record<string, unknown> {
+    const sealed = { ...parameters }
+    for (const { name, type } of tool.settings.parameterDescriptors) {
+      const value = sealed[name]
+      if (type !== 'secret' || typeof value !== 'string') continue
+      if (value === MASKED_VALUE && isSealedParameter(saved[name])) sealed[name] = saved[name]
+      else if (value.trim() === '' || value === MASKED_VALUE) delete sealed[name]
+      else {
+        if (!this.secrets) {
+          throw new AtelierError(
+            'key_storage_unavailable',
+            `${tool.definition.name}.${name} cannot be stored here.`,
+          )
+        }
+        sealed[name] = { sealed: this.secrets.seal(value.trim()).toString('base64') }
+      }
+    }
+    return sealed
+  }
+
+  /** The parameters with each sealed secret replaced by `open`'s answer (left out when it has none). */
+  private mapSecrets(
+    tool: RegisteredTool,
+    parameters: Record<string, unknown>,
+    open: (sealed: string) => string | undefined,
+  ): Record<string, unknown> {
+    const mapped = { ...parameters }
+    for (const { name, type } of tool.settings.parameterDescriptors) {
+      const value = mapped[name]
+      if (type !== 'secret' || !isSealedParameter(value)) continue
+      const opened = open(value.sealed)
+      if (opened === undefined) delete mapped[name]
+      else mapped[name] = opened
+    }
+    return mapped
   }
 
   private entry(name: string): RegistryEntry {
@@ -106,13 +168,14 @@ export class ToolSettingsService {
 
   private describe(user: string, entry: RegistryEntry): ToolSettingsDescriptor {
     const { tool, source } = entry
-    const { settings, invalid } = this.resolve(user, entry)
+    const { settings, invalid } = this.resolveSealed(user, entry)
     return {
       ...tool.settings,
       name: tool.definition.name,
       source,
       enabled: settings.enabled,
-      parameters: settings.parameters,
+      // A secret never leaves the main process: a set one reads as the mask.
+      parameters: this.mapSecrets(tool, settings.parameters, () => MASKED_VALUE),
       argumentSchema: (tool.buildDefinition?.(settings) ?? tool.definition).parameters,
       ...(invalid && { invalidSavedSettings: invalid }),
     }

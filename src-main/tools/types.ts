@@ -17,6 +17,7 @@ import type { FreshnessLedger } from '../core/freshness-ledger'
 import type { ImageGenerator } from '../core/images'
 import type { CommandJournal } from './command-journal'
 import type { CommandSandbox } from './sandbox/command-sandbox'
+import type { SearchEndpoints } from './web-search/search-engines'
 
 export type { FreshnessLedger, ToolDefinition, ToolSettingsMetadata, ToolSource }
 
@@ -77,6 +78,8 @@ export interface ToolHost {
   protectedPaths: readonly string[]
   /** Makes images with the person's providers (generate_image); absent where none is wired. */
   images?: ImageGenerator
+  /** Where web_search's keyed engines are; absent: their public APIs (see `SEARCH_ENDPOINTS`). */
+  searchEndpoints?: SearchEndpoints
   /** Confines the commands a tool starts (the shells); absent where none is wired: they run as they are. */
   sandbox?: CommandSandbox
   /** Records the commands a tool runs while they run (the shells), for after a crash; absent where none is wired. */

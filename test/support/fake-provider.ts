@@ -56,6 +56,18 @@ export interface ScriptedResponse {
   usage?: ScriptedUsage
   /** Refuse the request as longer than the model's context window, in the provider's own words. */
   contextOverflow?: ScriptedOverflow
+  /**
+   * The provider's own web search, run before the text, which cites every page it found: a Responses
+   * `web_search_call` item and `url_citation` annotations on the text; Gemini grounding metadata
+   * (queries, chunks, supports) on the last chunk; Anthropic `server_tool_use` and
+   * `web_search_tool_result` blocks, and a `citations_delta` per page in the text block.
+   */
+  webSearch?: ScriptedWebSearch
+}
+
+export interface ScriptedWebSearch {
+  query: string
+  sources: { url: string; title: string }[]
 }
 
 export interface ScriptedUsage {
@@ -647,6 +659,7 @@ interface Turn {
   text: string | undefined
   calls: ScriptedToolCall[]
   reasoning: boolean
+  webSearch: ScriptedWebSearch | undefined
   /** Splits text or arguments into the deltas the stream sends. */
   pieces(text: string): string[]
   usage: ScriptedUsage
@@ -669,6 +682,7 @@ function turnOf(script: ScriptedResponse): Turn {
     text: script.text,
     calls: script.toolCalls ?? [],
     reasoning: script.reasoning ?? false,
+    webSearch: script.webSearch,
     pieces: (text) => {
       const characters = Array.from(text)
       const pieces: string[] = []
@@ -743,11 +757,27 @@ function responsesTurn(turn: Turn, { model, body }: TurnContext) {
     const reasoning = { id: id('rs_', 24), type: 'reasoning', summary: [] }
     item(reasoning, { ...reasoning, encrypted_content: opaqueToken() })
   }
+  const search = turn.webSearch
+  if (search) {
+    const call = { id: id('ws_', 24), type: 'web_search_call' }
+    const sources = search.sources.map(({ url }) => ({ type: 'url', url }))
+    item(
+      { ...call, status: 'in_progress', action: { type: 'search', query: search.query } },
+      { ...call, status: 'completed', action: { type: 'search', query: search.query, sources } },
+    )
+  }
   if (turn.text !== undefined) {
     const text = turn.text
     const message = { id: id('msg_', 24), type: 'message', role: 'assistant' }
     const part = { type: 'output_text', annotations: [], logprobs: [], text: '' }
-    const fullPart = { ...part, text }
+    const annotations = (search?.sources ?? []).map(({ url, title }) => ({
+      type: 'url_citation',
+      start_index: 0,
+      end_index: text.length,
+      url,
+      title,
+    }))
+    const fullPart = { ...part, annotations, text }
     item(
       { ...message, status: 'in_progress', content: [] },
       { ...message, status: 'completed', content: [fullPart] },
@@ -892,10 +922,33 @@ function geminiParts(turn: Turn, pieces: (text: string) => string[]): object[] {
   return parts
 }
 
+/** Google Search grounding as Gemini reports it: the queries, the pages, and the text resting on all of them. */
+function geminiGrounding({ query, sources }: ScriptedWebSearch, text: string) {
+  return {
+    webSearchQueries: [query],
+    groundingChunks: sources.map(({ url, title }) => ({ web: { uri: url, title } })),
+    groundingSupports: [
+      {
+        segment: { startIndex: 0, endIndex: text.length, text },
+        groundingChunkIndices: sources.map((_, index) => index),
+      },
+    ],
+    searchEntryPoint: { renderedContent: '<div>Google Search suggestions</div>' },
+  }
+}
+
 function geminiResponse(turn: Turn, model: string, responseId: string, parts: object[], last: boolean) {
   const { inputTokens, outputTokens, cachedTokens, reasoningTokens } = turn.usage
+  const grounding = last && turn.webSearch && geminiGrounding(turn.webSearch, turn.text ?? '')
   return {
-    candidates: [{ content: { parts, role: 'model' }, ...(last && { finishReason: 'STOP' }), index: 0 }],
+    candidates: [
+      {
+        content: { parts, role: 'model' },
+        ...(last && { finishReason: 'STOP' }),
+        ...(grounding && { groundingMetadata: grounding }),
+        index: 0,
+      },
+    ],
     ...(last && {
       usageMetadata: {
         // promptTokenCount includes the cached part; thoughts are counted apart from the candidates.
@@ -952,12 +1005,49 @@ function anthropicBlocks(turn: Turn): AnthropicBlock[] {
       whole: () => ({ type: 'thinking', thinking: THINKING, signature }),
     })
   }
+  const search = turn.webSearch
+  const citations = (search?.sources ?? []).map(({ url, title }) => ({
+    type: 'web_search_result_location',
+    url,
+    title,
+    cited_text: turn.text ?? '',
+    encrypted_index: opaqueToken(),
+  }))
+  if (search) {
+    const searchId = id('srvtoolu_01')
+    const input = JSON.stringify({ query: search.query })
+    blocks.push({
+      start: { type: 'server_tool_use', id: searchId, name: 'web_search', input: {} },
+      deltas: turn.pieces(input).map((partial_json) => ({ type: 'input_json_delta', partial_json })),
+      whole: () => ({
+        type: 'server_tool_use',
+        id: searchId,
+        name: 'web_search',
+        input: { query: search.query },
+      }),
+    })
+    const result = {
+      type: 'web_search_tool_result',
+      tool_use_id: searchId,
+      content: search.sources.map(({ url, title }) => ({
+        type: 'web_search_result',
+        url,
+        title,
+        encrypted_content: opaqueToken(),
+        page_age: null,
+      })),
+    }
+    blocks.push({ start: result, deltas: [], whole: () => result })
+  }
   if (turn.text !== undefined) {
     const text = turn.text
     blocks.push({
-      start: { type: 'text', text: '' },
-      deltas: turn.pieces(text).map((piece) => ({ type: 'text_delta', text: piece })),
-      whole: () => ({ type: 'text', text }),
+      start: { type: 'text', text: '', ...(search && { citations: [] }) },
+      deltas: [
+        ...turn.pieces(text).map((piece) => ({ type: 'text_delta', text: piece })),
+        ...citations.map((citation) => ({ type: 'citations_delta', citation })),
+      ],
+      whole: () => ({ type: 'text', text, ...(search && { citations }) }),
     })
   }
   for (const call of turn.calls) {

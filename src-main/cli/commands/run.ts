@@ -19,6 +19,7 @@ interface RunOptions {
   provider: ProviderKind
   baseUrl?: string
   model?: string
+  hostedSearch?: boolean
   cwd?: string
   mode?: ChatMode
   agent?: string
@@ -59,6 +60,11 @@ export function registerRunCommand(program: Command): void {
     )
     .option('--base-url <url>', "the provider's endpoint (e.g. a local OpenAI-compatible server)")
     .option('--model <model>', "the model (default: the provider's default model)")
+    .option(
+      '--hosted-search',
+      "use the provider's own web search (Responses, Gemini, Anthropic; default: the provider's switch)",
+    )
+    .option('--no-hosted-search', "do not use the provider's own web search")
     .option('--cwd <dir>', 'the working folder (default: the current directory)')
     .addOption(profileModeOption())
     .option('--agent <name>', "the agent profile (`atelier agents list`; default: the chat's, else Default)")
@@ -87,6 +93,7 @@ export function registerRunCommand(program: Command): void {
           kind: options.provider,
           ...(options.baseUrl && { baseUrl: options.baseUrl }),
           ...(options.model && { model: options.model }),
+          ...(options.hostedSearch !== undefined && { hostedSearch: options.hostedSearch }),
         }
         // Refused before anything is written: a provider without a key or a model leaves no empty chat.
         providers.resolveKind(provider.kind, provider)
@@ -197,6 +204,22 @@ function printerForPerson(): (event: TurnEvent) => void {
         }
         break
       }
+      case 'web_search': {
+        const queries = event.queries.map((query) => `"${query}"`).join(', ')
+        const pages = event.sources.length === 1 ? '1 page' : `${event.sources.length} pages`
+        process.stderr.write(`\n→ web search by the provider ${queries} (${pages})\n`)
+        break
+      }
+      case 'message':
+        // The pages the answer cites belong with it, on stdout.
+        for (const part of event.message.role === 'assistant' ? event.message.parts : []) {
+          if (part.type !== 'citations') continue
+          const lines = part.sources.map(
+            ({ url, title }, index) => `${index + 1}. ${title ? `${title} — ` : ''}${url}`,
+          )
+          process.stdout.write(`\n\nSources:\n${lines.join('\n')}`)
+        }
+        break
       case 'servers_unavailable':
         for (const { name, error } of event.servers) {
           process.stderr.write(

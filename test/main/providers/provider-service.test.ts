@@ -84,6 +84,32 @@ describe('ProviderService', () => {
     })
   })
 
+  it("keeps each provider's web search switch, and asks for the search only where the kind has one", () => {
+    const atelier = open({ env: { OPENAI_API_KEY: 'o', ANTHROPIC_API_KEY: 'a' } })
+    const anthropic = atelier.providers.create({ kind: 'anthropic', name: 'Claude', hostedSearch: true })
+    const local = atelier.providers.create({
+      kind: 'openai-chat',
+      name: 'Local',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      defaultModel: 'm',
+      hostedSearch: true,
+    })
+    expect(atelier.providers.list().map(({ name, hostedSearch }) => ({ name, hostedSearch }))).toEqual([
+      { name: 'Claude', hostedSearch: true },
+      { name: 'Local', hostedSearch: true },
+    ])
+    expect(atelier.providers.resolve(anthropic.id).config.hostedSearch).toBe(true)
+    // Chat Completions has no hosted search: the switch asks nothing of it.
+    expect(atelier.providers.resolve(local.id).config.hostedSearch).toBeUndefined()
+    atelier.providers.update({ id: anthropic.id, hostedSearch: false })
+    expect(atelier.providers.resolve(anthropic.id).config.hostedSearch).toBeUndefined()
+    // A turn may ask for it or not whatever the switch says (`atelier run --hosted-search`).
+    expect(atelier.providers.resolveKind('anthropic', { hostedSearch: true }).config.hostedSearch).toBe(true)
+    expect(atelier.providers.resolveKind('openai-responses', { hostedSearch: true }).config).toMatchObject({
+      hostedSearch: true,
+    })
+  })
+
   it('falls back to whichever key the environment holds when no provider is set up', () => {
     expect(open({ env: { ANTHROPIC_API_KEY: 'a' } }).providers.resolve(null)).toMatchObject({
       config: { kind: 'anthropic', apiKey: 'a' },

@@ -8,6 +8,7 @@ import { focusableMessage, MessageAction, MessageActions } from './MessageAction
 import { useMessageActionsContext } from './message-actions-context'
 import { ToolActivity } from './ToolActivity'
 import { usageText } from './tokens'
+import { Citations, WebSearchCard } from './WebSearchCard'
 
 interface AssistantMessageProps {
   turnId: string
@@ -51,26 +52,35 @@ export const AssistantMessage = memo(function AssistantMessage({
   const actions = useMessageActionsContext()
   const pieces = responsePieces(parts)
   const lastText = pieces.findLastIndex((piece) => piece.kind === 'text')
-  const body = pieces.map((piece, index) =>
-    piece.kind === 'text' ? (
-      live && index === lastText ? (
+  const body = pieces.map((piece, index) => {
+    switch (piece.kind) {
+      case 'text':
+        return live && index === lastText ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: pieces only ever grow at the end
+          <StreamingText key={index} text={piece.text} />
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: pieces only ever grow at the end
+          <MarkdownText key={index} text={piece.text} />
+        )
+      case 'web_search':
         // biome-ignore lint/suspicious/noArrayIndexKey: pieces only ever grow at the end
-        <StreamingText key={index} text={piece.text} />
-      ) : (
+        return <WebSearchCard key={index} search={piece} cardKey={`${turnId}:search:${index}`} />
+      case 'citations':
         // biome-ignore lint/suspicious/noArrayIndexKey: pieces only ever grow at the end
-        <MarkdownText key={index} text={piece.text} />
-      )
-    ) : (
-      <ToolActivity
-        key={piece.calls[0]?.id}
-        turnId={turnId}
-        calls={piece.calls}
-        states={calls}
-        output={output}
-        active={active}
-      />
-    ),
-  )
+        return <Citations key={index} citations={piece} />
+      default:
+        return (
+          <ToolActivity
+            key={piece.calls[0]?.id}
+            turnId={turnId}
+            calls={piece.calls}
+            states={calls}
+            output={output}
+            active={active}
+          />
+        )
+    }
+  })
   if (live) return <div className="assistant-message assistant-message--live">{body}</div>
   return (
     <div className="assistant-message message" {...focusableMessage('Answer')}>

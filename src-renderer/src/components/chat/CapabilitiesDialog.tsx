@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
 import type { Capabilities } from '../../../../src-shared/contract'
+import { SEARCH_ENGINE_TITLES } from '../../../../src-shared/web-search'
 import { errorMessage } from '../../errors'
 import { SettingsLinkText } from '../SettingsLinkText'
 import { sandboxPolicyText } from '../sandbox-words'
@@ -14,6 +15,13 @@ const KIND_NAMES: Record<Capabilities['provider']['kind'], string> = {
   'openai-chat': 'OpenAI Chat Completions',
   gemini: 'Gemini',
   anthropic: 'Anthropic',
+}
+
+/** Which web search the turn has, in words: the provider's own, the web_search tool's engine, or none. */
+function webSearchText({ webSearch, provider }: Capabilities): string {
+  if (webSearch.kind === 'hosted') return `${provider.name}’s own search`
+  if (webSearch.kind === 'tool') return `web_search through ${SEARCH_ENGINE_TITLES[webSearch.engine]}`
+  return 'None'
 }
 
 /** A module's file name, for the table (its whole path is the title). */
@@ -108,6 +116,10 @@ export function CapabilitiesDialog({
               <dd>
                 <code>{capabilities.model}</code>
               </dd>
+            </div>
+            <div>
+              <dt>Web search</dt>
+              <dd>{webSearchText(capabilities)}</dd>
             </div>
             <div>
               <dt>Tools</dt>

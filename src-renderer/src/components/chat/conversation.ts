@@ -12,6 +12,7 @@ import type {
   Turn,
   TurnEvent,
   Usage,
+  WebSource,
 } from '../../../../src-shared/agent'
 import type { ErrorCode } from '../../../../src-shared/errors'
 import type { PlanStep } from '../../../../src-shared/plans'
@@ -35,10 +36,34 @@ export interface ToolCallView {
   complete: boolean
 }
 
-export type AssistantPart = { kind: 'text'; text: string } | ({ kind: 'tool_call' } & ToolCallView)
+/** A search the provider ran itself (its hosted web search): shown as a card. */
+export interface WebSearchView {
+  kind: 'web_search'
+  queries: string[]
+  sources: WebSource[]
+}
 
-/** A response's parts as shown: its texts, and each run of calls made side by side as one piece. */
-export type ResponsePiece = { kind: 'text'; text: string } | { kind: 'calls'; calls: ToolCallView[] }
+/** The pages a response cites: shown as links under its text. */
+export interface CitationsView {
+  kind: 'citations'
+  sources: WebSource[]
+}
+
+export type AssistantPart =
+  | { kind: 'text'; text: string }
+  | ({ kind: 'tool_call' } & ToolCallView)
+  | WebSearchView
+  | CitationsView
+
+/**
+ * A response's parts as shown: its texts, the provider's searches and citations, and each run of
+ * calls made side by side as one piece.
+ */
+export type ResponsePiece =
+  | { kind: 'text'; text: string }
+  | { kind: 'calls'; calls: ToolCallView[] }
+  | WebSearchView
+  | CitationsView
 
 /**
  * The parts with consecutive calls gathered into one run: the calls a model makes together in one
@@ -48,7 +73,7 @@ export function responsePieces(parts: AssistantPart[]): ResponsePiece[] {
   const pieces: ResponsePiece[] = []
   for (const part of parts) {
     const last = pieces.at(-1)
-    if (part.kind === 'text') pieces.push(part)
+    if (part.kind !== 'tool_call') pieces.push(part)
     else if (last?.kind === 'calls') last.calls.push(part)
     else pieces.push({ kind: 'calls', calls: [part] })
   }
@@ -295,6 +320,11 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
           return [...parts.slice(0, -1), { kind: 'text', text: last.text + event.text }]
         return [...parts, { kind: 'text', text: event.text }]
       })
+    case 'web_search':
+      return updateDraft(state, turnId, (parts) => [
+        ...parts,
+        { kind: 'web_search', queries: event.queries, sources: event.sources },
+      ])
     case 'tool_call_started':
       return updateDraft(state, turnId, (parts) =>
         withToolCall(parts, event.id, (call) => ({ ...call, name: event.name }), event.name),
@@ -415,6 +445,10 @@ function assistantParts(message: ChatMessage): AssistantPart[] {
     if (part.type === 'tool_call') {
       return [{ kind: 'tool_call', id: part.id, name: part.name, arguments: part.arguments, complete: true }]
     }
+    if (part.type === 'web_search')
+      return [{ kind: 'web_search', queries: part.queries, sources: part.sources }]
+    if (part.type === 'citations')
+      return part.sources.length > 0 ? [{ kind: 'citations', sources: part.sources }] : []
     return []
   })
   partsCache.set(message, parts)

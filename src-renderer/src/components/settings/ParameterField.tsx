@@ -101,7 +101,9 @@ export function ParameterField({ descriptor, value, onChange, error, id }: Param
       control = (
         <input
           id={inputId}
-          type="text"
+          // A secret comes to the form as the mask; a new one is typed unseen.
+          type={type === 'secret' ? 'password' : 'text'}
+          autoComplete={type === 'secret' ? 'off' : undefined}
           value={String(value)}
           spellCheck={false}
           aria-describedby={describedBy}

@@ -1,6 +1,11 @@
 import { useId } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
-import { endpointLabel, isOfficialEndpoint, type ProviderInfo } from '../../../../src-shared/providers'
+import {
+  endpointLabel,
+  hasHostedSearch,
+  isOfficialEndpoint,
+  type ProviderInfo,
+} from '../../../../src-shared/providers'
 import { errorMessage } from '../../errors'
 import { ConnectionTestResult, useConnectionTest } from './ConnectionTest'
 import { ItemActions } from './ItemActions'
@@ -80,6 +85,12 @@ export function ProviderCard({ api, provider, onEdit, onDelete }: ProviderCardPr
           <div>
             <dt>Context window</dt>
             <dd>{provider.contextWindow.toLocaleString('en-US')} tokens</dd>
+          </div>
+        )}
+        {provider.hostedSearch && hasHostedSearch(provider.kind) && (
+          <div>
+            <dt>Web search</dt>
+            <dd>By the provider</dd>
           </div>
         )}
       </dl>

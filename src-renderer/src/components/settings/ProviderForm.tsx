@@ -4,6 +4,7 @@ import type { AtelierApi } from '../../../../src-shared/api'
 import { isAtelierErrorPayload } from '../../../../src-shared/errors'
 import {
   endpointLabel,
+  hasHostedSearch,
   isOfficialEndpoint,
   type KeyStorage,
   OFFICIAL_HOSTS,
@@ -18,6 +19,7 @@ import { fieldErrors } from './field-errors'
 import { Notice } from './Notice'
 import { defaultProviderName, kindInfo, PROVIDER_KINDS, type ProviderPreset } from './provider-kinds'
 import { splitRequestError } from './request-errors'
+import { SwitchField } from './SwitchField'
 import { TextField } from './TextField'
 
 interface ProviderFormProps {
@@ -92,6 +94,7 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
   const [contextWindow, setContextWindow] = useState(
     provider?.contextWindow ? String(provider.contextWindow) : '',
   )
+  const [hostedSearch, setHostedSearch] = useState(provider?.hostedSearch ?? false)
   const [apiKey, setApiKey] = useState('')
   const [showKey, setShowKey] = useState(false)
   const [forgetKey, setForgetKey] = useState(false)
@@ -145,6 +148,7 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
             baseUrl: baseUrl.trim() || null,
             defaultModel: defaultModel.trim() || null,
             contextWindow: windowTokens,
+            ...(hasHostedSearch(kind) && { hostedSearch }),
             ...(forgetKey ? { apiKey: null } : key ? { apiKey: key } : {}),
           })
         : await api.providers.create({
@@ -154,6 +158,7 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
             ...(defaultModel.trim() && { defaultModel: defaultModel.trim() }),
             ...(key && { apiKey: key }),
             ...(windowTokens !== null && { contextWindow: windowTokens }),
+            ...(hasHostedSearch(kind) && { hostedSearch }),
           })
       onDone(saved)
     } catch (error) {
@@ -254,6 +259,14 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
           placeholder="From the model listing or the table"
           hint="Optional: how many tokens its models hold. Empty: what the model listing says, else Atelier’s table of well-known models. Set it smaller to compact sooner."
         />
+        {hasHostedSearch(kind) && (
+          <SwitchField
+            label="Web search by the provider"
+            checked={hostedSearch}
+            onChange={setHostedSearch}
+            hint={`${info.label} searches the web itself and cites the pages in its answers; the web_search tool is then left out. Each search may be billed by the provider.`}
+          />
+        )}
         <div className="field field-wide">
           <label className="field-label" htmlFor={`${id}-apiKey`}>
             API key

@@ -29,6 +29,7 @@ const SAMPLES: [string, Record<string, unknown>][] = [
   ['bash', { command: 'npm test -- --watch=false', cwd: 'src' }],
   ['zsh', { command: 'ls' }],
   ['powershell', { command: 'Get-ChildItem' }],
+  ['web_search', { query: 'node fetch timeout' }],
 ]
 
 describe('describe stage', () => {
@@ -42,6 +43,8 @@ describe('describe stage', () => {
     for (const shell of ['bash', 'zsh', 'powershell'].filter((name) => builtins.includes(name))) {
       atelier.tools.settings.update(LOCAL_USER, shell, { enabled: true })
     }
+    // Off by default until an engine is set up.
+    atelier.tools.settings.update(LOCAL_USER, 'web_search', { enabled: true })
     const seen: (ToolCallDescription & { tool: string })[] = []
     // The decide stage sees the description; blocking there runs nothing.
     atelier.tools.executor.addBeforeToolHook(({ call, description }) => {
