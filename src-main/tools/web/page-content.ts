@@ -1,0 +1,164 @@
+/**
+ * What a fetched body becomes for the model: an HTML page reduced to its main content (Readability)
+ * and written as Markdown (Turndown) with absolute links; text and JSON as they came; anything else
+ * (a PDF, an image, an archive) described by its type and size, never dumped.
+ */
+import { Readability } from '@mozilla/readability'
+import { parseHTML } from 'linkedom'
+import TurndownService from 'turndown'
+import type { WebResponse } from './safe-get'
+
+export interface PageContent {
+  /** `markdown`: an HTML page converted; `text`: the body as sent; `described`: a binary body, in words. */
+  form: 'markdown' | 'text' | 'described'
+  /** What the model reads. */
+  text: string
+  /** The page's title, when it has one. */
+  title?: string
+  /** The media type without its parameters (`text/html`), sniffed when the server sent none. */
+  mediaType: string
+}
+
+/** The body of a response as the model should read it. */
+export function pageContent(response: WebResponse): PageContent {
+  const mediaType = mediaTypeOf(response)
+  if (mediaType === 'text/html' || mediaType === 'application/xhtml+xml') {
+    const html = decodeText(response.body, charsetOf(response.contentType) ?? metaCharset(response.body))
+    return { form: 'markdown', mediaType, ...htmlToMarkdown(html, response.url) }
+  }
+  if (isText(mediaType)) {
+    return { form: 'text', mediaType, text: decodeText(response.body, charsetOf(response.contentType)) }
+  }
+  return { form: 'described', mediaType, text: describeBinary(mediaType, response.body.length) }
+}
+
+function mediaTypeOf(response: WebResponse): string {
+  const declared = response.contentType.split(';')[0]?.trim().toLowerCase()
+  if (declared) return declared
+  const start = response.body.subarray(0, 1024)
+  if (/^\s*<(!doctype html|html|head|body)/i.test(start.toString('latin1'))) return 'text/html'
+  return start.includes(0) ? 'application/octet-stream' : 'text/plain'
+}
+
+function isText(mediaType: string): boolean {
+  return (
+    mediaType.startsWith('text/') ||
+    /^application\/(json|xml|javascript|ecmascript|x-ndjson|ndjson|yaml|x-yaml|toml|x-sh|sql|graphql)$/.test(
+      mediaType,
+    ) ||
+    /\+(json|xml|yaml)$/.test(mediaType)
+  )
+}
+
+function charsetOf(contentType: string): string | undefined {
+  return /;\s*charset="?([^";\s]+)/i.exec(contentType)?.[1]
+}
+
+/** A page that names its charset only in a `<meta>` near its top. */
+function metaCharset(body: Buffer): string | undefined {
+  return /<meta[^>]+charset=["']?([\w-]+)/i.exec(body.subarray(0, 2048).toString('latin1'))?.[1]
+}
+
+function decodeText(body: Buffer, charset = 'utf-8'): string {
+  try {
+    return new TextDecoder(charset).decode(body)
+  } catch {
+    // A charset no decoder knows: UTF-8 shows most pages well enough.
+    return new TextDecoder().decode(body)
+  }
+}
+
+function describeBinary(mediaType: string, bytes: number): string {
+  const what =
+    mediaType === 'application/pdf'
+      ? 'a PDF document'
+      : mediaType.startsWith('image/')
+        ? 'an image'
+        : 'a file'
+  return `The URL is ${what} (${mediaType}, ${formatBytes(bytes)}), not a page of text; its contents are not shown.`
+}
+
+/** `1.5 MB`, `830 B`: a size as a person reads it. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`
+  const units = ['KB', 'MB', 'GB']
+  let value = bytes / 1024
+  let unit = 0
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024
+    unit += 1
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`
+}
+
+/** Link schemes a page's links keep; others (`javascript:`, `data:`) become plain text. */
+const LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:'])
+
+/** The page's main content as Markdown, its links absolute, and its title. */
+export function htmlToMarkdown(html: string, url: string): { text: string; title?: string } {
+  const { document } = parseHTML(html)
+  const base = absolute(document.querySelector('base[href]')?.getAttribute('href') ?? '', url) ?? url
+  for (const [selector, attribute] of [
+    ['a[href]', 'href'],
+    ['img[src]', 'src'],
+  ] as const) {
+    for (const element of document.querySelectorAll(selector)) {
+      const target = absolute(element.getAttribute(attribute) ?? '', base)
+      if (target) element.setAttribute(attribute, target)
+      else element.removeAttribute(attribute)
+    }
+  }
+  const pageTitle = document.title.trim()
+  // Readability's DOM is the browser's; linkedom implements what it uses.
+  const article = new Readability(document as unknown as Document, { keepClasses: true }).parse()
+  const content = article?.content ?? document.body?.innerHTML ?? ''
+  const title = article?.title?.trim() || pageTitle
+  return { text: turndown.turndown(content).trim(), ...(title && { title }) }
+}
+
+function absolute(link: string, base: string): string | undefined {
+  if (link.startsWith('#')) return undefined
+  try {
+    const target = new URL(link, base)
+    return LINK_SCHEMES.has(target.protocol) ? target.href : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const turndown = new TurndownService({
+  headingStyle: 'atx',
+  codeBlockStyle: 'fenced',
+  bulletListMarker: '-',
+  emDelimiter: '_',
+})
+turndown.remove(['script', 'style', 'noscript', 'template', 'iframe'])
+// Turndown writes no tables of its own; the page's tables stay tables, as GitHub Markdown has them.
+turndown.addRule('table', {
+  filter: 'table',
+  replacement: (_content, node) => `\n\n${markdownTable(node as HTMLTableElement)}\n\n`,
+})
+
+function markdownTable(table: HTMLTableElement): string {
+  // Turndown's own DOM (domino, in Node) gives array-likes that do not iterate.
+  const rows = Array.from(table.querySelectorAll('tr')).map((row) =>
+    Array.from(row.childNodes)
+      .filter((cell) => cell.nodeName === 'TH' || cell.nodeName === 'TD')
+      .map((cell) => tableCell(cell as HTMLElement)),
+  )
+  const width = Math.max(0, ...rows.map((row) => row.length))
+  if (width === 0) return ''
+  const padded = rows.map((row) => [...row, ...Array<string>(width - row.length).fill('')])
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`
+  // GitHub's tables need a head: the first row is it.
+  const [head = [], ...body] = padded
+  return [line(head), line(Array<string>(width).fill('---')), ...body.map(line)].join('\n')
+}
+
+function tableCell(cell: HTMLElement): string {
+  return turndown
+    .turndown(cell.innerHTML)
+    .replace(/\s*\n+\s*/g, ' ')
+    .replaceAll('|', '\\|')
+    .trim()
+}
