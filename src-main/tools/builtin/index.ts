@@ -7,6 +7,7 @@ import './grep'
 import './list-directory'
 import './read-file'
 import './shell'
+import './web-fetch'
 import './write-file'
 
 export { builtinTools } from '../registry'

@@ -16,6 +16,7 @@ const SAMPLES: [string, Record<string, unknown>][] = [
   ['grep', { pattern: 'TODO', path: 'src' }],
   ['get_current_datetime', { timezone: 'Europe/Berlin', locale: 'de-DE' }],
   ['generate_image', { prompt: 'A red kite over a harbour\nin the style of a woodcut' }],
+  ['web_fetch', { url: 'https://Docs.Python.org/3/library/json.html', prompt: 'json.load arguments' }],
   ['bash', { command: 'npm test -- --watch=false', cwd: 'src' }],
   ['zsh', { command: 'ls' }],
   ['powershell', { command: 'Get-ChildItem' }],
