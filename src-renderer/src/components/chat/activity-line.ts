@@ -36,6 +36,7 @@ const BUILTIN_WORDS: Record<string, BuiltinWords> = {
     argument: 'prompt',
     quote: true,
   },
+  web_fetch: { done: 'Fetched', busy: 'Fetching', plain: 'Fetch', argument: 'url' },
   get_current_datetime: {
     done: 'Checked the time',
     busy: 'Checking the time',
@@ -116,7 +117,12 @@ function resultOutcome(name: string, result: ToolResultView): string {
   if (display?.kind === 'shell') return shellOutcome(display)
   if (display?.kind === 'images')
     return `${display.images.length} ${display.images.length === 1 ? 'image' : 'images'}`
-  if (display?.kind === 'file' || display?.kind === 'matches' || display?.kind === 'paths')
+  if (
+    display?.kind === 'file' ||
+    display?.kind === 'matches' ||
+    display?.kind === 'paths' ||
+    display?.kind === 'web-page'
+  )
     return resultSize(result, name)
   const text = result.content.trim()
   return text.length <= SHORT_OUTCOME && !text.includes('\n') ? text : resultSize(result, name)
