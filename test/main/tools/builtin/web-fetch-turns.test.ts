@@ -1,25 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { LOCAL_USER } from '../../../../src-main/app/create-atelier'
-import type { Asker, AskResult } from '../../../../src-main/approvals/askers'
-import type { ApprovalRequest } from '../../../../src-shared/approvals'
 import { useAgentFixture } from '../../../support/agent-harness'
+import { person } from '../../../support/scripted-person'
 import { toolResult } from '../../../support/turn-events'
 import { page, useWebServers } from '../../../support/web-server'
-
-/** A person who answers each card with the next scripted answer, and remembers what was asked. */
-function person(...answers: ((request: ApprovalRequest) => AskResult)[]) {
-  const asked: ApprovalRequest[] = []
-  const asker: Asker = {
-    ask: async (request) => {
-      if (request.kind !== 'approval') throw new Error(`Unexpected ${request.kind} for ${request.tool}`)
-      asked.push(request)
-      const answer = answers.shift()
-      if (!answer) throw new Error(`Unexpected card for ${request.tool} ${request.description.summary}`)
-      return answer(request)
-    },
-  }
-  return { asker, asked }
-}
 
 const fetchCall = (id: string, url: string) => ({ id, name: 'web_fetch', arguments: JSON.stringify({ url }) })
 
