@@ -45,10 +45,13 @@ function allowedHostsOf(context: ToolContext): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []
 }
 
-/** Refuses, before anyone is asked, a URL that is not http(s) or names a refused address outright. */
+/**
+ * Refuses, before anyone is asked, a URL that is not http(s) or whose host is refused without a
+ * lookup (an address, localhost). A name is resolved only once the call runs.
+ */
 async function check(args: Parameters, context: ToolContext): Promise<void> {
   const url = parseWebUrl(args.url)
-  new AddressRules(allowedHostsOf(context)).assertLiteralHost(url.hostname)
+  new AddressRules(allowedHostsOf(context)).assertWithoutLookup(url.hostname)
 }
 
 async function execute(args: Parameters, context: ToolContext): Promise<ToolOutput> {

@@ -109,12 +109,25 @@ export class AddressRules {
     return refused && new AddressRefusedError(bareHost(host), address, refused.what)
   }
 
-  /** Throws the refusal of a URL whose host is an address itself: such a host is never looked up. */
-  assertLiteralHost(hostname: string): void {
+  /**
+   * Throws the refusal of a host that is known without a lookup: an address written in the URL
+   * (the connection never looks it up), and `localhost` and the names below it, loopback by
+   * definition (RFC 6761). Nothing is asked of DNS: a query would already carry the name out, before
+   * anyone allowed the call.
+   */
+  assertWithoutLookup(hostname: string): void {
     const host = bareHost(hostname)
-    if (isIP(host) === 0) return
-    const refusal = this.refusal(host, host)
+    const loopbackName = host === 'localhost' || host.endsWith('.localhost')
+    if (isIP(host) === 0 && !loopbackName) return
+    const refusal =
+      loopbackName && !this.hosts.has(host) ? this.namedLoopback(host) : this.refusal(host, host)
     if (refusal) throw refusal
+  }
+
+  private namedLoopback(host: string): AddressRefusedError | undefined {
+    // The name may be let through by an address rule for the loopback it stands for.
+    if (this.addresses.check('127.0.0.1', 'ipv4') || this.addresses.check('::1', 'ipv6')) return undefined
+    return new AddressRefusedError(host, host, 'name for this machine (loopback)')
   }
 
   /**
@@ -126,9 +139,7 @@ export class AddressRules {
     return (hostname, options, callback) => {
       resolve(hostname).then(
         (addresses) => {
-          const refusal = addresses
-            .map(({ address }) => this.refusal(hostname, address))
-            .find((error) => error !== undefined)
+          const refusal = this.firstRefusal(hostname, addresses)
           if (refusal) return callback(refusal, '', 0)
           const wanted = options.family === 4 || options.family === 6 ? options.family : undefined
           const usable = addresses.filter(({ family }) => wanted === undefined || family === wanted)
@@ -140,6 +151,14 @@ export class AddressRules {
         (error: NodeJS.ErrnoException) => callback(error, '', 0),
       )
     }
+  }
+
+  private firstRefusal(host: string, addresses: readonly LookupAddress[]): AddressRefusedError | undefined {
+    for (const { address } of addresses) {
+      const refusal = this.refusal(host, address)
+      if (refusal) return refusal
+    }
+    return undefined
   }
 }
 

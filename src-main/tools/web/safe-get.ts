@@ -78,7 +78,7 @@ export async function safeGet(url: string, options: SafeGetOptions): Promise<Web
   const redirects: string[] = []
   let current = parseWebUrl(url)
   for (;;) {
-    rules.assertLiteralHost(current.hostname)
+    rules.assertWithoutLookup(current.hostname)
     const response = await send(current, lookup, options)
     const location = response.headers.location
     if (!REDIRECTS.has(response.statusCode ?? 0) || !location)

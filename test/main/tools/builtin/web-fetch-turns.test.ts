@@ -55,4 +55,35 @@ describe('web_fetch in a turn', { timeout: 60_000 }, () => {
     expect(toolResult(events, 'call_ip')).toMatchObject({ isError: true, errorType: 'denied' })
     expect(web.requests.map((request) => request.path)).toEqual(['/a', '/b'])
   })
+
+  it('refuses a loopback address or localhost before asking anyone, and asks nothing of DNS to do so', async () => {
+    const { fake, run, web, atelier, chat } = await askingChat()
+    atelier.tools.settings.update(LOCAL_USER, 'web_fetch', { parameters: { allowedHosts: [] } })
+    atelier.chats.configure({ id: chat.id, approvalMode: 'ask' })
+    fake.enqueue(
+      {
+        toolCalls: [
+          fetchCall('call_ip', `http://127.0.0.1:${web.port}/a`),
+          fetchCall('call_name', `http://localhost:${web.port}/a`),
+          fetchCall('call_below', `http://app.localhost:${web.port}/a`),
+        ],
+      },
+      { text: 'Those are local.' },
+    )
+    const { asker, asked } = person()
+
+    const { events } = await run('read the local pages', { asker })
+
+    expect(asked).toEqual([])
+    for (const id of ['call_ip', 'call_name', 'call_below']) {
+      expect(toolResult(events, id), id).toMatchObject({
+        isError: true,
+        errorType: 'blocked',
+        content: expect.stringMatching(
+          /^Refused to connect to (127\.0\.0\.1|localhost|app\.localhost): it is a/,
+        ),
+      })
+    }
+    expect(web.requests).toHaveLength(0)
+  })
 })
