@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { LOCAL_USER } from '../../src-main/app/create-atelier'
 import { useWebServers, page as webPage } from '../support/web-server'
-import { conversationText, openToolCall, screenshot, send, turnOver, useChatApp } from './support'
+import { conversationText, openToolCall, screenshot, send, toolCard, turnOver, useChatApp } from './support'
 
 const ARTICLE = readFileSync(new URL('../fixtures/web/article.html', import.meta.url), 'utf8')
 
@@ -42,5 +42,37 @@ describe('web_fetch card', () => {
     )
     expect(await preview.textContent()).not.toContain('Sponsored')
     await screenshot(page, 'web-fetch-card')
+  })
+
+  it("asks in ask mode, and Always allow offers the page's domain", async () => {
+    const web = await server()
+    web.route('/notes.txt', webPage('text/plain', 'release notes'))
+    const { app, page, fake } = await open({ approvalMode: 'ask' })
+    app.atelier.tools.settings.update(LOCAL_USER, 'web_fetch', {
+      parameters: { allowedHosts: ['localhost'] },
+    })
+    fake.enqueue(
+      {
+        toolCalls: [
+          { name: 'web_fetch', arguments: JSON.stringify({ url: `http://localhost:${web.port}/notes.txt` }) },
+        ],
+      },
+      { text: 'Read the notes.' },
+    )
+
+    await send(page, 'Read the release notes')
+    const card = toolCard(page, 'web_fetch')
+    await card.getByRole('button', { name: 'Always allow…', exact: true }).click()
+    const rule = card.getByRole('textbox', { name: 'Rule to save' })
+    expect(await rule.inputValue()).toBe('web_fetch(domain:localhost)')
+    expect(web.requests).toHaveLength(0)
+    await card.getByRole('button', { name: 'Save and allow', exact: true }).click()
+    await conversationText(page, (text) => text.includes('Read the notes.'))
+    await turnOver(page)
+
+    expect(web.requests.map((request) => request.path)).toEqual(['/notes.txt'])
+    expect(app.atelier.approvals.list()).toMatchObject([
+      { rule: 'web_fetch(domain:localhost)', action: 'allow' },
+    ])
   })
 })
