@@ -117,17 +117,19 @@ export class AddressRules {
    */
   assertWithoutLookup(hostname: string): void {
     const host = bareHost(hostname)
-    const loopbackName = host === 'localhost' || host.endsWith('.localhost')
-    if (isIP(host) === 0 && !loopbackName) return
-    const refusal =
-      loopbackName && !this.hosts.has(host) ? this.namedLoopback(host) : this.refusal(host, host)
-    if (refusal) throw refusal
+    if (isIP(host) !== 0) {
+      const refusal = this.refusal(host, host)
+      if (refusal) throw refusal
+    } else if ((host === 'localhost' || host.endsWith('.localhost')) && !this.allowsLoopbackName(host)) {
+      throw new AddressRefusedError(host, host, 'name for this machine (loopback)')
+    }
   }
 
-  private namedLoopback(host: string): AddressRefusedError | undefined {
-    // The name may be let through by an address rule for the loopback it stands for.
-    if (this.addresses.check('127.0.0.1', 'ipv4') || this.addresses.check('::1', 'ipv6')) return undefined
-    return new AddressRefusedError(host, host, 'name for this machine (loopback)')
+  /** The name itself is allowed, or an address rule covers the loopback it stands for. */
+  private allowsLoopbackName(host: string): boolean {
+    return (
+      this.hosts.has(host) || this.addresses.check('127.0.0.1', 'ipv4') || this.addresses.check('::1', 'ipv6')
+    )
   }
 
   /**
