@@ -92,7 +92,19 @@ export async function safeGet(url: string, options: SafeGetOptions): Promise<Web
         `Too many redirects: more than ${MAX_REDIRECTS}, the last to ${next.href}. Not followed.`,
         { redirects },
       )
-    current = parseWebUrl(next.href)
+    current = redirectTarget(next)
+  }
+}
+
+/** Where a redirect points, held to the rules of an asked URL; its failure is the page's, not the model's. */
+function redirectTarget(next: URL): URL {
+  try {
+    return parseWebUrl(next.href)
+  } catch (error) {
+    throw new ToolError(
+      'execution_failed',
+      `The page redirected to ${next.href}, which is not followed: ${errorMessage(error)}`,
+    )
   }
 }
 

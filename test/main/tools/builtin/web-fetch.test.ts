@@ -115,6 +115,35 @@ describe('web_fetch', () => {
       ])
     })
 
+    it('does not follow a redirect to a file: URL or to one with credentials', async () => {
+      const web = await server()
+      web.route('/to-file', redirect('file:///etc/passwd'))
+      web.route('/to-credentials', redirect(`http://user:secret@127.0.0.1:${web.port}/inside`))
+      const { fetch } = withAllowedHosts(['127.0.0.1'])
+
+      for (const path of ['/to-file', '/to-credentials']) {
+        const result = await fetch(`${web.origin}${path}`)
+        expect(result, path).toMatchObject({ isError: true, errorType: 'execution_failed' })
+        expect(result.content, path).toMatch(/^The page redirected to .*, which is not followed: /)
+      }
+      expect(web.requests.map((request) => request.path)).toEqual(['/to-file', '/to-credentials'])
+    })
+
+    it('stops a server that never answers at the timeout', async () => {
+      const web = await server()
+      web.route('/slow', () => {})
+      const { atelier, fetch } = withAllowedHosts(['127.0.0.1'])
+      atelier.tools.settings.update(LOCAL_USER, 'web_fetch', {
+        parameters: { allowedHosts: ['127.0.0.1'], timeoutSeconds: 5 },
+      })
+
+      const started = Date.now()
+      const result = await fetch(`${web.origin}/slow`)
+
+      expect(result).toMatchObject({ isError: true, errorType: 'timeout' })
+      expect(Date.now() - started).toBeLessThan(9_000)
+    })
+
     it('returns a text/plain and a JSON body as they are', async () => {
       const web = await server()
       const text = 'Release 2.1\n\n* <b>not HTML</b>: kept as written\n'
