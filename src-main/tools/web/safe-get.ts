@@ -6,6 +6,7 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
+import type { LookupFunction } from 'node:net'
 import { pipeline, type Readable, type Transform } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 import packageJson from '../../../package.json'
@@ -85,34 +86,29 @@ export async function safeGet(url: string, options: SafeGetOptions): Promise<Web
       return read(current, redirects, response, options)
     response.destroy()
     redirects.push(current.href)
-    const next = new URL(location, current)
     if (redirects.length > MAX_REDIRECTS)
       throw new ToolError(
         'execution_failed',
-        `Too many redirects: more than ${MAX_REDIRECTS}, the last to ${next.href}. Not followed.`,
+        `Too many redirects: more than ${MAX_REDIRECTS}, the last to ${location}. Not followed.`,
         { redirects },
       )
-    current = redirectTarget(next)
+    current = redirectTarget(location, current)
   }
 }
 
 /** Where a redirect points, held to the rules of an asked URL; its failure is the page's, not the model's. */
-function redirectTarget(next: URL): URL {
+function redirectTarget(location: string, from: URL): URL {
   try {
-    return parseWebUrl(next.href)
+    return parseWebUrl(new URL(location, from).href)
   } catch (error) {
     throw new ToolError(
       'execution_failed',
-      `The page redirected to ${next.href}, which is not followed: ${errorMessage(error)}`,
+      `The page redirected to ${location}, which is not followed: ${errorMessage(error)}`,
     )
   }
 }
 
-function send(
-  url: URL,
-  lookup: ReturnType<AddressRules['pinnedLookup']>,
-  options: SafeGetOptions,
-): Promise<IncomingMessage> {
+function send(url: URL, lookup: LookupFunction, options: SafeGetOptions): Promise<IncomingMessage> {
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest
   return new Promise((resolve, reject) => {
     const outgoing = request(url, {

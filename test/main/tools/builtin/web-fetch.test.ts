@@ -115,18 +115,23 @@ describe('web_fetch', () => {
       ])
     })
 
-    it('does not follow a redirect to a file: URL or to one with credentials', async () => {
+    it('does not follow a redirect to a file: URL, to one with credentials or to no URL at all', async () => {
       const web = await server()
       web.route('/to-file', redirect('file:///etc/passwd'))
       web.route('/to-credentials', redirect(`http://user:secret@127.0.0.1:${web.port}/inside`))
+      web.route('/to-nonsense', redirect('http://[not-an-address/'))
       const { fetch } = withAllowedHosts(['127.0.0.1'])
 
-      for (const path of ['/to-file', '/to-credentials']) {
+      for (const path of ['/to-file', '/to-credentials', '/to-nonsense']) {
         const result = await fetch(`${web.origin}${path}`)
         expect(result, path).toMatchObject({ isError: true, errorType: 'execution_failed' })
         expect(result.content, path).toMatch(/^The page redirected to .*, which is not followed: /)
       }
-      expect(web.requests.map((request) => request.path)).toEqual(['/to-file', '/to-credentials'])
+      expect(web.requests.map((request) => request.path)).toEqual([
+        '/to-file',
+        '/to-credentials',
+        '/to-nonsense',
+      ])
     })
 
     it('stops a server that never answers at the timeout', async () => {
