@@ -63,10 +63,10 @@ async function execute(args: Parameters, context: ToolContext): Promise<ToolOutp
     accept: 'text/html, application/xhtml+xml, text/markdown, text/plain, application/json;q=0.9, */*;q=0.8',
   })
   const page = pageContent(response)
-  const failed = response.status >= 400
   return {
     content: resultText(args, response, page, maxBytes),
-    isError: failed,
+    // An error page is still shown: it often says what went wrong.
+    isError: response.status >= 400,
     truncated: response.truncated,
     display: pageDisplay(response, page),
   }

@@ -78,10 +78,10 @@ function describeBinary(mediaType: string, bytes: number): string {
   return `The URL is ${what} (${mediaType}, ${formatBytes(bytes)}), not a page of text; its contents are not shown.`
 }
 
-/** `1.5 MB`, `830 B`: a size as a person reads it. */
+/** `1.5 MiB`, `830 B`: a size as a person reads it. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`
-  const units = ['KB', 'MB', 'GB']
+  const units = ['KiB', 'MiB', 'GiB']
   let value = bytes / 1024
   let unit = 0
   while (value >= 1024 && unit < units.length - 1) {

@@ -84,7 +84,7 @@ describe('web_fetch', () => {
 
       expect(result.isError).toBe(false)
       expect(result.truncated).toBe(true)
-      expect(result.content).toContain('Cut: the page is larger than the 5.0 MB download cap')
+      expect(result.content).toContain('Cut: the page is larger than the 5.0 MiB download cap')
       expect(result.content).toContain('[Output truncated: showing')
       expect(result.content.length).toBeLessThan(101_000)
       expect(result.display).toMatchObject({ kind: 'web-page', bytes: 5 * MIB, truncated: true })
@@ -175,7 +175,7 @@ describe('web_fetch', () => {
       expect(pdf.content).toContain('The URL is a PDF document (application/pdf, 16 B)')
       expect(pdf.content).not.toContain('%PDF')
       const png = await fetch(`${web.origin}/logo.png`)
-      expect(png.content).toContain('The URL is an image (image/png, 2.0 KB)')
+      expect(png.content).toContain('The URL is an image (image/png, 2.0 KiB)')
     })
 
     it('sends a fixed User-Agent naming Atelier and no cookie, even one the site set', async () => {
