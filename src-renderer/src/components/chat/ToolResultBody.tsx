@@ -58,16 +58,11 @@ export function resultSize(result: ToolResultView, name: string): string {
 }
 
 /**
- * How many rows a file, matches or a tree shows (the playground asks whether a result is drawn);
- * undefined for text.
+ * Whether the result is drawn from its display (a file's lines, matches, a tree, a page's preview)
+ * rather than shown as the text the model receives: the playground then shows that text beside it.
  */
-export function resultRows(result: ToolResultView): number | undefined {
-  const display = bodyDisplay(result)
-  if (display?.kind === 'file') return display.lines.length
-  if (display?.kind === 'matches')
-    return display.matches.length + new Set(display.matches.map((m) => m.file)).size
-  if (display?.kind === 'paths') return display.entries.length
-  return undefined
+export function isDrawnResult(result: ToolResultView): boolean {
+  return bodyDisplay(result) !== undefined
 }
 
 /** Longer JSON is shown plain: highlighting a result near the executor's cap would hold up the page. */
