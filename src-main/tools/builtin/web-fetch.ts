@@ -62,7 +62,7 @@ async function execute(args: Parameters, context: ToolContext): Promise<ToolOutp
     signal: context.signal,
     accept: 'text/html, application/xhtml+xml, text/markdown, text/plain, application/json;q=0.9, */*;q=0.8',
   })
-  const page = pageContent(response)
+  const page = await pageContent(response, context.signal)
   return {
     content: resultText(args, response, page, maxBytes),
     // An error page is still shown: it often says what went wrong.

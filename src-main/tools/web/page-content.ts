@@ -3,9 +3,13 @@
  * and written as Markdown (Turndown) with absolute links; text and JSON as they came; anything else
  * (a PDF, an image, an archive) described by its type and size, never dumped.
  */
+import { Worker } from 'node:worker_threads'
 import { Readability } from '@mozilla/readability'
 import { parseHTML } from 'linkedom'
 import TurndownService from 'turndown'
+import { errorMessage } from '../../../src-shared/errors'
+import { ToolError } from '../errors'
+import { workerEntry } from '../worker-entry'
 import type { WebResponse } from './safe-get'
 
 export interface PageContent {
@@ -19,12 +23,12 @@ export interface PageContent {
   mediaType: string
 }
 
-/** The body of a response as the model should read it. */
-export function pageContent(response: WebResponse): PageContent {
+/** The body of a response as the model should read it; an HTML page is converted off the main thread. */
+export async function pageContent(response: WebResponse, signal: AbortSignal): Promise<PageContent> {
   const mediaType = mediaTypeOf(response)
   if (mediaType === 'text/html' || mediaType === 'application/xhtml+xml') {
     const html = decodeText(response.body, charsetOf(response.contentType) ?? metaCharset(response.body))
-    return { form: 'markdown', mediaType, ...htmlToMarkdown(html, response.url) }
+    return { form: 'markdown', mediaType, ...(await markdownInWorker(html, response.url, signal)) }
   }
   if (isText(mediaType)) {
     return { form: 'text', mediaType, text: decodeText(response.body, charsetOf(response.contentType)) }
@@ -94,8 +98,32 @@ export function formatBytes(bytes: number): string {
 /** Link schemes a page's links keep; others (`javascript:`, `data:`) become plain text. */
 const LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:'])
 
+type PageMarkdown = { text: string; title?: string }
+
+/** htmlToMarkdown on a thread of its own (page-worker.ts), ended at once when the call stops. */
+function markdownInWorker(html: string, url: string, signal: AbortSignal): Promise<PageMarkdown> {
+  signal.throwIfAborted()
+  const { entry, eval: isScript } = workerEntry('page-worker', import.meta.url)
+  const worker = new Worker(entry, { eval: isScript, workerData: { html, url } })
+  let stop = () => {}
+  return new Promise<PageMarkdown>((resolve, reject) => {
+    stop = () => reject(signal.reason)
+    signal.addEventListener('abort', stop, { once: true })
+    worker.once('message', resolve)
+    worker.once('error', (error) =>
+      reject(new ToolError('execution_failed', `Could not read the page: ${errorMessage(error)}`)),
+    )
+    worker.once('exit', () =>
+      reject(new ToolError('execution_failed', 'The page converter ended without a page.')),
+    )
+  }).finally(() => {
+    signal.removeEventListener('abort', stop)
+    void worker.terminate()
+  })
+}
+
 /** The page's main content as Markdown, its links absolute, and its title. */
-export function htmlToMarkdown(html: string, url: string): { text: string; title?: string } {
+export function htmlToMarkdown(html: string, url: string): PageMarkdown {
   const { document } = parseHTML(html)
   const base = absolute(document.querySelector('base[href]')?.getAttribute('href') ?? '', url) ?? url
   for (const [selector, attribute] of [

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { describe, expect, it } from 'vitest'
 import { LOCAL_USER } from '../../../../src-main/app/create-atelier'
 import type { ToolDisplay } from '../../../../src-shared/tools'
@@ -59,6 +60,23 @@ describe('web_fetch', () => {
         truncated: false,
       })
       expect(display.preview).toContain('```python')
+    })
+
+    it('converts a large page off the main thread: the event loop keeps turning meanwhile', async () => {
+      const web = await server()
+      const [, article = ''] = /<article>([\s\S]*)<\/article>/.exec(ARTICLE) ?? []
+      const large = `<html><head><title>Large</title></head><body><article>${article.repeat(300)}</article></body></html>`
+      web.route('/large', page('text/html', large))
+      const { fetch } = withAllowedHosts(['127.0.0.1'])
+      const delay = monitorEventLoopDelay({ resolution: 10 })
+
+      delay.enable()
+      const result = await fetch(`${web.origin}/large`)
+      delay.disable()
+
+      expect(result.content).toContain('| object | dict |')
+      // On the main thread, Readability alone holds a page of this size for seconds.
+      expect(delay.max / 1e6).toBeLessThan(1000)
     })
 
     it('cuts a 20 MiB page at the download cap and says so, and the result at the result cap', async () => {
