@@ -11,7 +11,7 @@ import { registerTool } from '../registry'
 import { clampIntegerSetting, integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
 import type { ToolContext, ToolOutput } from '../types'
 import { AddressRules, bareHost } from '../web/address-rules'
-import { formatBytes, type PageContent, pageContent } from '../web/page-content'
+import { fenceFor, formatBytes, type PageContent, pageContent } from '../web/page-content'
 import { parseWebUrl, safeGet, type WebResponse } from '../web/safe-get'
 
 const Parameters = Type.Object(
@@ -109,7 +109,7 @@ function pageDisplay(response: WebResponse, page: PageContent): ToolDisplay {
 }
 
 function fenced(text: string, mediaType: string): string {
-  const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map(([run]) => run.length + 1)))
+  const fence = fenceFor(text)
   const language = /json/.test(mediaType) ? 'json' : ''
   return `${fence}${language}\n${text}\n${fence}`
 }

@@ -161,6 +161,29 @@ const turndown = new TurndownService({
   emDelimiter: '_',
 })
 turndown.remove(['script', 'style', 'noscript', 'template', 'iframe'])
+// Turndown fences only `<pre><code>`; many documentation sites (Sphinx's, Python's own) write a bare
+// `<pre>` of highlighted spans, with the language on a wrapper: `<div class="highlight-python3">`.
+turndown.addRule('bare-pre', {
+  filter: (node) => node.nodeName === 'PRE' && node.firstElementChild?.nodeName !== 'CODE',
+  replacement: (_content, node) => {
+    const code = (node.textContent ?? '').replace(/\n$/, '')
+    const fence = fenceFor(code)
+    return `\n\n${fence}${languageOf(node as HTMLElement)}\n${code}\n${fence}\n\n`
+  },
+})
+
+/** A code fence longer than any run of backticks in `code`, so the code cannot close it. */
+export function fenceFor(code: string): string {
+  return '`'.repeat(Math.max(3, ...[...code.matchAll(/`+/g)].map(([run]) => run.length + 1)))
+}
+
+/** The language a code block names in its own class or its wrapper's: `language-js`, `highlight-python3`. */
+function languageOf(pre: HTMLElement): string {
+  const classes = `${pre.getAttribute('class') ?? ''} ${pre.parentElement?.parentElement?.getAttribute('class') ?? ''} ${pre.parentElement?.getAttribute('class') ?? ''}`
+  const name = /(?:^|\s)(?:language|lang|highlight)-([\w+#-]+)/.exec(classes)?.[1] ?? ''
+  return name === 'default' || name === 'none' ? '' : name.replace(/^python3$/, 'python')
+}
+
 // Turndown writes no tables of its own; the page's tables stay tables, as GitHub Markdown has them.
 turndown.addRule('table', {
   filter: 'table',
