@@ -1,12 +1,9 @@
 /**
- * What a fetched body becomes for the model: an HTML page reduced to its main content (Readability)
- * and written as Markdown (Turndown) with absolute links; text and JSON as they came; anything else
- * (a PDF, an image, an archive) described by its type and size, never dumped.
+ * What a fetched body becomes for the model: an HTML page reduced to its main content and written
+ * as Markdown with absolute links (page-markdown.ts, on a thread of its own); text and JSON as they
+ * came; anything else (a PDF, an image, an archive) described by its type and size, never dumped.
  */
 import { Worker } from 'node:worker_threads'
-import { Readability } from '@mozilla/readability'
-import { parseHTML } from 'linkedom'
-import TurndownService from 'turndown'
 import { errorMessage } from '../../../src-shared/errors'
 import { ToolError } from '../errors'
 import { workerEntry } from '../worker-entry'
@@ -34,6 +31,31 @@ export async function pageContent(response: WebResponse, signal: AbortSignal): P
     return { form: 'text', mediaType, text: decodeText(response.body, charsetOf(response.contentType)) }
   }
   return { form: 'described', mediaType, text: describeBinary(mediaType, response.body.length) }
+}
+
+/** A page's main content as Markdown, and its title when it has one. */
+export type PageMarkdown = { text: string; title?: string }
+
+/** htmlToMarkdown on a thread of its own (page-worker.ts), ended at once when the call stops. */
+function markdownInWorker(html: string, url: string, signal: AbortSignal): Promise<PageMarkdown> {
+  signal.throwIfAborted()
+  const { entry, eval: isScript } = workerEntry('page-worker', import.meta.url)
+  const worker = new Worker(entry, { eval: isScript, workerData: { html, url } })
+  let stop = () => {}
+  return new Promise<PageMarkdown>((resolve, reject) => {
+    stop = () => reject(signal.reason)
+    signal.addEventListener('abort', stop, { once: true })
+    worker.once('message', resolve)
+    worker.once('error', (error) =>
+      reject(new ToolError('execution_failed', `Could not read the page: ${errorMessage(error)}`)),
+    )
+    worker.once('exit', () =>
+      reject(new ToolError('execution_failed', 'The page converter ended without a page.')),
+    )
+  }).finally(() => {
+    signal.removeEventListener('abort', stop)
+    void worker.terminate()
+  })
 }
 
 function mediaTypeOf(response: WebResponse): string {
@@ -95,121 +117,7 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`
 }
 
-/** Link schemes a page's links keep; others (`javascript:`, `data:`) become plain text. */
-const LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:'])
-
-type PageMarkdown = { text: string; title?: string }
-
-/** htmlToMarkdown on a thread of its own (page-worker.ts), ended at once when the call stops. */
-function markdownInWorker(html: string, url: string, signal: AbortSignal): Promise<PageMarkdown> {
-  signal.throwIfAborted()
-  const { entry, eval: isScript } = workerEntry('page-worker', import.meta.url)
-  const worker = new Worker(entry, { eval: isScript, workerData: { html, url } })
-  let stop = () => {}
-  return new Promise<PageMarkdown>((resolve, reject) => {
-    stop = () => reject(signal.reason)
-    signal.addEventListener('abort', stop, { once: true })
-    worker.once('message', resolve)
-    worker.once('error', (error) =>
-      reject(new ToolError('execution_failed', `Could not read the page: ${errorMessage(error)}`)),
-    )
-    worker.once('exit', () =>
-      reject(new ToolError('execution_failed', 'The page converter ended without a page.')),
-    )
-  }).finally(() => {
-    signal.removeEventListener('abort', stop)
-    void worker.terminate()
-  })
-}
-
-/** The page's main content as Markdown, its links absolute, and its title. */
-export function htmlToMarkdown(html: string, url: string): PageMarkdown {
-  const { document } = parseHTML(html)
-  const base = absolute(document.querySelector('base[href]')?.getAttribute('href') ?? '', url) ?? url
-  for (const [selector, attribute] of [
-    ['a[href]', 'href'],
-    ['img[src]', 'src'],
-  ] as const) {
-    for (const element of document.querySelectorAll(selector)) {
-      const target = absolute(element.getAttribute(attribute) ?? '', base)
-      if (target) element.setAttribute(attribute, target)
-      else element.removeAttribute(attribute)
-    }
-  }
-  const pageTitle = document.title.trim()
-  // Readability's DOM is the browser's; linkedom implements what it uses.
-  const article = new Readability(document as unknown as Document, { keepClasses: true }).parse()
-  const content = article?.content ?? document.body?.innerHTML ?? ''
-  const title = article?.title?.trim() || pageTitle
-  return { text: turndown.turndown(content).trim(), ...(title && { title }) }
-}
-
-function absolute(link: string, base: string): string | undefined {
-  if (link.startsWith('#')) return undefined
-  try {
-    const target = new URL(link, base)
-    return LINK_SCHEMES.has(target.protocol) ? target.href : undefined
-  } catch {
-    return undefined
-  }
-}
-
-const turndown = new TurndownService({
-  headingStyle: 'atx',
-  codeBlockStyle: 'fenced',
-  bulletListMarker: '-',
-  emDelimiter: '_',
-})
-turndown.remove(['script', 'style', 'noscript', 'template', 'iframe'])
-// Turndown fences only `<pre><code>`; many documentation sites (Sphinx's, Python's own) write a bare
-// `<pre>` of highlighted spans, with the language on a wrapper: `<div class="highlight-python3">`.
-turndown.addRule('bare-pre', {
-  filter: (node) => node.nodeName === 'PRE' && node.firstElementChild?.nodeName !== 'CODE',
-  replacement: (_content, node) => {
-    const code = (node.textContent ?? '').replace(/\n$/, '')
-    const fence = fenceFor(code)
-    return `\n\n${fence}${languageOf(node as HTMLElement)}\n${code}\n${fence}\n\n`
-  },
-})
-
 /** A code fence longer than any run of backticks in `code`, so the code cannot close it. */
 export function fenceFor(code: string): string {
   return '`'.repeat(Math.max(3, ...[...code.matchAll(/`+/g)].map(([run]) => run.length + 1)))
-}
-
-/** The language a code block names in its own class or its wrapper's: `language-js`, `highlight-python3`. */
-function languageOf(pre: HTMLElement): string {
-  const classes = `${pre.getAttribute('class') ?? ''} ${pre.parentElement?.parentElement?.getAttribute('class') ?? ''} ${pre.parentElement?.getAttribute('class') ?? ''}`
-  const name = /(?:^|\s)(?:language|lang|highlight)-([\w+#-]+)/.exec(classes)?.[1] ?? ''
-  return name === 'default' || name === 'none' ? '' : name.replace(/^python3$/, 'python')
-}
-
-// Turndown writes no tables of its own; the page's tables stay tables, as GitHub Markdown has them.
-turndown.addRule('table', {
-  filter: 'table',
-  replacement: (_content, node) => `\n\n${markdownTable(node as HTMLTableElement)}\n\n`,
-})
-
-function markdownTable(table: HTMLTableElement): string {
-  // Turndown's own DOM (domino, in Node) gives array-likes that do not iterate.
-  const rows = Array.from(table.querySelectorAll('tr')).map((row) =>
-    Array.from(row.childNodes)
-      .filter((cell) => cell.nodeName === 'TH' || cell.nodeName === 'TD')
-      .map((cell) => tableCell(cell as HTMLElement)),
-  )
-  const width = Math.max(0, ...rows.map((row) => row.length))
-  if (width === 0) return ''
-  const padded = rows.map((row) => [...row, ...Array<string>(width - row.length).fill('')])
-  const line = (cells: string[]) => `| ${cells.join(' | ')} |`
-  // GitHub's tables need a head: the first row is it.
-  const [head = [], ...body] = padded
-  return [line(head), line(Array<string>(width).fill('---')), ...body.map(line)].join('\n')
-}
-
-function tableCell(cell: HTMLElement): string {
-  return turndown
-    .turndown(cell.innerHTML)
-    .replace(/\s*\n+\s*/g, ' ')
-    .replaceAll('|', '\\|')
-    .trim()
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { htmlToMarkdown } from '../../../../src-main/tools/web/page-content'
+import { htmlToMarkdown } from '../../../../src-main/tools/web/page-markdown'
 
 const PROSE =
   '<p>A paragraph long enough to read as the content of the page, not as a navigation link or a label.</p>'
