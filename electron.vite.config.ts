@@ -15,6 +15,8 @@ export default defineConfig({
           'custom-tool-host': resolve('src-main/tools/custom/host.ts'),
           // glob and grep walk and match in worker threads of this entry (tools/search/worker-pool.ts).
           'search-worker': resolve('src-main/tools/search/search-worker.ts'),
+          // web_fetch turns HTML into Markdown in a thread of this entry (tools/web/page-content.ts).
+          'page-worker': resolve('src-main/tools/web/page-worker.ts'),
           atelier: resolve('src-custom-tool/index.ts'),
         },
       },

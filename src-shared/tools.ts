@@ -21,6 +21,7 @@ export const ToolCategory = Type.Union([
   Type.Literal('system'),
   Type.Literal('image'),
   Type.Literal('interaction'),
+  Type.Literal('web'),
 ])
 export type ToolCategory = Static<typeof ToolCategory>
 
@@ -130,6 +131,11 @@ export const ToolCallDescription = Type.Object({
   summary: Type.String(),
   /** The real paths it will touch (symlinks resolved), for path rules and the person. */
   locations: Type.Array(Type.String()),
+  /**
+   * The host a network call reaches (`docs.python.org`, lower case, no port), for domain rules
+   * (`web_fetch(domain:docs.python.org)`) and the person.
+   */
+  host: Type.Optional(Type.String()),
   /** A shell call's command line, what the policy parses into sub-commands. */
   command: Type.Optional(
     Type.Object({
@@ -276,6 +282,21 @@ export const ToolDisplay = Type.Union([
     steps: Type.Array(PlanStep),
     /** The mode the person went on in, once they approved it. */
     approvedMode: Type.Optional(PlanContinueMode),
+  }),
+  /**
+   * A page web_fetch fetched: its title, the URL it came from after redirects, its type and size
+   * (`truncated`: cut at the download cap), and the start of what the model read, as Markdown
+   * (a text or JSON body fenced), for the card's preview.
+   */
+  Type.Object({
+    kind: Type.Literal('web-page'),
+    url: Type.String(),
+    title: Type.Optional(Type.String()),
+    status: Type.Number(),
+    mediaType: Type.String(),
+    bytes: Type.Number(),
+    truncated: Type.Boolean(),
+    preview: Type.String(),
   }),
 ])
 export type ToolDisplay = Static<typeof ToolDisplay>

@@ -99,7 +99,9 @@ function importsInto(file: string, target: string, source?: string): string[] {
 
 /**
  * Inside src-main/tools, what a folder must not import: built-in tools do not know the executor
- * that runs them, and the search workers, below glob and grep, do not know those tools. Each with
+ * that runs them, the search workers, below glob and grep, do not know those tools, and the web
+ * machinery (address rules, safe GET, pages as Markdown) knows no tool, so every web tool can use
+ * it. Each with
  * a file of the folder and an import of the forbidden place as that file would write it.
  */
 const TOOLS_BOUNDARIES = [
@@ -120,6 +122,12 @@ const TOOLS_BOUNDARIES = [
     forbidden: 'src-main/tools/builtin',
     sample: 'src-main/tools/web-search/search-engines.ts',
     specifier: '../builtin/web-search',
+  },
+  {
+    folder: 'src-main/tools/web',
+    forbidden: 'src-main/tools/builtin',
+    sample: 'src-main/tools/web/safe-get.ts',
+    specifier: '../builtin/web-fetch',
   },
 ]
 

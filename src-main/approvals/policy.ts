@@ -3,7 +3,8 @@
  * runs, asks or is refused — and, when it asks, what a person is shown and offered to save.
  *
  * A call is split into subjects: a shell call into its sub-commands (parsed, never string-matched),
- * a file call into its paths, anything else is one subject, its summary. Each subject gets the
+ * a file call into its paths, anything else is one subject, its summary (and its host, for a
+ * network call's domain rules). Each subject gets the
  * strictest action of the rules that match it (deny > ask > allow), or the mode's default when none
  * does; some facts ask whatever an allow rule says (a redirect to a file, a path outside the folder,
  * a protected path). The call takes the strictest of its subjects.
@@ -192,14 +193,16 @@ async function subjectsOf(facts: CallFacts): Promise<{ subjects: Subject[]; pars
       subjects: await Promise.all(description.locations.map((location) => pathSubject(facts, location))),
     }
   }
+  const { host } = description
   return {
     subjects: [
       {
         text: description.summary,
-        matches: (rule) => rule.text(description.summary),
+        matches: (rule) => rule.text(description.summary) || (host !== undefined && rule.domain(host)),
         byDefault: defaultFor(facts),
         escalations: [],
-        suggestion: facts.tool,
+        // A network call's "Always allow" is for its host, never for every host the tool may reach.
+        suggestion: host === undefined ? facts.tool : `${facts.tool}(domain:${host})`,
       },
     ],
   }
@@ -234,6 +237,8 @@ function defaultFor(facts: CallFacts, insideFolder = false): Subject['byDefault'
       }
     case 'execute':
       return { action: 'ask', reason: `Commands ask in ${modeName} mode.` }
+    case 'network':
+      return { action: 'ask', reason: `Calls that reach the network ask in ${modeName} mode.` }
     default:
       return { action: 'ask', reason: `Tools that are not reads ask in ${modeName} mode.` }
   }

@@ -1,8 +1,9 @@
 /**
- * Rules in their written form — `bash(git status*)`, `edit_file(src/**)`, `everything__*` — turned
- * into matchers. A tool pattern is a name with `*` wildcards. What the argument pattern is matched
- * against depends on the call: a shell's sub-commands word by word, a file tool's paths as globs,
- * anything else its one-line summary.
+ * Rules in their written form — `bash(git status*)`, `edit_file(src/**)`, `everything__*`,
+ * `web_fetch(domain:*.mozilla.org)` — turned into matchers. A tool pattern is a name with `*`
+ * wildcards. What the argument pattern is matched against depends on the call: a shell's
+ * sub-commands word by word, a file tool's paths as globs, a network call's host when the pattern
+ * starts with `domain:`, anything else its one-line summary.
  */
 import picomatch from 'picomatch'
 import { type ParsedRule, parseRule, splitWords } from '../../src-shared/approvals'
@@ -20,7 +21,15 @@ export interface RuleMatcher {
   /** A path, relative to the folder when inside it, matches as a glob. */
   path(path: string): boolean
   text(summary: string): boolean
+  /**
+   * A `domain:` rule's host pattern matches the host a network call reaches: `docs.python.org`
+   * that host only, `*.mozilla.org` any name below mozilla.org (not mozilla.org itself).
+   */
+  domain(host: string): boolean
 }
+
+/** The argument prefix that makes a rule a domain rule. */
+const DOMAIN_PREFIX = 'domain:'
 
 const cache = new Map<string, RuleMatcher | undefined>()
 
@@ -58,6 +67,21 @@ function buildMatcher({ tool, argument }: ParsedRule): RuleMatcher {
       command: always,
       path: always,
       text: always,
+      domain: always,
+    }
+  }
+  if (argument.startsWith(DOMAIN_PREFIX)) {
+    // A domain rule speaks of hosts only: no command, path or summary is a host.
+    const hostPattern = wildcard(argument.slice(DOMAIN_PREFIX.length).trim().toLowerCase())
+    const never = () => false
+    return {
+      tool: (name) => toolPattern.test(name),
+      coversAll: false,
+      exact: !argument.includes('*') && !argument.includes('?'),
+      command: never,
+      path: never,
+      text: never,
+      domain: (host) => hostPattern.test(host.toLowerCase()),
     }
   }
   const commandPattern = commandRegex(splitWords(argument))
@@ -70,6 +94,7 @@ function buildMatcher({ tool, argument }: ParsedRule): RuleMatcher {
     command: (words) => commandPattern.test(words.join(SEPARATOR)),
     path: (path) => pathPattern(path),
     text: (summary) => textPattern.test(summary),
+    domain: () => false,
   }
 }
 

@@ -9,6 +9,7 @@ import './propose-plan'
 import './read-file'
 import './shell'
 import './update-plan'
+import './web-fetch'
 import './web-search'
 import './write-file'
 

@@ -116,7 +116,7 @@ const WEB_SEARCH: RegisteredTool = defineTool({
     title: 'Web search',
     description:
       'Lets the model search the web through SearXNG, Brave Search or Tavily. Providers with their own search (OpenAI Responses, Gemini, Anthropic) can use theirs instead: switch it on in Settings → Providers.',
-    category: 'system',
+    category: 'web',
     // Off until an engine is set up: without one every call would fail.
     enabledByDefault: false,
     canDisable: true,

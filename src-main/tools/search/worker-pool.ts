@@ -11,12 +11,13 @@
  * that one is free. Idle workers are unref'd, so they never keep a CLI process alive; there is
  * nothing to close.
  */
-import { closeSync, existsSync, openSync, unlinkSync } from 'node:fs'
+import { closeSync, openSync, unlinkSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { processFolder } from '../process-folders'
 import { integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
+import { workerEntry } from '../worker-entry'
 import type { CacheStats } from './tree-cache'
 
 export type SearchKind = 'grep' | 'glob'
@@ -71,22 +72,6 @@ export interface SearchRunOptions {
 interface Waiter {
   start: (slot: Slot) => void
   lane?: number
-}
-
-/**
- * How to start a worker: the built `search-worker.js` beside the bundle (or beside the chunk this
- * module was bundled into), else the source through tsx (tests, the bench). Node 20 does not apply
- * a worker's `--import tsx` to the worker's own entry, so the source is loaded by a small script
- * that registers tsx in the worker first.
- */
-export function workerEntry(): { entry: URL | string; eval: boolean } {
-  for (const candidate of ['./search-worker.js', '../search-worker.js']) {
-    const url = new URL(candidate, import.meta.url)
-    if (existsSync(url)) return { entry: url, eval: false }
-  }
-  const source = JSON.stringify(new URL('./search-worker.ts', import.meta.url).href)
-  const script = `import('tsx/esm/api').then(({ register }) => { register(); return import(${source}) })`
-  return { entry: script, eval: true }
 }
 
 interface Slot {
@@ -287,7 +272,7 @@ class SearchPool {
 
   /** A new worker, in the lane given or the first without one. */
   private spawn(lane = this.lanes.indexOf(undefined)): Slot {
-    const { entry, eval: isScript } = workerEntry()
+    const { entry, eval: isScript } = workerEntry('search-worker', import.meta.url)
     // Sync points made before it started are heard already: it has nothing cached from before them.
     const workerData = { syncFolder: processFolder('search'), heard: this.syncs }
     const worker = new Worker(entry, { eval: isScript, workerData })

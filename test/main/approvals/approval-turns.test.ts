@@ -1,27 +1,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { type Asker, type AskResult, nobodyToAsk } from '../../../src-main/approvals/askers'
+import { nobodyToAsk } from '../../../src-main/approvals/askers'
 import type { TurnEvent } from '../../../src-shared/agent'
-import type { ApprovalRequest } from '../../../src-shared/approvals'
 import { useAgentFixture } from '../../support/agent-harness'
+import { person } from '../../support/scripted-person'
 import { turnSandboxOff } from '../../support/tool-harness'
 import { toolResults } from '../../support/turn-events'
-
-/** A person who answers each card with the next scripted answer, and remembers what was asked. */
-function person(...answers: ((request: ApprovalRequest) => AskResult)[]) {
-  const asked: ApprovalRequest[] = []
-  const asker: Asker = {
-    ask: async (request) => {
-      if (request.kind !== 'approval') throw new Error(`Unexpected ${request.kind} for ${request.tool}`)
-      asked.push(request)
-      const answer = answers.shift()
-      if (!answer) throw new Error(`Unexpected card for ${request.tool}`)
-      return answer(request)
-    },
-  }
-  return { asker, asked }
-}
 
 const write = (id: string, path: string, content: string) => ({
   id,

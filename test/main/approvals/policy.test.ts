@@ -497,4 +497,73 @@ describe('the approval policy', () => {
       ).toBe('ask')
     })
   })
+
+  describe('network calls, by domain', () => {
+    const fetchOf = (url: string): ToolCallDescription => ({
+      kind: 'network',
+      summary: url,
+      locations: [],
+      host: new URL(url).hostname,
+    })
+
+    it('asks in ask and accept-edits modes, and offers the domain as the rule to save', async () => {
+      const { facts } = project()
+      for (const mode of ['ask', 'accept-edits'] as const) {
+        const verdict = await evaluateCall(facts('web_fetch', fetchOf('https://docs.python.org/3/'), mode))
+        expect(verdict, mode).toMatchObject({
+          action: 'ask',
+          reasons: [expect.stringMatching(/^Calls that reach the network ask in/)],
+          suggestedRules: ['web_fetch(domain:docs.python.org)'],
+        })
+      }
+      const readOnly = await evaluateCall(
+        facts('web_fetch', fetchOf('https://docs.python.org/'), 'read-only'),
+      )
+      expect(readOnly.action).toBe('deny')
+    })
+
+    it('lets a domain rule allow that domain only', async () => {
+      const { facts } = project()
+      const rules = [rule('web_fetch(domain:docs.python.org)')]
+      const action = async (url: string, tool = 'web_fetch') =>
+        (await evaluateCall(facts(tool, fetchOf(url), 'ask', rules))).action
+      expect(await action('https://docs.python.org/3/library/json.html')).toBe('allow')
+      expect(await action('http://DOCS.python.org:8080/')).toBe('allow')
+      for (const url of [
+        'https://python.org/',
+        'https://www.docs.python.org/',
+        'https://docs.python.org.evil.example/',
+        'https://evil.example/?docs.python.org',
+      ]) {
+        expect(await action(url), url).toBe('ask')
+      }
+      // A domain rule names hosts: it allows no other tool, and no call without a host.
+      expect(await action('https://docs.python.org/', 'other_fetch')).toBe('ask')
+      const hostless = await evaluateCall(
+        facts('web_fetch', { kind: 'network', summary: 'docs.python.org', locations: [] }, 'ask', rules),
+      )
+      expect(hostless.action).toBe('ask')
+    })
+
+    it('lets *.domain allow the names below it, not the domain itself nor a look-alike', async () => {
+      const { facts } = project()
+      const rules = [rule('web_fetch(domain:*.mozilla.org)')]
+      const action = async (url: string) =>
+        (await evaluateCall(facts('web_fetch', fetchOf(url), 'ask', rules))).action
+      expect(await action('https://developer.mozilla.org/en-US/docs/Web')).toBe('allow')
+      expect(await action('https://a.b.mozilla.org/')).toBe('allow')
+      expect(await action('https://mozilla.org/')).toBe('ask')
+      expect(await action('https://evilmozilla.org/')).toBe('ask')
+      expect(await action('https://mozilla.org.evil.example/')).toBe('ask')
+    })
+
+    it('lets a deny rule for a domain refuse it whatever the mode', async () => {
+      const { facts } = project()
+      const rules = [rule('web_fetch(domain:*.internal.example)', 'deny')]
+      const verdict = await evaluateCall(
+        facts('web_fetch', fetchOf('https://wiki.internal.example/'), 'full-auto', rules),
+      )
+      expect(verdict.action).toBe('deny')
+    })
+  })
 })

@@ -8,14 +8,18 @@ import { HighlightedTokens } from './HighlightedTokens'
 import { highlightLines } from './highlight'
 import { PathTreeView, pathsSize } from './PathTreeView'
 import { parseJson } from './tool-display'
+import { WebPageView, webPageSize } from './WebPageView'
 
 /** The display payloads a result body draws itself; diffs, shells and images have their own place on the card. */
-type BodyDisplay = Extract<ToolDisplay, { kind: 'file' | 'matches' | 'paths' }>
+type BodyDisplay = Extract<ToolDisplay, { kind: 'file' | 'matches' | 'paths' | 'web-page' }>
 
 function bodyDisplay(result: ToolResultView): BodyDisplay | undefined {
   const display = result.display
   if (result.isError || !display) return undefined
-  return display.kind === 'file' || display.kind === 'matches' || display.kind === 'paths'
+  return display.kind === 'file' ||
+    display.kind === 'matches' ||
+    display.kind === 'paths' ||
+    display.kind === 'web-page'
     ? display
     : undefined
 }
@@ -46,6 +50,7 @@ export function resultSize(result: ToolResultView, name: string): string {
   if (display?.kind === 'matches') return matchesSize(display)
   if (display?.kind === 'paths' && isListing(name)) return countOf(display.entries.length, 'entry', 'entries')
   if (display?.kind === 'paths') return pathsSize(display)
+  if (display?.kind === 'web-page') return webPageSize(display)
   const { text } = prettyContent(result.content)
   const lines = text.split('\n').length
   if (lines > 1) return countOf(lines, 'line', 'lines')
@@ -53,16 +58,11 @@ export function resultSize(result: ToolResultView, name: string): string {
 }
 
 /**
- * How many rows a file, matches or a tree shows (the playground asks whether a result is drawn);
- * undefined for text.
+ * Whether the result is drawn from its display (a file's lines, matches, a tree, a page's preview)
+ * rather than shown as the text the model receives: the playground then shows that text beside it.
  */
-export function resultRows(result: ToolResultView): number | undefined {
-  const display = bodyDisplay(result)
-  if (display?.kind === 'file') return display.lines.length
-  if (display?.kind === 'matches')
-    return display.matches.length + new Set(display.matches.map((m) => m.file)).size
-  if (display?.kind === 'paths') return display.entries.length
-  return undefined
+export function isDrawnResult(result: ToolResultView): boolean {
+  return bodyDisplay(result) !== undefined
 }
 
 /** Longer JSON is shown plain: highlighting a result near the executor's cap would hold up the page. */
@@ -89,13 +89,14 @@ function JsonContent({ text }: { text: string }) {
 
 /**
  * A finished call's result, read per kind: a file's lines, grep's matches by file, found paths as
- * a tree, and anything else as (pretty) JSON or its text. Errors stay their text.
+ * a tree, a fetched page with its preview, and anything else as (pretty) JSON or its text. Errors stay their text.
  */
 export function ToolResultBody({ name, result }: { name: string; result: ToolResultView }) {
   const display = bodyDisplay(result)
   const content = useMemo(() => prettyContent(result.content), [result.content])
   if (display?.kind === 'file') return <FileLinesView {...display} />
   if (display?.kind === 'matches') return <GrepMatchesView display={display} />
+  if (display?.kind === 'web-page') return <WebPageView display={display} />
   if (display?.kind === 'paths') {
     const label = isListing(name) ? `Entries of ${display.root}` : `Paths found by ${name}`
     return <PathTreeView display={display} label={label} />

@@ -48,6 +48,7 @@ const BUILTIN_WORDS: Record<string, BuiltinWords> = {
     plain: 'Propose a plan',
     argument: 'plan',
   },
+  web_fetch: { done: 'Fetched', busy: 'Fetching', plain: 'Fetch', argument: 'url' },
   get_current_datetime: {
     done: 'Checked the time',
     busy: 'Checking the time',
@@ -133,7 +134,12 @@ function resultOutcome(name: string, result: ToolResultView): string {
     return `${done} of ${display.steps.length} done`
   }
   if (display?.kind === 'proposed-plan') return display.approvedMode ? 'approved' : 'not approved'
-  if (display?.kind === 'file' || display?.kind === 'matches' || display?.kind === 'paths')
+  if (
+    display?.kind === 'file' ||
+    display?.kind === 'matches' ||
+    display?.kind === 'paths' ||
+    display?.kind === 'web-page'
+  )
     return resultSize(result, name)
   const text = result.content.trim()
   return text.length <= SHORT_OUTCOME && !text.includes('\n') ? text : resultSize(result, name)

@@ -1,17 +1,17 @@
 import { useId } from 'react'
 import type { ToolRunResult } from '../../../../src-shared/contract'
 import { DiffView } from '../chat/DiffView'
-import { resultRows, ToolResultBody } from '../chat/ToolResultBody'
+import { isDrawnResult, ToolResultBody } from '../chat/ToolResultBody'
 
 /**
  * What one playground call returned, shown as the chat shows it (a file's lines, matches by file, a
- * tree of paths, JSON), with the model's exact text beside a view that is not that text, how the
+ * tree of paths, a fetched page, JSON), with the model's exact text beside a view that is not that text, how the
  * call went, and a file's change.
  */
 export function PlaygroundResult({ name, result }: { name: string; result: ToolRunResult }) {
   const id = useId()
-  // Text and JSON views already are what the model receives; a file, matches or a tree are drawn from it.
-  const drawn = resultRows(result) !== undefined
+  // Text and JSON views already are what the model receives; a file, matches, a tree or a page are drawn from it.
+  const drawn = isDrawnResult(result)
   return (
     <section
       className={`playground-result${result.isError ? ' is-error' : ''}`}

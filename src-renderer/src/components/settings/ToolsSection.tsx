@@ -11,6 +11,7 @@ const CATEGORIES: { category: ToolCategory; title: string; description: string }
   { category: 'system', title: 'System', description: 'Files, search, shells and the clock.' },
   { category: 'image', title: 'Images', description: 'Making pictures with the provider’s image models.' },
   { category: 'interaction', title: 'Interaction', description: 'Asking you and showing you things.' },
+  { category: 'web', title: 'Web', description: 'Reading pages on the web, within the address rules.' },
 ]
 
 /** Every tool, grouped by category: switches, parameters and the playground. */
