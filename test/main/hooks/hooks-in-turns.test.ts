@@ -27,7 +27,11 @@ const command = (hook: string, timeout?: number) => ({
   ...(timeout && { timeout }),
 })
 
-const bash = (id: string, line: string) => ({ id, name: 'bash', arguments: JSON.stringify({ command: line }) })
+const bash = (id: string, line: string) => ({
+  id,
+  name: 'bash',
+  arguments: JSON.stringify({ command: line }),
+})
 
 function toolMessages(body: { messages: { role: string; content: string; tool_call_id?: string }[] }) {
   return body.messages.filter((message) => message.role === 'tool')
@@ -121,12 +125,18 @@ process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreT
 const file = require('path').resolve(input.cwd, input.tool_input.path)
 fs.writeFileSync(file, fs.readFileSync(file, 'utf8').split('\\n').map((line) => line.trimEnd()).join('\\n'))`,
     )
-    writeHooks(setup.home, { PostToolUse: [{ matcher: 'write_file|edit_file', hooks: [command(formatter)] }] })
+    writeHooks(setup.home, {
+      PostToolUse: [{ matcher: 'write_file|edit_file', hooks: [command(formatter)] }],
+    })
     const file = join(setup.project, 'notes.txt')
     setup.fake.enqueue(
       {
         toolCalls: [
-          { id: 'call_w', name: 'write_file', arguments: JSON.stringify({ path: 'notes.txt', content: 'one   \ntwo\t\n' }) },
+          {
+            id: 'call_w',
+            name: 'write_file',
+            arguments: JSON.stringify({ path: 'notes.txt', content: 'one   \ntwo\t\n' }),
+          },
         ],
       },
       {
@@ -134,7 +144,11 @@ fs.writeFileSync(file, fs.readFileSync(file, 'utf8').split('\\n').map((line) => 
           {
             id: 'call_e',
             name: 'edit_file',
-            arguments: JSON.stringify({ path: 'notes.txt', old_string: 'one\ntwo', new_string: 'uno    \ndos' }),
+            arguments: JSON.stringify({
+              path: 'notes.txt',
+              old_string: 'one\ntwo',
+              new_string: 'uno    \ndos',
+            }),
           },
         ],
       },
@@ -224,10 +238,16 @@ fs.writeFileSync(file, fs.readFileSync(file, 'utf8').split('\\n').map((line) => 
     const setup = await fixture()
     const scratch = tempDir()
     const marker = join(scratch, 'ran.txt')
-    const hook = script(scratch, 'mark.js', `require('fs').appendFileSync(${JSON.stringify(marker)}, input.tool_name + '\\n')`)
+    const hook = script(
+      scratch,
+      'mark.js',
+      `require('fs').appendFileSync(${JSON.stringify(marker)}, input.tool_name + '\\n')`,
+    )
     writeHooks(setup.project, { PreToolUse: [{ hooks: [command(hook)] }] })
     const list = () => setup.atelier.hooks.service.list({ folder: setup.project })
-    expect(list()).toEqual([expect.objectContaining({ scope: 'project', event: 'PreToolUse', command: hook, runs: false })])
+    expect(list()).toEqual([
+      expect.objectContaining({ scope: 'project', event: 'PreToolUse', command: hook, runs: false }),
+    ])
 
     const glob = (id: string) => ({ id, name: 'glob', arguments: JSON.stringify({ pattern: '*' }) })
     setup.fake.enqueue({ toolCalls: [glob('call_1')] }, { text: 'Done.' })
