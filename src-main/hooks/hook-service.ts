@@ -134,11 +134,13 @@ export class HookService {
    * tool names, and says what could not be mapped.
    */
   import(request: HookPlace & { from: string; dialect: HookDialect }): HookImport {
-    const { hooks, skipped } = readForeignHooks(request.from, request.dialect)
+    // A path as a person types it: `~/.claude/settings.json`.
+    const from = request.from.replace(/^~(?=$|[\\/])/, this.deps.home)
+    const { hooks, skipped } = readForeignHooks(from, request.dialect)
     const added = hooks.map((hook) =>
       this.add({ scope: request.scope, ...(request.folder && { folder: request.folder }), ...hook }),
     )
-    return { from: request.from, added, skipped }
+    return { from, added, skipped }
   }
 
   /**
