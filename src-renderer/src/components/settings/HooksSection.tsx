@@ -108,25 +108,37 @@ export function HooksSection({ api, folder }: HooksSectionProps) {
           <ul className="item-list hook-list" aria-labelledby={`${id}-list`}>
             {hooks.map((entry) => (
               <li key={entry.id} className="item-card" aria-label={`${entry.event} hook ${entry.command}`}>
-                <p className="item-title">
-                  <strong>{entry.event}</strong>
-                  {entry.matcher && <code> [{entry.matcher}]</code>} <code>{entry.command}</code>
-                </p>
-                <p className="muted">
-                  {entry.scope === 'user' ? 'Yours' : "This project's"} · {entry.timeoutSeconds} s
-                  {!entry.runs && ' · not run: trust the folder under Custom tools first'}
-                  {entry.problem && ` · ${entry.problem}`}
-                </p>
-                <div className="item-actions">
-                  <button type="button" disabled={!entry.runs} onClick={() => void test(entry)}>
-                    Test
-                  </button>
-                  <button type="button" onClick={() => setEditing(entry)}>
-                    Edit
-                  </button>
-                  <button type="button" onClick={() => void remove(entry)}>
-                    Remove
-                  </button>
+                <div className="item-card-head">
+                  <div>
+                    <h4 className="hook-entry-title">
+                      {entry.event}
+                      {entry.matcher && <code> [{entry.matcher}]</code>}
+                    </h4>
+                    <p>
+                      <code>{entry.command}</code>
+                    </p>
+                    <p className="muted">
+                      {entry.scope === 'user' ? 'Yours' : "This project's"} · {entry.timeoutSeconds} s
+                      {!entry.runs && ' · not run: trust the folder under Custom tools first'}
+                      {entry.problem && ` · ${entry.problem}`}
+                    </p>
+                  </div>
+                  <div className="item-card-actions">
+                    <button
+                      type="button"
+                      className="small"
+                      disabled={!entry.runs}
+                      onClick={() => void test(entry)}
+                    >
+                      Test
+                    </button>
+                    <button type="button" className="small" onClick={() => setEditing(entry)}>
+                      Edit
+                    </button>
+                    <button type="button" className="small" onClick={() => void remove(entry)}>
+                      Remove
+                    </button>
+                  </div>
                 </div>
                 {tested?.id === entry.id && (
                   <div role="status" aria-label={`Test run of ${entry.command}`}>
