@@ -233,9 +233,9 @@ export class HookService {
   }
 
   private fileOf({ scope, folder }: HookPlace): HooksFile {
-    if (scope === 'user') return this.read(hooksFileIn(this.deps.home))
+    if (scope === 'user') return this.read(hooksFileIn(this.deps.home), true)
     if (!folder) throw new AtelierError('invalid_hook', "A project's hook needs its project folder.", {})
-    return this.read(hooksFileIn(folder))
+    return this.read(hooksFileIn(folder), true)
   }
 
   private entry(id: string, place: HookPlace): HookEntry {
@@ -246,8 +246,11 @@ export class HookService {
     return found
   }
 
-  /** A hooks file as it is on disk, read again only when it changed. */
-  private read(path: string): HooksFile {
+  /**
+   * A hooks file as it is on disk, read again only when it changed. Listing only reads what it
+   * returns; a file to edit is a copy, so an edit that fails half-way leaves the cache as the disk.
+   */
+  private read(path: string, forEditing = false): HooksFile {
     let stamp = 'missing'
     try {
       const { mtimeMs, size } = statSync(path)
@@ -256,10 +259,9 @@ export class HookService {
       // No file: no hooks.
     }
     const cached = this.files.get(path)
-    if (cached?.stamp === stamp) return structuredClone(cached.file)
-    const file = readHooksFile(path)
+    const file = cached?.stamp === stamp ? cached.file : readHooksFile(path)
     this.files.set(path, { stamp, file })
-    return structuredClone(file)
+    return forEditing ? structuredClone(file) : file
   }
 
   private write(file: HooksFile): void {
