@@ -1,7 +1,15 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { conversationText, openToolCall, screenshot, send, settingsSection, turnOver, useChatApp } from './support'
+import {
+  conversationText,
+  openToolCall,
+  screenshot,
+  send,
+  settingsSection,
+  turnOver,
+  useChatApp,
+} from './support'
 
 /** Hooks as a person meets them: added and tested in Settings → Hooks, then seen on the card of the call they ran on. */
 describe('hooks in the app', () => {

@@ -27,7 +27,9 @@ describe('atelier hooks', { timeout: 60_000 }, () => {
     expect(tested.stdout).toContain('decision: block')
     expect(tested.stdout).toContain('exit code: 2')
 
-    expect((await hooks('hooks', 'remove', 'user:PreToolUse:0:0')).stdout).toBe('removed user:PreToolUse:0:0\n')
+    expect((await hooks('hooks', 'remove', 'user:PreToolUse:0:0')).stdout).toBe(
+      'removed user:PreToolUse:0:0\n',
+    )
     expect((await hooks('hooks', 'list')).stdout).toBe('no hooks\n')
   })
 
@@ -40,11 +42,15 @@ describe('atelier hooks', { timeout: 60_000 }, () => {
       JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } }),
     )
     const listed = await hooks('hooks', 'list', '--cwd', project)
-    expect(listed.stdout).toContain('project:Stop:0:0  Stop  true  (60 s)  (not run: the folder is not trusted)')
+    expect(listed.stdout).toContain(
+      'project:Stop:0:0  Stop  true  (60 s)  (not run: the folder is not trusted)',
+    )
     expect((await hooks('hooks', 'test', 'project:Stop:0:0', '--cwd', project)).stderr).toContain('trusted')
 
     const imported = await hooks('hooks', 'import', CLAUDE_SETTINGS)
     expect(imported.stdout.match(/^added /gm)).toHaveLength(4)
-    expect(imported.stdout).toContain('not mapped: SessionEnd (1 group): Atelier has no event like SessionEnd.')
+    expect(imported.stdout).toContain(
+      'not mapped: SessionEnd (1 group): Atelier has no event like SessionEnd.',
+    )
   })
 })
