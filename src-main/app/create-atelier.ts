@@ -36,6 +36,7 @@ import { ProvidersRepository } from '../db/providers-repository'
 import { RunningCommandsRepository } from '../db/running-commands-repository'
 import { ToolServicesRepository } from '../db/tool-services-repository'
 import { ToolSettingsRepository } from '../db/tool-settings-repository'
+import { hooksFileIn } from '../hooks/hook-files'
 import { HookService } from '../hooks/hook-service'
 import { postToolUseHook, preToolUseHook } from '../hooks/tool-hooks'
 import { TurnHooks } from '../hooks/turn-hooks'
@@ -235,6 +236,8 @@ export function createAtelier({
     ...(home && { home }),
     ...(spawnToolHost && { spawn: spawnToolHost }),
     confine: (command, folder) => sandbox.confineProgram(command, folder),
+    // A project's hooks run under the same trust as its tools, as the file was when trusted.
+    alsoTrusted: (project) => [hooksFileIn(project)],
   })
   const conversation = new ConversationRepository(db)
   // Turns left running by a process that is gone died with it.

@@ -4,6 +4,7 @@
  * hooks files' editing behind Settings and `atelier hooks`.
  */
 import { statSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { AtelierError } from '../../src-shared/errors'
 import {
   DEFAULT_HOOK_TIMEOUT_SECONDS,
@@ -13,7 +14,8 @@ import {
   type HookRun,
   type HookScope,
 } from '../../src-shared/hooks'
-import type { FolderTrust } from '../tools/custom/folder-trust'
+import { type FolderTrust, isAsTrusted } from '../tools/custom/folder-trust'
+import { fingerprintOf } from '../tools/custom/module-fingerprints'
 import {
   addTo,
   entriesOf,
@@ -52,8 +54,11 @@ export interface HookOccasion {
 export interface HookServiceDeps {
   /** The person's home: `~/.atelier/hooks.json`. */
   home: string
-  /** The trust that lets a project's code run (`atelier folders trust`). */
-  trust: Pick<FolderTrust, 'of'>
+  /**
+   * The trust that lets a project's code run (`atelier folders trust`): it records the project's
+   * hooks file as it was, and a file changed since (a `git pull`) runs only once trusted again.
+   */
+  trust: Pick<FolderTrust, 'of' | 'record'>
   /** Called with every finished run (the tool card shows the runs of its call). */
   onRun?: (run: HookRun) => void
   now?: () => number
@@ -81,7 +86,16 @@ export class HookService {
   list({ folder }: { folder?: string } = {}): HookEntry[] {
     const own = entriesOf(this.read(hooksFileIn(this.deps.home)), 'user', true)
     if (!folder) return own
-    return [...own, ...entriesOf(this.read(hooksFileIn(folder)), 'project', this.trusted(folder))]
+    const written = entriesOf(this.read(hooksFileIn(folder)), 'project', true)
+    // Most projects have no hooks: their trust is not even looked up.
+    if (written.length === 0) return own
+    const trust = this.trustOf(folder)
+    const problem = 'The file changed since the folder was trusted: trust the folder again to run it.'
+    const project = written.map((entry) => {
+      if (trust === 'trusted') return entry
+      return { ...entry, runs: false, ...(trust === 'changed' && { problem: entry.problem ?? problem }) }
+    })
+    return [...own, ...project]
   }
 
   /** Adds a hook to the person's file or a project's; returns it as listed. */
@@ -98,7 +112,7 @@ export class HookService {
       command: request.command.trim(),
       ...(request.timeout !== undefined && { timeout: request.timeout }),
     })
-    this.write(file)
+    this.write(file, request)
     return this.entry(id, request)
   }
 
@@ -114,18 +128,18 @@ export class HookService {
     const command = request.command?.trim() || current.command
     if (matcher === (group.matcher ?? '')) {
       group.hooks[index] = { type: 'command', command, ...(timeout !== undefined && { timeout }) }
-      this.write(file)
+      this.write(file, request)
       return this.entry(request.id, request)
     }
     removeFrom(file, request.id)
-    this.write(file)
+    this.write(file, request)
     return this.add({ ...request, event, matcher, command, ...(timeout !== undefined && { timeout }) })
   }
 
   remove(request: HookPlace & { id: string }): { id: string } {
     const file = this.fileOf(request)
     removeFrom(file, request.id)
-    this.write(file)
+    this.write(file, request)
     return { id: request.id }
   }
 
@@ -228,8 +242,12 @@ export class HookService {
     return run
   }
 
-  private trusted(folder: string): boolean {
-    return this.deps.trust.of(folder) !== undefined
+  /** Whether a project's hooks file runs: trusted as it is, changed since it was trusted, or never trusted. */
+  private trustOf(folder: string): 'trusted' | 'changed' | 'untrusted' {
+    const trusted = this.deps.trust.of(folder)
+    if (!trusted) return 'untrusted'
+    const file = hooksFileIn(folder)
+    return isAsTrusted(trusted, file, dirname(file)) ? 'trusted' : 'changed'
   }
 
   private fileOf({ scope, folder }: HookPlace): HooksFile {
@@ -264,9 +282,19 @@ export class HookService {
     return forEditing ? structuredClone(file) : file
   }
 
-  private write(file: HooksFile): void {
+  /**
+   * Writes a hooks file. A trusted project's file that was as trusted stays trusted: the person
+   * changed it here, in Settings or `atelier hooks`.
+   */
+  private write(file: HooksFile, { scope, folder }: HookPlace): void {
+    const project = scope === 'project' ? folder : undefined
+    const trusted = project === undefined ? undefined : this.deps.trust.of(project)
+    const wasTrusted = project !== undefined && this.trustOf(project) === 'trusted'
     writeHooksFile(file)
     this.files.delete(file.path)
+    const print = wasTrusted ? fingerprintOf(file.path, dirname(file.path)) : undefined
+    if (trusted && print)
+      this.deps.trust.record(trusted.folder, { ...trusted.modules, [print.key]: print.digest })
   }
 }
 

@@ -2,28 +2,34 @@ import { readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import { AppSettingsRepository } from '../../../src-main/db/app-settings-repository'
+import { openDatabase } from '../../../src-main/db/database'
 import { compileMatcher } from '../../../src-main/hooks/hook-matcher'
 import { HookService } from '../../../src-main/hooks/hook-service'
 import { argvOf } from '../../../src-main/hooks/run-hook-command'
+import { FolderTrust } from '../../../src-main/tools/custom/folder-trust'
 import { useTempDirs } from '../../support/temp-dir'
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/hooks/', import.meta.url))
 
 describe('HookService', () => {
   const tempDir = useTempDirs()
-  const services: HookService[] = []
+  const services: { close(): Promise<void> }[] = []
   afterEach(async () => {
     for (const service of services.splice(0)) await service.close()
   })
 
-  /** A service whose home is a fresh folder; `trusted` lists the projects whose hooks run. */
-  function serviceFor(trusted: string[] = []) {
+  /** A service whose home is a fresh folder, trusting projects as the app does (its settings in a real database). */
+  function serviceFor() {
     const home = realpathSync(tempDir())
-    const service = new HookService({
-      home,
-      trust: { of: (folder) => (trusted.includes(folder) ? { folder, modules: {} } : undefined) },
+    const db = openDatabase(join(tempDir(), 'atelier.db'))
+    const service = new HookService({ home, trust: new FolderTrust(new AppSettingsRepository(db), Date.now) })
+    services.push({
+      close: async () => {
+        await service.close()
+        db.close()
+      },
     })
-    services.push(service)
     return { service, home }
   }
 

@@ -259,6 +259,24 @@ fs.writeFileSync(file, fs.readFileSync(file, 'utf8').split('\\n').map((line) => 
     setup.fake.enqueue({ toolCalls: [glob('call_2')] }, { text: 'Done.' })
     await setup.run('look again')
     expect(readFileSync(marker, 'utf8')).toBe('glob\n')
+
+    // Changed behind Atelier's back (a git pull): listed with why, not run until trusted again.
+    writeHooks(setup.project, { PreToolUse: [{ hooks: [command(`${hook} --changed`)] }] })
+    expect(list()[0]).toMatchObject({ runs: false, problem: expect.stringContaining('changed since') })
+    setup.fake.enqueue({ toolCalls: [glob('call_3')] }, { text: 'Done.' })
+    await setup.run('and again')
+    expect(readFileSync(marker, 'utf8')).toBe('glob\n')
+
+    // Trusted again, then changed by the person in Settings: it stays trusted.
+    setup.atelier.customTools.trust(setup.project)
+    const [entry] = list()
+    setup.atelier.hooks.service.update({
+      scope: 'project',
+      folder: setup.project,
+      id: entry?.id ?? '',
+      timeout: 30,
+    })
+    expect(list()[0]).toMatchObject({ runs: true, timeoutSeconds: 30 })
   })
 
   it('runs SessionStart once per chat, Stop at each end, Notification when a question waits, PreCompact and SubagentStop', async () => {
