@@ -167,6 +167,31 @@ fs.writeFileSync(file, fs.readFileSync(file, 'utf8').split('\\n').map((line) => 
     expect(read.content).toBe('     1\tuno\n     2\tdos')
   })
 
+  it('runs PostToolUse on a call that failed too, and the model reads its additionalContext', async () => {
+    const setup = await fixture()
+    const scratch = tempDir()
+    const hook = script(
+      scratch,
+      'advise.js',
+      `if (input.tool_response.isError) process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'Hint from a hook: list the folder first.' } }))`,
+    )
+    writeHooks(setup.home, { PostToolUse: [{ matcher: 'read_file', hooks: [command(hook)] }] })
+    setup.fake.enqueue(
+      {
+        toolCalls: [{ id: 'call_r', name: 'read_file', arguments: JSON.stringify({ path: 'missing.txt' }) }],
+      },
+      { text: 'Done.' },
+    )
+    const { events } = await setup.run('read it')
+
+    const result = toolResult(events, 'call_r')
+    expect(result).toMatchObject({ isError: true })
+    expect(result?.content).toContain('Hint from a hook: list the folder first.')
+    expect(result?.call.hooks).toEqual([
+      expect.objectContaining({ event: 'PostToolUse', context: expect.any(String) }),
+    ])
+  })
+
   it("puts UserPromptSubmit's additionalContext in the model's request", async () => {
     const setup = await fixture()
     const scratch = tempDir()
