@@ -10,19 +10,31 @@ import type { AfterToolHook, BeforeToolHook, ToolHookCall } from '../tools/execu
 import { sha256 } from '../tools/files'
 import type { HookOccasion, HookService } from './hook-service'
 
+/**
+ * The call's arguments as a hook reads them: Atelier's own, and for a file tool also Claude Code's
+ * `file_path` (the real, absolute path), so its hooks' `jq -r .tool_input.file_path` works here.
+ */
+function toolInputOf({ args, description }: ToolHookCall): unknown {
+  const [location] = description.locations
+  const named =
+    typeof args === 'object' && args !== null && typeof (args as { path?: unknown }).path === 'string'
+  return named && location && !('file_path' in args) ? { ...args, file_path: location } : args
+}
+
 /** The occasion of a tool event: where the call runs and what it was asked to do. */
 function occasionOf(
   event: 'PreToolUse' | 'PostToolUse',
-  { context, args }: ToolHookCall,
+  call: ToolHookCall,
   input: Record<string, unknown> = {},
 ): HookOccasion {
+  const { context } = call
   return {
     event,
     folder: context.mode === 'agent' ? context.workingDirectory : null,
     ...(context.chatId && { chatId: context.chatId }),
     callId: context.callId,
     matchOn: context.tool,
-    input: { tool_name: context.tool, tool_input: args, tool_use_id: context.callId, ...input },
+    input: { tool_name: context.tool, tool_input: toolInputOf(call), tool_use_id: context.callId, ...input },
     signal: context.signal,
   }
 }

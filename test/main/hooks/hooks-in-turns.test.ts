@@ -117,12 +117,13 @@ process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreT
   it('lets a PostToolUse formatter rewrite the edited file: the next edit is accepted, the read sees it', async () => {
     const setup = await fixture()
     const scratch = tempDir()
-    // A formatter: every line trimmed at its end, as prettier or gofmt would leave it.
+    // A formatter: every line trimmed at its end, as prettier or gofmt would leave it. It reads the
+    // path as Claude Code's hooks do.
     const formatter = script(
       scratch,
       'format.js',
       `const fs = require('fs')
-const file = require('path').resolve(input.cwd, input.tool_input.path)
+const file = input.tool_input.file_path
 fs.writeFileSync(file, fs.readFileSync(file, 'utf8').split('\\n').map((line) => line.trimEnd()).join('\\n'))`,
     )
     writeHooks(setup.home, {
