@@ -15,10 +15,19 @@ const DECISION_WORDS: Record<HookDecision, string> = {
  * The person's hooks that ran on a call: which, what each decided and why, its output folded. A
  * hook that blocked says so first, for that is why the call did not run.
  */
-export function HookRuns({ name, runs }: { name: string; runs: readonly HookRun[] }) {
+export function HookRuns({
+  name,
+  runs,
+  title = 'Hooks',
+}: {
+  name: string
+  runs: readonly HookRun[]
+  /** The heading over the runs; none where the place already names them (Settings' last runs). */
+  title?: string
+}) {
   return (
     <section className="tool-section hook-runs" aria-label={`Hooks of ${name}`}>
-      <h4 className="hook-runs-title">Hooks</h4>
+      {title && <h4 className="hook-runs-title">{title}</h4>}
       <ul>
         {runs.map((run) => (
           <li key={`${run.at} ${run.event} ${run.command}`} className={`hook-run hook-run--${run.decision}`}>

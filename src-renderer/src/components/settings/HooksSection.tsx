@@ -142,7 +142,7 @@ export function HooksSection({ api, folder }: HooksSectionProps) {
                 </div>
                 {tested?.id === entry.id && (
                   <div role="status" aria-label={`Test run of ${entry.command}`}>
-                    <HookRuns name={entry.command} runs={[tested.run]} />
+                    <HookRuns name={entry.command} runs={[tested.run]} title="Test run" />
                   </div>
                 )}
               </li>
@@ -179,7 +179,7 @@ export function HooksSection({ api, folder }: HooksSectionProps) {
         {runs.length === 0 ? (
           <p className="muted">No hook has run since Atelier started.</p>
         ) : (
-          <HookRuns name="the latest runs" runs={[...runs].reverse().slice(0, 20)} />
+          <HookRuns name="the latest runs" runs={[...runs].reverse().slice(0, 20)} title="" />
         )}
       </section>
     </div>
