@@ -18,6 +18,7 @@ import {
 } from './checkpoints'
 import { SlashCommand } from './commands'
 import { CustomToolLog, CustomToolsInfo } from './custom-tools'
+import { HookEntry, HookEvent, HookImport, HookRun, HookScope } from './hooks'
 import { InstructionFileInfo, InstructionSettings } from './instructions'
 import { McpServerInfo, McpServerInput, McpServerStatus, McpSignIn } from './mcp'
 import { McpGetPromptRequest, McpRenderedPrompt, McpServerPrompts, McpServerResources } from './mcp-catalog'
@@ -105,6 +106,13 @@ function method<Request extends TSchema, Response extends TSchema>(request: Requ
 }
 
 const FolderPath = Type.String({ minLength: 1, maxLength: 4096 })
+/** Where a hook is kept: the person's file, or the project's at `folder`. */
+const HookPlace = { scope: HookScope, folder: Type.Optional(FolderPath) }
+const HookId = Type.String({ minLength: 1, maxLength: 200 })
+const HookMatcher = Type.String({ maxLength: 1000 })
+const HookCommandLine = Type.String({ minLength: 1, maxLength: 10_000, pattern: '\\S' })
+/** Seconds. */
+const HookTimeout = Type.Number({ exclusiveMinimum: 0, maximum: 3600 })
 
 /** The most files one folder listing carries: enough to recognise a project, few enough to send at once. */
 export const FOLDER_FILE_LIMIT = 500
@@ -615,6 +623,68 @@ export const methods = {
       { additionalProperties: false },
     ),
     RestoreOutcome,
+  ),
+  /** The person's hooks, then the project's (`folder`): listed even where the project is not trusted. */
+  'hooks.list': method(
+    Type.Object({ folder: Type.Optional(FolderPath) }, { additionalProperties: false }),
+    Type.Array(HookEntry),
+  ),
+  /** Adds a hook to `~/.atelier/hooks.json` (`user`) or the project's `.atelier/hooks.json`. */
+  'hooks.add': method(
+    Type.Object(
+      {
+        ...HookPlace,
+        event: HookEvent,
+        matcher: Type.Optional(HookMatcher),
+        command: HookCommandLine,
+        timeout: Type.Optional(HookTimeout),
+      },
+      { additionalProperties: false },
+    ),
+    HookEntry,
+  ),
+  /** Changes a hook's matcher, command or timeout; a new matcher moves it, so its id may change. */
+  'hooks.update': method(
+    Type.Object(
+      {
+        ...HookPlace,
+        id: HookId,
+        matcher: Type.Optional(HookMatcher),
+        command: Type.Optional(HookCommandLine),
+        timeout: Type.Optional(HookTimeout),
+      },
+      { additionalProperties: false },
+    ),
+    HookEntry,
+  ),
+  'hooks.remove': method(
+    Type.Object({ ...HookPlace, id: HookId }, { additionalProperties: false }),
+    Type.Object({ id: Type.String() }),
+  ),
+  /** Runs one hook with a sample input for its event (or `input`), whatever its matcher; refused in an untrusted project. */
+  'hooks.test': method(
+    Type.Object(
+      { ...HookPlace, id: HookId, input: Type.Optional(Type.Record(Type.String(), Type.Unknown())) },
+      { additionalProperties: false },
+    ),
+    HookRun,
+  ),
+  /** The latest runs, newest last: of one chat, or all of them (tests included). */
+  'hooks.runs': method(
+    Type.Object({ chatId: Type.Optional(Id) }, { additionalProperties: false }),
+    Type.Array(HookRun),
+  ),
+  /** Adds the hooks of a Claude Code or Gemini CLI settings file, and says what could not be mapped. */
+  'hooks.import': method(
+    Type.Object(
+      {
+        ...HookPlace,
+        from: FolderPath,
+        dialect: Type.Union([Type.Literal('claude'), Type.Literal('gemini')]),
+      },
+      { additionalProperties: false },
+    ),
+    HookImport,
   ),
   'preferences.get': method(Empty, Preferences),
   /** What this machine has to confine the agent's commands (found once by a probe run), and the settings. */

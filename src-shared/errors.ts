@@ -84,6 +84,8 @@ const TURN_ERROR_CODES = [
   'fatal_tool_error',
   /** A tool stopped the turn (its `ctx.abort()`), as the stop button would. */
   'stopped_by_tool',
+  /** A UserPromptSubmit hook answered `continue: false` (or blocked the prompt). */
+  'stopped_by_hook',
 ] as const
 
 /** What the services refuse with, named for what the caller can do about it. */
@@ -139,6 +141,11 @@ const SERVICE_ERROR_CODES = [
   'service_changed',
   /** A server set to run in the sandbox, where there is none: it is not started. */
   'sandbox_unavailable',
+  // Hooks.
+  /** A hook to add that cannot run as written (an unknown event, a matcher that is not a pattern). */
+  'invalid_hook',
+  /** A project's hook, in a folder the person has not trusted: listed, never run. */
+  'untrusted_folder',
 ] as const
 
 /** Every code an Atelier error carries; each appears in exactly one group above. */

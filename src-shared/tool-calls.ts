@@ -5,6 +5,7 @@
  * from other events.
  */
 import { type Static, Type } from '@sinclair/typebox'
+import { HookRun } from './hooks'
 import { CallDecision, Question } from './questions'
 import {
   CountedReport,
@@ -87,6 +88,8 @@ export const ToolCallState = Type.Object({
   question: Type.Optional(Question),
   /** What was decided for it, in order: its approval, and any question it asked while it ran. */
   decisions: Type.Array(CallDecision),
+  /** The person's hooks that ran on it (PreToolUse, PostToolUse), in the order they ended. */
+  hooks: Type.Optional(Type.Array(HookRun)),
   progress: Type.Optional(CallProgress),
   /** Once it has ended. */
   result: Type.Optional(ToolCallResult),

@@ -61,6 +61,9 @@ const LAYER_RULES: Record<string, string[]> = {
   providers: ['core', 'db'],
   approvals: ['core', 'db', 'tools', 'preferences'],
   checkpoints: ['core', 'db', 'tools', 'chats'],
+  // Hooks are stages of a call (tools) and run under the trust of custom tools; the agent and the
+  // approvals call them, never the other way round.
+  hooks: ['core', 'tools'],
 }
 
 function layerViolations(file: string, source?: string): string[] {
@@ -194,6 +197,9 @@ describe('import boundaries', () => {
       layerViolations('src-main/tools/pipeline/run.ts', "import { a } from '../../db/freshness-repository'"),
     ).toHaveLength(1)
     expect(layerViolations('src-main/tools/paths.ts', "import { b } from '../core/images'")).toEqual([])
+    expect(
+      layerViolations('src-main/hooks/hook-service.ts', "import { c } from '../agent/turn-service'"),
+    ).toHaveLength(1)
   })
 
   it.each(TOOLS_BOUNDARIES)('keeps $folder off $forbidden', ({ folder, forbidden, sample, specifier }) => {

@@ -16,6 +16,7 @@ import type { ApprovalMode } from '../../src-shared/approvals'
 import type { Attachment } from '../../src-shared/attachments'
 import type { Chat } from '../../src-shared/contract'
 import { AtelierError, errorMessage } from '../../src-shared/errors'
+import type { HookRun } from '../../src-shared/hooks'
 import type { ToolCallState } from '../../src-shared/tool-calls'
 import type { ApprovalService } from '../approvals/approval-service'
 import type { Asker } from '../approvals/askers'
@@ -25,6 +26,7 @@ import type { ExpandedCommand, SlashCommandService } from '../commands/slash-com
 import type { AtelierEvents } from '../core/events'
 import type { ConversationForks } from '../db/conversation-forks'
 import { type ConversationRepository, INTERRUPTED } from '../db/conversation-repository'
+import type { TurnHooks } from '../hooks/turn-hooks'
 import type { PreferencesService } from '../preferences/preferences-service'
 import { createProviderAdapter } from '../providers/adapters'
 import type { ProviderService } from '../providers/provider-service'
@@ -64,6 +66,8 @@ export interface TurnServiceDeps {
   commands?: Pick<SlashCommandService, 'expand'>
   events: AtelierEvents
   user: string
+  /** The person's hooks at a turn's start and end and on its questions (see docs/hooks.md). */
+  hooks?: TurnHooks
   /**
    * Reads what a prompt attached (MCP resources, files of the chat's folder, images) into parts of
    * its message; throws when one cannot be.
@@ -199,7 +203,7 @@ export class TurnService {
         { chatId: setup.chat.id },
       )
     }
-    return this.run(setup, conversation.reopenTurn(latest.id), request, () => {})
+    return this.run(setup, conversation.reopenTurn(latest.id), request, undefined, () => {})
   }
 
   /**
@@ -289,6 +293,11 @@ export class TurnService {
     return { ...whole, messages: whole.messages.filter((message) => message.role !== 'tool') }
   }
 
+  /** A hook of the person's ran on a call of a running turn: the call's card shows it. */
+  hookRan(run: HookRun): void {
+    if (run.chatId) this.running.get(run.chatId)?.scheduler?.hookRan(run)
+  }
+
   /** Ends every running turn as interrupted: the app is closing under them. */
   close(): void {
     this.closed = true
@@ -327,11 +336,15 @@ export class TurnService {
     }
   }
 
-  /** Runs a turn that is committed as running; `opened` tells of its start (a new prompt) first. */
+  /**
+   * Runs a turn that is committed as running; `opened` tells of its start (a new prompt) first.
+   * `prompt` is the prompt just sent (not one a retry runs again), for the UserPromptSubmit hooks.
+   */
   private run(
     setup: ReturnType<TurnService['setUp']>,
     turn: Turn,
     request: Omit<TurnRequest, 'prompt'>,
+    prompt: string | undefined,
     opened: (emit: (event: TurnEvent) => void) => void,
   ): StartedTurn {
     const { conversation } = this.deps
@@ -351,15 +364,23 @@ export class TurnService {
     const folder = projectFolder(chat)
     const checkpoints = this.deps.checkpoints?.forTurn(chat, turn.id)
     const gateIn = (mode: ApprovalMode) => this.deps.approvals.gateFor({ chatId: chat.id, folder, mode })
+    const { hooks } = this.deps
+    const hooked = { id: chat.id, folder }
+    // What the person's hooks add for this turn (SessionStart, UserPromptSubmit), after the instructions.
+    let hookContext = ''
     const systemIn = async (mode: ApprovalMode, tools: ToolProjection) =>
       buildSystemPrompt(profile, chat, mode, {
         sandbox: await sandboxPrompt(this.deps.sandbox, tools.runsCommands, mode),
-        instructions: this.deps.instructions?.(chat) ?? '',
+        instructions: [this.deps.instructions?.(chat) ?? '', hookContext].filter(Boolean).join('\n\n'),
       })
     // Where the provider searches the web itself, the web_search tool is left out.
     const projectIn = (mode: ApprovalMode) =>
       this.deps.projection.projection(profile, mode, folder, provider.config.hostedSearch === true)
     const outcome = projectIn(approvalMode).then(async (tools) => {
+      const hadTurns = () => conversation.turns(chat.id).some((each) => each.id !== turn.id)
+      const opening = await hooks?.beforeTurn(hooked, prompt, hadTurns, controller.signal)
+      if (opening?.stop) return hookStopped(opening.stop)
+      hookContext = opening?.context ?? ''
       const unavailable = tools.servers.flatMap(({ name, error }) => (error ? [{ name, error }] : []))
       if (unavailable.length > 0) emit({ type: 'servers_unavailable', servers: unavailable })
       const context = await this.deps.context.forTurn(chat, provider, adapter, {
@@ -380,7 +401,11 @@ export class TurnService {
         offered: tools.offered,
         executor: this.deps.executor,
         gate: gateIn(approvalMode),
-        questions: new QuestionLine(request.asker ?? this.deps.asker),
+        questions: new QuestionLine(
+          hooks
+            ? hooks.notifying(request.asker ?? this.deps.asker, hooked)
+            : (request.asker ?? this.deps.asker),
+        ),
         sink: {
           save: (call) => {
             if (!this.closed) conversation.saveCall(call)
@@ -418,8 +443,12 @@ export class TurnService {
         emit,
       })
     })
-    // The folder after the turn is recorded before the turn is told to have ended.
-    const recorded = outcome.finally(() => checkpoints?.finish())
+    // The folder after the turn is recorded, and the Stop hooks have run, before the turn is told to have ended.
+    const stopHooked = outcome.then(async (result) => {
+      await hooks?.turnEnded(hooked, result.status)
+      return result
+    })
+    const recorded = stopHooked.finally(() => checkpoints?.finish())
     const done = recorded.then(
       (result) => this.finish(turn.id, chat.id, withStopReason(result, controller.signal), emit),
       (error: unknown) => this.finish(turn.id, chat.id, crashed(error), emit),
@@ -441,7 +470,7 @@ export class TurnService {
     const attached = [...(notice ? [notice] : []), ...attachedToPrompt]
     // From here the turn exists: it starts with its prompt, in one transaction.
     const { turn, prompt: message } = conversation.beginTurn(setup.chat.id, prompt, attached)
-    return this.run(setup, turn, request, (emit) => {
+    return this.run(setup, turn, request, prompt, (emit) => {
       emit({ type: 'message', message })
       chats.nameAfterPrompt(setup.chat.id, prompt)
     })
@@ -491,6 +520,11 @@ export class TurnService {
     else emit({ type: 'turn_completed', turnId, status: turn.status })
     return turn
   }
+}
+
+/** A UserPromptSubmit hook's `continue: false`: the turn ends before any request, with its reason. */
+function hookStopped(reason: string): TurnOutcome {
+  return { status: 'stopped', error: { code: 'stopped_by_hook', message: reason } }
 }
 
 /** What stops a turn when Atelier closes under it; `close()` has recorded the turn as interrupted. */

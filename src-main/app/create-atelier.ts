@@ -10,7 +10,7 @@ import { answerInterruptedCommands } from '../agent/interrupted-commands'
 import { FolderMentions } from '../agent/mentions'
 import { chatInstructions, instructionOptions, instructionsText } from '../agent/project-instructions'
 import { subfolderInstructionsHook } from '../agent/subfolder-instructions'
-import { ToolProjectionService } from '../agent/tool-projection'
+import { projectFolder, ToolProjectionService } from '../agent/tool-projection'
 import { TurnService } from '../agent/turn-service'
 import { ApprovalService } from '../approvals/approval-service'
 import { InAppAsker } from '../approvals/askers'
@@ -36,6 +36,10 @@ import { ProvidersRepository } from '../db/providers-repository'
 import { RunningCommandsRepository } from '../db/running-commands-repository'
 import { ToolServicesRepository } from '../db/tool-services-repository'
 import { ToolSettingsRepository } from '../db/tool-settings-repository'
+import { hooksFileIn } from '../hooks/hook-files'
+import { HookService } from '../hooks/hook-service'
+import { postToolUseHook, preToolUseHook } from '../hooks/tool-hooks'
+import { TurnHooks } from '../hooks/turn-hooks'
 import { createDispatcher, type Dispatch } from '../ipc/dispatcher'
 import { createHandlers } from '../ipc/handlers'
 import { PreferencesService } from '../preferences/preferences-service'
@@ -137,6 +141,8 @@ export interface Atelier {
   sandbox: CommandSandbox
   /** Snapshots of the chats' folders around the agent's changes; undo and rewind. */
   checkpoints: CheckpointService
+  /** The person's hooks: their files, their runs, and their events outside tool calls (SubagentStop). */
+  hooks: { service: HookService; turns: TurnHooks }
   /** Validated entry point for contract calls from any transport. */
   dispatch: Dispatch
   /** Closes the database at once; settles when every MCP server (and what it started) has ended. */
@@ -200,6 +206,15 @@ export function createAtelier({
     settings: toolSettings,
     executor: new ToolExecutor(registry, toolSettings, executorServices),
   }
+  // A project's hooks run under the trust that lets its custom tools run; each run shows on its call's card.
+  const hookService = new HookService({
+    home,
+    trust: new FolderTrust(new AppSettingsRepository(db), Date.now),
+    onRun: (run) => agent.hookRan(run),
+  })
+  const turnHooks = new TurnHooks(hookService)
+  tools.executor.addBeforeToolHook(preToolUseHook(hookService))
+  tools.executor.addAfterToolHook(postToolUseHook(hookService))
   const mcp = new McpServerService(
     new McpServerStore(new McpServersRepository(db), sealed),
     sealed,
@@ -230,6 +245,8 @@ export function createAtelier({
     home,
     ...(spawnToolHost && { spawn: spawnToolHost }),
     confine: (command, folder) => sandbox.confineProgram(command, folder),
+    // A project's hooks run under the same trust as its tools, as the file was when trusted.
+    alsoTrusted: (project) => [hooksFileIn(project)],
   })
   const conversation = new ConversationRepository(db)
   // Turns left running by a process that is gone died with it.
@@ -287,6 +304,8 @@ export function createAtelier({
     ...(retry && { retry }),
     notifyCustomTools: (folder, reason) => customTools.session(folder, reason),
     sandbox,
+    beforeCompaction: (chat, trigger) =>
+      turnHooks.compacting({ id: chat.id, folder: projectFolder(chat) }, trigger),
   })
   const questions = new InAppAsker()
   const checkpoints = new CheckpointService({
@@ -331,6 +350,7 @@ export function createAtelier({
     commands,
     events,
     user: LOCAL_USER,
+    hooks: turnHooks,
     readAttachments: (attachments, chat) =>
       readAttachments(attachments, chat, {
         resources: (resources) => mcpCatalog.read(resources),
@@ -367,6 +387,7 @@ export function createAtelier({
     sandbox,
     checkpoints,
     commands,
+    hooks: hookService,
     user: LOCAL_USER,
   })
   return {
@@ -388,13 +409,19 @@ export function createAtelier({
     questions,
     sandbox,
     checkpoints,
+    hooks: { service: hookService, turns: turnHooks },
     dispatch: createDispatcher(handlers),
     close: () => {
       agent.close()
       clearTimeout(pruning)
       checkpoints.close()
       keepCaches()
-      const serversEnded = Promise.all([mcp.close(), services.close(), customTools.close()]).then(() => {})
+      const serversEnded = Promise.all([
+        mcp.close(),
+        services.close(),
+        customTools.close(),
+        hookService.close(),
+      ]).then(() => {})
       db.close()
       return serversEnded
     },

@@ -43,13 +43,19 @@ export class ApprovalService {
    */
   gateFor(setup: GateSetup): ApprovalGate {
     const folder = setup.folder === null ? null : realFolder(setup.folder)
-    return async (call, ask) => {
-      const verdict = await this.judge(call, setup, folder)
+    return async (call, ask, hooked) => {
+      const judged = await this.judge(call, setup, folder, hooked?.permission === 'allow')
+      // A hook that asks makes a call the rules and the mode let run wait for the person.
+      const verdict: Verdict =
+        hooked?.permission === 'ask' && judged.action === 'allow'
+          ? { ...judged, action: 'ask', reasons: [`A hook asks: ${hooked.reason}`] }
+          : judged
       if (verdict.action === 'ask') return this.askPerson(call, verdict, setup, folder, ask)
       this.deps.rules.markUsed(verdict.rulesUsed, this.now())
+      const by = verdict.rulesUsed.length > 0 ? 'rule' : hooked?.permission === 'allow' ? 'hook' : 'mode'
       const decided = {
         kind: 'approval' as const,
-        by: verdict.rulesUsed.length > 0 ? ('rule' as const) : ('mode' as const),
+        by: by as 'rule' | 'hook' | 'mode',
         ...(verdict.rulesUsed.length > 0 && { rules: verdict.rulesWritten }),
         at: this.now(),
       }
@@ -116,8 +122,14 @@ export class ApprovalService {
     return { id }
   }
 
-  private judge(call: ToolHookCall, setup: GateSetup, folder: string | null): Promise<Verdict> {
+  private judge(
+    call: ToolHookCall,
+    setup: GateSetup,
+    folder: string | null,
+    hookAllows: boolean,
+  ): Promise<Verdict> {
     return evaluateCall({
+      hookAllows,
       tool: call.context.tool,
       description: call.description,
       mode: setup.mode,

@@ -37,6 +37,12 @@ export interface CallFacts {
   protectedPaths: readonly string[]
   /** The sandbox settings that bear on asking. */
   sandbox: Pick<SandboxSettings, 'runUnasked' | 'escapeInFullAuto'>
+  /**
+   * A PreToolUse hook of the person's allowed the call: what only the mode would ask about runs.
+   * A deny or ask rule, a protected path, a path outside the folder and leaving the sandbox still
+   * decide as they would.
+   */
+  hookAllows?: boolean
 }
 
 export interface Verdict {
@@ -127,7 +133,7 @@ export async function evaluateCall(facts: CallFacts): Promise<Verdict> {
   if (parseError && !confinedUnasked) {
     // Unparsed, the command's sub-commands cannot be checked against deny rules: someone decides.
     const rulesCouldRefuse = rules.some(({ rule }) => rule.action !== 'allow')
-    if (facts.mode !== 'full-auto' || rulesCouldRefuse) {
+    if ((facts.mode !== 'full-auto' && !facts.hookAllows) || rulesCouldRefuse) {
       verdicts.push('ask')
       reasons.push(`What the command runs cannot be checked sub-command by sub-command: ${parseError}`)
     }
@@ -145,8 +151,10 @@ export async function evaluateCall(facts: CallFacts): Promise<Verdict> {
     } else if (confinedUnasked) {
       action = 'allow'
     } else {
-      action = ruleAction ?? subject.byDefault.action
-      if (!ruleAction && subject.byDefault.reason) subjectReasons.push(subject.byDefault.reason)
+      const waivedByHook = !ruleAction && facts.hookAllows && subject.byDefault.action === 'ask'
+      action = ruleAction ?? (waivedByHook ? 'allow' : subject.byDefault.action)
+      if (!ruleAction && !waivedByHook && subject.byDefault.reason)
+        subjectReasons.push(subject.byDefault.reason)
       const held = subject.escalations.filter(
         (escalation) =>
           (facts.mode !== 'full-auto' || escalation.holdsInFullAuto) &&

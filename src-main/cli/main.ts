@@ -6,6 +6,7 @@ import { registerAgentsCommand } from './commands/agents'
 import { registerCheckpointsCommand } from './commands/checkpoints'
 import { registerCustomToolsCommand } from './commands/custom-tools'
 import { registerDatabaseCommand } from './commands/database'
+import { registerHooksCommand } from './commands/hooks'
 import { registerInspectCommand } from './commands/inspect'
 import { registerMcpCommand } from './commands/mcp'
 import { registerPermissionsCommand } from './commands/permissions'
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerMcpCommand(program)
   registerAgentsCommand(program)
   registerPermissionsCommand(program)
+  registerHooksCommand(program)
   registerServicesCommand(program)
   registerCustomToolsCommand(program)
   registerSandboxCommand(program)

@@ -11,6 +11,7 @@ import type { ChatService } from '../chats/chat-service'
 import { listFolders, recentFolders } from '../chats/folders'
 import type { CheckpointService } from '../checkpoints/checkpoint-service'
 import type { SlashCommandService } from '../commands/slash-command-service'
+import type { HookService } from '../hooks/hook-service'
 import type { PreferencesService } from '../preferences/preferences-service'
 import type { ProviderImageGenerator } from '../providers/image-generation'
 import type { ProviderService } from '../providers/provider-service'
@@ -41,6 +42,8 @@ export interface HandlerServices {
   checkpoints: CheckpointService
   /** The composer's `/` commands. */
   commands: SlashCommandService
+  /** The person's hooks: Settings → Hooks. */
+  hooks: HookService
   images: ProviderImageGenerator
   playground: ToolPlayground
   mcp: McpServerService
@@ -72,6 +75,7 @@ export function createHandlers({
   sandbox,
   checkpoints,
   commands,
+  hooks,
   images,
   playground,
   mcp,
@@ -174,6 +178,13 @@ export function createHandlers({
     'customTools.reload': ({ folder }) => customTools.reload(folder ?? null),
     'customTools.log': ({ file }) => customTools.log(file),
     'customTools.setEnvironment': ({ folder, names }) => customTools.setEnvironment(folder, names),
+    'hooks.list': (request) => hooks.list(request),
+    'hooks.add': (request) => hooks.add(request),
+    'hooks.update': (request) => hooks.update(request),
+    'hooks.remove': (request) => hooks.remove(request),
+    'hooks.test': (request) => hooks.test(request),
+    'hooks.runs': (request) => hooks.runs(request),
+    'hooks.import': (request) => hooks.import(request),
     'folders.trust': ({ folder }) => customTools.trust(folder),
     'folders.untrust': ({ folder }) => customTools.untrust(folder),
     'checkpoints.list': (request) => checkpoints.list(request),

@@ -16,7 +16,13 @@ import { withHost } from './define-tool'
 import { FatalToolError, ToolError } from './errors'
 import { checkCall, describeCall, previewCall } from './pipeline/describe'
 import { assertFolderPresent } from './pipeline/folder'
-import { type AfterToolHook, type BeforeToolHook, runHook, type ToolHookCall } from './pipeline/hooks'
+import {
+  type AfterToolHook,
+  type BeforeToolHook,
+  type HookPermission,
+  runHook,
+  type ToolHookCall,
+} from './pipeline/hooks'
 import { resolveTool } from './pipeline/resolve'
 import { type CommitState, runWithinBudget } from './pipeline/run'
 import { failureOutput, shapeResult, toToolOutput } from './pipeline/shape'
@@ -30,7 +36,15 @@ import type { ToolSettingsService } from './tool-settings-service'
 import type { RegisteredTool, ToolCallRecord, ToolContext, ToolHost } from './types'
 import type { SearchEndpoints } from './web-search/search-engines'
 
-export type { AfterToolHook, BeforeToolHook, ToolCall, ToolCallScope, ToolExecutionResult, ToolHookCall }
+export type {
+  AfterToolHook,
+  BeforeToolHook,
+  HookPermission,
+  ToolCall,
+  ToolCallScope,
+  ToolExecutionResult,
+  ToolHookCall,
+}
 export { toToolOutput }
 
 /**
@@ -203,15 +217,22 @@ export class ToolExecutor {
     )
   }
 
-  /** Stage 4's first half: the before-tool hooks, any of which may block the call (ToolError `blocked`). */
-  async runBeforeHooks(prepared: PreparedCall): Promise<void> {
+  /**
+   * Stage 4's first half: the before-tool hooks, any of which may block the call (ToolError
+   * `blocked`). Resolves with what they said of asking the person, an `ask` over an `allow`, for
+   * the approval gate to weigh.
+   */
+  async runBeforeHooks(prepared: PreparedCall): Promise<HookPermission | undefined> {
     const call = await prepared.hookCall()
+    let permission: HookPermission | undefined
     for (const hook of this.beforeHooks) {
       const verdict = await runHook(prepared.record.tool, 'beforeTool', () => hook(call))
-      if (verdict) {
+      if (verdict && 'block' in verdict) {
         throw new ToolError('blocked', `The call to ${prepared.record.tool} was blocked: ${verdict.block}`)
       }
+      if (verdict && permission?.permission !== 'ask') permission = verdict
     }
+    return permission
   }
 
   /**
@@ -237,18 +258,37 @@ export class ToolExecutor {
         prepared.timeoutSeconds,
         prepared.commit,
       )
-      let result = shapeResult(toToolOutput(returned), performance.now() - started, prepared.maxResultChars)
+      const result = shapeResult(toToolOutput(returned), performance.now() - started, prepared.maxResultChars)
+      return await this.runAfterHooks(prepared, result)
+    } catch (error) {
+      if (FatalToolError.isInstance(error)) throw error
+      const output = failureOutput(record.tool, error, controller.signal, prepared.timeoutSeconds)
+      const result = shapeResult(output, performance.now() - started, prepared.maxResultChars)
+      // A call that ran and failed is shown to the after-tool hooks too (a log, a PostToolUse hook).
+      return signal?.aborted ? result : await this.runAfterHooks(prepared, result)
+    } finally {
+      signal?.removeEventListener('abort', abortFromParent)
+    }
+  }
+
+  /** Stage 6's end: each after-tool hook may rewrite the result; one that fails makes it an error result. */
+  private async runAfterHooks(
+    prepared: PreparedCall,
+    ran: ToolExecutionResult,
+  ): Promise<ToolExecutionResult> {
+    if (this.afterHooks.size === 0) return ran
+    const { record } = prepared
+    let result = ran
+    try {
+      const call = await prepared.hookCall()
       for (const hook of this.afterHooks) {
-        const call = await prepared.hookCall()
         result = (await runHook(record.tool, 'afterTool', () => hook(call, result))) ?? result
       }
       return result
     } catch (error) {
       if (FatalToolError.isInstance(error)) throw error
-      const output = failureOutput(record.tool, error, controller.signal, prepared.timeoutSeconds)
-      return shapeResult(output, performance.now() - started, prepared.maxResultChars)
-    } finally {
-      signal?.removeEventListener('abort', abortFromParent)
+      const output = failureOutput(record.tool, error, prepared.controller.signal)
+      return shapeResult(output, ran.durationMs, prepared.maxResultChars)
     }
   }
 

@@ -10,6 +10,7 @@ export type SettingsSection =
   | 'mcp'
   | 'services'
   | 'custom'
+  | 'hooks'
   | 'providers'
   | 'agents'
 
@@ -28,6 +29,7 @@ export const SECTION_BY_LABEL: Record<string, SettingsSection> = {
   Checkpoints: 'checkpoints',
   MCP: 'mcp',
   'Tool services': 'services',
+  Hooks: 'hooks',
   'Custom tools': 'custom',
   Providers: 'providers',
   'Agent profiles': 'agents',

@@ -105,6 +105,7 @@ describe('the renderer in Chromium, served by the web host', () => {
       commands: ['list'],
       customTools: ['list', 'load', 'log', 'onChanged', 'reload', 'setEnvironment'],
       folders: ['files', 'list', 'pick', 'recent', 'status', 'trust', 'untrust'],
+      hooks: ['add', 'import', 'list', 'remove', 'runs', 'test', 'update'],
       images: ['read'],
       mcp: [
         'add',

@@ -31,6 +31,8 @@ export interface ContextServiceDeps {
   sandbox?: CommandSandbox
   /** The project's instruction files as a section of the system prompt. */
   instructions?: (chat: Chat) => string
+  /** The person's PreCompact hooks: run before a compaction, by the person (`manual`) or to fit (`auto`). */
+  beforeCompaction?: (chat: Chat, trigger: 'manual' | 'auto') => Promise<void>
 }
 
 /** What a turn's context is built for: its id (null between turns), system prompt, tools, events and stop. */
@@ -54,7 +56,8 @@ export class ContextService {
 
   /** "Compact now": everything before the latest prompt summarized by the chat's model. */
   async compactNow(id: string, signal: AbortSignal): Promise<Compaction | null> {
-    const { context, history } = await this.betweenTurns(id, signal)
+    const { context, history, chat } = await this.betweenTurns(id, signal)
+    await this.deps.beforeCompaction?.(chat, 'manual')
     return context.compactNow(history)
   }
 
@@ -87,7 +90,11 @@ export class ContextService {
       estimator,
       compactions: conversation.compactions(chat.id),
       store: (compaction) => conversation.addCompaction(compaction),
-      onAutoCompaction: (phase) => this.deps.notifyCustomTools?.(folder, `auto_compaction_${phase}`),
+      onAutoCompaction: (phase) => {
+        this.deps.notifyCustomTools?.(folder, `auto_compaction_${phase}`)
+        // Not waited for: the request is on its way, and PreCompact cannot hold a compaction back.
+        if (phase === 'start') void this.deps.beforeCompaction?.(chat, 'auto')
+      },
       ...(this.deps.retry && { retry: this.deps.retry }),
     })
   }
@@ -96,7 +103,7 @@ export class ContextService {
   private async betweenTurns(
     id: string,
     signal = new AbortController().signal,
-  ): Promise<{ context: TurnContext; history: ChatMessage[] }> {
+  ): Promise<{ context: TurnContext; history: ChatMessage[]; chat: Chat }> {
     const { chat, provider, profile, approvalMode, projection } = await this.deps.projection.nextTurn(id)
     const context = await this.forTurn(chat, provider, createProviderAdapter(provider.config), {
       turnId: null,
@@ -108,7 +115,7 @@ export class ContextService {
       emit: () => {},
       signal,
     })
-    return { context, history: this.deps.conversation.messages(chat.id) }
+    return { context, history: this.deps.conversation.messages(chat.id), chat }
   }
 
   /** The model listing's context window, asked once per provider address and model. */

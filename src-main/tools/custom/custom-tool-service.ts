@@ -18,7 +18,7 @@ import {
   watch,
 } from 'node:fs'
 import { homedir } from 'node:os'
-import { basename, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import type {
   CustomToolFileInfo,
   CustomToolFolderInfo,
@@ -61,6 +61,11 @@ export interface CustomToolDeps {
   spawn?: SpawnHost
   /** Confines the programs the tools start (`api.exec`). */
   confine?: ConfineProgram
+  /**
+   * Other files of a project that run code under the same trust (its hooks file): trusting the
+   * folder records them as they are, and one edited since waits, as a module does.
+   */
+  alsoTrusted?: (project: string) => string[]
   now?: () => number
 }
 
@@ -191,6 +196,10 @@ export class CustomToolService {
         const print = fingerprintOf(module, found.path)
         if (print) modules[print.key] = print.digest
       }
+    }
+    for (const file of this.deps.alsoTrusted?.(real) ?? []) {
+      const print = fingerprintOf(file, dirname(file))
+      if (print) modules[print.key] = print.digest
     }
     this.trusts.record(real, modules)
     this.changed()

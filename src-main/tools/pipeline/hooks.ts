@@ -15,10 +15,20 @@ export interface ToolHookCall {
   preview(): Promise<ToolDisplay | undefined>
 }
 
+/**
+ * What a before-tool hook may say of a call besides blocking it: that it may run without asking the
+ * person, or that the person must be asked. The approval gate weighs it (see approvals/policy.ts):
+ * an `allow` never outweighs a deny rule, a protected path or the sandbox.
+ */
+export interface HookPermission {
+  permission: 'allow' | 'ask'
+  reason: string
+}
+
 /** May block a call, with the reason the model reads; may take its time (a person deciding). */
 export type BeforeToolHook = (
   call: ToolHookCall,
-) => undefined | { block: string } | Promise<undefined | { block: string }>
+) => undefined | { block: string } | HookPermission | Promise<undefined | { block: string } | HookPermission>
 /** May rewrite a result. */
 export type AfterToolHook = (
   call: ToolHookCall,

@@ -5,6 +5,7 @@
  * that never began leaves only its end, or nothing if Atelier died first: it did not run.
  */
 import type { ChatMessage, ToolResultPart, TurnEvent } from '../../../src-shared/agent'
+import type { HookRun } from '../../../src-shared/hooks'
 import type { CallDecision, Question } from '../../../src-shared/questions'
 import type { ToolCallResult, ToolCallState, ToolCallStatus } from '../../../src-shared/tool-calls'
 import type { ToolCallDescription, ToolProgress } from '../../../src-shared/tools'
@@ -62,6 +63,11 @@ export class CallTracker {
     if (running) this.waitedWhileRunning += waitedMs
     const status: ToolCallStatus = running ? 'executing' : 'scheduled'
     this.update({ status, question: undefined, waitedMs: this.current.waitedMs + waitedMs })
+  }
+
+  /** A hook of the person's ran on it (before it ran, or after). */
+  hookRan(run: HookRun): void {
+    this.update({ hooks: [...(this.current.hooks ?? []), run] })
   }
 
   decided(decision: CallDecision): void {

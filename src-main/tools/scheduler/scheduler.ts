@@ -15,12 +15,13 @@ import type { ChatMessage, ToolCallPart } from '../../../src-shared/agent'
 import type { ApprovalRequest } from '../../../src-shared/approvals'
 import type { Chat } from '../../../src-shared/contract'
 import { answerInWords } from '../../../src-shared/elicitation'
+import type { HookRun } from '../../../src-shared/hooks'
 import type { CallDecision, Question } from '../../../src-shared/questions'
 import type { ToolCallResult, ToolCallState } from '../../../src-shared/tool-calls'
 import type { ToolKind, ToolSource } from '../../../src-shared/tools'
 import { untilAborted } from '../../core/abort'
 import { FatalToolError, ToolError } from '../errors'
-import type { PreparedCall, ToolExecutor, ToolHookCall } from '../executor'
+import type { HookPermission, PreparedCall, ToolExecutor, ToolHookCall } from '../executor'
 import type { AskResult, ToolHost, ToolQuestion } from '../types'
 import { CallOrder, type CallSlot } from './call-order'
 import { type CallSink, CallTracker } from './call-tracker'
@@ -38,8 +39,13 @@ export interface GateVerdict {
 /**
  * Judges one described call of a turn (see approvals/approval-service.ts): it runs when the rules
  * or the mode allow it, is refused when they deny it, and otherwise waits for the person's answer.
+ * `hooked` is what the before-tool hooks said of asking, for the gate to weigh.
  */
-export type ApprovalGate = (call: ToolHookCall, ask: AskApproval) => Promise<GateVerdict>
+export type ApprovalGate = (
+  call: ToolHookCall,
+  ask: AskApproval,
+  hooked?: HookPermission,
+) => Promise<GateVerdict>
 
 export interface SchedulerSetup {
   chat: Chat
@@ -171,6 +177,11 @@ export class ToolScheduler {
     return fatal ? { results, fatal } : { results }
   }
 
+  /** A hook of the person's ran on one of the turn's calls: its card shows it. */
+  hookRan(run: HookRun): void {
+    if (run.callId) this.tracked.get(run.callId)?.hookRan(run)
+  }
+
   /** Calls that will not run (the model repeats itself): each ends failed, saying why. */
   refuse(parts: readonly ToolCallPart[], content: string): ChatMessage[] {
     return parts.map((part, index) =>
@@ -231,9 +242,11 @@ export class ToolScheduler {
   ): Promise<ToolError | undefined> {
     tracker.described(await prepared.describe())
     await prepared.check()
-    await this.setup.executor.runBeforeHooks(prepared)
-    const verdict = await this.gate(await prepared.hookCall(), (request) =>
-      this.ask(tracker, request, signal),
+    const hooked = await this.setup.executor.runBeforeHooks(prepared)
+    const verdict = await this.gate(
+      await prepared.hookCall(),
+      (request) => this.ask(tracker, request, signal),
+      hooked,
     )
     tracker.decided(verdict.decision)
     return verdict.refusal === undefined ? undefined : new ToolError('denied', verdict.refusal)

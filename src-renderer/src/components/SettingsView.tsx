@@ -6,6 +6,7 @@ import { AgentProfilesSection } from './settings/AgentProfilesSection'
 import { AppearanceSection } from './settings/AppearanceSection'
 import { CheckpointsSection } from './settings/CheckpointsSection'
 import { CustomToolsSection } from './settings/CustomToolsSection'
+import { HooksSection } from './settings/HooksSection'
 import { McpSection } from './settings/McpSection'
 import { PermissionsSection } from './settings/PermissionsSection'
 import { ProvidersSection } from './settings/ProvidersSection'
@@ -26,6 +27,7 @@ const SECTIONS: SectionTab<SectionId>[] = [
   { id: 'mcp', label: 'MCP', description: 'Servers that bring tools' },
   { id: 'services', label: 'Tool services', description: 'Broker, services, descriptors' },
   { id: 'custom', label: 'Custom tools', description: 'Your modules, trust, logs' },
+  { id: 'hooks', label: 'Hooks', description: 'Your commands at lifecycle points' },
   { id: 'providers', label: 'Providers', description: 'Models and API keys' },
   { id: 'agents', label: 'Agent profiles', description: 'Prompts, tools, modes, AGENTS.md' },
 ]
@@ -96,6 +98,7 @@ export function SettingsView({
     custom: () => (
       <CustomToolsSection api={api} folder={folder} preferences={preferences} onChange={onChange} />
     ),
+    hooks: () => <HooksSection api={api} folder={folder} />,
     providers: () => (
       <ProvidersSection
         api={api}

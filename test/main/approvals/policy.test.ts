@@ -60,6 +60,25 @@ describe('the approval policy', () => {
     return { folder, facts, file, shell }
   }
 
+  it("lets a hook's allow waive only the mode's question: never a deny rule, a protected path, the sandbox or plan mode", async () => {
+    const { facts, file, shell } = project()
+    const hooked = (call: CallFacts) => evaluateCall({ ...call, hookAllows: true })
+    expect((await hooked(facts('bash', shell('ls')))).action).toBe('allow')
+    expect((await hooked(facts('write_file', file('edit', 'src/a.ts')))).action).toBe('allow')
+    expect(
+      (await hooked(facts('bash', shell('git push'), 'ask', [rule('bash(git push*)', 'deny')]))).action,
+    ).toBe('deny')
+    expect((await hooked(facts('bash', shell('ls'), 'ask', [rule('bash(ls*)', 'ask')]))).action).toBe('ask')
+    expect((await hooked(facts('write_file', file('edit', '.atelier/hooks.json')))).action).toBe('ask')
+    expect((await hooked(facts('write_file', file('edit', 'a.txt'), 'plan'))).action).toBe('deny')
+    const network = shell('curl example.com')
+    network.command = {
+      ...(network.command as NonNullable<ToolCallDescription['command']>),
+      sandbox: { run: 'network', justification: 'download' },
+    }
+    expect((await hooked(facts('bash', network))).action).toBe('ask')
+  })
+
   it('lets reads run, and asks for edits and commands, in ask mode', async () => {
     const { facts, file, shell } = project()
     expect((await evaluateCall(facts('read_file', file('read', 'a.txt')))).action).toBe('allow')

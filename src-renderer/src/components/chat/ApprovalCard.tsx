@@ -100,6 +100,7 @@ export function DecisionLine({ decision, tool }: { decision: CallDecision; tool:
         </span>
       )}
       {by === 'nobody' && <span className="approval-outcome-detail">nobody could be asked</span>}
+      {by === 'hook' && <span className="approval-outcome-detail">by a hook</span>}
       {message && <span className="approval-outcome-detail">“{message}”</span>}
       {by === 'person' && waitedMs !== undefined && (
         <span className="approval-outcome-detail" title="How long the answer took">

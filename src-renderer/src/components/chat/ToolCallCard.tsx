@@ -11,6 +11,7 @@ import { BUSY, callStatus, FAILED, STATUS_LABEL, WAITING } from './call-status'
 import type { PartialResult, ShellChunk, ToolCallView, ToolResultView } from './conversation'
 import { DiffView } from './DiffView'
 import { AnsweredQuestion, ElicitationQuestion } from './ElicitationCard'
+import { HookRuns } from './HookRuns'
 import { MarkdownText } from './MarkdownText'
 import { PlanChecklist, PlanQuestion } from './PlanCards'
 import { ShellOutput } from './ShellOutput'
@@ -286,6 +287,7 @@ export const ToolCallCard = memo(function ToolCallCard({
             <DecisionLine key={decision.at + decision.kind} decision={decision} tool={call.name} />
           ),
         )}
+        {state?.hooks && state.hooks.length > 0 && <HookRuns name={call.name} runs={state.hooks} />}
         {question && <QuestionView key={question.id} question={question} />}
 
         {args && (
