@@ -272,6 +272,19 @@ export const ToolDisplay = Type.Union([
     /** The mode the person went on in, once they approved it. */
     approvedMode: Type.Optional(PlanContinueMode),
   }),
+  /**
+   * A `task` done by a subagent: its chat (the whole transcript, opened from the card), the profile
+   * it ran on, what it was asked, how its turn ended, the tokens it used in all, and its answer whole.
+   */
+  Type.Object({
+    kind: Type.Literal('subagent'),
+    chatId: Type.String(),
+    agent: Type.String(),
+    description: Type.String(),
+    status: Type.Union([Type.Literal('completed'), Type.Literal('failed'), Type.Literal('stopped')]),
+    usage: Type.Object({ inputTokens: Type.Number(), outputTokens: Type.Number() }),
+    answer: Type.String(),
+  }),
 ])
 export type ToolDisplay = Static<typeof ToolDisplay>
 

@@ -36,6 +36,7 @@ import { QuestionLine } from '../tools/scheduler/question-line'
 import { ToolScheduler } from '../tools/scheduler/scheduler'
 import type { AgentProfileService } from './agent-profiles'
 import type { ContextService } from './context/context-service'
+import type { SubagentService } from './subagents'
 import { buildSystemPrompt, sandboxPrompt } from './system-prompt'
 import { effectiveApprovalMode, projectFolder, type ToolProjectionService } from './tool-projection'
 import { runTurnLoop, type TurnOutcome } from './turn-loop'
@@ -62,6 +63,8 @@ export interface TurnServiceDeps {
   instructions?: (chat: Chat) => string
   /** Turns a prompt that starts with a command's `/name` into the command's prompt. */
   commands?: Pick<SlashCommandService, 'expand'>
+  /** Runs the `task` tool's child turns. */
+  subagents?: Pick<SubagentService, 'forTurn'>
   events: AtelierEvents
   user: string
   /**
@@ -86,6 +89,8 @@ export interface TurnRequest {
   approvalMode?: ApprovalMode
   /** Who answers the turn's questions; by default the app's chat view (`calls.answer`). */
   asker?: Asker
+  /** The most the turn may offer, whatever its profile and mode allow (a subagent's: its parent's tools). */
+  tools?: ReadonlySet<string>
   /** Stops the turn like the stop button does. */
   signal?: AbortSignal
   onEvent?: (event: TurnEvent) => void
@@ -356,65 +361,72 @@ export class TurnService {
         sandbox: await sandboxPrompt(this.deps.sandbox, tools.runsCommands, mode),
         instructions: this.deps.instructions?.(chat) ?? '',
       })
-    const outcome = this.deps.projection.projection(profile, approvalMode, folder).then(async (tools) => {
-      const unavailable = tools.servers.flatMap(({ name, error }) => (error ? [{ name, error }] : []))
-      if (unavailable.length > 0) emit({ type: 'servers_unavailable', servers: unavailable })
-      const context = await this.deps.context.forTurn(chat, provider, adapter, {
-        turnId: turn.id,
-        system: await systemIn(approvalMode, tools),
-        tools: tools.definitions,
-        emit,
-        signal: controller.signal,
-        ...(request.contextWindow && { contextWindow: request.contextWindow }),
-      })
-      const closing = () => {
-        if (this.closed) throw closingError()
-      }
-      running.scheduler = new ToolScheduler({
-        chat,
-        turnId: turn.id,
-        user: this.deps.user,
-        offered: tools.offered,
-        executor: this.deps.executor,
-        gate: gateIn(approvalMode),
-        questions: new QuestionLine(request.asker ?? this.deps.asker),
-        sink: {
-          save: (call) => {
-            if (!this.closed) conversation.saveCall(call)
+    let mode = approvalMode
+    const outcome = this.deps.projection
+      .projection(profile, mode, folder, request.tools)
+      .then(async (tools) => {
+        const unavailable = tools.servers.flatMap(({ name, error }) => (error ? [{ name, error }] : []))
+        if (unavailable.length > 0) emit({ type: 'servers_unavailable', servers: unavailable })
+        const context = await this.deps.context.forTurn(chat, provider, adapter, {
+          turnId: turn.id,
+          system: await systemIn(approvalMode, tools),
+          tools: tools.definitions,
+          emit,
+          signal: controller.signal,
+          ...(request.contextWindow && { contextWindow: request.contextWindow }),
+        })
+        const closing = () => {
+          if (this.closed) throw closingError()
+        }
+        running.scheduler = new ToolScheduler({
+          chat,
+          turnId: turn.id,
+          user: this.deps.user,
+          offered: tools.offered,
+          executor: this.deps.executor,
+          gate: gateIn(approvalMode),
+          questions: new QuestionLine(request.asker ?? this.deps.asker),
+          sink: {
+            save: (call) => {
+              if (!this.closed) conversation.saveCall(call)
+            },
+            finish: (call, result) => {
+              closing()
+              return conversation.finishCall(call, result)
+            },
+            emit,
           },
-          finish: (call, result) => {
+          abortTurn: (reason) => controller.abort(new StoppedByTool(reason)),
+          // An approved plan: the chat keeps the mode, and this turn goes on in it.
+          switchApprovalMode: async (next) => {
+            mode = next
+            this.deps.chats.configure({ id: chat.id, approvalMode: mode })
+            const retooled = await this.deps.projection.projection(profile, mode, folder, request.tools)
+            context.retool(await systemIn(mode, retooled), retooled.definitions)
+            running.scheduler?.retool({ offered: retooled.offered, gate: gateIn(mode) })
+          },
+          ...(checkpoints && { checkpoints }),
+          ...(this.deps.subagents && {
+            subagents: this.deps.subagents.forTurn({ chat, request, approvalMode: () => mode, emit }),
+          }),
+          signal: controller.signal,
+        })
+        return runTurnLoop({
+          history: conversation.messages(chat.id),
+          adapter,
+          context,
+          tools,
+          maxIterations,
+          scheduler: running.scheduler,
+          ...(this.deps.retry && { retry: this.deps.retry }),
+          signal: controller.signal,
+          commit: (role, parts, usage) => {
             closing()
-            return conversation.finishCall(call, result)
+            return conversation.append(chat.id, turn.id, role, parts, usage)
           },
           emit,
-        },
-        abortTurn: (reason) => controller.abort(new StoppedByTool(reason)),
-        // An approved plan: the chat keeps the mode, and this turn goes on in it.
-        switchApprovalMode: async (mode) => {
-          this.deps.chats.configure({ id: chat.id, approvalMode: mode })
-          const next = await this.deps.projection.projection(profile, mode, folder)
-          context.retool(await systemIn(mode, next), next.definitions)
-          running.scheduler?.retool({ offered: next.offered, gate: gateIn(mode) })
-        },
-        ...(checkpoints && { checkpoints }),
-        signal: controller.signal,
+        })
       })
-      return runTurnLoop({
-        history: conversation.messages(chat.id),
-        adapter,
-        context,
-        tools,
-        maxIterations,
-        scheduler: running.scheduler,
-        ...(this.deps.retry && { retry: this.deps.retry }),
-        signal: controller.signal,
-        commit: (role, parts, usage) => {
-          closing()
-          return conversation.append(chat.id, turn.id, role, parts, usage)
-        },
-        emit,
-      })
-    })
     // The folder after the turn is recorded before the turn is told to have ended.
     const recorded = outcome.finally(() => checkpoints?.finish())
     const done = recorded.then(

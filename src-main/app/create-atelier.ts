@@ -9,9 +9,10 @@ import { ContextService } from '../agent/context/context-service'
 import { answerInterruptedCommands } from '../agent/interrupted-commands'
 import { FolderMentions } from '../agent/mentions'
 import { chatInstructions, instructionOptions, instructionsText } from '../agent/project-instructions'
+import { SubagentService } from '../agent/subagents'
 import { subfolderInstructionsHook } from '../agent/subfolder-instructions'
 import { ToolProjectionService } from '../agent/tool-projection'
-import { TurnService } from '../agent/turn-service'
+import { type StartedTurn, TurnService } from '../agent/turn-service'
 import { ApprovalService } from '../approvals/approval-service'
 import { InAppAsker } from '../approvals/askers'
 import { ChatService } from '../chats/chat-service'
@@ -304,6 +305,15 @@ export function createAtelier({
     trust: new FolderTrust(new AppSettingsRepository(db), Date.now),
     home,
   })
+  const subagents = new SubagentService({
+    chats,
+    profiles,
+    preferences,
+    registry,
+    conversation,
+    // A child turn is a turn like any: the service below begins it (it exists by the time a task runs).
+    begin: (request): StartedTurn => agent.begin(request),
+  })
   const agent = new TurnService({
     chats,
     conversation,
@@ -320,6 +330,7 @@ export function createAtelier({
     checkpoints,
     instructions,
     commands,
+    subagents,
     events,
     user: LOCAL_USER,
     readAttachments: (attachments, chat) =>

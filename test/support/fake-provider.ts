@@ -56,6 +56,12 @@ export interface ScriptedResponse {
   usage?: ScriptedUsage
   /** Refuse the request as longer than the model's context window, in the provider's own words. */
   contextOverflow?: ScriptedOverflow
+  /**
+   * Answers only a request whose body (as JSON text) contains this text: the first such script in
+   * the queue is taken, so requests that run side by side (a parent and its subagents) each get
+   * theirs whatever their order. A script without it answers any request.
+   */
+  whenRequestHas?: string
 }
 
 export interface ScriptedUsage {
@@ -230,7 +236,11 @@ export async function startFakeProvider(): Promise<FakeProvider> {
       return sendJson(res, family, route.render())
     }
 
-    const script = chatQueue.shift()
+    const text = chatQueue.some((script) => script.whenRequestHas) ? JSON.stringify(body) : ''
+    const index = chatQueue.findIndex(
+      (script) => !script.whenRequestHas || text.includes(script.whenRequestHas),
+    )
+    const script = index === -1 ? undefined : chatQueue.splice(index, 1)[0]
     // Fail at once and readably: SDKs that retry a 500 are told not to.
     if (!script) return sendError(res, family, 500, NO_SCRIPTED_RESPONSE, { 'x-should-retry': 'false' })
     if (script.status) {

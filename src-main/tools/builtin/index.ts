@@ -8,6 +8,7 @@ import './list-directory'
 import './propose-plan'
 import './read-file'
 import './shell'
+import './task'
 import './update-plan'
 import './write-file'
 

@@ -26,6 +26,7 @@ const SAMPLES: [string, Record<string, unknown>][] = [
     },
   ],
   ['propose_plan', { plan: '## Plan\n\n1. Fix the bug' }],
+  ['task', { description: 'Find the config', prompt: 'Where is the config read?', agent: 'explore' }],
   ['bash', { command: 'npm test -- --watch=false', cwd: 'src' }],
   ['zsh', { command: 'ls' }],
   ['powershell', { command: 'Get-ChildItem' }],
