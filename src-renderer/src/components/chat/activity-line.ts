@@ -48,6 +48,7 @@ const BUILTIN_WORDS: Record<string, BuiltinWords> = {
     plain: 'Propose a plan',
     argument: 'plan',
   },
+  task: { done: 'Delegated', busy: 'Delegating', plain: 'Delegate', argument: 'description' },
   get_current_datetime: {
     done: 'Checked the time',
     busy: 'Checking the time',
