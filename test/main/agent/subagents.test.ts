@@ -8,8 +8,7 @@ import { join } from 'node:path'
 import { Type } from '@sinclair/typebox'
 import { describe, expect, it } from 'vitest'
 import { createAtelier, LOCAL_USER } from '../../../src-main/app/create-atelier'
-import type { Asker } from '../../../src-main/approvals/askers'
-import { defineTool } from '../../../src-main/tools/define-tool'
+import { type Asker, nobodyToAsk } from '../../../src-main/approvals/askers'
 import { FatalToolError } from '../../../src-main/tools/errors'
 import type { SubagentEvent, TurnEvent } from '../../../src-shared/agent'
 import type { Question } from '../../../src-shared/questions'
@@ -19,6 +18,7 @@ import { waitFor } from '../../support/custom-tools'
 import { descendantProcesses } from '../../support/descendants'
 import type { ScriptedResponse } from '../../support/fake-provider'
 import { useTempDirs } from '../../support/temp-dir'
+import { plainTool } from '../../support/test-tools'
 import { toolResult } from '../../support/turn-events'
 
 const PARENT = 'PARENT-PROMPT'
@@ -34,6 +34,23 @@ const to = (marker: string, response: ScriptedResponse): ScriptedResponse => ({
   ...response,
   whenRequestHas: marker,
 })
+
+/**
+ * The parent hands one task to `agent`; its child asks to write a file, then answers; the parent
+ * answers. `description` is the task's.
+ */
+function scriptChildWrite(agent: string, description = `${agent} work`): ScriptedResponse[] {
+  return [
+    to(PARENT, { toolCalls: [task('call_1', agent, 'CHILD-A: write a file', description)] }),
+    to('CHILD-A', {
+      toolCalls: [
+        { id: 'w1', name: 'write_file', arguments: JSON.stringify({ path: 'x.txt', content: 'x' }) },
+      ],
+    }),
+    to('CHILD-A', { text: 'The write did not happen.' }),
+    to(PARENT, { text: 'Done.' }),
+  ]
+}
 
 /** What the children streamed, unwrapped, with the call they ran for. */
 function childEvents(events: readonly TurnEvent[]): SubagentEvent[] {
@@ -51,19 +68,10 @@ function childCalls(events: readonly TurnEvent[], parentCallId?: string): ToolCa
   return [...calls.values()]
 }
 
-const explode = defineTool({
+const explode = plainTool({
   name: 'explode',
   description: 'Fails in a way no retry fixes.',
   parameters: Type.Object({}),
-  settings: {
-    title: 'Explode',
-    description: 'A test tool.',
-    category: 'system',
-    enabledByDefault: true,
-    canDisable: true,
-    defaultParameters: {},
-    parameterDescriptors: [],
-  },
   kind: 'read',
   execute: async () => {
     throw new FatalToolError('the disk is on fire')
@@ -130,16 +138,7 @@ describe('subagents', { timeout: 60_000 }, () => {
 
   it('offers a child only its profile’s tools among the parent’s: explore cannot write', async () => {
     const agent = await fixture()
-    agent.fake.enqueue(
-      to(PARENT, { toolCalls: [task('call_1', 'explore', 'CHILD-A: write a file')] }),
-      to('CHILD-A', {
-        toolCalls: [
-          { id: 'w1', name: 'write_file', arguments: JSON.stringify({ path: 'x.txt', content: 'x' }) },
-        ],
-      }),
-      to('CHILD-A', { text: 'I could not write.' }),
-      to(PARENT, { text: 'Done.' }),
-    )
+    agent.fake.enqueue(...scriptChildWrite('explore'))
     const { events } = await agent.run(`${PARENT} go`)
     const [write] = childCalls(events, 'call_1')
     expect(write?.result).toMatchObject({ isError: true, errorType: 'not_offered' })
@@ -197,16 +196,7 @@ describe('subagents', { timeout: 60_000 }, () => {
         return agent.atelier.questions.ask(question, signal)
       },
     }
-    agent.fake.enqueue(
-      to(PARENT, { toolCalls: [task('call_1', 'general', 'CHILD-A: write it', 'Write the note')] }),
-      to('CHILD-A', {
-        toolCalls: [
-          { id: 'w1', name: 'write_file', arguments: JSON.stringify({ path: 'note.txt', content: 'x' }) },
-        ],
-      }),
-      to('CHILD-A', { text: 'The write was denied.' }),
-      to(PARENT, { text: 'Done.' }),
-    )
+    agent.fake.enqueue(...scriptChildWrite('general', 'Write the note'))
     const running = agent.run(`${PARENT} go`, {
       asker,
       onEvent: (event) => {
@@ -238,17 +228,7 @@ describe('subagents', { timeout: 60_000 }, () => {
     const agent = await fixture()
     agent.atelier.chats.configure({ id: agent.chat.id, approvalMode: 'ask' })
     agent.atelier.approvals.add({ rule: 'task', action: 'allow', scope: 'global' })
-    const { nobodyToAsk } = await import('../../../src-main/approvals/askers')
-    agent.fake.enqueue(
-      to(PARENT, { toolCalls: [task('call_1', 'general', 'CHILD-A: write it')] }),
-      to('CHILD-A', {
-        toolCalls: [
-          { id: 'w1', name: 'write_file', arguments: JSON.stringify({ path: 'note.txt', content: 'x' }) },
-        ],
-      }),
-      to('CHILD-A', { text: 'Denied.' }),
-      to(PARENT, { text: 'Done.' }),
-    )
+    agent.fake.enqueue(...scriptChildWrite('general'))
     const { events } = await agent.run(`${PARENT} go`, { asker: nobodyToAsk })
     const [write] = childCalls(events, 'call_1')
     expect(write?.result).toMatchObject({ isError: true, errorType: 'denied' })
