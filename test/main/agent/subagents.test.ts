@@ -308,7 +308,7 @@ describe('subagents', { timeout: 60_000 }, () => {
     expect(toolResult(events, 'call_1')?.content).toBe('ANSWER-A: it is big.')
   })
 
-  it('keeps the child’s transcript through a restart, hidden from the chat list, opened by its id', async () => {
+  it('keeps the child’s transcript through a restart, hidden from the chat list, opened by its id, deleted with its parent', async () => {
     const dataDir = tempDir()
     const agent = await fixture('openai-chat', [], { dataDir })
     agent.fake.enqueue(
@@ -337,6 +337,9 @@ describe('subagents', { timeout: 60_000 }, () => {
       const parentCall = reopened.agent.view({ id: agent.chat.id }).calls.find((call) => call.id === 'call_1')
       expect(parentCall?.result?.display).toMatchObject({ kind: 'subagent', chatId: display.chatId })
       expect(calls).toEqual([])
+      // It goes with its parent.
+      reopened.chats.delete({ id: agent.chat.id })
+      expect(() => reopened.chats.get(display.chatId)).toThrow(/No chat/)
     } finally {
       await reopened.close()
     }
