@@ -104,8 +104,7 @@ export class SubagentService {
         call.ask({ ...question, chatId: parent.chat.id, subagent: question.subagent ?? label }, stop),
     }
     const { request } = parent
-    const { done } = this.deps.begin({
-      chatId: child.id,
+    const { done } = this.beginIn(child, {
       prompt: task.prompt,
       ...(request.provider && { provider: request.provider }),
       ...(request.maxIterations && { maxIterations: request.maxIterations }),
@@ -122,6 +121,16 @@ export class SubagentService {
         ),
     })
     return this.ended(child, await done, task, profile.name)
+  }
+
+  /** Begins the child's turn; a turn refused before it began (no provider) leaves no empty child chat. */
+  private beginIn(child: Chat, request: Omit<TurnRequest, 'chatId'>): StartedTurn {
+    try {
+      return this.deps.begin({ chatId: child.id, ...request })
+    } catch (error) {
+      this.deps.chats.delete({ id: child.id })
+      throw error
+    }
   }
 
   /**
