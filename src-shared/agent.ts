@@ -204,8 +204,8 @@ export type ProviderStreamEvent =
   | { type: 'usage'; usage: Usage }
   | { type: 'done'; stopReason: StopReason }
 
-/** What a turn streams to whoever asked for it (IPC, the web host, the CLI's `--json`). */
-export const TurnEvent = Type.Union([
+/** What a turn streams of its own (see TurnEvent). */
+const OWN_TURN_EVENTS = [
   Type.Object({ type: Type.Literal('turn_started'), turnId: Type.String(), chatId: Type.String() }),
   Type.Object({ type: Type.Literal('text_delta'), text: Type.String() }),
   Type.Object({ type: Type.Literal('tool_call_started'), id: Type.String(), name: Type.String() }),
@@ -258,5 +258,21 @@ export const TurnEvent = Type.Union([
     code: ErrorCode,
     message: Type.String(),
   }),
-])
+]
+
+/**
+ * What a subagent's turn streamed, passed on in its parent's stream: `parentCallId` is the `task`
+ * call it runs for, `chatId` its own chat. A subagent's subagent is passed on as it came (flat), so
+ * its `parentCallId` names a call of the subagent's chat.
+ */
+export const SubagentEvent = Type.Object({
+  type: Type.Literal('subagent'),
+  parentCallId: Type.String(),
+  chatId: Type.String(),
+  event: Type.Union(OWN_TURN_EVENTS),
+})
+export type SubagentEvent = Static<typeof SubagentEvent>
+
+/** What a turn streams to whoever asked for it (IPC, the web host, the CLI's `--json`). */
+export const TurnEvent = Type.Union([...OWN_TURN_EVENTS, SubagentEvent])
 export type TurnEvent = Static<typeof TurnEvent>

@@ -76,12 +76,23 @@ export const PendingActionView = Type.Object({
 })
 export type PendingActionView = Static<typeof PendingActionView>
 
+/** The subagent a question comes from (a call of a `task`'s child turn): its card says so. */
+export const QuestionAsker = Type.Object({
+  /** The agent profile it runs on. */
+  agent: Type.String(),
+  /** What it was asked to do, as the `task` call described it. */
+  description: Type.String(),
+})
+export type QuestionAsker = Static<typeof QuestionAsker>
+
 /** What every question to the person names: itself, its chat, and the call it belongs to. */
 export const QuestionBase = {
   id: Type.String(),
   chatId: Type.String(),
   callId: Type.String(),
   tool: Type.String(),
+  /** Set when a subagent asks: the question waits in its parent chat's line, labelled with it. */
+  subagent: Type.Optional(QuestionAsker),
 }
 
 /** May this call run? What the policy found, for the person to decide: what it does and why it asks. */

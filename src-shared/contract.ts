@@ -62,6 +62,12 @@ export const Chat = Type.Object({
   approvalMode: Type.Union([ApprovalMode, Type.Null()]),
   createdAt: Type.Number({ description: 'Unix epoch milliseconds' }),
   updatedAt: Type.Number({ description: 'Unix epoch milliseconds' }),
+  /**
+   * A subagent's chat: the chat whose `task` call ran it, and that call. Such a chat is hidden from
+   * the chat list; its conversation opens from the task's card.
+   */
+  parentChatId: Type.Optional(Type.String()),
+  parentCallId: Type.Optional(Type.String()),
 })
 export type Chat = Static<typeof Chat>
 
@@ -89,6 +95,8 @@ export const Preferences = Type.Object({
   checkpoints: CheckpointSettings,
   /** The project's instruction files: which names, and how much of them in all. */
   instructions: InstructionSettings,
+  /** How deep subagents go: 1, a subagent cannot start its own; 2, it can (theirs cannot). */
+  subagentDepth: Type.Union([Type.Literal(1), Type.Literal(2)]),
 })
 export type Preferences = Static<typeof Preferences>
 

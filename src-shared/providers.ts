@@ -183,6 +183,10 @@ export const AgentProfile = Type.Object({
   approvalMode: ApprovalMode,
   /** The built-in profile cannot be edited or deleted. */
   builtin: Type.Boolean(),
+  /** One line on what the profile is for: what the `task` tool's description tells the model of it. */
+  description: Type.String(),
+  /** Whether the agent may hand work to it as a subagent (the `task` tool). */
+  delegable: Type.Boolean(),
 })
 export type AgentProfile = Static<typeof AgentProfile>
 
@@ -195,6 +199,8 @@ const ProfileFields = {
   ]),
   defaultMode: ChatMode,
   approvalMode: ApprovalMode,
+  description: Type.String({ maxLength: 500 }),
+  delegable: Type.Boolean(),
 }
 export const CreateAgentProfileBody = Type.Object(
   {
@@ -202,6 +208,8 @@ export const CreateAgentProfileBody = Type.Object(
     tools: Type.Optional(ProfileFields.tools),
     defaultMode: Type.Optional(ChatMode),
     approvalMode: Type.Optional(ApprovalMode),
+    description: Type.Optional(ProfileFields.description),
+    delegable: Type.Optional(ProfileFields.delegable),
   },
   { additionalProperties: false },
 )

@@ -298,6 +298,19 @@ export const ToolDisplay = Type.Union([
     truncated: Type.Boolean(),
     preview: Type.String(),
   }),
+  /**
+   * A `task` done by a subagent: its chat (the whole transcript, opened from the card), the profile
+   * it ran on, what it was asked, how its turn ended, the tokens it used in all, and its answer whole.
+   */
+  Type.Object({
+    kind: Type.Literal('subagent'),
+    chatId: Type.String(),
+    agent: Type.String(),
+    description: Type.String(),
+    status: Type.Union([Type.Literal('completed'), Type.Literal('failed'), Type.Literal('stopped')]),
+    usage: Type.Object({ inputTokens: Type.Number(), outputTokens: Type.Number() }),
+    answer: Type.String(),
+  }),
 ])
 export type ToolDisplay = Static<typeof ToolDisplay>
 

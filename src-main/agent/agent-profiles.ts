@@ -19,6 +19,9 @@ export const DEFAULT_PROFILE: AgentProfile = {
   defaultMode: 'agent',
   approvalMode: DEFAULT_APPROVAL_MODE,
   builtin: true,
+  description: "Atelier's agent, with every enabled tool.",
+  // The chat's own agent: a task hands work to a profile made for it (explore, general, the person's own).
+  delegable: false,
 }
 
 export class AgentProfileService {
@@ -44,6 +47,11 @@ export class AgentProfileService {
     return profile
   }
 
+  /** The profiles the agent may hand work to (the `task` tool), in list order. */
+  delegable(): AgentProfile[] {
+    return this.list().filter((profile) => profile.delegable)
+  }
+
   /** The profile with exactly this name (names are unique and case-sensitive): the CLI's `--agent NAME`. */
   byName(name: string): AgentProfile {
     const profiles = this.list()
@@ -66,6 +74,8 @@ export class AgentProfileService {
       defaultMode: body.defaultMode ?? 'agent',
       approvalMode: body.approvalMode ?? DEFAULT_APPROVAL_MODE,
       builtin: false,
+      description: body.description ?? '',
+      delegable: body.delegable ?? false,
     }
     this.repository.save(profile, this.now())
     this.changed()

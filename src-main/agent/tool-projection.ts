@@ -13,6 +13,7 @@ import type { ChatService } from '../chats/chat-service'
 import type { ProviderService, ResolvedProvider } from '../providers/provider-service'
 import { wireToolsWithTokens } from '../providers/tool-mapper'
 import { engineOf } from '../tools/builtin/web-search'
+import { TASK_TOOL, taskDescription } from '../tools/builtin/task'
 import { enabledToolDefinitions, type ToolProjection } from '../tools/projection'
 import type { ToolRegistry } from '../tools/registry'
 import type { ToolSettingsService } from '../tools/tool-settings-service'
@@ -36,6 +37,14 @@ export interface ToolProjectionDeps {
   user: string
 }
 
+/** What else narrows a turn's tools. */
+export interface ProjectionLimits {
+  /** The provider searches the web itself: the web_search tool is left out. */
+  hostedSearch?: boolean
+  /** The most the turn may offer (a subagent's turn: its parent's tools). */
+  within?: ReadonlySet<string> | undefined
+}
+
 /** What a chat's next turn would run with: its provider, profile, approval mode and tools. */
 export interface NextTurn {
   chat: Chat
@@ -51,31 +60,39 @@ export class ToolProjectionService {
   /**
    * The tools a turn offers: enabled ones, narrowed to the profile's list when it has one, to
    * reading tools in Read only and Plan modes, to those a tool names as its modes (propose_plan:
-   * Plan only), and to the custom tools of this project folder (with the person's own).
+   * Plan only), to the custom tools of this project folder (with the person's own), and to
+   * `within` when given (a subagent's turn: its parent's tools). `task` comes only when a profile
+   * takes tasks, and lists them.
    */
   async projection(
     profile: AgentProfile,
     approvalMode: ApprovalMode = profile.approvalMode,
     folder: string | null = null,
-    hostedSearch = false,
+    { hostedSearch = false, within }: ProjectionLimits = {},
   ): Promise<ToolProjection> {
     const { registry } = this.deps
     // MCP servers connect now, not at start-up: a turn (or the inspector) is what needs their tools.
     const servers = await this.deps.prepareTools(folder)
     const enabled = enabledToolDefinitions(registry, this.deps.toolSettings, this.deps.user)
     const allowed = profile.tools && new Set(profile.tools)
-    const definitions = enabled.filter(({ name }) => {
+    const delegable = this.deps.profiles.delegable()
+    const filtered = enabled.filter(({ name }) => {
       const entry = registry.get(name)
       const project = entry?.source.kind === 'custom' ? entry.source.project : undefined
       return (
         // The provider searches itself: a second search tool would only make the model choose.
         !(hostedSearch && name === WEB_SEARCH_TOOL && entry?.source.kind === 'builtin') &&
         (!allowed || allowed.has(name)) &&
+        (!within || within.has(name)) &&
+        (name !== TASK_TOOL || delegable.length > 0) &&
         (!offersOnlyReads(approvalMode) || entry?.tool.kind === 'read') &&
         (!entry?.tool.modes || entry.tool.modes.includes(approvalMode)) &&
         (project === undefined || project === folder)
       )
     })
+    const definitions = filtered.map((definition) =>
+      definition.name === TASK_TOOL ? { ...definition, description: taskDescription(delegable) } : definition,
+    )
     return {
       definitions,
       offered: new Set(definitions.map((definition) => definition.name)),
@@ -91,7 +108,7 @@ export class ToolProjectionService {
     const profile = this.deps.profiles.forChat(chat.agent)
     const approvalMode = effectiveApprovalMode(chat, profile)
     const hostedSearch = provider.config.hostedSearch === true
-    const projection = await this.projection(profile, approvalMode, projectFolder(chat), hostedSearch)
+    const projection = await this.projection(profile, approvalMode, projectFolder(chat), { hostedSearch })
     return { chat, provider, profile, approvalMode, projection }
   }
 

@@ -38,6 +38,7 @@ import { QuestionLine } from '../tools/scheduler/question-line'
 import { ToolScheduler } from '../tools/scheduler/scheduler'
 import type { AgentProfileService } from './agent-profiles'
 import type { ContextService } from './context/context-service'
+import type { SubagentService } from './subagents'
 import { buildSystemPrompt, sandboxPrompt } from './system-prompt'
 import { effectiveApprovalMode, projectFolder, type ToolProjectionService } from './tool-projection'
 import { runTurnLoop, type TurnOutcome } from './turn-loop'
@@ -64,6 +65,8 @@ export interface TurnServiceDeps {
   instructions?: (chat: Chat) => string
   /** Turns a prompt that starts with a command's `/name` into the command's prompt. */
   commands?: Pick<SlashCommandService, 'expand'>
+  /** Runs the `task` tool's child turns. */
+  subagents?: Pick<SubagentService, 'forTurn'>
   events: AtelierEvents
   user: string
   /** The person's hooks at a turn's start and end and on its questions (see docs/hooks.md). */
@@ -90,6 +93,8 @@ export interface TurnRequest {
   approvalMode?: ApprovalMode
   /** Who answers the turn's questions; by default the app's chat view (`calls.answer`). */
   asker?: Asker
+  /** The most the turn may offer, whatever its profile and mode allow (a subagent's: its parent's tools). */
+  tools?: ReadonlySet<string>
   /** Stops the turn like the stop button does. */
   signal?: AbortSignal
   onEvent?: (event: TurnEvent) => void
@@ -364,7 +369,8 @@ export class TurnService {
     const folder = projectFolder(chat)
     const checkpoints = this.deps.checkpoints?.forTurn(chat, turn.id)
     const gateIn = (mode: ApprovalMode) => this.deps.approvals.gateFor({ chatId: chat.id, folder, mode })
-    const { hooks } = this.deps
+    // A subagent's turn is part of its parent's: its start and end are told as SubagentStop, once.
+    const hooks = chat.parentChatId ? undefined : this.deps.hooks
     const hooked = { id: chat.id, folder }
     // What the person's hooks add for this turn (SessionStart, UserPromptSubmit), after the instructions.
     let hookContext = ''
@@ -375,7 +381,12 @@ export class TurnService {
       })
     // Where the provider searches the web itself, the web_search tool is left out.
     const projectIn = (mode: ApprovalMode) =>
-      this.deps.projection.projection(profile, mode, folder, provider.config.hostedSearch === true)
+      this.deps.projection.projection(profile, mode, folder, {
+        hostedSearch: provider.config.hostedSearch === true,
+        ...(request.tools && { within: request.tools }),
+      })
+    // The mode the turn is in now: an approved plan moves it on, and a task's subagent follows.
+    let mode = approvalMode
     const outcome = projectIn(approvalMode).then(async (tools) => {
       const hadTurns = () => conversation.turns(chat.id).some((each) => each.id !== turn.id)
       const opening = await hooks?.beforeTurn(hooked, prompt, hadTurns, controller.signal)
@@ -418,13 +429,17 @@ export class TurnService {
         },
         abortTurn: (reason) => controller.abort(new StoppedByTool(reason)),
         // An approved plan: the chat keeps the mode, and this turn goes on in it.
-        switchApprovalMode: async (mode) => {
+        switchApprovalMode: async (next) => {
+          mode = next
           this.deps.chats.configure({ id: chat.id, approvalMode: mode })
-          const next = await projectIn(mode)
-          context.retool(await systemIn(mode, next), next.definitions)
-          running.scheduler?.retool({ offered: next.offered, gate: gateIn(mode) })
+          const retooled = await projectIn(mode)
+          context.retool(await systemIn(mode, retooled), retooled.definitions)
+          running.scheduler?.retool({ offered: retooled.offered, gate: gateIn(mode) })
         },
         ...(checkpoints && { checkpoints }),
+        ...(this.deps.subagents && {
+          subagents: this.deps.subagents.forTurn({ chat, request, approvalMode: () => mode, emit }),
+        }),
         signal: controller.signal,
       })
       return runTurnLoop({

@@ -9,9 +9,10 @@ import { ContextService } from '../agent/context/context-service'
 import { answerInterruptedCommands } from '../agent/interrupted-commands'
 import { FolderMentions } from '../agent/mentions'
 import { chatInstructions, instructionOptions, instructionsText } from '../agent/project-instructions'
+import { SubagentService } from '../agent/subagents'
 import { subfolderInstructionsHook } from '../agent/subfolder-instructions'
 import { projectFolder, ToolProjectionService } from '../agent/tool-projection'
-import { TurnService } from '../agent/turn-service'
+import { type StartedTurn, TurnService } from '../agent/turn-service'
 import { ApprovalService } from '../approvals/approval-service'
 import { InAppAsker } from '../approvals/askers'
 import { ChatService } from '../chats/chat-service'
@@ -332,6 +333,17 @@ export function createAtelier({
     trust: new FolderTrust(new AppSettingsRepository(db), Date.now),
     home,
   })
+  const subagents = new SubagentService({
+    chats,
+    profiles,
+    preferences,
+    registry,
+    conversation,
+    // A child turn is a turn like any: the service below begins it (it exists by the time a task runs).
+    begin: (request): StartedTurn => agent.begin(request),
+    subagentEnded: ({ parent, ...end }) =>
+      turnHooks.subagentEnded({ chat: { id: parent.id, folder: projectFolder(parent) }, ...end }),
+  })
   const agent = new TurnService({
     chats,
     conversation,
@@ -348,6 +360,7 @@ export function createAtelier({
     checkpoints,
     instructions,
     commands,
+    subagents,
     events,
     user: LOCAL_USER,
     hooks: turnHooks,

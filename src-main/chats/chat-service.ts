@@ -56,6 +56,29 @@ export class ChatService {
     return chat
   }
 
+  /**
+   * A subagent's chat, made like its parent (folder, mode, provider, model, approval mode) on the
+   * profile the `task` call names. It is not listed, so the list's views are not told of it.
+   */
+  createChild(
+    parent: Chat,
+    { callId, agent, title }: { callId: string; agent: string; title: string },
+  ): Chat {
+    const createdAt = this.now()
+    const chat: Chat = {
+      ...parent,
+      id: randomUUID(),
+      title: title.trim().slice(0, 200) || DEFAULT_CHAT_TITLE,
+      agent,
+      createdAt,
+      updatedAt: createdAt,
+      parentChatId: parent.id,
+      parentCallId: callId,
+    }
+    this.repository.insert(chat)
+    return chat
+  }
+
   /** The chat with this id, created with these settings when there is none (the CLI's `--chat`). */
   ensure(id: string, { workingDir, mode }: Pick<Chat, 'workingDir' | 'mode'>): Chat {
     const createdAt = this.now()

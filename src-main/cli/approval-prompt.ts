@@ -84,11 +84,15 @@ async function reviewPlan(prompt: Interface, signal: AbortSignal): Promise<AskRe
 }
 
 export function describeRequest(request: ApprovalRequest | ConfirmationRequest): string {
+  // A subagent's call says whose it is: the person answers for the subagent, not for the agent.
+  const asker = request.subagent
+    ? ` (subagent ${request.subagent.agent}: ${request.subagent.description})`
+    : ''
   if (request.kind === 'confirmation') {
     const { label, detail, preview } = request.action
-    return `\n? ${request.tool} proposes a change: ${[label, detail, preview].filter(Boolean).join('\n')}\n`
+    return `\n? ${request.tool}${asker} proposes a change: ${[label, detail, preview].filter(Boolean).join('\n')}\n`
   }
-  const lines = [`\n? ${request.tool} wants to run: ${request.description.summary}`]
+  const lines = [`\n? ${request.tool}${asker} wants to run: ${request.description.summary}`]
   for (const reason of request.reasons) lines.push(`  · ${reason}`)
   for (const command of request.commands ?? []) {
     lines.push(

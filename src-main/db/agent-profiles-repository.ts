@@ -10,6 +10,8 @@ interface ProfileRow {
   tools: string | null
   default_mode: ChatMode
   approval_mode: ApprovalMode
+  description: string
+  delegable: number
 }
 
 /** A tool list that no longer parses means "every enabled tool", the profile's safe default. */
@@ -32,6 +34,8 @@ function toProfile(row: ProfileRow): AgentProfile {
     defaultMode: row.default_mode,
     approvalMode: row.approval_mode,
     builtin: false,
+    description: row.description,
+    delegable: row.delegable === 1,
   }
 }
 
@@ -44,12 +48,14 @@ export class AgentProfilesRepository {
       list: db.prepare<[], ProfileRow>('SELECT * FROM agent_profiles ORDER BY created_at, rowid'),
       get: db.prepare<[string], ProfileRow>('SELECT * FROM agent_profiles WHERE id = ?'),
       upsert: db.prepare(
-        `INSERT INTO agent_profiles (id, name, system_prompt, tools, default_mode, approval_mode, created_at,
-           updated_at)
-         VALUES (@id, @name, @systemPrompt, @tools, @defaultMode, @approvalMode, @now, @now)
+        `INSERT INTO agent_profiles (id, name, system_prompt, tools, default_mode, approval_mode, description,
+           delegable, created_at, updated_at)
+         VALUES (@id, @name, @systemPrompt, @tools, @defaultMode, @approvalMode, @description, @delegable, @now,
+           @now)
          ON CONFLICT (id) DO UPDATE SET name = excluded.name, system_prompt = excluded.system_prompt,
            tools = excluded.tools, default_mode = excluded.default_mode,
-           approval_mode = excluded.approval_mode, updated_at = excluded.updated_at`,
+           approval_mode = excluded.approval_mode, description = excluded.description,
+           delegable = excluded.delegable, updated_at = excluded.updated_at`,
       ),
       delete: db.prepare('DELETE FROM agent_profiles WHERE id = ?'),
     }
@@ -68,6 +74,7 @@ export class AgentProfilesRepository {
     this.statements.upsert.run({
       ...profile,
       tools: profile.tools === null ? null : JSON.stringify(profile.tools),
+      delegable: profile.delegable ? 1 : 0,
       now,
     })
   }

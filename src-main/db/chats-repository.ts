@@ -13,6 +13,8 @@ interface ChatRow {
   approval_mode: ApprovalMode | null
   created_at: number
   updated_at: number
+  parent_chat_id: string | null
+  parent_call_id: string | null
 }
 
 function toChat(row: ChatRow): Chat {
@@ -27,6 +29,8 @@ function toChat(row: ChatRow): Chat {
     approvalMode: row.approval_mode,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    ...(row.parent_chat_id !== null && { parentChatId: row.parent_chat_id }),
+    ...(row.parent_call_id !== null && { parentCallId: row.parent_call_id }),
   }
 }
 
@@ -35,13 +39,16 @@ export class ChatsRepository {
 
   constructor(db: Database) {
     this.statements = {
-      list: db.prepare<[], ChatRow>('SELECT * FROM chats ORDER BY created_at DESC, rowid DESC'),
+      // A subagent's chat is reached from its parent's task card, not listed.
+      list: db.prepare<[], ChatRow>(
+        'SELECT * FROM chats WHERE parent_chat_id IS NULL ORDER BY created_at DESC, rowid DESC',
+      ),
       get: db.prepare<[string], ChatRow>('SELECT * FROM chats WHERE id = ?'),
       insert: db.prepare(
         `INSERT INTO chats (id, title, mode, working_dir, provider, model, agent, approval_mode, created_at,
-           updated_at)
+           updated_at, parent_chat_id, parent_call_id)
          VALUES (@id, @title, @mode, @workingDir, @provider, @model, @agent, @approvalMode, @createdAt,
-           @updatedAt)`,
+           @updatedAt, @parentChatId, @parentCallId)`,
       ),
       insertIfAbsent: db.prepare(
         `INSERT INTO chats (id, title, mode, working_dir, provider, model, agent, approval_mode, created_at,
@@ -73,7 +80,7 @@ export class ChatsRepository {
   }
 
   insert(chat: Chat): void {
-    this.statements.insert.run(chat)
+    this.statements.insert.run({ parentChatId: null, parentCallId: null, ...chat })
   }
 
   /** Inserts unless a chat with that id exists (another process may have just made it); true if inserted. */

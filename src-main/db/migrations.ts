@@ -503,7 +503,66 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE providers ADD COLUMN hosted_search INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 24,
+    name: 'subagents',
+    sql: `
+      -- A subagent's chat: the chat whose task call ran it, and that call. Hidden from the chat list;
+      -- it goes with its parent.
+      ALTER TABLE chats ADD COLUMN parent_chat_id TEXT REFERENCES chats (id) ON DELETE CASCADE;
+      ALTER TABLE chats ADD COLUMN parent_call_id TEXT;
+      CREATE INDEX chats_by_parent ON chats (parent_chat_id);
+
+      -- What the task tool's description says of a profile, and whether it is offered to it.
+      ALTER TABLE agent_profiles ADD COLUMN description TEXT NOT NULL DEFAULT '';
+      ALTER TABLE agent_profiles ADD COLUMN delegable INTEGER NOT NULL DEFAULT 0;
+    `,
+    upgrade: seedSubagentProfiles,
+  },
 ]
+
+/** The profiles a `task` can name from the start; ordinary rows, so the person edits or removes them. */
+const SUBAGENT_PROFILES = [
+  {
+    id: 'explore',
+    name: 'explore',
+    description:
+      'Finds and reads what a question needs in the project (read-only) and reports with file:line references.',
+    systemPrompt: [
+      'You are a subagent exploring a project for another agent, who sees only your final answer.',
+      'Search and read (glob, grep, list_directory, read_file) until you can answer the question you were given; change nothing.',
+      'Answer with what you found, concisely: each finding with its file:line reference, then what it means for the question.',
+      'Leave out file contents the answer does not need; say plainly what you could not find.',
+    ].join('\n'),
+    tools: ['read_file', 'list_directory', 'glob', 'grep'],
+  },
+  {
+    id: 'general',
+    name: 'general',
+    description: 'Does a self-contained piece of work with the same tools as you, and reports what it did.',
+    systemPrompt: [
+      'You are a subagent doing one piece of work for another agent, who sees only your final answer.',
+      'Look before you act: read and search the files that matter before you change them, and keep edits small and precise.',
+      'End with a short report: what you did, what you found, the files you changed, and anything left undone.',
+    ].join('\n'),
+    tools: null,
+  },
+]
+
+/** Seeds `explore` and `general`, each unless the person has a profile of that name already. */
+function seedSubagentProfiles(db: Database): undefined {
+  const insert = db.prepare(
+    `INSERT INTO agent_profiles (id, name, system_prompt, tools, default_mode, approval_mode, description,
+       delegable, created_at, updated_at)
+     SELECT @id, @name, @systemPrompt, @tools, 'agent', 'ask', @description, 1, @now, @now
+     WHERE NOT EXISTS (SELECT 1 FROM agent_profiles WHERE name = @name OR id = @id)`,
+  )
+  const now = Date.now()
+  for (const profile of SUBAGENT_PROFILES) {
+    insert.run({ ...profile, tools: profile.tools && JSON.stringify(profile.tools), now })
+  }
+  return undefined
+}
 
 /**
  * Widens the CHECK of the two approval-mode columns to take `plan`. SQLite cannot alter a column's

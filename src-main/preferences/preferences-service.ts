@@ -22,6 +22,8 @@ export const DEFAULT_PREFERENCES: Preferences = {
   sandbox: DEFAULT_SANDBOX_SETTINGS,
   checkpoints: DEFAULT_CHECKPOINT_SETTINGS,
   instructions: DEFAULT_INSTRUCTION_SETTINGS,
+  // A subagent that delegates again multiplies cost and hides work two levels down: off unless asked for.
+  subagentDepth: 1,
 }
 
 /**

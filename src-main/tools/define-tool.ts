@@ -50,5 +50,6 @@ export function withHost(call: ToolCallRecord, host: ToolHost): ToolContext {
     journal: host.journal,
     ask: host.ask,
     switchApprovalMode: host.switchApprovalMode,
+    subagents: host.subagents,
   }
 }

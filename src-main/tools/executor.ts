@@ -202,6 +202,7 @@ export class ToolExecutor {
       ...(scope.abortTurn && { abortTurn: scope.abortTurn }),
       ...(scope.ask && { ask: scope.ask }),
       ...(scope.switchApprovalMode && { switchApprovalMode: scope.switchApprovalMode }),
+      ...(scope.subagents && { subagents: scope.subagents }),
     }
     const maxChars = tool.maxResultChars ?? this.maxResultChars
     return new PreparedCall(

@@ -2,7 +2,7 @@ import type { Static, TSchema } from '@sinclair/typebox'
 import type { ApprovalMode, PendingActionView } from '../../src-shared/approvals'
 import type { ChatMode } from '../../src-shared/contract'
 import type { ElicitationQuestion } from '../../src-shared/elicitation'
-import type { Answer } from '../../src-shared/questions'
+import type { Answer, Question } from '../../src-shared/questions'
 import type {
   ToolCallDescription,
   ToolDefinition,
@@ -21,11 +21,39 @@ import type { SearchEndpoints } from './web-search/search-engines'
 
 export type { FreshnessLedger, ToolDefinition, ToolSettingsMetadata, ToolSource }
 
-/** What a running tool may ask the person, before the scheduler gives it an id and a place in line. */
+/**
+ * What a running tool may ask the person, before the scheduler gives it an id and a place in line;
+ * or a whole question a subagent's call asks, passed on (its own call, tool and label kept).
+ */
 export type ToolQuestion =
   | { kind: 'confirmation'; action: PendingActionView }
   | ({ kind: 'elicitation' } & ElicitationQuestion)
   | { kind: 'plan'; plan: string }
+  | Question
+
+/** A piece of work the model hands to a subagent: the `task` tool's arguments. */
+export interface SubagentTask {
+  /** What it is to do, in a few words: what the person sees. */
+  description: string
+  /** Everything it is told: it sees nothing else of the conversation. */
+  prompt: string
+  /** The agent profile it runs on, by name. */
+  agent: string
+}
+
+/**
+ * Runs subagents for one call of a turn (the `task` tool): a child turn on an agent profile, in
+ * the chat's folder and mode, offered at most the tools this turn was offered.
+ */
+export interface SubagentHost {
+  /**
+   * What a task on this profile may do: `read` when its child is offered only reading tools, else
+   * `other`. Throws the ToolError the model reads for a profile no task can run on.
+   */
+  kindOf(agent: string): ToolKind
+  /** Runs the child turn to its end: its answer, or an error result when it failed or was stopped. */
+  run(task: SubagentTask, signal: AbortSignal): Promise<ToolOutput>
+}
 
 /** A person's answer, or why none can come (a run with no terminal to ask on). */
 export type AskResult = Answer | { decision: 'unanswered'; reason: string }
@@ -98,10 +126,18 @@ export interface ToolHost {
    * terminal); rejects when the call is stopped first.
    */
   ask?: (question: ToolQuestion, signal: AbortSignal) => Promise<AskResult>
+  /** Runs subagents (the `task` tool); absent outside a turn. */
+  subagents?: SubagentHost
 }
 
 /** Everything an in-process tool may know about the call it is serving: the record and its host. */
 export type ToolContext = ToolCallRecord & ToolHost
+
+/**
+ * A call in words and paths. Its kind is the tool's unless the call says otherwise: a task's is
+ * its profile's, which the approval policy judges it by.
+ */
+export type CallDescription = Omit<ToolCallDescription, 'kind'> & { kind?: ToolKind }
 
 /** A result with more control than a plain string. Only `content` reaches the model. */
 export interface ToolOutput {
@@ -137,7 +173,12 @@ export interface RegisteredTool {
   /** The approval modes a turn offers it in (propose_plan: plan only); absent, every mode. */
   modes?: readonly ApprovalMode[]
   /** A call in words and paths, before it runs; by default the kind and the tool's name. */
-  describe?: (args: unknown, context: ToolContext) => Promise<Omit<ToolCallDescription, 'kind'>>
+  describe?: (args: unknown, context: ToolContext) => Promise<CallDescription>
+  /**
+   * Its calls run beside the response's other calls whatever their kind, as reads do: each orders
+   * its own work (a task's child turn has a scheduler of its own).
+   */
+  concurrent?: boolean
   /** What the call would change, shown to a person deciding on it; nothing is written. */
   preview?: (args: unknown, context: ToolContext) => Promise<ToolDisplay | undefined>
   /**
@@ -170,10 +211,7 @@ export interface ToolSpec<Parameters extends TSchema>
   name: string
   description: string
   parameters: Parameters
-  describe?: (
-    args: Static<Parameters>,
-    context: ToolContext,
-  ) => Promise<Omit<ToolCallDescription, 'kind'>> | Omit<ToolCallDescription, 'kind'>
+  describe?: (args: Static<Parameters>, context: ToolContext) => Promise<CallDescription> | CallDescription
   preview?: (args: Static<Parameters>, context: ToolContext) => Promise<ToolDisplay | undefined>
   check?: (args: Static<Parameters>, context: ToolContext) => Promise<void>
   /** Receives arguments that already passed the schema. */

@@ -63,6 +63,12 @@ export interface ScriptedResponse {
    * `web_search_tool_result` blocks, and a `citations_delta` per page in the text block.
    */
   webSearch?: ScriptedWebSearch
+  /**
+   * Answers only a request whose body (as JSON text) contains this text: the first such script in
+   * the queue is taken, so requests that run side by side (a parent and its subagents) each get
+   * theirs whatever their order. A script without it answers any request.
+   */
+  whenRequestHas?: string
 }
 
 export interface ScriptedWebSearch {
@@ -242,7 +248,11 @@ export async function startFakeProvider(): Promise<FakeProvider> {
       return sendJson(res, family, route.render())
     }
 
-    const script = chatQueue.shift()
+    const text = chatQueue.some((script) => script.whenRequestHas) ? JSON.stringify(body) : ''
+    const index = chatQueue.findIndex(
+      (script) => !script.whenRequestHas || text.includes(script.whenRequestHas),
+    )
+    const script = index === -1 ? undefined : chatQueue.splice(index, 1)[0]
     // Fail at once and readably: SDKs that retry a 500 are told not to.
     if (!script) return sendError(res, family, 500, NO_SCRIPTED_RESPONSE, { 'x-should-retry': 'false' })
     if (script.status) {

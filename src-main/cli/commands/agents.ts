@@ -75,7 +75,7 @@ export function registerAgentsCommand(program: Command): void {
         if (options.json) return printJson(list)
         const width = Math.max(...list.map((profile) => profile.name.length))
         for (const profile of list) {
-          const origin = profile.builtin ? '  (built-in)' : ''
+          const origin = `${profile.builtin ? '  (built-in)' : ''}${profile.delegable ? '  (takes tasks)' : ''}`
           process.stdout.write(
             `${profile.name.padEnd(width)}  ${profile.defaultMode.padEnd('agent'.length)}  ${profile.approvalMode.padEnd('accept-edits'.length)}  ${toolsOf(profile)}${origin}\n`,
           )

@@ -162,21 +162,40 @@ function printJsonLine(event: TurnEvent): void {
   process.stdout.write(`${JSON.stringify(event)}\n`)
 }
 
+type Write = (text: string) => void
+
+const toStdout: Write = (text) => process.stdout.write(text)
+const toStderr: Write = (text) => process.stderr.write(text)
+
 /**
  * The answer on stdout, so it can be piped; what the agent does on stderr, so it can be watched:
- * each call as it is made, its count as it moves, and how it ended.
+ * each call as it is made, its count as it moves, and how it ended. A subagent's activity is
+ * printed the same way, indented under its task; its answer is the task's result, not the run's.
  */
-function printerForPerson(): (event: TurnEvent) => void {
+function printerForPerson(out: Write = toStdout, err: Write = toStderr): (event: TurnEvent) => void {
   const counts = new Map<string, string>()
+  const subagents = new Map<string, (event: TurnEvent) => void>()
   let planned = false
   return (event) => {
     planned ||= isUnreviewedPlan(event)
     switch (event.type) {
+      case 'subagent': {
+        let print = subagents.get(event.parentCallId)
+        if (!print) {
+          print = printerForPerson(
+            () => {},
+            (text) => err(text.replace(/^(?=.)/gm, '    ')),
+          )
+          subagents.set(event.parentCallId, print)
+        }
+        print(event.event)
+        break
+      }
       case 'text_delta':
-        process.stdout.write(event.text)
+        out(event.text)
         break
       case 'tool_call_completed':
-        process.stderr.write(`\n→ ${event.name} ${event.arguments}\n`)
+        err(`\n→ ${event.name} ${event.arguments}\n`)
         break
       case 'tool_call': {
         const { call } = event
@@ -184,23 +203,21 @@ function printerForPerson(): (event: TurnEvent) => void {
         const counted = call.progress?.counted && countedProgressText(call.progress.counted)
         if (counted && counts.get(call.id) !== counted) {
           counts.set(call.id, counted)
-          process.stderr.write(`  ⋯ ${counted}\n`)
+          err(`  ⋯ ${counted}\n`)
         }
         if (!call.result) break
         const unasked = call.decisions.find(({ kind, by }) => kind === 'approval' && by === 'nobody')
         if (unasked) {
-          process.stderr.write(
-            `  ✗ needs approval, and this run cannot ask (see --approval): ${unasked.message ?? ''}\n`,
-          )
+          err(`  ✗ needs approval, and this run cannot ask (see --approval): ${unasked.message ?? ''}\n`)
         }
         const { isError, content, durationMs, display } = call.result
         const mark = isError ? `✗ ${call.name}: ${firstLine(content)}` : `✓ ${call.name}`
-        process.stderr.write(`${mark} (${Math.round(durationMs)} ms)\n`)
-        if (display?.kind === 'plan') process.stderr.write(`${indented(planChecklist(display.steps))}\n`)
+        err(`${mark} (${Math.round(durationMs)} ms)\n`)
+        if (display?.kind === 'plan') err(`${indented(planChecklist(display.steps))}\n`)
         if (display?.kind === 'proposed-plan') {
           // The plan is what a plan-mode run answers: on stdout, where the answer goes.
-          if (!display.approvedMode) process.stdout.write(`${display.plan.trimEnd()}\n`)
-          else process.stderr.write(`  approved, going on in ${display.approvedMode} mode\n`)
+          if (!display.approvedMode) out(`${display.plan.trimEnd()}\n`)
+          else err(`  approved, going on in ${display.approvedMode} mode\n`)
         }
         break
       }
@@ -222,29 +239,25 @@ function printerForPerson(): (event: TurnEvent) => void {
         break
       case 'servers_unavailable':
         for (const { name, error } of event.servers) {
-          process.stderr.write(
-            `MCP server “${name}” is unavailable, so its tools are not offered: ${error}.\n`,
-          )
+          err(`MCP server “${name}” is unavailable, so its tools are not offered: ${error}.\n`)
         }
         break
       case 'retry':
-        process.stderr.write(`\n${event.message} — retrying in ${(event.delayMs / 1000).toFixed(1)} s\n`)
+        err(`\n${event.message} — retrying in ${(event.delayMs / 1000).toFixed(1)} s\n`)
         break
       case 'compaction_completed': {
         const { compaction } = event
         const how = compaction.summary ? 'summarized the earlier conversation' : 'elided older tool outputs'
-        process.stderr.write(
-          `  ⋯ context compacted: ${how} (${compaction.tokensBefore} → ${compaction.tokensAfter} tokens)\n`,
-        )
+        err(`  ⋯ context compacted: ${how} (${compaction.tokensBefore} → ${compaction.tokensAfter} tokens)\n`)
         break
       }
       case 'turn_completed':
-        process.stdout.write('\n')
-        if (event.status === 'stopped' && !planned) process.stderr.write('Stopped.\n')
+        out('\n')
+        if (event.status === 'stopped' && !planned) err('Stopped.\n')
         break
       case 'turn_error':
-        process.stdout.write('\n')
-        process.stderr.write(`atelier: ${event.message} (${event.code})\n`)
+        out('\n')
+        err(`atelier: ${event.message} (${event.code})\n`)
         break
     }
   }

@@ -31,6 +31,8 @@ export interface ToolCallScope {
   ask?: ToolHost['ask']
   /** Puts the chat in another approval mode from the turn's next request on (see ToolHost). */
   switchApprovalMode?: ToolHost['switchApprovalMode']
+  /** Runs subagents for the call (see ToolHost). */
+  subagents?: ToolHost['subagents']
   /** The person ran it themselves outside the sandbox (`atelier tool --no-sandbox`): commands run as they are. */
   unsandboxed?: boolean
 }

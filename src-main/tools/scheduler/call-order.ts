@@ -8,8 +8,6 @@
  * The lock is per turn, not per path: a shell command can touch any path, so finer locks would not
  * be sound, and a turn is the only writer of its chat's folder.
  */
-import type { ToolKind } from '../../../src-shared/tools'
-
 export interface CallSlot {
   /** Resolves when the call may start. */
   ready: Promise<void>
@@ -23,9 +21,8 @@ export class CallOrder {
   /** When each reading call since then will have finished. */
   private readsSince: Promise<unknown>[] = []
 
-  /** A place in line for the next call, taken in call order. */
-  slot(kind: ToolKind): CallSlot {
-    const alone = kind !== 'read'
+  /** A place in line for the next call, taken in call order: `alone` for any call but a read. */
+  slot(alone: boolean): CallSlot {
     const after = alone ? Promise.all([this.lastAlone, ...this.readsSince]) : this.lastAlone
     let release = () => {}
     const over = new Promise<void>((done) => {

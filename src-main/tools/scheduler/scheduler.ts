@@ -22,7 +22,7 @@ import type { ToolKind, ToolSource } from '../../../src-shared/tools'
 import { untilAborted } from '../../core/abort'
 import { FatalToolError, ToolError } from '../errors'
 import type { HookPermission, PreparedCall, ToolExecutor, ToolHookCall } from '../executor'
-import type { AskResult, ToolHost, ToolQuestion } from '../types'
+import type { AskResult, SubagentHost, ToolHost, ToolQuestion } from '../types'
 import { CallOrder, type CallSlot } from './call-order'
 import { type CallSink, CallTracker } from './call-tracker'
 import type { Asked, QuestionLine } from './question-line'
@@ -64,6 +64,8 @@ export interface SchedulerSetup {
   switchApprovalMode?: ToolHost['switchApprovalMode']
   /** Snapshots the folder around each call that may change it. */
   checkpoints?: CallCheckpoints
+  /** Runs subagents for a call (the `task` tool), given the call, what the turn offers and how it asks. */
+  subagents?: (call: SubagentCall) => SubagentHost
   /** The person's stop. */
   signal: AbortSignal
 }
@@ -76,6 +78,13 @@ export interface CheckpointedCall {
   source: ToolSource
   /** Real paths from its description: a file tool changes these and nothing else. */
   locations: readonly string[]
+}
+
+/** The call a subagent runs for: it is offered at most `offered`, and asks the person through `ask`. */
+export interface SubagentCall {
+  callId: string
+  offered: ReadonlySet<string>
+  ask: NonNullable<ToolHost['ask']>
 }
 
 /** Snapshots the chat's folder around each call that may change it (see src-main/checkpoints/). */
@@ -155,7 +164,7 @@ export class ToolScheduler {
             return
           }
           tracker.scheduled(prepared.tool.settings.title)
-          const slot = order.slot(prepared.tool.kind)
+          const slot = order.slot(prepared.tool.kind !== 'read' && !prepared.tool.concurrent)
           const before = previous
           let decided = () => {}
           previous = new Promise((done) => {
@@ -279,14 +288,20 @@ export class ToolScheduler {
     signal: AbortSignal,
   ): Promise<AskResult> {
     const { id, chatId, name } = tracker.state
-    const full: Question = { ...question, id: randomUUID(), chatId, callId: id, tool: name }
+    // A subagent's question is passed on whole: it names its own call and tool, and waits here.
+    const full: Question =
+      'id' in question
+        ? { ...question, chatId }
+        : { ...question, id: randomUUID(), chatId, callId: id, tool: name }
     const asked = await this.ask(tracker, full, signal)
     tracker.decided(decisionOn(full, asked))
     return asked.answer
   }
 
   private scopeOf(tracker: CallTracker) {
-    const { chat, user, abortTurn, switchApprovalMode, sink } = this.setup
+    const { chat, user, abortTurn, switchApprovalMode, subagents, sink } = this.setup
+    const ask = (question: ToolQuestion, signal: AbortSignal) =>
+      this.askWhileRunning(tracker, question, signal)
     return {
       chatId: chat.id,
       user,
@@ -296,7 +311,8 @@ export class ToolScheduler {
       offered: this.offered,
       ...(abortTurn && { abortTurn }),
       ...(switchApprovalMode && { switchApprovalMode }),
-      ask: (question: ToolQuestion, signal: AbortSignal) => this.askWhileRunning(tracker, question, signal),
+      ...(subagents && { subagents: subagents({ callId: tracker.state.id, offered: this.offered, ask }) }),
+      ask,
       onUpdate: (progress: Parameters<ToolHost['onUpdate']>[0]) => {
         if (progress.kind === 'output') {
           sink.emit({ type: 'tool_output', callId: tracker.state.id, output: progress })

@@ -47,7 +47,7 @@ describe('compaction', { timeout: 60_000 }, () => {
     // A window that the first turn fills to just under the threshold (80 %): the second passes it.
     const firstPrompt = `Tell me about the alpha plan. ${'alpha '.repeat(300)}`
     // Longer than the share of the window a summary leaves verbatim (40 %): it is summarized too.
-    const firstAnswer = `The alpha plan is this. ${'detail '.repeat(1600)}`
+    const firstAnswer = `The alpha plan is this. ${'detail '.repeat(2400)}`
     const window = Math.ceil((base + (firstPrompt.length + firstAnswer.length) / 4 + 100) / 0.8)
     agent.atelier.providers.update({ id: agent.chat.provider ?? '', contextWindow: window })
 

@@ -36,15 +36,25 @@ describe('atelier agents (built CLI)', { timeout: 60_000 }, () => {
       profiles.map(({ name, tools, defaultMode, builtin }) => ({ name, tools, defaultMode, builtin })),
     ).toEqual([
       { name: 'Default', tools: null, defaultMode: 'agent', builtin: true },
+      // The subagent profiles every data folder starts with: ordinary profiles, editable.
+      {
+        name: 'explore',
+        tools: ['read_file', 'list_directory', 'glob', 'grep'],
+        defaultMode: 'agent',
+        builtin: false,
+      },
+      { name: 'general', tools: null, defaultMode: 'agent', builtin: false },
       { name: 'reviewer', tools: ['read_file', 'grep'], defaultMode: 'agent', builtin: false },
       { name: 'talker', tools: null, defaultMode: 'chat', builtin: false },
     ])
     // Without --prompt a profile speaks as the Default one does.
-    expect(profiles[1]?.systemPrompt).toBe(profiles[0]?.systemPrompt)
-    expect(profiles[2]?.systemPrompt).toBe('Talk.')
+    expect(profiles[3]?.systemPrompt).toBe(profiles[0]?.systemPrompt)
+    expect(profiles[4]?.systemPrompt).toBe('Talk.')
     expect((await atelier(dataDir, 'agents', 'list')).stdout).toBe(
       [
         'Default   agent  ask           every enabled tool  (built-in)',
+        'explore   agent  ask           read_file, list_directory, glob, grep  (takes tasks)',
+        'general   agent  ask           every enabled tool  (takes tasks)',
         'reviewer  agent  ask           read_file, grep',
         'talker    chat   read-only     every enabled tool',
         '',
@@ -58,7 +68,7 @@ describe('atelier agents (built CLI)', { timeout: 60_000 }, () => {
     const remaining = JSON.parse(
       (await atelier(dataDir, 'agents', 'list', '--json')).stdout,
     ) as AgentProfile[]
-    expect(remaining.map((profile) => profile.name)).toEqual(['Default', 'talker'])
+    expect(remaining.map((profile) => profile.name)).toEqual(['Default', 'explore', 'general', 'talker'])
   })
 
   it('refuses a taken name, unknown tools and removing Default, with exit 1 and the reason', async () => {
@@ -98,12 +108,12 @@ describe('atelier agents (built CLI)', { timeout: 60_000 }, () => {
     expect(await atelier(dataDir, 'agents', 'remove', 'Reviewer')).toMatchObject({
       code: 1,
       stderr:
-        'atelier: No agent profile named "Reviewer". Profiles: Default, reviewer, echoer. (not_found)\n',
+        'atelier: No agent profile named "Reviewer". Profiles: Default, explore, general, reviewer, echoer. (not_found)\n',
     })
 
     const names = (
       JSON.parse((await atelier(dataDir, 'agents', 'list', '--json')).stdout) as AgentProfile[]
     ).map((profile) => profile.name)
-    expect(names).toEqual(['Default', 'reviewer', 'echoer'])
+    expect(names).toEqual(['Default', 'explore', 'general', 'reviewer', 'echoer'])
   })
 })

@@ -397,7 +397,9 @@ describe('atelier run (built CLI)', { timeout: 120_000 }, () => {
 
       expect(code).toBe(1)
       expect(stdout).toBe('')
-      expect(stderr).toBe('atelier: No agent profile named "nobody". Profiles: Default. (not_found)\n')
+      expect(stderr).toBe(
+        'atelier: No agent profile named "nobody". Profiles: Default, explore, general. (not_found)\n',
+      )
       expect(fake.requests).toEqual([])
       expect(opened((app) => app.chats.list())).toEqual([])
     })

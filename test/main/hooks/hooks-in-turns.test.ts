@@ -320,9 +320,15 @@ fs.writeFileSync(file, fs.readFileSync(file, 'utf8').split('\\n').map((line) => 
       Stop: all,
       Notification: all,
       PreCompact: all,
-      SubagentStop: [{ matcher: 'reviewer', hooks: [command(logger)] }],
+      SubagentStop: [{ matcher: 'explore', hooks: [command(logger)] }],
     })
-    setup.fake.enqueue({ text: 'One.' })
+    // The first turn hands a task to `explore`: SubagentStop, and no Stop or SessionStart of its own.
+    const task = { description: 'Look around', prompt: 'What is here?', agent: 'explore' }
+    setup.fake.enqueue(
+      { toolCalls: [{ id: 'call_task', name: 'task', arguments: JSON.stringify(task) }] },
+      { text: 'Nothing much.' },
+      { text: 'One.' },
+    )
     await setup.run('first')
     setup.atelier.chats.configure({ id: setup.chat.id, approvalMode: 'ask' })
     setup.fake.enqueue({ toolCalls: [bash('call_ask', 'echo hi')] }, { text: 'Two.' })
@@ -330,9 +336,11 @@ fs.writeFileSync(file, fs.readFileSync(file, 'utf8').split('\\n').map((line) => 
     setup.fake.enqueue({ text: 'A summary of the chat so far.' })
     await setup.atelier.agent.compact({ id: setup.chat.id })
     const { turns } = setup.atelier.hooks
-    const chat = { id: setup.chat.id, folder: setup.project }
-    await turns.subagentEnded({ chat, agent: 'reviewer', status: 'completed' })
-    await turns.subagentEnded({ chat, agent: 'writer', status: 'completed' })
+    await turns.subagentEnded({
+      chat: { id: setup.chat.id, folder: setup.project },
+      agent: 'writer',
+      status: 'completed',
+    })
 
     // A Notification hook does not hold the question back, so its line may land after a later one.
     expect(readFileSync(log, 'utf8').trim().split('\n').sort()).toEqual(
@@ -342,7 +350,7 @@ fs.writeFileSync(file, fs.readFileSync(file, 'utf8').split('\\n').map((line) => 
         'Notification approval',
         'Stop completed',
         'PreCompact manual',
-        'SubagentStop reviewer',
+        'SubagentStop explore',
       ].sort(),
     )
   })

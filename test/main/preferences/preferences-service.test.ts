@@ -20,6 +20,7 @@ describe('PreferencesService', () => {
       compactionThresholdPercent: 80,
       sandbox: DEFAULT_SANDBOX_SETTINGS,
       checkpoints: DEFAULT_CHECKPOINT_SETTINGS,
+      subagentDepth: 1,
       instructions: DEFAULT_INSTRUCTION_SETTINGS,
     })
     first.preferences.update({ theme: 'dark', maxIterations: 12 })
@@ -34,6 +35,7 @@ describe('PreferencesService', () => {
         compactionThresholdPercent: 80,
         sandbox: DEFAULT_SANDBOX_SETTINGS,
         checkpoints: DEFAULT_CHECKPOINT_SETTINGS,
+        subagentDepth: 1,
         instructions: DEFAULT_INSTRUCTION_SETTINGS,
       })
     } finally {
@@ -92,6 +94,7 @@ describe('PreferencesService', () => {
         compactionThresholdPercent: 80,
         sandbox: DEFAULT_SANDBOX_SETTINGS,
         checkpoints: DEFAULT_CHECKPOINT_SETTINGS,
+        subagentDepth: 1,
         instructions: DEFAULT_INSTRUCTION_SETTINGS,
       })
       expect(atelier.preferences.update({ theme: 'light' })).toEqual({
@@ -102,6 +105,7 @@ describe('PreferencesService', () => {
         compactionThresholdPercent: 80,
         sandbox: DEFAULT_SANDBOX_SETTINGS,
         checkpoints: DEFAULT_CHECKPOINT_SETTINGS,
+        subagentDepth: 1,
         instructions: DEFAULT_INSTRUCTION_SETTINGS,
       })
       expect(atelier.preferences.get()).toEqual({
@@ -112,6 +116,7 @@ describe('PreferencesService', () => {
         compactionThresholdPercent: 80,
         sandbox: DEFAULT_SANDBOX_SETTINGS,
         checkpoints: DEFAULT_CHECKPOINT_SETTINGS,
+        subagentDepth: 1,
         instructions: DEFAULT_INSTRUCTION_SETTINGS,
       })
     } finally {

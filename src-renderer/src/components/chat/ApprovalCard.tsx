@@ -234,6 +234,11 @@ export function WaitingCard({
         <span className="approval-title">{title}</span>
         <span className="badge badge--approval">Waiting for you</span>
       </header>
+      {question.subagent && (
+        <p className="approval-subagent">
+          Asked by the subagent <strong>{question.subagent.agent}</strong>: {question.subagent.description}
+        </p>
+      )}
       {children}
       <AnswerError error={error} />
       <p className="approval-keys" id={`${id}-keys`}>

@@ -2,7 +2,7 @@ import { memo, useDeferredValue } from 'react'
 import type { Usage } from '../../../../src-shared/agent'
 import type { ToolCallState } from '../../../../src-shared/tool-calls'
 import { CopyButton } from './CopyButton'
-import { type AssistantPart, responsePieces, type ShellChunk } from './conversation'
+import { type AssistantPart, responsePieces, type ShellChunk, type UsageTotal } from './conversation'
 import { MarkdownText } from './MarkdownText'
 import { focusableMessage, MessageAction, MessageActions } from './MessageActions'
 import { useMessageActionsContext } from './message-actions-context'
@@ -23,6 +23,8 @@ interface AssistantMessageProps {
   live: boolean
   /** Its tokens, when the provider reported them. */
   usage?: Usage | undefined
+  /** What the subagents of its `task` calls used, in all (not in the context: their own). */
+  subagentUsage?: UsageTotal | undefined
 }
 
 function StreamingText({ text }: { text: string }) {
@@ -48,6 +50,7 @@ export const AssistantMessage = memo(function AssistantMessage({
   active,
   live,
   usage,
+  subagentUsage,
 }: AssistantMessageProps) {
   const actions = useMessageActionsContext()
   const pieces = responsePieces(parts)
@@ -111,6 +114,11 @@ export const AssistantMessage = memo(function AssistantMessage({
           <span className="message-usage" title="Tokens of this response, as the provider counted them">
             <span className="visually-hidden">Tokens: </span>
             {usageText(usage)}
+          </span>
+        )}
+        {subagentUsage && (
+          <span className="message-usage" title="Tokens its subagents used, in their own contexts">
+            subagents: {usageText(subagentUsage)}
           </span>
         )}
       </MessageActions>

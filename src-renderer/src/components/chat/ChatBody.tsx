@@ -19,6 +19,7 @@ import { QuestionsContext, type QuestionsContextValue } from './questions-contex
 import { RewindDialog } from './RewindDialog'
 import { RewindListDialog } from './RewindListDialog'
 import { RewindNotice } from './RewindNotice'
+import { SubagentsContext } from './subagents-context'
 import { TurnBanners } from './TurnBanners'
 import { changedCount, useCheckpoints } from './useCheckpoints'
 import type { useConversation } from './useConversation'
@@ -172,32 +173,34 @@ export function ChatBody({
       <QuestionsContext.Provider value={questions}>
         <CheckpointsContext.Provider value={checkpoints}>
           <MessageActionsContext.Provider value={messageActions.value}>
-            <MessageList
-              rows={shownRows}
-              calls={state.calls}
-              output={state.output}
-              activeTurnId={runningTurn(state)?.id}
-              follow={follow}
-              onRetry={
-                !running && retryPrompt
-                  ? () => {
-                      textarea.current?.focus()
-                      setFollow((count) => count + 1)
-                      void retry()
-                    }
-                  : undefined
-              }
-              empty={
-                state.loaded ? (
-                  <EmptyConversation
-                    noProvider={noProvider}
-                    workingDir={chat.workingDir}
-                    mode={chat.mode}
-                    approvalMode={approvalMode}
-                  />
-                ) : null
-              }
-            />
+            <SubagentsContext.Provider value={state.subagents}>
+              <MessageList
+                rows={shownRows}
+                calls={state.calls}
+                output={state.output}
+                activeTurnId={runningTurn(state)?.id}
+                follow={follow}
+                onRetry={
+                  !running && retryPrompt
+                    ? () => {
+                        textarea.current?.focus()
+                        setFollow((count) => count + 1)
+                        void retry()
+                      }
+                    : undefined
+                }
+                empty={
+                  state.loaded ? (
+                    <EmptyConversation
+                      noProvider={noProvider}
+                      workingDir={chat.workingDir}
+                      mode={chat.mode}
+                      approvalMode={approvalMode}
+                    />
+                  ) : null
+                }
+              />
+            </SubagentsContext.Provider>
           </MessageActionsContext.Provider>
         </CheckpointsContext.Provider>
       </QuestionsContext.Provider>

@@ -131,6 +131,7 @@ export function MessageList({ rows, calls, output, activeTurnId, onRetry, empty,
             active={row.turnId === activeTurnId}
             live={row.live}
             usage={row.usage}
+            subagentUsage={row.subagentUsage}
           />
         )
       case 'turn_end': {

@@ -15,6 +15,7 @@ import { HookRuns } from './HookRuns'
 import { MarkdownText } from './MarkdownText'
 import { PlanChecklist, PlanQuestion } from './PlanCards'
 import { ShellOutput } from './ShellOutput'
+import { SubagentSection } from './SubagentSection'
 import { ToolImages } from './ToolImages'
 import { resultSize, ToolResultBody } from './ToolResultBody'
 import { formatDuration, headline, parseJson, prettyArguments } from './tool-display'
@@ -175,6 +176,7 @@ export const ToolCallCard = memo(function ToolCallCard({
   const rendered = display?.kind === 'rendered' ? display : undefined
   const plan = display?.kind === 'plan' ? display : undefined
   const proposed = display?.kind === 'proposed-plan' ? display : undefined
+  const subagent = display?.kind === 'subagent' ? display : undefined
   const liveOutput = output ?? []
   const counted = result ? undefined : state?.progress?.counted
   const partial = result ? undefined : state?.progress?.partial
@@ -343,8 +345,15 @@ export const ToolCallCard = memo(function ToolCallCard({
         {counted && <CountedProgressBar name={call.name} progress={counted} />}
         {partial && <PartialView name={call.name} partial={partial} />}
 
+        {call.name === 'task' && (
+          <SubagentSection
+            call={call}
+            display={subagent}
+            failure={result?.isError && !subagent ? result.content : undefined}
+          />
+        )}
         {result && rendered && <RenderedResult name={call.name} result={result} display={rendered} />}
-        {result && !rendered && (
+        {result && !rendered && call.name !== 'task' && (
           <details
             className={`tool-section tool-result${result.isError ? ' tool-result--error' : ''}`}
             aria-label={`Result of ${call.name}`}

@@ -49,6 +49,7 @@ const BUILTIN_WORDS: Record<string, BuiltinWords> = {
     argument: 'plan',
   },
   web_fetch: { done: 'Fetched', busy: 'Fetching', plain: 'Fetch', argument: 'url' },
+  task: { done: 'Delegated', busy: 'Delegating', plain: 'Delegate', argument: 'description' },
   get_current_datetime: {
     done: 'Checked the time',
     busy: 'Checking the time',

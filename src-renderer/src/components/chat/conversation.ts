@@ -9,6 +9,7 @@ import type {
   Compaction,
   CompactionReason,
   ContextStatus,
+  SubagentEvent,
   Turn,
   TurnEvent,
   Usage,
@@ -133,7 +134,26 @@ export interface ConversationState {
   startFailure: StartFailure | null
   /** Between Send and the turn's first event (or its refusal). */
   starting: boolean
+  /** What each subagent streamed, by the `task` call it runs for. */
+  subagents: Record<string, SubagentView>
 }
+
+/** A subagent as its task's card shows it while it runs: its calls live, its tokens so far. */
+export interface SubagentView {
+  chatId: string
+  /** Its turn, once started. */
+  turnId: string | null
+  /** Its calls as the model made them, in order. */
+  calls: ToolCallView[]
+  /** Their states and what their commands wrote, by `callKey`. */
+  states: Record<string, ToolCallState>
+  output: Record<string, ShellChunk[]>
+  usage: UsageTotal
+  running: boolean
+}
+
+/** Tokens in and out, added up. */
+export type UsageTotal = Pick<Usage, 'inputTokens' | 'outputTokens'>
 
 export const initialConversation: ConversationState = {
   loaded: false,
@@ -150,6 +170,43 @@ export const initialConversation: ConversationState = {
   unavailableServers: [],
   startFailure: null,
   starting: false,
+  subagents: {},
+}
+
+/** One event of a subagent's turn, folded into its view (what its card shows of it live). */
+function applySubagentEvent(view: SubagentView, event: SubagentEvent['event']): SubagentView {
+  switch (event.type) {
+    case 'turn_started':
+      return { ...view, turnId: event.turnId, running: true }
+    case 'tool_call_completed':
+      return {
+        ...view,
+        calls: [
+          ...view.calls,
+          { id: event.id, name: event.name, arguments: event.arguments, complete: true },
+        ],
+      }
+    case 'tool_call':
+      return { ...view, states: { ...view.states, [callKey(event.call.turnId, event.call.id)]: event.call } }
+    case 'tool_output': {
+      const key = callKey(view.turnId ?? '', event.callId)
+      return { ...view, output: { ...view.output, [key]: addOutput(view.output[key], event.output) } }
+    }
+    case 'usage':
+      return { ...view, usage: addUsage(view.usage, event.usage) }
+    case 'turn_completed':
+    case 'turn_error':
+      return { ...view, running: false }
+    default:
+      return view
+  }
+}
+
+export function addUsage(total: UsageTotal, usage: UsageTotal): UsageTotal {
+  return {
+    inputTokens: total.inputTokens + usage.inputTokens,
+    outputTokens: total.outputTokens + usage.outputTokens,
+  }
 }
 
 /** A call's key: its id is the model's, unique within its turn. */
@@ -404,6 +461,22 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
         compacting: null,
         compactions: mergeCompactions(state.compactions, [event.compaction]),
       }
+    // A subagent's events are its task card's own: the chat's gauge, draft and turns stay the parent's.
+    case 'subagent': {
+      const view = state.subagents[event.parentCallId] ?? {
+        chatId: event.chatId,
+        turnId: null,
+        calls: [],
+        states: {},
+        output: {},
+        usage: { inputTokens: 0, outputTokens: 0 },
+        running: true,
+      }
+      return {
+        ...state,
+        subagents: { ...state.subagents, [event.parentCallId]: applySubagentEvent(view, event.event) },
+      }
+    }
   }
 }
 
@@ -425,6 +498,8 @@ export type Row =
       parts: AssistantPart[]
       live: boolean
       usage: Usage | undefined
+      /** What the subagents of its `task` calls used, in all; absent when it ran none. */
+      subagentUsage?: UsageTotal
     }
   /** Where the context was compacted: after the message it names. */
   | { kind: 'compaction'; key: string; compaction: Compaction }
@@ -433,6 +508,25 @@ export type Row =
   | { kind: 'working'; key: string; label: string }
   /** What a turn changed in the folder (its checkpoint): under the turn's last row. */
   | { kind: 'changes'; key: string; turnId: string }
+
+/**
+ * The tokens the subagents of a response's `task` calls used: their result's count once ended, the
+ * live count while they run.
+ */
+function subagentUsage(
+  state: ConversationState,
+  turnId: string,
+  parts: AssistantPart[],
+): UsageTotal | undefined {
+  let total: UsageTotal | undefined
+  for (const part of parts) {
+    if (part.kind !== 'tool_call' || part.name !== 'task') continue
+    const display = state.calls[callKey(turnId, part.id)]?.result?.display
+    const usage = display?.kind === 'subagent' ? display.usage : state.subagents[part.id]?.usage
+    if (usage) total = addUsage(total ?? { inputTokens: 0, outputTokens: 0 }, usage)
+  }
+  return total
+}
 
 /** Parts by message, so a committed row keeps the same props (and skips rendering) while others stream. */
 const partsCache = new WeakMap<ChatMessage, AssistantPart[]>()
@@ -514,6 +608,7 @@ export function buildRows(state: ConversationState): Row[] {
           parts,
           live: false,
           usage: message.usage,
+          subagentUsage: subagentUsage(state, message.turnId, parts),
         })
       }
     }

@@ -22,7 +22,7 @@ export function fullTokens(tokens: number): string {
 }
 
 /** A response's tokens: "1,234 in · 56 out · 1,000 cached". */
-export function usageText(usage: Usage): string {
+export function usageText(usage: Pick<Usage, 'inputTokens' | 'outputTokens' | 'cachedTokens'>): string {
   const parts = [`${fullTokens(usage.inputTokens)} in`, `${fullTokens(usage.outputTokens)} out`]
   if (usage.cachedTokens) parts.push(`${fullTokens(usage.cachedTokens)} cached`)
   return parts.join(' · ')

@@ -57,6 +57,12 @@ export function AgentProfileCard({ profile, tools, onEdit, onDuplicate, onDelete
           <dt>Approval mode</dt>
           <dd>{APPROVAL_MODE_LABELS[profile.approvalMode]}</dd>
         </div>
+        <div>
+          <dt>Subagent</dt>
+          <dd>
+            {profile.delegable ? `Takes tasks: ${profile.description || 'no description'}` : 'Takes no tasks'}
+          </dd>
+        </div>
       </dl>
       <details className="prompt-preview">
         <summary>System prompt</summary>

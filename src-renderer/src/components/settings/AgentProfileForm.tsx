@@ -21,7 +21,7 @@ interface AgentProfileFormProps {
   onCancel(): void
 }
 
-type Field = 'name' | 'systemPrompt' | 'tools'
+type Field = 'name' | 'systemPrompt' | 'tools' | 'description'
 
 /**
  * Creates or edits an agent profile: its name, system prompt, tools, and the modes its chats start
@@ -36,6 +36,8 @@ export function AgentProfileForm({ api, tools, profile, template, onDone, onCanc
   const [chosen, setChosen] = useState<Set<string>>(() => new Set(start?.tools ?? []))
   const [defaultMode, setDefaultMode] = useState<ChatMode>(start?.defaultMode ?? 'agent')
   const [approvalMode, setApprovalMode] = useState<ApprovalMode>(start?.approvalMode ?? DEFAULT_APPROVAL_MODE)
+  const [description, setDescription] = useState(start?.description ?? '')
+  const [delegable, setDelegable] = useState(start?.delegable ?? false)
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({})
   const [formError, setFormError] = useState<string>()
   const [saving, setSaving] = useState(false)
@@ -58,12 +60,18 @@ export function AgentProfileForm({ api, tools, profile, template, onDone, onCanc
       tools: restricted ? [...chosen] : null,
       defaultMode,
       approvalMode,
+      description: description.trim(),
+      delegable,
     }
     setSaving(true)
     try {
       onDone(profile ? await api.agents.update({ id: profile.id, ...body }) : await api.agents.create(body))
     } catch (error) {
-      const split = splitRequestError(error, ['name', 'systemPrompt', 'tools'], (_, message) => message)
+      const split = splitRequestError(
+        error,
+        ['name', 'systemPrompt', 'tools', 'description'],
+        (_, message) => message,
+      )
       setErrors(split.fields)
       setFormError(split.form)
     } finally {
@@ -202,6 +210,20 @@ export function AgentProfileForm({ api, tools, profile, template, onDone, onCanc
           it.
         </p>
       </div>
+      <TextField
+        fields={fields}
+        field="description"
+        label="Description"
+        value={description}
+        onChange={setDescription}
+        maxLength={500}
+        placeholder="Reviews a diff and lists the problems it finds, with file:line references."
+        hint="One line on what the profile is for: what the agent reads when it picks a subagent."
+      />
+      <label className="choice">
+        <input type="checkbox" checked={delegable} onChange={(event) => setDelegable(event.target.checked)} />
+        The agent may hand tasks to this profile (a subagent, with the task tool)
+      </label>
       <FormFooter
         error={formError}
         saving={saving}

@@ -27,6 +27,7 @@ const SAMPLES: [string, Record<string, unknown>][] = [
   ],
   ['propose_plan', { plan: '## Plan\n\n1. Fix the bug' }],
   ['web_fetch', { url: 'https://Docs.Python.org/3/library/json.html', prompt: 'json.load arguments' }],
+  ['task', { description: 'Find the config', prompt: 'Where is the config read?', agent: 'explore' }],
   ['bash', { command: 'npm test -- --watch=false', cwd: 'src' }],
   ['zsh', { command: 'ls' }],
   ['powershell', { command: 'Get-ChildItem' }],
