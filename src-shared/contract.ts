@@ -16,6 +16,12 @@ import {
   RestoreScope,
   SnapshotProgress,
 } from './checkpoints'
+import {
+  CodeIntelligenceSettings,
+  CustomLanguageServer,
+  LanguageServerInfo,
+  LanguageServerTest,
+} from './code-intelligence'
 import { CustomToolLog, CustomToolsInfo } from './custom-tools'
 import { McpServerInfo, McpServerInput, McpServerStatus, McpSignIn } from './mcp'
 import { McpGetPromptRequest, McpRenderedPrompt, McpServerPrompts, McpServerResources } from './mcp-catalog'
@@ -83,6 +89,8 @@ export const Preferences = Type.Object({
   sandbox: SandboxSettings,
   /** Snapshots of the bound folder around the agent's changes, and how long they are kept. */
   checkpoints: CheckpointSettings,
+  /** Language servers: which run, how long an edit waits for their diagnostics, the person's own. */
+  codeIntelligence: CodeIntelligenceSettings,
 })
 export type Preferences = Static<typeof Preferences>
 
@@ -585,6 +593,16 @@ export const methods = {
   /** What this machine has to confine the agent's commands (found once by a probe run), and the settings. */
   'sandbox.status': method(Empty, SandboxInfo),
   'preferences.update': method(Type.Partial(Preferences, { additionalProperties: false }), Preferences),
+  /** Every language server Atelier knows: shipped, found on PATH, the person's own; running, available or missing. Starts nothing. */
+  'lsp.status': method(Empty, Type.Object({ servers: Type.Array(LanguageServerInfo) })),
+  /** Starts a server (a known one by id, or one being configured) in a scratch folder and reports what it can do; ends it after. */
+  'lsp.test': method(
+    Type.Union([
+      Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
+      Type.Object({ server: CustomLanguageServer }, { additionalProperties: false }),
+    ]),
+    LanguageServerTest,
+  ),
   /**
    * Every registered tool with its effective settings. Loads and connects nothing: custom tools not
    * yet loaded (`customTools.load`) and MCP servers not yet connected (a turn) are not among them.
@@ -615,6 +633,8 @@ export const events = {
   'checkpoints.changed': Type.Object({ chatId: Type.String() }),
   /** The first snapshot of a folder, as it goes. */
   'checkpoints.progress': SnapshotProgress,
+  /** A language server started, ended or failed: ask `lsp.status` again. */
+  'lsp.changed': Type.Object({}),
 }
 
 export type Methods = typeof methods

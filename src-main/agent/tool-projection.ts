@@ -27,6 +27,8 @@ export interface ToolProjectionDeps {
    * the enabled MCP servers (connected now), tool services.
    */
   prepareTools: (folder: string | null) => Promise<McpServerStatus[]>
+  /** Whether a tool is offered in this folder at all (the code tools need a language server for its files); all are by default. */
+  offers?: (name: string, folder: string | null) => boolean
   user: string
 }
 
@@ -63,7 +65,8 @@ export class ToolProjectionService {
       return (
         (!allowed || allowed.has(name)) &&
         (approvalMode !== 'read-only' || entry?.tool.kind === 'read') &&
-        (project === undefined || project === folder)
+        (project === undefined || project === folder) &&
+        (this.deps.offers?.(name, folder) ?? true)
       )
     })
     return {

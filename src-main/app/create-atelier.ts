@@ -34,11 +34,14 @@ import { ToolServicesRepository } from '../db/tool-services-repository'
 import { ToolSettingsRepository } from '../db/tool-settings-repository'
 import { createDispatcher, type Dispatch } from '../ipc/dispatcher'
 import { createHandlers } from '../ipc/handlers'
+import { EditDiagnostics } from '../lsp/edit-diagnostics'
+import { LanguageServerService } from '../lsp/language-servers'
 import { PreferencesService } from '../preferences/preferences-service'
 import { ProviderImageGenerator } from '../providers/image-generation'
 import { ProviderService, type SecretStore } from '../providers/provider-service'
 import type { RetryPolicy } from '../providers/retry'
 import { builtinTools } from '../tools/builtin'
+import { CODE_TOOLS } from '../tools/code-intelligence'
 import { CommandJournal } from '../tools/command-journal'
 import { CustomToolService } from '../tools/custom/custom-tool-service'
 import type { SpawnHost } from '../tools/custom/tool-host-process'
@@ -126,6 +129,8 @@ export interface Atelier {
   sandbox: CommandSandbox
   /** Snapshots of the chats' folders around the agent's changes; undo and rewind. */
   checkpoints: CheckpointService
+  /** The language servers: diagnostics after edits, the code tools. */
+  languageServers: LanguageServerService
   /** Validated entry point for contract calls from any transport. */
   dispatch: Dispatch
   /** Closes the database at once; settles when every MCP server (and what it started) has ended. */
@@ -152,13 +157,6 @@ export function createAtelier({
   const events = new AtelierEvents()
   const forks = new ConversationForks(db)
   const chats = new ChatService(new ChatsRepository(db), events, forks)
-  // A folder no chat is bound to any more has its warm search caches dropped.
-  const keepSearchCaches = searchCacheKeeper()
-  const keepCaches = events.subscribe((event, payload) => {
-    if (event !== 'chats.changed') return
-    const { chats: all } = payload as EventPayload<'chats.changed'>
-    keepSearchCaches(all.flatMap((chat) => (chat.workingDir ? [chat.workingDir] : [])))
-  })
   const preferences = new PreferencesService(new AppSettingsRepository(db), events)
   const toolSettings = new ToolSettingsService(registry, new ToolSettingsRepository(db))
   const providers = new ProviderService(new ProvidersRepository(db), events, secrets, env)
@@ -169,6 +167,20 @@ export function createAtelier({
     dataDir,
     ...(detectSandbox && { detect: detectSandbox }),
   })
+  const languageServers = new LanguageServerService({
+    settings: () => preferences.get().codeIntelligence,
+    confine: (command, folder) => sandbox.confineReader(command, folder),
+    changed: () => events.emit('lsp.changed', {}),
+  })
+  // A folder no chat is bound to any more has its warm search caches dropped and its language servers ended.
+  const keepSearchCaches = searchCacheKeeper()
+  const keepCaches = events.subscribe((event, payload) => {
+    if (event !== 'chats.changed') return
+    const { chats: all } = payload as EventPayload<'chats.changed'>
+    const folders = all.flatMap((chat) => (chat.workingDir ? [chat.workingDir] : []))
+    keepSearchCaches(folders)
+    languageServers.keepFolders(folders)
+  })
   const runningCommands = new RunningCommandsRepository(db)
   const executorServices = {
     protectedPaths: [dataDir],
@@ -176,6 +188,7 @@ export function createAtelier({
     images: new ProviderImageGenerator(providers, join(dataDir, IMAGES_FOLDER)),
     sandbox,
     journal: new CommandJournal(runningCommands),
+    codeIntelligence: languageServers,
   }
   // A write killed half-way (a crash, kill -9) left its temporary file in the person's folder.
   removeTemporaryFilesOfEndedProcesses()
@@ -184,6 +197,9 @@ export function createAtelier({
     settings: toolSettings,
     executor: new ToolExecutor(registry, toolSettings, executorServices),
   }
+  const editDiagnostics = new EditDiagnostics(languageServers, () => preferences.get().codeIntelligence)
+  tools.executor.addBeforeToolHook(editDiagnostics.before)
+  tools.executor.addAfterToolHook(editDiagnostics.after)
   // One sealing for every secret setting: MCP servers' values and credentials, the broker's secret.
   const sealed = new SealedSecrets(new LocalSecretStore(dataDir))
   const mcp = new McpServerService(
@@ -252,6 +268,8 @@ export function createAtelier({
       }))
       return [...servers, ...unreachable]
     },
+    // The code tools are offered where a language server serves the kinds of files the folder holds.
+    offers: (name, folder) => !CODE_TOOLS.has(name) || languageServers.servesFolder(folder),
     user: LOCAL_USER,
   })
   const context = new ContextService({
@@ -332,6 +350,7 @@ export function createAtelier({
     questions,
     sandbox,
     checkpoints,
+    languageServers,
     user: LOCAL_USER,
   })
   return {
@@ -353,13 +372,19 @@ export function createAtelier({
     questions,
     sandbox,
     checkpoints,
+    languageServers,
     dispatch: createDispatcher(handlers),
     close: () => {
       agent.close()
       clearTimeout(pruning)
       checkpoints.close()
       keepCaches()
-      const serversEnded = Promise.all([mcp.close(), services.close(), customTools.close()]).then(() => {})
+      const serversEnded = Promise.all([
+        mcp.close(),
+        services.close(),
+        customTools.close(),
+        languageServers.close(),
+      ]).then(() => {})
       db.close()
       return serversEnded
     },

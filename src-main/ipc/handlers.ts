@@ -10,6 +10,7 @@ import type { InAppAsker } from '../approvals/askers'
 import type { ChatService } from '../chats/chat-service'
 import { listFolders, recentFolders } from '../chats/folders'
 import type { CheckpointService } from '../checkpoints/checkpoint-service'
+import type { LanguageServerService } from '../lsp/language-servers'
 import type { PreferencesService } from '../preferences/preferences-service'
 import type { ProviderImageGenerator } from '../providers/image-generation'
 import type { ProviderService } from '../providers/provider-service'
@@ -38,6 +39,7 @@ export interface HandlerServices {
   questions: InAppAsker
   sandbox: CommandSandbox
   checkpoints: CheckpointService
+  languageServers: LanguageServerService
   images: ProviderImageGenerator
   playground: ToolPlayground
   mcp: McpServerService
@@ -68,6 +70,7 @@ export function createHandlers({
   questions,
   sandbox,
   checkpoints,
+  languageServers,
   images,
   playground,
   mcp,
@@ -176,6 +179,8 @@ export function createHandlers({
     'checkpoints.rewind': (request) => checkpoints.rewind(request),
     'preferences.get': () => preferences.get(),
     'sandbox.status': () => sandbox.info(),
+    'lsp.status': () => ({ servers: languageServers.status() }),
+    'lsp.test': (request) => languageServers.test(request),
     'preferences.update': (request) => preferences.update(request),
     'tools.list': () => toolSettings.list(user),
     'tools.update': ({ name, ...body }) => toolSettings.update(user, name, body),

@@ -1,6 +1,7 @@
 import { Value } from '@sinclair/typebox/value'
 import { DEFAULT_PROTECTED_PATHS } from '../../src-shared/approvals'
 import { DEFAULT_CHECKPOINT_SETTINGS } from '../../src-shared/checkpoints'
+import { DEFAULT_CODE_INTELLIGENCE_SETTINGS } from '../../src-shared/code-intelligence'
 import { type MethodRequest, Preferences } from '../../src-shared/contract'
 import { DEFAULT_SANDBOX_SETTINGS } from '../../src-shared/sandbox'
 import type { AtelierEvents } from '../core/events'
@@ -20,6 +21,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   compactionThresholdPercent: 80,
   sandbox: DEFAULT_SANDBOX_SETTINGS,
   checkpoints: DEFAULT_CHECKPOINT_SETTINGS,
+  codeIntelligence: DEFAULT_CODE_INTELLIGENCE_SETTINGS,
 }
 
 /**

@@ -47,6 +47,7 @@ export function withHost(call: ToolCallRecord, host: ToolHost): ToolContext {
     images: host.images,
     sandbox: host.sandbox,
     journal: host.journal,
+    codeIntelligence: host.codeIntelligence,
     ask: host.ask,
   }
 }

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto'
 import type { ToolCallDescription, ToolDisplay, ToolSource } from '../../src-shared/tools'
 import { ephemeralLedger, type FreshnessLedger } from '../core/freshness-ledger'
 import type { ImageGenerator } from '../core/images'
+import type { CodeIntelligence } from './code-intelligence'
 import type { CommandJournal } from './command-journal'
 import { withHost } from './define-tool'
 import { FatalToolError, ToolError } from './errors'
@@ -32,13 +33,14 @@ import type { RegisteredTool, ToolCallRecord, ToolContext, ToolHost } from './ty
 export type { AfterToolHook, BeforeToolHook, ToolCall, ToolCallScope, ToolExecutionResult, ToolHookCall }
 export { toToolOutput }
 
-/** What tools need from the app: its own folder (never touched), the chats' ledgers, image making, the sandbox. */
+/** What tools need from the app: its own folder (never touched), the chats' ledgers, image making, the sandbox, the language servers. */
 export interface ExecutorServices {
   protectedPaths: string[]
   ledgers: { ledgerFor(chatId: string): FreshnessLedger }
   images?: ImageGenerator
   sandbox?: CommandSandbox
   journal?: CommandJournal
+  codeIntelligence?: CodeIntelligence
 }
 
 /**
@@ -179,6 +181,7 @@ export class ToolExecutor {
       images: this.services.images,
       ...(!scope.unsandboxed && { sandbox: this.services.sandbox }),
       ...(this.services.journal && { journal: this.services.journal }),
+      ...(this.services.codeIntelligence && { codeIntelligence: this.services.codeIntelligence }),
       ...(scope.abortTurn && { abortTurn: scope.abortTurn }),
       ...(scope.ask && { ask: scope.ask }),
     }

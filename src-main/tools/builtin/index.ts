@@ -1,12 +1,17 @@
 // Importing this module registers every built-in tool (each file calls registerTool at load).
+import './definition'
+import './diagnostics'
 import './edit-file'
 import './generate-image'
 import './get-current-datetime'
 import './glob'
 import './grep'
+import './hover'
 import './list-directory'
 import './read-file'
+import './references'
 import './shell'
+import './symbols'
 import './write-file'
 
 export { builtinTools } from '../registry'

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createAtelier } from '../../../src-main/app/create-atelier'
 import { DEFAULT_PROTECTED_PATHS } from '../../../src-shared/approvals'
 import { DEFAULT_CHECKPOINT_SETTINGS } from '../../../src-shared/checkpoints'
+import { DEFAULT_CODE_INTELLIGENCE_SETTINGS } from '../../../src-shared/code-intelligence'
 import { DEFAULT_SANDBOX_SETTINGS } from '../../../src-shared/sandbox'
 import { useTempDirs } from '../../support/temp-dir'
 
@@ -19,6 +20,7 @@ describe('PreferencesService', () => {
       compactionThresholdPercent: 80,
       sandbox: DEFAULT_SANDBOX_SETTINGS,
       checkpoints: DEFAULT_CHECKPOINT_SETTINGS,
+      codeIntelligence: DEFAULT_CODE_INTELLIGENCE_SETTINGS,
     })
     first.preferences.update({ theme: 'dark', maxIterations: 12 })
     first.close()
@@ -32,6 +34,7 @@ describe('PreferencesService', () => {
         compactionThresholdPercent: 80,
         sandbox: DEFAULT_SANDBOX_SETTINGS,
         checkpoints: DEFAULT_CHECKPOINT_SETTINGS,
+        codeIntelligence: DEFAULT_CODE_INTELLIGENCE_SETTINGS,
       })
     } finally {
       second.close()
@@ -89,6 +92,7 @@ describe('PreferencesService', () => {
         compactionThresholdPercent: 80,
         sandbox: DEFAULT_SANDBOX_SETTINGS,
         checkpoints: DEFAULT_CHECKPOINT_SETTINGS,
+        codeIntelligence: DEFAULT_CODE_INTELLIGENCE_SETTINGS,
       })
       expect(atelier.preferences.update({ theme: 'light' })).toEqual({
         theme: 'light',
@@ -98,6 +102,7 @@ describe('PreferencesService', () => {
         compactionThresholdPercent: 80,
         sandbox: DEFAULT_SANDBOX_SETTINGS,
         checkpoints: DEFAULT_CHECKPOINT_SETTINGS,
+        codeIntelligence: DEFAULT_CODE_INTELLIGENCE_SETTINGS,
       })
       expect(atelier.preferences.get()).toEqual({
         theme: 'light',
@@ -107,6 +112,7 @@ describe('PreferencesService', () => {
         compactionThresholdPercent: 80,
         sandbox: DEFAULT_SANDBOX_SETTINGS,
         checkpoints: DEFAULT_CHECKPOINT_SETTINGS,
+        codeIntelligence: DEFAULT_CODE_INTELLIGENCE_SETTINGS,
       })
     } finally {
       atelier.close()
