@@ -130,8 +130,12 @@ export class LanguageServerService implements CodeIntelligence {
   /** Whether any enabled, installed server serves a kind of file found in `folder`: then the code tools are offered. */
   servesFolder(folder: string | null): boolean {
     if (folder === null || !this.deps.settings().enabled) return false
-    const endings = this.endingsIn(folder)
-    return [...endings].some((ending) => this.serverFor(`file.${ending}`) !== undefined)
+    const failed = (definition: LanguageServerDefinition) =>
+      this.slots.get(slotKey(definition, folder))?.failure !== undefined
+    return [...this.endingsIn(folder)].some((ending) => {
+      const definition = this.serverFor(`file.${ending}`)
+      return definition !== undefined && !failed(definition)
+    })
   }
 
   /** The running (or starting) server of a file in `folder`; throws the ToolError a tool reports when there is none. */
@@ -304,7 +308,7 @@ export class LanguageServerService implements CodeIntelligence {
 
   private client(folder: string, definition: LanguageServerDefinition): Promise<LanguageServerProcess> {
     if (this.closed) return Promise.reject(new ToolError('execution_failed', 'Atelier is closing.'))
-    const key = `${definition.id}\0${folder}`
+    const key = slotKey(definition, folder)
     let slot = this.slots.get(key)
     if (!slot) {
       slot = { key, definition, folder, crashes: 0 }
@@ -439,6 +443,10 @@ export class LanguageServerService implements CodeIntelligence {
     this.folderEndings.set(folder, { at: Date.now(), endings })
     return endings
   }
+}
+
+function slotKey(definition: LanguageServerDefinition, folder: string): string {
+  return `${definition.id}\0${folder}`
 }
 
 function positionParams(at: CodeLocation) {

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { SERVER_WAIT_MS, useCodeProject } from '../../support/code-intelligence'
 
-const project = useCodeProject({
-  'tsconfig.json': JSON.stringify({
-    compilerOptions: { strict: true, noEmit: true, module: 'esnext', target: 'es2022' },
-  }),
-  'src/greet.ts': 'export function greet(name: string): string {\n  return `hi ${name}`\n}\n',
-  'src/main.ts': "import { greet } from './greet'\n\nexport const message: string = greet('you')\n",
-  'src/broken.ts': "export const wrong: number = 'not a number'\n\nexport const fine = 1\n",
-})
-
 describe('code intelligence with typescript-language-server', () => {
+  const project = useCodeProject({
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, module: 'esnext', target: 'es2022' },
+    }),
+    'src/greet.ts': 'export function greet(name: string): string {\n  return "hi " + name\n}\n',
+    'src/main.ts': "import { greet } from './greet'\n\nexport const message: string = greet('you')\n",
+    'src/broken.ts': "export const wrong: number = 'not a number'\n\nexport const fine = 1\n",
+  })
+
   it(
     'reports the type error an edit brings, with its line and message, and none once it is fixed',
     async () => {
