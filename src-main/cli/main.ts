@@ -7,6 +7,7 @@ import { registerCheckpointsCommand } from './commands/checkpoints'
 import { registerCustomToolsCommand } from './commands/custom-tools'
 import { registerDatabaseCommand } from './commands/database'
 import { registerInspectCommand } from './commands/inspect'
+import { registerLspCommand } from './commands/lsp'
 import { registerMcpCommand } from './commands/mcp'
 import { registerPermissionsCommand } from './commands/permissions'
 import { registerRunCommand } from './commands/run'
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerServicesCommand(program)
   registerCustomToolsCommand(program)
   registerSandboxCommand(program)
+  registerLspCommand(program)
   registerCheckpointsCommand(program)
   registerDatabaseCommand(program)
   registerWebCommand(program)

@@ -70,7 +70,7 @@ export class EditDiagnostics {
   readonly before: BeforeToolHook = (call) => {
     const target = this.target(call)
     if (!target) return undefined
-    const baseline = this.servers.fileDiagnostics(target.folder, target.path, true)
+    const baseline = this.servers.fileDiagnostics(target.folder, target.path)
     baseline.catch(() => {})
     this.baselines.set(call, baseline)
     return undefined

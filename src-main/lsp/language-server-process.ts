@@ -18,18 +18,33 @@ import {
   ShutdownRequest,
   StreamMessageReader,
   StreamMessageWriter,
+  WorkDoneProgress,
+  type WorkDoneProgressBegin,
+  type WorkDoneProgressEnd,
+  type WorkDoneProgressReport,
 } from 'vscode-languageserver-protocol/node'
 import { closeProcessTree } from '../tools/mcp/process-tree'
 import type { SandboxCommand } from '../tools/sandbox/policy'
 
 /** How long `shutdown` may take before the process tree is ended anyway. */
 const SHUTDOWN_MS = 1000
+/**
+ * After a server's work (loading a project) ends, how long it gets to publish what it now knows
+ * before what it published during the work is taken as its answer.
+ */
+const AFTER_WORK_MS = 500
+/** How long a server that does not version its diagnostics must say nothing more about a file for its last publish to be its answer. */
+const QUIET_MS = 250
 
 /** The latest diagnostics a server published for one file, and when. */
 interface PublishedDiagnostics {
   diagnostics: Diagnostic[]
   /** Counts publishes across the whole server, so "after this change" can be told. */
   sequence: number
+  /** The document version they are about, when the server says. */
+  version: number | undefined
+  /** When they came (performance.now()). */
+  at: number
 }
 
 interface SyncedDocument {
@@ -43,7 +58,7 @@ interface DiagnosticsWaiter {
   uri: string
   after: number
   version: number
-  resolve: (diagnostics: Diagnostic[]) => void
+  resolve: () => void
 }
 
 /** What a server process needs to start: where, how, and what to call its file kinds. */
@@ -66,6 +81,9 @@ export class LanguageServerProcess {
   private readonly published = new Map<string, PublishedDiagnostics>()
   private readonly waiters = new Set<DiagnosticsWaiter>()
   private sequence = 0
+  /** The server's work in progress (a project loading), by token: what it publishes meanwhile may be partial. */
+  private readonly working = new Set<string | number>()
+  private afterWork?: NodeJS.Timeout
   private ending?: Promise<void>
   private exited = false
   /** Set once `initialize` has been answered. */
@@ -100,6 +118,10 @@ export class LanguageServerProcess {
         return items.map(() => null)
       }
       if (method === 'workspace/workspaceFolders') return [this.workspaceFolder()]
+      if (method === 'window/workDoneProgress/create') {
+        const { token } = params as { token: string | number }
+        this.connection.onProgress(WorkDoneProgress.type, token, (value) => this.onProgress(token, value))
+      }
       return null
     })
     this.connection.onNotification('window/logMessage', (params: { message?: string }) => {
@@ -148,6 +170,8 @@ export class LanguageServerProcess {
             documentSymbol: { hierarchicalDocumentSymbolSupport: true },
           },
           workspace: { workspaceFolders: true, configuration: true, symbol: {} },
+          // So a server says when it is loading a project, whose diagnostics until then are partial.
+          window: { workDoneProgress: true },
         },
       }) as Promise<InitializeResult>,
       ended,
@@ -187,35 +211,33 @@ export class LanguageServerProcess {
 
   /**
    * The diagnostics of a synced file's current text: at once when the server has published them
-   * since the last change, else the next publish about it. Resolves when the server answers, never
-   * rejects; the caller bounds the wait.
+   * since the last change, else the next publish about it. A server that does not version its
+   * publishes may send them in parts (TypeScript's: syntax, then types), so its answer is its last
+   * publish once it has been quiet about the file for QUIET_MS. Resolves when the server answers,
+   * never rejects; the caller bounds the wait.
    */
-  diagnosticsFor(path: string): Promise<Diagnostic[]> {
+  async diagnosticsFor(path: string): Promise<Diagnostic[]> {
     const uri = pathToFileURL(path).href
+    await this.publishedSinceChange(uri)
+    for (;;) {
+      const latest = this.published.get(uri)
+      if (!latest || latest.version !== undefined || this.exited) return latest?.diagnostics ?? []
+      const quietFor = performance.now() - latest.at
+      if (quietFor >= QUIET_MS && this.working.size === 0) return latest.diagnostics
+      await new Promise((resolve) => setTimeout(resolve, QUIET_MS - Math.min(quietFor, QUIET_MS - 10)))
+    }
+  }
+
+  /** Settles once the server has published about the document since its latest change. */
+  private publishedSinceChange(uri: string): Promise<void> {
     const document = this.documents.get(uri)
     const latest = this.published.get(uri)
-    if (!document || (latest && latest.sequence > document.changedAt)) {
-      return Promise.resolve(latest?.diagnostics ?? [])
+    if (!document || (latest && latest.sequence > document.changedAt && this.working.size === 0)) {
+      return Promise.resolve()
     }
     return new Promise((resolve) => {
       this.waiters.add({ uri, after: document.changedAt, version: document.version, resolve })
     })
-  }
-
-  /**
-   * diagnosticsFor, then until the server has published nothing more about the file for `quietMs`:
-   * a server that does not version its publishes (TypeScript's) may send another about the same
-   * text (once its project has loaded), which must not be taken for the answer to a later change.
-   */
-  async settledDiagnosticsFor(path: string, quietMs: number): Promise<Diagnostic[]> {
-    await this.diagnosticsFor(path)
-    const uri = pathToFileURL(path).href
-    for (;;) {
-      const seen = this.published.get(uri)?.sequence
-      await new Promise((resolve) => setTimeout(resolve, quietMs))
-      const latest = this.published.get(uri)
-      if (latest?.sequence === seen || this.exited) return latest?.diagnostics ?? []
-    }
   }
 
   /** Every file's latest diagnostics, by path. */
@@ -236,6 +258,7 @@ export class LanguageServerProcess {
   /** Asks the server to shut down, then ends its process tree; settles when it is gone. */
   end(): Promise<void> {
     this.ending ??= (async () => {
+      clearTimeout(this.afterWork)
       if (!this.exited) {
         const polite = (async () => {
           await this.connection.sendRequest(ShutdownRequest.type)
@@ -256,18 +279,37 @@ export class LanguageServerProcess {
     const document = this.documents.get(uri)
     // A publish about an older version than the server was given is stale: the next one is coming.
     if (document && version !== undefined && version < document.version) return
-    this.published.set(uri, { diagnostics, sequence: this.sequence })
+    this.published.set(uri, { diagnostics, sequence: this.sequence, version, at: performance.now() })
+    if (this.working.size === 0) this.answerWaiters()
+  }
+
+  /** Answers every waiter whose file has been published about since its change. */
+  private answerWaiters(): void {
     for (const waiter of this.waiters) {
-      if (waiter.uri !== uri || this.sequence <= waiter.after) continue
-      if (version !== undefined && version < waiter.version) continue
+      const latest = this.published.get(waiter.uri)
+      if (!latest || latest.sequence <= waiter.after) continue
+      if (latest.version !== undefined && latest.version < waiter.version) continue
       this.waiters.delete(waiter)
-      waiter.resolve(diagnostics)
+      waiter.resolve()
     }
+  }
+
+  private onProgress(
+    token: string | number,
+    value: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd,
+  ): void {
+    if (value.kind === 'begin') {
+      this.working.add(token)
+      clearTimeout(this.afterWork)
+    }
+    if (value.kind !== 'end' || !this.working.delete(token) || this.working.size > 0) return
+    this.afterWork = setTimeout(() => this.answerWaiters(), AFTER_WORK_MS)
   }
 
   private exit(reason: string): void {
     if (this.exited) return
     this.exited = true
+    clearTimeout(this.afterWork)
     this.launch.log(`ended: ${reason}`)
     this.launch.onExit(this.ending !== undefined, reason)
   }

@@ -36,8 +36,6 @@ const INITIALIZE_TIMEOUT_MS = 60_000
 const TEST_TIMEOUT_MS = 20_000
 /** How long a question waits for the server to have analyzed the file before it is asked anyway. */
 const ANALYSIS_WAIT_MS = 15_000
-/** How long a server must say nothing more about a file for its diagnostics to count as settled. */
-const QUIET_MS = 300
 /** How many log lines each server keeps. */
 const LOG_LINES = 200
 /** How long the servers found on PATH and a folder's file endings are trusted before they are looked up again. */
@@ -150,18 +148,14 @@ export class LanguageServerService implements CodeIntelligence {
     return { server: await this.client(folder, definition), definition }
   }
 
-  /**
-   * Gives the server the file as it is on disk and waits for its diagnostics; an absent file has
-   * none. `settled`: and until the server has gone quiet about it (see settledDiagnosticsFor) —
-   * for the "before" of an edit, so that the edit's own diagnostics are the next ones.
-   */
-  async fileDiagnostics(folder: string, path: string, settled = false): Promise<Diagnostic[]> {
+  /** Gives the server the file as it is on disk and waits for its diagnostics; an absent file has none. */
+  async fileDiagnostics(folder: string, path: string): Promise<Diagnostic[]> {
     // Read now, not once the server has started: the "before" of an edit must be the file before it.
     const text = readTextOrUndefined(path)
     const { server } = await this.serve(folder, path)
     if (text === undefined) return []
     await server.sync(path, languageIdOf(path), text)
-    return settled ? server.settledDiagnosticsFor(path, QUIET_MS) : server.diagnosticsFor(path)
+    return server.diagnosticsFor(path)
   }
 
   async diagnostics(

@@ -54,7 +54,7 @@ export function languageIdOf(path: string): string {
   return LANGUAGE_IDS[extension] ?? extension
 }
 
-const require = createRequire(import.meta.url)
+const resolveFromHere = createRequire(import.meta.url).resolve
 
 /**
  * A file of an npm dependency, as a program outside this bundle can read it: the packaged app
@@ -62,7 +62,7 @@ const require = createRequire(import.meta.url)
  */
 function dependencyFile(pkg: string, file: string): string | undefined {
   try {
-    const path = join(dirname(require.resolve(`${pkg}/package.json`)), file)
+    const path = join(dirname(resolveFromHere(`${pkg}/package.json`)), file)
     return path.replace(/app\.asar([\\/])/, 'app.asar.unpacked$1')
   } catch {
     return undefined

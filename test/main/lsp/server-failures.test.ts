@@ -27,54 +27,77 @@ describe('language servers that fail', () => {
       waitSeconds: 1,
       servers: [
         { id: 'crasher', languages: ['crash'], command: [node, '-e', 'process.exit(3)'] },
-        { id: 'hanger', languages: ['hang'], command: [node, '-e', `setInterval(() => {}, 1000) // ${MARKER}`] },
+        {
+          id: 'hanger',
+          languages: ['hang'],
+          command: [node, '-e', `setInterval(() => {}, 1000) // ${MARKER}`],
+        },
         { id: 'nowhere', languages: ['zz'], command: ['atelier-no-such-language-server', '--stdio'] },
       ],
     },
   )
 
-  it('restarts a server that crashes once, then reports it as failed', async () => {
-    const result = await project.run('write_file', { path: 'a.crash', content: 'x\n' })
-    expect(result.isError).toBe(false)
-    expect(result.content).toMatch(/No diagnostics for a\.crash: crasher crashed again after its restart/)
-    const crasher = project.atelier.languageServers.status().find((server) => server.id === 'crasher')
-    expect(crasher).toMatchObject({ state: 'failed', error: expect.stringMatching(/exited with code 3/) })
-    expect(crasher?.log.filter((line) => line.includes(': starting ')).length).toBe(2)
-  }, SERVER_WAIT_MS)
+  it(
+    'restarts a server that crashes once, then reports it as failed',
+    async () => {
+      const result = await project.run('write_file', { path: 'a.crash', content: 'x\n' })
+      expect(result.isError).toBe(false)
+      expect(result.content).toMatch(/No diagnostics for a\.crash: crasher crashed again after its restart/)
+      const crasher = project.atelier.languageServers.status().find((server) => server.id === 'crasher')
+      expect(crasher).toMatchObject({ state: 'failed', error: expect.stringMatching(/exited with code 3/) })
+      expect(crasher?.log.filter((line) => line.includes(': starting ')).length).toBe(2)
+    },
+    SERVER_WAIT_MS,
+  )
 
-  it('says the diagnostics are pending when a server hangs past the budget, and blocks nothing', async () => {
-    const result = await project.run('write_file', { path: 'b.hang', content: 'x\n' })
-    expect(result.isError).toBe(false)
-    expect(result.content).toMatch(/Diagnostics for b\.hang are pending/)
-    const next = await project.run('read_file', { path: 'notes.txt' })
-    expect(next.isError).toBe(false)
-  }, SERVER_WAIT_MS)
+  it(
+    'says the diagnostics are pending when a server hangs past the budget, and blocks nothing',
+    async () => {
+      const result = await project.run('write_file', { path: 'b.hang', content: 'x\n' })
+      expect(result.isError).toBe(false)
+      expect(result.content).toMatch(/Diagnostics for b\.hang are pending/)
+      const next = await project.run('read_file', { path: 'notes.txt' })
+      expect(next.isError).toBe(false)
+    },
+    SERVER_WAIT_MS,
+  )
 
-  it('ends the servers of a folder once no chat is bound to it', async () => {
-    await eventually(() => descendantProcesses((args) => args.includes(MARKER)).length > 0)
-    project.atelier.chats.configure({ id: 'code', workingDir: null })
-    await eventually(() => descendantProcesses((args) => args.includes(MARKER)).length === 0)
-    project.atelier.chats.configure({ id: 'code', workingDir: project.project })
-  }, SERVER_WAIT_MS)
+  it(
+    'ends the servers of a folder once no chat is bound to it',
+    async () => {
+      await eventually(() => descendantProcesses((args) => args.includes(MARKER)).length > 0)
+      project.atelier.chats.configure({ id: 'code', workingDir: null })
+      await eventually(() => descendantProcesses((args) => args.includes(MARKER)).length === 0)
+      project.atelier.chats.configure({ id: 'code', workingDir: project.project })
+    },
+    SERVER_WAIT_MS,
+  )
 
-  it('shows a configured command that does not exist as missing, fails its test clearly, and offers no code tool for it', async () => {
-    const { atelier } = project
-    const nowhere = atelier.languageServers.status().find((server) => server.id === 'nowhere')
-    expect(nowhere).toMatchObject({
-      state: 'missing',
-      installHint: expect.stringMatching(/`atelier-no-such-language-server` was not found on PATH/),
-    })
-    const test = await atelier.dispatch('lsp.test', { id: 'nowhere' })
-    expect(test).toEqual({ ok: true, value: { ok: false, error: expect.stringMatching(/was not found on PATH/) } })
-    const offeredIn = async (files: Record<string, string>) => {
-      const folder = tempDir()
-      writeTree(folder, files)
-      return (await atelier.projection.projection(atelier.profiles.forChat(null), 'ask', folder)).offered
-    }
-    const zz = await offeredIn({ 'only.zz': 'zz\n' })
-    for (const tool of CODE_TOOLS) expect(zz).not.toContain(tool)
-    expect(zz).toContain('read_file')
-    const typescript = await offeredIn({ 'src/a.ts': 'export {}\n' })
-    for (const tool of CODE_TOOLS) expect(typescript).toContain(tool)
-  }, SERVER_WAIT_MS)
+  it(
+    'shows a configured command that does not exist as missing, fails its test clearly, and offers no code tool for it',
+    async () => {
+      const { atelier } = project
+      const nowhere = atelier.languageServers.status().find((server) => server.id === 'nowhere')
+      expect(nowhere).toMatchObject({
+        state: 'missing',
+        installHint: expect.stringMatching(/`atelier-no-such-language-server` was not found on PATH/),
+      })
+      const test = await atelier.dispatch('lsp.test', { id: 'nowhere' })
+      expect(test).toEqual({
+        ok: true,
+        value: { ok: false, error: expect.stringMatching(/was not found on PATH/) },
+      })
+      const offeredIn = async (files: Record<string, string>) => {
+        const folder = tempDir()
+        writeTree(folder, files)
+        return (await atelier.projection.projection(atelier.profiles.forChat(null), 'ask', folder)).offered
+      }
+      const zz = await offeredIn({ 'only.zz': 'zz\n' })
+      for (const tool of CODE_TOOLS) expect(zz).not.toContain(tool)
+      expect(zz).toContain('read_file')
+      const typescript = await offeredIn({ 'src/a.ts': 'export {}\n' })
+      for (const tool of CODE_TOOLS) expect(typescript).toContain(tool)
+    },
+    SERVER_WAIT_MS,
+  )
 })
