@@ -17,6 +17,13 @@ const SAMPLES: [string, Record<string, unknown>][] = [
   ['get_current_datetime', { timezone: 'Europe/Berlin', locale: 'de-DE' }],
   ['generate_image', { prompt: 'A red kite over a harbour\nin the style of a woodcut' }],
   ['bash', { command: 'npm test -- --watch=false', cwd: 'src' }],
+  ['diagnostics', { path: 'src/app.ts' }],
+  ['diagnostics', {}],
+  ['definition', { path: 'src/app.ts', line: 1, column: 14 }],
+  ['references', { path: 'src/app.ts', line: 1, column: 14 }],
+  ['hover', { path: 'src/app.ts', line: 1, column: 14 }],
+  ['symbols', { path: 'src/app.ts' }],
+  ['symbols', { query: 'one' }],
   ['zsh', { command: 'ls' }],
   ['powershell', { command: 'Get-ChildItem' }],
 ]
