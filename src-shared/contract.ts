@@ -20,6 +20,7 @@ import {
   CodeIntelligenceSettings,
   CustomLanguageServer,
   LanguageServerInfo,
+  LanguageServerState,
   LanguageServerTest,
 } from './code-intelligence'
 import { CustomToolLog, CustomToolsInfo } from './custom-tools'
@@ -162,6 +163,10 @@ export const Capabilities = Type.Object({
   totalTokens: Type.Number(),
   /** The enabled MCP servers as connecting them for this view went; failed or unapproved ones say why. */
   servers: Type.Array(McpServerStatus),
+  /** The language servers that serve this chat's folder (diagnostics after edits, the code tools), and how each is. */
+  languageServers: Type.Optional(
+    Type.Array(Type.Object({ id: Type.String(), name: Type.String(), state: LanguageServerState })),
+  ),
 })
 export type Capabilities = Static<typeof Capabilities>
 

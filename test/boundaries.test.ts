@@ -61,6 +61,8 @@ const LAYER_RULES: Record<string, string[]> = {
   providers: ['core', 'db'],
   approvals: ['core', 'db', 'tools', 'preferences'],
   checkpoints: ['core', 'db', 'tools', 'chats'],
+  // Language servers serve the tools (through the CodeIntelligence port) and hook into their pipeline.
+  lsp: ['core', 'tools'],
 }
 
 function layerViolations(file: string, source?: string): string[] {

@@ -29,6 +29,8 @@ export interface ToolProjectionDeps {
   prepareTools: (folder: string | null) => Promise<McpServerStatus[]>
   /** Whether a tool is offered in this folder at all (the code tools need a language server for its files); all are by default. */
   offers?: (name: string, folder: string | null) => boolean
+  /** The language servers that serve a folder, for the capabilities view. */
+  languageServers?: (folder: string | null) => Capabilities['languageServers']
   user: string
 }
 
@@ -89,7 +91,7 @@ export class ToolProjectionService {
 
   /** The contract's `chats.capabilities`: the tools the chat's next turn would send, in its provider's format. */
   async capabilities({ id }: { id: string }): Promise<Capabilities> {
-    const { provider, projection } = await this.nextTurn(id)
+    const { chat, provider, projection } = await this.nextTurn(id)
     const { definitions, servers } = projection
     const tools = wireToolsWithTokens(provider.config.kind, definitions).map((tool) => {
       const source = this.deps.registry.get(tool.name)?.source
@@ -103,6 +105,7 @@ export class ToolProjectionService {
       tools,
       totalTokens: tools.reduce((sum, tool) => sum + tool.tokens, 0),
       servers,
+      ...(this.deps.languageServers && { languageServers: this.deps.languageServers(projectFolder(chat)) }),
     }
   }
 }

@@ -270,6 +270,7 @@ export function createAtelier({
     },
     // The code tools are offered where a language server serves the kinds of files the folder holds.
     offers: (name, folder) => !CODE_TOOLS.has(name) || languageServers.servesFolder(folder),
+    languageServers: (folder) => languageServers.serving(folder),
     user: LOCAL_USER,
   })
   const context = new ContextService({

@@ -15,6 +15,7 @@ import type {
   CustomLanguageServer,
   FileDiagnostic,
   LanguageServerInfo,
+  LanguageServerState,
   LanguageServerTest,
 } from '../../src-shared/code-intelligence'
 import { errorMessage } from '../../src-shared/errors'
@@ -133,6 +134,19 @@ export class LanguageServerService implements CodeIntelligence {
     return [...this.endingsIn(folder)].some((ending) => {
       const definition = this.serverFor(`file.${ending}`)
       return definition !== undefined && !failed(definition)
+    })
+  }
+
+  /** The enabled servers that serve the kinds of files in `folder`, and how each is there. */
+  serving(folder: string | null): { id: string; name: string; state: LanguageServerState }[] {
+    if (folder === null || !this.deps.settings().enabled) return []
+    const definitions = new Set(
+      [...this.endingsIn(folder)].flatMap((ending) => this.serverFor(`file.${ending}`) ?? []),
+    )
+    return [...definitions].map((definition) => {
+      const slot = this.slots.get(slotKey(definition, folder))
+      const state = slot?.failure ? 'failed' : slot?.process && !slot.process.ended ? 'running' : 'available'
+      return { id: definition.id, name: definition.name, state }
     })
   }
 

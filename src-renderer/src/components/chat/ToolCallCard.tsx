@@ -319,7 +319,7 @@ export const ToolCallCard = memo(function ToolCallCard({
             </p>
           </div>
         )}
-        {diff && <DiffView path={diff.path} patch={diff.patch} />}
+        {diff && <DiffView path={diff.path} patch={diff.patch} diagnostics={diff.diagnostics} />}
         <ToolImages name={call.name} outcomes={state?.progress?.images ?? []} images={images} />
         {counted && <CountedProgressBar name={call.name} progress={counted} />}
         {partial && <PartialView name={call.name} partial={partial} />}
