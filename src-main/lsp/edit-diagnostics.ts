@@ -76,11 +76,36 @@ export class EditDiagnostics {
     return undefined
   }
 
-  /** Appends the edit's new diagnostics (or that they are pending), and any that were pending for this chat. */
+  /**
+   * Appends the edit's new diagnostics (or that they are pending) — after a command, those of the
+   * files it changed that a server had open — and any that were pending for this chat.
+   */
   readonly after: AfterToolHook = async (call, result) => {
     const target = this.target(call)
     const checked = target && !result.isError ? await this.check(call, target, result) : result
-    return this.withDelivered(call.context.chatId, checked)
+    const commanded = this.commandFolder(call)
+    const rechecked = commanded ? await this.checkChangedFiles(call, commanded, checked) : checked
+    return this.withDelivered(call.context.chatId, rechecked)
+  }
+
+  /** The folder a command ran in, when it is one the language servers work in. */
+  private commandFolder({ context, description }: ToolHookCall): string | undefined {
+    const folder = context.workingDirectory
+    const inAgentFolder = context.mode === 'agent' && folder !== null
+    return description.kind === 'execute' && inAgentFolder && this.settings().enabled ? folder : undefined
+  }
+
+  /** After a command: the files it changed that a server had open, each checked as an edit is. */
+  private async checkChangedFiles(
+    call: ToolHookCall,
+    folder: string,
+    result: ToolExecutionResult,
+  ): Promise<ToolExecutionResult> {
+    let checked = result
+    for (const { path, before } of this.servers.changedOnDisk(folder)) {
+      checked = await this.check(call, { folder, path }, checked, Promise.resolve(before))
+    }
+    return checked
   }
 
   private target(call: ToolHookCall): { folder: string; path: string } | undefined {
@@ -96,9 +121,9 @@ export class EditDiagnostics {
     call: ToolHookCall,
     { folder, path }: { folder: string; path: string },
     result: ToolExecutionResult,
+    baseline: Promise<Diagnostic[]> = this.baselines.get(call) ?? Promise.resolve([]),
   ): Promise<ToolExecutionResult> {
     const settings = this.settings()
-    const baseline = this.baselines.get(call) ?? Promise.resolve([])
     const severities = new Set(settings.warnings ? [1, 2] : [1])
     const shown = relative(folder, path) || path
     // The "before" must be in hand before the server is given the new text, or it could answer for the new one.
@@ -158,7 +183,7 @@ function describeCheck(outcome: EditCheck, shown: string, folder: string, pendin
   if ('failed' in outcome) return `No diagnostics for ${shown}: ${outcome.failed}`
   if (outcome.found.length === 0) return undefined
   const count = outcome.found.length
-  return `The edit brought ${count} new ${pending}problem${count === 1 ? '' : 's'} in ${shown}:\n${formatDiagnostics(outcome.found, folder)}`
+  return `The change brought ${count} new ${pending}problem${count === 1 ? '' : 's'} in ${shown}:\n${formatDiagnostics(outcome.found, folder)}`
 }
 
 function withCheck(

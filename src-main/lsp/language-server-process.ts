@@ -209,6 +209,11 @@ export class LanguageServerProcess {
     return new Map([...this.documents].map(([uri, { text }]) => [fileURLToPath(uri), text]))
   }
 
+  /** The latest diagnostics the server published for a file, without waiting. */
+  latestDiagnostics(path: string): Diagnostic[] {
+    return this.published.get(pathToFileURL(path).href)?.diagnostics ?? []
+  }
+
   /**
    * The diagnostics of a synced file's current text: at once when the server has published them
    * since the last change, else the next publish about it. A server that does not version its

@@ -229,6 +229,23 @@ export class LanguageServerService implements CodeIntelligence {
     return found
   }
 
+  /**
+   * The files of `folder` its running servers were given that have changed on disk since (a
+   * command rewrote them), each with what its server last said of it: the "before" of a check.
+   */
+  changedOnDisk(folder: string): { path: string; before: Diagnostic[] }[] {
+    const changed: { path: string; before: Diagnostic[] }[] = []
+    for (const slot of this.slots.values()) {
+      const server = slot.process
+      if (slot.folder !== folder || !server || server.ended) continue
+      for (const [path, text] of server.syncedTexts()) {
+        const now = readTextOrUndefined(path)
+        if (now !== undefined && now !== text) changed.push({ path, before: server.latestDiagnostics(path) })
+      }
+    }
+    return changed
+  }
+
   /** Ends the servers of folders no chat is bound to any more. */
   keepFolders(folders: readonly string[]): void {
     const kept = new Set(folders)

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { LOCAL_USER } from '../../../src-main/app/create-atelier'
 import { SERVER_WAIT_MS, useCodeProject } from '../../support/code-intelligence'
 
 describe('code intelligence with typescript-language-server', () => {
@@ -34,6 +35,22 @@ describe('code intelligence with typescript-language-server', () => {
       })
       expect(fixed.isError).toBe(false)
       expect(fixed.content).not.toMatch(/error|problem|pending/)
+    },
+    SERVER_WAIT_MS,
+  )
+
+  it(
+    'reports what a shell command broke in a file the server has open',
+    async () => {
+      const { atelier, run } = project
+      atelier.tools.settings.update(LOCAL_USER, 'bash', { enabled: true })
+      const command = await run('bash', { command: `sed -i "s/greet('me')/greet(7)/" src/main.ts` })
+      expect(command.isError).toBe(false)
+      expect(command.content).toMatch(
+        /src\/main\.ts:3:38 error Argument of type 'number' is not assignable to parameter of type 'string'\./,
+      )
+      const undone = await run('bash', { command: `sed -i "s/greet(7)/greet('me')/" src/main.ts` })
+      expect(undone.content).not.toMatch(/problem|pending/)
     },
     SERVER_WAIT_MS,
   )
