@@ -23,6 +23,9 @@ const TSC_RUNS = sized(3, 1)
 /** The issue's goal for a warm edit's diagnostics. */
 const WARM_TARGET_MS = 500
 
+/** The main process's sources and what they import (custom tools' public types). */
+const SOURCE_FOLDERS = ['src-main', 'src-shared', 'src-custom-tool']
+
 /** The file the warm edits change, and the line they break and mend. */
 const EDITED = 'src-main/tools/executor.ts'
 const SOUND = 'const started = performance.now()'
@@ -40,15 +43,14 @@ function sourceTree(): string {
     writeFileSync(join(tree, EDITED), `export function run() {\n  ${SOUND}\n  return started\n}\n`)
     return tree
   }
-  for (const folder of ['src-main', 'src-shared'])
-    cpSync(join(ROOT, folder), join(tree, folder), { recursive: true })
+  for (const folder of SOURCE_FOLDERS) cpSync(join(ROOT, folder), join(tree, folder), { recursive: true })
   cpSync(join(ROOT, 'tsconfig.base.json'), join(tree, 'tsconfig.base.json'))
   cpSync(join(ROOT, 'package.json'), join(tree, 'package.json'))
   symlinkSync(join(ROOT, 'node_modules'), join(tree, 'node_modules'))
   const config = {
     extends: './tsconfig.base.json',
     compilerOptions: { lib: ['ES2023', 'DOM'], types: ['node'] },
-    include: ['src-main', 'src-shared'],
+    include: SOURCE_FOLDERS,
   }
   writeFileSync(join(tree, 'tsconfig.json'), JSON.stringify(config, null, 2))
   return tree
