@@ -72,6 +72,8 @@ const benchmark: Benchmark = async () => {
     const tsc = median(Array.from({ length: TSC_RUNS }, () => tscOnce(tree)))
     return await withBenchAtelier(async (atelier) => {
       const chat = atelier.chats.ensure('bench-lsp', { workingDir: tree, mode: 'agent' })
+      // A cold start on the whole tree can outlast the tool's 30 s default on a busy machine.
+      atelier.tools.settings.update(LOCAL_USER, 'diagnostics', { parameters: { timeoutSeconds: 600 } })
       // The budget is generous: what is measured is how long the diagnostics take, not where they give up.
       atelier.preferences.update({
         codeIntelligence: { ...atelier.preferences.get().codeIntelligence, waitSeconds: 30 },

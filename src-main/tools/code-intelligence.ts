@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { Type } from '@sinclair/typebox'
+import { type Static, Type } from '@sinclair/typebox'
 import type { FileDiagnostic } from '../../src-shared/code-intelligence'
 import type { ToolSettingsMetadata } from '../../src-shared/tools'
 import { ToolError } from './errors'
@@ -115,6 +115,17 @@ export async function codeScope(context: ToolContext, path?: string): Promise<Co
         ? dirname(real)
         : baseDirectory(context)
   return { servers, folder, policy, ...(real !== undefined && { real }) }
+}
+
+/** Where the symbol at a place is defined, or used: what the server says, and how to name the places. */
+export async function symbolPlaces(
+  args: Static<typeof CodePositionParameters>,
+  context: ToolContext,
+  ask: 'definition' | 'references',
+): Promise<{ found: CodeLocation[]; policy: PathPolicy }> {
+  const { servers, folder, policy, real = args.path } = await codeScope(context, args.path)
+  const at = { path: real, line: args.line, column: args.column }
+  return { found: await servers[ask](folder, at, context.signal), policy }
 }
 
 /** Found places as grep reports lines: the file as read_file takes it, the line, the column, the line's text. */

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox'
-import { CodePositionParameters, codeScope, codeToolSettings, placesWithText } from '../code-intelligence'
+import { CodePositionParameters, codeToolSettings, placesWithText, symbolPlaces } from '../code-intelligence'
 import { defineTool } from '../define-tool'
 import { describePath } from '../paths'
 import { registerTool } from '../registry'
@@ -8,12 +8,7 @@ import type { ToolContext } from '../types'
 type Parameters = Static<typeof CodePositionParameters>
 
 async function definition(args: Parameters, context: ToolContext) {
-  const { servers, folder, policy, real = args.path } = await codeScope(context, args.path)
-  const found = await servers.definition(
-    folder,
-    { path: real, line: args.line, column: args.column },
-    context.signal,
-  )
+  const { found, policy } = await symbolPlaces(args, context, 'definition')
   return { definitions: placesWithText(found, policy) }
 }
 

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox'
-import { CodePositionParameters, codeScope, codeToolSettings, placesWithText } from '../code-intelligence'
+import { CodePositionParameters, codeToolSettings, placesWithText, symbolPlaces } from '../code-intelligence'
 import { defineTool } from '../define-tool'
 import { describePath } from '../paths'
 import { registerTool } from '../registry'
@@ -11,12 +11,7 @@ type Parameters = Static<typeof CodePositionParameters>
 const MAX_REFERENCES = 100
 
 async function references(args: Parameters, context: ToolContext) {
-  const { servers, folder, policy, real = args.path } = await codeScope(context, args.path)
-  const found = await servers.references(
-    folder,
-    { path: real, line: args.line, column: args.column },
-    context.signal,
-  )
+  const { found, policy } = await symbolPlaces(args, context, 'references')
   const listed = placesWithText(found.slice(0, MAX_REFERENCES), policy)
   return { references: listed, ...(found.length > MAX_REFERENCES && { more: found.length - MAX_REFERENCES }) }
 }
