@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { CODE_TOOLS } from '../../../src-main/tools/code-intelligence'
 import { SERVER_WAIT_MS, useCodeProject } from '../../support/code-intelligence'
@@ -9,11 +10,13 @@ import { writeTree } from '../../support/tool-harness'
 /** Marks the hanging server's command line, so this file finds its own processes. */
 const MARKER = `atelier-lsp-hang-${randomUUID()}`
 const node = process.execPath
+/** Publishes each change's diagnostics late: past this file's wait budget of 1 s. */
+const SLOW_SERVER = fileURLToPath(new URL('../../fixtures/slow-language-server.mjs', import.meta.url))
 
-/** Polls until `check` holds, or fails after `ms`: the machine may be loaded, so no fixed sleep. */
-async function eventually(check: () => boolean, ms = 20_000): Promise<void> {
+/** Polls until `check` holds (after `step` each time), or fails after `ms`: the machine may be loaded, so no fixed sleep. */
+async function eventually(check: () => boolean, ms = 20_000, step = async () => {}): Promise<void> {
   const until = Date.now() + ms
-  while (!check()) {
+  for (await step(); !check(); await step()) {
     if (Date.now() > until) throw new Error('still not so')
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
@@ -33,6 +36,7 @@ describe('language servers that fail', () => {
           command: [node, '-e', `setInterval(() => {}, 1000) // ${MARKER}`],
         },
         { id: 'nowhere', languages: ['zz'], command: ['atelier-no-such-language-server', '--stdio'] },
+        { id: 'slow', languages: ['slow'], command: [node, SLOW_SERVER, '2500'] },
       ],
     },
   )
@@ -58,6 +62,24 @@ describe('language servers that fail', () => {
       expect(result.content).toMatch(/Diagnostics for b\.hang are pending/)
       const next = await project.run('read_file', { path: 'notes.txt' })
       expect(next.isError).toBe(false)
+    },
+    SERVER_WAIT_MS,
+  )
+
+  it(
+    "delivers diagnostics that outlasted the budget with the chat's next result",
+    async () => {
+      const written = await project.run('write_file', { path: 'c.slow', content: 'fine\nbad\n' })
+      expect(written.content).toMatch(/Diagnostics for c\.slow are pending/)
+      let next = ''
+      await eventually(
+        () => next.includes('c.slow:2:1 error This line is bad. (slow)'),
+        30_000,
+        async () => {
+          next = (await project.run('read_file', { path: 'notes.txt' })).content
+        },
+      )
+      expect(next).toMatch(/new pending problem in c\.slow/)
     },
     SERVER_WAIT_MS,
   )
