@@ -175,6 +175,7 @@ export function createAtelier({
   // A folder no chat is bound to any more has its warm search caches dropped and its language servers ended.
   const keepSearchCaches = searchCacheKeeper()
   const keepCaches = events.subscribe((event, payload) => {
+    if (event === 'preferences.changed') languageServers.endSwitchedOff()
     if (event !== 'chats.changed') return
     const { chats: all } = payload as EventPayload<'chats.changed'>
     const folders = all.flatMap((chat) => (chat.workingDir ? [chat.workingDir] : []))

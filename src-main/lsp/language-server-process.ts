@@ -86,6 +86,11 @@ export class LanguageServerProcess {
   private afterWork?: NodeJS.Timeout
   private ending?: Promise<void>
   private exited = false
+  private markEnded = () => {}
+  /** Settles once the process has ended, whoever ended it. */
+  readonly whenEnded = new Promise<void>((resolve) => {
+    this.markEnded = resolve
+  })
   /** Set once `initialize` has been answered. */
   capabilities?: InitializeResult['capabilities']
   serverInfo?: InitializeResult['serverInfo']
@@ -314,6 +319,7 @@ export class LanguageServerProcess {
   private exit(reason: string): void {
     if (this.exited) return
     this.exited = true
+    this.markEnded()
     clearTimeout(this.afterWork)
     this.launch.log(`ended: ${reason}`)
     this.launch.onExit(this.ending !== undefined, reason)

@@ -33,6 +33,8 @@ import {
 
 /** How long a server may take to answer `initialize` before it is ended as failed. */
 const INITIALIZE_TIMEOUT_MS = 60_000
+/** How long a server whose `initialize` failed is given to exit, so its end counts as a crash. */
+const EXIT_WAIT_MS = 2000
 /** How long Settings' Test waits for a server to start. */
 const TEST_TIMEOUT_MS = 20_000
 /** How long a question waits for the server to have analyzed the file before it is asked anyway. */
@@ -246,10 +248,18 @@ export class LanguageServerService implements CodeIntelligence {
     return changed
   }
 
+  /** Ends the servers the settings now switch off (or all of them, with code intelligence off). */
+  endSwitchedOff(): void {
+    const settings = this.deps.settings()
+    for (const slot of this.slots.values()) {
+      if (!settings.enabled || settings.disabled.includes(slot.definition.id)) void this.endSlot(slot)
+    }
+  }
+
   /** Ends the servers of folders no chat is bound to any more. */
   keepFolders(folders: readonly string[]): void {
     const kept = new Set(folders)
-    for (const slot of this.slots.values()) if (!kept.has(slot.folder)) this.endSlot(slot)
+    for (const slot of this.slots.values()) if (!kept.has(slot.folder)) void this.endSlot(slot)
   }
 
   /**
@@ -381,6 +391,9 @@ export class LanguageServerService implements CodeIntelligence {
         `it did not answer "initialize" within ${INITIALIZE_TIMEOUT_MS / 1000} s`,
       )
     } catch (error) {
+      // A server that died may fail `initialize` before its exit is seen: the exit, counted as a
+      // crash, decides what follows. One still there after a moment is hung, and ended as failed.
+      await settleWithin(server.whenEnded, EXIT_WAIT_MS)
       if (!server.ended) {
         slot.failure = `${definition.name} could not be started: ${errorMessage(error)}`
         await server.end()

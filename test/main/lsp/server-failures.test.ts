@@ -85,12 +85,20 @@ describe('language servers that fail', () => {
   )
 
   it(
-    'ends the servers of a folder once no chat is bound to it',
+    'ends the servers of a folder once no chat is bound to it, and a server once it is switched off',
     async () => {
       await eventually(() => descendantProcesses((args) => args.includes(MARKER)).length > 0)
       project.atelier.chats.configure({ id: 'code', workingDir: null })
       await eventually(() => descendantProcesses((args) => args.includes(MARKER)).length === 0)
       project.atelier.chats.configure({ id: 'code', workingDir: project.project })
+      // Started again by the next edit, then switched off in the settings: it ends too.
+      await project.run('write_file', { path: 'b.hang', content: 'y\n' })
+      await eventually(() => descendantProcesses((args) => args.includes(MARKER)).length > 0)
+      const { atelier } = project
+      const settings = atelier.preferences.get().codeIntelligence
+      atelier.preferences.update({ codeIntelligence: { ...settings, disabled: ['hanger'] } })
+      await eventually(() => descendantProcesses((args) => args.includes(MARKER)).length === 0)
+      atelier.preferences.update({ codeIntelligence: settings })
     },
     SERVER_WAIT_MS,
   )
