@@ -69,12 +69,6 @@ interface ServerSlot {
   idle?: NodeJS.Timeout
 }
 
-/** A file and the server that serves it, ready to be asked. */
-export interface ServedFile {
-  server: LanguageServerProcess
-  definition: LanguageServerDefinition
-}
-
 export class LanguageServerService implements CodeIntelligence {
   private readonly slots = new Map<string, ServerSlot>()
   private readonly logs = new Map<string, string[]>()
@@ -128,15 +122,9 @@ export class LanguageServerService implements CodeIntelligence {
     return candidates.find((definition) => definition.origin === 'custom') ?? candidates[0]
   }
 
-  /** Whether any enabled, installed server serves a kind of file found in `folder`: then the code tools are offered. */
+  /** Whether an enabled, installed server that has not failed serves a kind of file found in `folder`: then the code tools are offered. */
   servesFolder(folder: string | null): boolean {
-    if (folder === null || !this.deps.settings().enabled) return false
-    const failed = (definition: LanguageServerDefinition) =>
-      this.slots.get(slotKey(definition, folder))?.failure !== undefined
-    return [...this.endingsIn(folder)].some((ending) => {
-      const definition = this.serverFor(`file.${ending}`)
-      return definition !== undefined && !failed(definition)
-    })
+    return this.serving(folder).some(({ state }) => state !== 'failed')
   }
 
   /** The enabled servers that serve the kinds of files in `folder`, and how each is there. */
@@ -153,7 +141,7 @@ export class LanguageServerService implements CodeIntelligence {
   }
 
   /** The running (or starting) server of a file in `folder`; throws the ToolError a tool reports when there is none. */
-  async serve(folder: string, path: string): Promise<ServedFile> {
+  async serve(folder: string, path: string): Promise<LanguageServerProcess> {
     const definition = this.serverFor(path)
     if (!definition) {
       throw new ToolError(
@@ -161,14 +149,14 @@ export class LanguageServerService implements CodeIntelligence {
         `No language server is available for .${extensionOf(path) || '(no ending)'} files (see Settings → Code intelligence).`,
       )
     }
-    return { server: await this.client(folder, definition), definition }
+    return this.client(folder, definition)
   }
 
   /** Gives the server the file as it is on disk and waits for its diagnostics; an absent file has none. */
   async fileDiagnostics(folder: string, path: string): Promise<Diagnostic[]> {
     // Read now, not once the server has started: the "before" of an edit must be the file before it.
     const text = readTextOrUndefined(path)
-    const { server } = await this.serve(folder, path)
+    const server = await this.serve(folder, path)
     if (text === undefined) return []
     await server.sync(path, languageIdOf(path), text)
     return server.diagnosticsFor(path)
@@ -331,7 +319,7 @@ export class LanguageServerService implements CodeIntelligence {
 
   /** The file, synced from disk, in a started server. */
   private async opened(folder: string, path: string, signal: AbortSignal): Promise<LanguageServerProcess> {
-    const { server } = await abortable(this.serve(folder, path), signal)
+    const server = await abortable(this.serve(folder, path), signal)
     const text = readTextOrUndefined(path)
     if (text === undefined) throw new ToolError('not_found', `No file at "${path}".`)
     await server.sync(path, languageIdOf(path), text)
