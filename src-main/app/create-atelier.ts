@@ -199,8 +199,8 @@ export function createAtelier({
     executor: new ToolExecutor(registry, toolSettings, executorServices),
   }
   const editDiagnostics = new EditDiagnostics(languageServers, () => preferences.get().codeIntelligence)
-  tools.executor.addBeforeToolHook(editDiagnostics.before)
-  tools.executor.addAfterToolHook(editDiagnostics.after)
+  tools.executor.addBeforeToolHook(editDiagnostics.before, editDiagnostics.beforeWhen)
+  tools.executor.addAfterToolHook(editDiagnostics.after, editDiagnostics.afterWhen)
   // One sealing for every secret setting: MCP servers' values and credentials, the broker's secret.
   const sealed = new SealedSecrets(new LocalSecretStore(dataDir))
   const mcp = new McpServerService(

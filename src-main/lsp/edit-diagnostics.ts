@@ -10,7 +10,13 @@ import { relative } from 'node:path'
 import type { Diagnostic } from 'vscode-languageserver-protocol/node'
 import type { CodeIntelligenceSettings, FileDiagnostic } from '../../src-shared/code-intelligence'
 import { errorMessage } from '../../src-shared/errors'
-import type { AfterToolHook, BeforeToolHook, ToolExecutionResult, ToolHookCall } from '../tools/executor'
+import type {
+  AfterToolHook,
+  BeforeToolHook,
+  HookFilter,
+  ToolExecutionResult,
+  ToolHookCall,
+} from '../tools/executor'
 import { isInside } from '../tools/paths'
 import type { LanguageServerService } from './language-servers'
 import { toFileDiagnostic } from './lsp-results'
@@ -65,6 +71,13 @@ export class EditDiagnostics {
     private readonly servers: LanguageServerService,
     private readonly settings: () => CodeIntelligenceSettings,
   ) {}
+
+  /** The calls the before hook is for: edits of files. */
+  readonly beforeWhen: HookFilter = ({ tool }) => EDITING_TOOLS.has(tool)
+
+  /** The calls the after hook is for: edits, commands, and any call of a chat with diagnostics pending. */
+  readonly afterWhen: HookFilter = ({ tool, kind, chatId }) =>
+    EDITING_TOOLS.has(tool) || kind === 'execute' || (chatId !== null && this.pending.has(chatId))
 
   /** Starts reading the edited file's diagnostics as they are before the edit; blocks nothing. */
   readonly before: BeforeToolHook = (call) => {

@@ -8,7 +8,7 @@
  * `execute` runs them all at once for a call nobody needs to watch (`atelier tool`, the playground).
  */
 import { randomUUID } from 'node:crypto'
-import type { ToolCallDescription, ToolDisplay, ToolSource } from '../../src-shared/tools'
+import type { ToolCallDescription, ToolDisplay, ToolKind, ToolSource } from '../../src-shared/tools'
 import { ephemeralLedger, type FreshnessLedger } from '../core/freshness-ledger'
 import type { ImageGenerator } from '../core/images'
 import type { CodeIntelligence } from './code-intelligence'
@@ -99,9 +99,18 @@ export class PreparedCall {
   }
 }
 
+/** Which calls a hook is for, known before the call is described: its tool, its kind, its chat. */
+export type HookFilter = (call: { tool: string; kind: ToolKind; chatId: string | null }) => boolean
+
+/** The hooks of a map that are for this call. */
+function hooksFor<Hook>(hooks: Map<Hook, HookFilter | undefined>, prepared: PreparedCall): Hook[] {
+  const call = { tool: prepared.record.tool, kind: prepared.tool.kind, chatId: prepared.record.chatId }
+  return [...hooks].flatMap(([hook, when]) => (!when || when(call) ? [hook] : []))
+}
+
 export class ToolExecutor {
-  private readonly beforeHooks = new Set<BeforeToolHook>()
-  private readonly afterHooks = new Set<AfterToolHook>()
+  private readonly beforeHooks = new Map<BeforeToolHook, HookFilter | undefined>()
+  private readonly afterHooks = new Map<AfterToolHook, HookFilter | undefined>()
 
   constructor(
     private readonly registry: ToolRegistry,
@@ -110,13 +119,15 @@ export class ToolExecutor {
     private readonly maxResultChars = DEFAULT_MAX_RESULT_CHARS,
   ) {}
 
-  addBeforeToolHook(hook: BeforeToolHook): () => void {
-    this.beforeHooks.add(hook)
+  /** `when`: the calls it is for; the others do not pay for describing themselves to it. */
+  addBeforeToolHook(hook: BeforeToolHook, when?: HookFilter): () => void {
+    this.beforeHooks.set(hook, when)
     return () => this.beforeHooks.delete(hook)
   }
 
-  addAfterToolHook(hook: AfterToolHook): () => void {
-    this.afterHooks.add(hook)
+  /** `when`: as for addBeforeToolHook. */
+  addAfterToolHook(hook: AfterToolHook, when?: HookFilter): () => void {
+    this.afterHooks.set(hook, when)
     return () => this.afterHooks.delete(hook)
   }
 
@@ -201,8 +212,10 @@ export class ToolExecutor {
 
   /** Stage 4's first half: the before-tool hooks, any of which may block the call (ToolError `blocked`). */
   async runBeforeHooks(prepared: PreparedCall): Promise<void> {
+    const hooks = hooksFor(this.beforeHooks, prepared)
+    if (hooks.length === 0) return
     const call = await prepared.hookCall()
-    for (const hook of this.beforeHooks) {
+    for (const hook of hooks) {
       const verdict = await runHook(prepared.record.tool, 'beforeTool', () => hook(call))
       if (verdict) {
         throw new ToolError('blocked', `The call to ${prepared.record.tool} was blocked: ${verdict.block}`)
@@ -234,7 +247,7 @@ export class ToolExecutor {
         prepared.commit,
       )
       let result = shapeResult(toToolOutput(returned), performance.now() - started, prepared.maxResultChars)
-      for (const hook of this.afterHooks) {
+      for (const hook of hooksFor(this.afterHooks, prepared)) {
         const call = await prepared.hookCall()
         result = (await runHook(record.tool, 'afterTool', () => hook(call, result))) ?? result
       }
