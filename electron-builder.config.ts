@@ -29,7 +29,13 @@ const config = {
   ],
   asar: true,
   // Native code cannot be loaded from inside an archive: Electron loads these from app.asar.unpacked.
-  asarUnpack: ['**/*.node'],
+  // The language servers run as scripts of a separate Node process, which cannot read inside the archive.
+  asarUnpack: [
+    '**/*.node',
+    'node_modules/typescript-language-server/**',
+    'node_modules/pyright/**',
+    'node_modules/typescript/**',
+  ],
   // electron-builder would rebuild native modules in node_modules itself, for Electron, replacing
   // the Node build that `npm test` and the CLI use; the Electron build comes from .native/ instead.
   npmRebuild: false,

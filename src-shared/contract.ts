@@ -16,6 +16,13 @@ import {
   RestoreScope,
   SnapshotProgress,
 } from './checkpoints'
+import {
+  CodeIntelligenceSettings,
+  CustomLanguageServer,
+  LanguageServerInfo,
+  LanguageServerState,
+  LanguageServerTest,
+} from './code-intelligence'
 import { SlashCommand } from './commands'
 import { CustomToolLog, CustomToolsInfo } from './custom-tools'
 import { HookEntry, HookEvent, HookImport, HookRun, HookScope } from './hooks'
@@ -97,6 +104,8 @@ export const Preferences = Type.Object({
   instructions: InstructionSettings,
   /** How deep subagents go: 1, a subagent cannot start its own; 2, it can (theirs cannot). */
   subagentDepth: Type.Union([Type.Literal(1), Type.Literal(2)]),
+  /** Language servers: which run, how long an edit waits for their diagnostics, the person's own. */
+  codeIntelligence: CodeIntelligenceSettings,
 })
 export type Preferences = Static<typeof Preferences>
 
@@ -192,6 +201,10 @@ export const Capabilities = Type.Object({
   servers: Type.Array(McpServerStatus),
   /** The project's instruction files the system prompt carries, in its order. */
   instructions: Type.Array(InstructionFileInfo),
+  /** The language servers that serve this chat's folder (diagnostics after edits, the code tools), and how each is. */
+  languageServers: Type.Optional(
+    Type.Array(Type.Object({ id: Type.String(), name: Type.String(), state: LanguageServerState })),
+  ),
 })
 export type Capabilities = Static<typeof Capabilities>
 
@@ -698,6 +711,16 @@ export const methods = {
   /** What this machine has to confine the agent's commands (found once by a probe run), and the settings. */
   'sandbox.status': method(Empty, SandboxInfo),
   'preferences.update': method(Type.Partial(Preferences, { additionalProperties: false }), Preferences),
+  /** Every language server Atelier knows: shipped, found on PATH, the person's own; running, available or missing. Starts nothing. */
+  'lsp.status': method(Empty, Type.Object({ servers: Type.Array(LanguageServerInfo) })),
+  /** Starts a server (a known one by id, or one being configured) in a scratch folder and reports what it can do; ends it after. */
+  'lsp.test': method(
+    Type.Union([
+      Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
+      Type.Object({ server: CustomLanguageServer }, { additionalProperties: false }),
+    ]),
+    LanguageServerTest,
+  ),
   /**
    * Every registered tool with its effective settings. Loads and connects nothing: custom tools not
    * yet loaded (`customTools.load`) and MCP servers not yet connected (a turn) are not among them.
@@ -728,6 +751,8 @@ export const events = {
   'checkpoints.changed': Type.Object({ chatId: Type.String() }),
   /** The first snapshot of a folder, as it goes. */
   'checkpoints.progress': SnapshotProgress,
+  /** A language server started, ended or failed: ask `lsp.status` again. */
+  'lsp.changed': Type.Object({}),
 }
 
 export type Methods = typeof methods

@@ -3,6 +3,7 @@
  * side (executors, contexts) lives in `src-main/tools/types.ts`.
  */
 import { type Static, Type } from '@sinclair/typebox'
+import { FileDiagnostic } from './code-intelligence'
 import { TOOL_ERROR_TYPES } from './errors'
 import { PlanContinueMode, PlanStep } from './plans'
 import { SandboxReport } from './sandbox'
@@ -204,7 +205,13 @@ export type DisplayImage = Static<typeof DisplayImage>
  * reads or know tool names. Absent: the content is shown as it is.
  */
 export const ToolDisplay = Type.Union([
-  Type.Object({ kind: Type.Literal('diff'), path: Type.String(), patch: Type.String() }),
+  Type.Object({
+    kind: Type.Literal('diff'),
+    path: Type.String(),
+    patch: Type.String(),
+    /** The problems the edit brought, as its language server reported them (paths as `path` shows it). */
+    diagnostics: Type.Optional(Type.Array(FileDiagnostic)),
+  }),
   Type.Composite([
     Type.Object({ kind: Type.Literal('shell') }),
     ShellCommandResult,

@@ -64,6 +64,8 @@ const LAYER_RULES: Record<string, string[]> = {
   // Hooks are stages of a call (tools) and run under the trust of custom tools; the agent and the
   // approvals call them, never the other way round.
   hooks: ['core', 'tools'],
+  // Language servers serve the tools (through the CodeIntelligence port) and hook into their pipeline.
+  lsp: ['core', 'tools'],
 }
 
 function layerViolations(file: string, source?: string): string[] {

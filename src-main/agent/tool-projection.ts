@@ -12,8 +12,8 @@ import type { AgentProfile } from '../../src-shared/providers'
 import type { ChatService } from '../chats/chat-service'
 import type { ProviderService, ResolvedProvider } from '../providers/provider-service'
 import { wireToolsWithTokens } from '../providers/tool-mapper'
-import { engineOf } from '../tools/builtin/web-search'
 import { TASK_TOOL, taskDescription } from '../tools/builtin/task'
+import { engineOf } from '../tools/builtin/web-search'
 import { enabledToolDefinitions, type ToolProjection } from '../tools/projection'
 import type { ToolRegistry } from '../tools/registry'
 import type { ToolSettingsService } from '../tools/tool-settings-service'
@@ -34,6 +34,10 @@ export interface ToolProjectionDeps {
   prepareTools: (folder: string | null) => Promise<McpServerStatus[]>
   /** The project's instruction files a chat's next turn carries. */
   instructions?: (chat: Chat) => InstructionFile[]
+  /** Whether a tool is offered in this folder at all (the code tools need a language server for its files); all are by default. */
+  offers?: (name: string, folder: string | null) => boolean
+  /** The language servers that serve a folder, for the capabilities view. */
+  languageServers?: (folder: string | null) => Capabilities['languageServers']
   user: string
 }
 
@@ -87,7 +91,8 @@ export class ToolProjectionService {
         (name !== TASK_TOOL || delegable.length > 0) &&
         (!offersOnlyReads(approvalMode) || entry?.tool.kind === 'read') &&
         (!entry?.tool.modes || entry.tool.modes.includes(approvalMode)) &&
-        (project === undefined || project === folder)
+        (project === undefined || project === folder) &&
+        (this.deps.offers?.(name, folder) ?? true)
       )
     })
     const definitions = filtered.map((definition) =>
@@ -135,6 +140,7 @@ export class ToolProjectionService {
       totalTokens: tools.reduce((sum, tool) => sum + tool.tokens, 0),
       servers,
       instructions: this.instructions(chat),
+      ...(this.deps.languageServers && { languageServers: this.deps.languageServers(projectFolder(chat)) }),
     }
   }
 

@@ -43,11 +43,14 @@ import { postToolUseHook, preToolUseHook } from '../hooks/tool-hooks'
 import { TurnHooks } from '../hooks/turn-hooks'
 import { createDispatcher, type Dispatch } from '../ipc/dispatcher'
 import { createHandlers } from '../ipc/handlers'
+import { EditDiagnostics } from '../lsp/edit-diagnostics'
+import { LanguageServerService } from '../lsp/language-servers'
 import { PreferencesService } from '../preferences/preferences-service'
 import { ProviderImageGenerator } from '../providers/image-generation'
 import { ProviderService, type SecretStore } from '../providers/provider-service'
 import type { RetryPolicy } from '../providers/retry'
 import { builtinTools } from '../tools/builtin'
+import { CODE_TOOLS } from '../tools/code-intelligence'
 import { CommandJournal } from '../tools/command-journal'
 import { CustomToolService } from '../tools/custom/custom-tool-service'
 import { FolderTrust } from '../tools/custom/folder-trust'
@@ -144,6 +147,8 @@ export interface Atelier {
   checkpoints: CheckpointService
   /** The person's hooks: their files, their runs, and their events outside tool calls (SubagentStop). */
   hooks: { service: HookService; turns: TurnHooks }
+  /** The language servers: diagnostics after edits, the code tools. */
+  languageServers: LanguageServerService
   /** Validated entry point for contract calls from any transport. */
   dispatch: Dispatch
   /** Closes the database at once; settles when every MCP server (and what it started) has ended. */
@@ -171,13 +176,6 @@ export function createAtelier({
   const events = new AtelierEvents()
   const forks = new ConversationForks(db)
   const chats = new ChatService(new ChatsRepository(db), events, forks)
-  // A folder no chat is bound to any more has its warm search caches dropped.
-  const keepSearchCaches = searchCacheKeeper()
-  const keepCaches = events.subscribe((event, payload) => {
-    if (event !== 'chats.changed') return
-    const { chats: all } = payload as EventPayload<'chats.changed'>
-    keepSearchCaches(all.flatMap((chat) => (chat.workingDir ? [chat.workingDir] : [])))
-  })
   const preferences = new PreferencesService(new AppSettingsRepository(db), events)
   // One sealing for every secret setting: MCP servers' values and credentials, the broker's secret,
   // tools' secret parameters (web_search's API key).
@@ -191,6 +189,21 @@ export function createAtelier({
     dataDir,
     ...(detectSandbox && { detect: detectSandbox }),
   })
+  const languageServers = new LanguageServerService({
+    settings: () => preferences.get().codeIntelligence,
+    confine: (command, folder) => sandbox.confineReader(command, folder),
+    changed: () => events.emit('lsp.changed', {}),
+  })
+  // A folder no chat is bound to any more has its warm search caches dropped and its language servers ended.
+  const keepSearchCaches = searchCacheKeeper()
+  const keepCaches = events.subscribe((event, payload) => {
+    if (event === 'preferences.changed') languageServers.endSwitchedOff()
+    if (event !== 'chats.changed') return
+    const { chats: all } = payload as EventPayload<'chats.changed'>
+    const folders = all.flatMap((chat) => (chat.workingDir ? [chat.workingDir] : []))
+    keepSearchCaches(folders)
+    languageServers.keepFolders(folders)
+  })
   const runningCommands = new RunningCommandsRepository(db)
   const executorServices = {
     protectedPaths: [dataDir],
@@ -199,6 +212,7 @@ export function createAtelier({
     ...(searchEndpoints && { searchEndpoints }),
     sandbox,
     journal: new CommandJournal(runningCommands),
+    codeIntelligence: languageServers,
   }
   // A write killed half-way (a crash, kill -9) left its temporary file in the person's folder.
   removeTemporaryFilesOfEndedProcesses()
@@ -216,6 +230,9 @@ export function createAtelier({
   const turnHooks = new TurnHooks(hookService)
   tools.executor.addBeforeToolHook(preToolUseHook(hookService))
   tools.executor.addAfterToolHook(postToolUseHook(hookService))
+  const editDiagnostics = new EditDiagnostics(languageServers, () => preferences.get().codeIntelligence)
+  tools.executor.addBeforeToolHook(editDiagnostics.before, editDiagnostics.beforeWhen)
+  tools.executor.addAfterToolHook(editDiagnostics.after, editDiagnostics.afterWhen)
   const mcp = new McpServerService(
     new McpServerStore(new McpServersRepository(db), sealed),
     sealed,
@@ -295,6 +312,9 @@ export function createAtelier({
       }))
       return [...servers, ...unreachable]
     },
+    // The code tools are offered where a language server serves the kinds of files the folder holds.
+    offers: (name, folder) => !CODE_TOOLS.has(name) || languageServers.servesFolder(folder),
+    languageServers: (folder) => languageServers.serving(folder),
     user: LOCAL_USER,
   })
   const context = new ContextService({
@@ -401,6 +421,7 @@ export function createAtelier({
     checkpoints,
     commands,
     hooks: hookService,
+    languageServers,
     user: LOCAL_USER,
   })
   return {
@@ -423,6 +444,7 @@ export function createAtelier({
     sandbox,
     checkpoints,
     hooks: { service: hookService, turns: turnHooks },
+    languageServers,
     dispatch: createDispatcher(handlers),
     close: () => {
       agent.close()
@@ -434,6 +456,7 @@ export function createAtelier({
         services.close(),
         customTools.close(),
         hookService.close(),
+        languageServers.close(),
       ]).then(() => {})
       db.close()
       return serversEnded

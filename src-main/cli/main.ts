@@ -8,6 +8,7 @@ import { registerCustomToolsCommand } from './commands/custom-tools'
 import { registerDatabaseCommand } from './commands/database'
 import { registerHooksCommand } from './commands/hooks'
 import { registerInspectCommand } from './commands/inspect'
+import { registerLspCommand } from './commands/lsp'
 import { registerMcpCommand } from './commands/mcp'
 import { registerPermissionsCommand } from './commands/permissions'
 import { registerRunCommand } from './commands/run'
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
   registerServicesCommand(program)
   registerCustomToolsCommand(program)
   registerSandboxCommand(program)
+  registerLspCommand(program)
   registerCheckpointsCommand(program)
   registerDatabaseCommand(program)
   registerWebCommand(program)

@@ -12,6 +12,7 @@ import { listFolders, recentFolders } from '../chats/folders'
 import type { CheckpointService } from '../checkpoints/checkpoint-service'
 import type { SlashCommandService } from '../commands/slash-command-service'
 import type { HookService } from '../hooks/hook-service'
+import type { LanguageServerService } from '../lsp/language-servers'
 import type { PreferencesService } from '../preferences/preferences-service'
 import type { ProviderImageGenerator } from '../providers/image-generation'
 import type { ProviderService } from '../providers/provider-service'
@@ -44,6 +45,7 @@ export interface HandlerServices {
   commands: SlashCommandService
   /** The person's hooks: Settings → Hooks. */
   hooks: HookService
+  languageServers: LanguageServerService
   images: ProviderImageGenerator
   playground: ToolPlayground
   mcp: McpServerService
@@ -76,6 +78,7 @@ export function createHandlers({
   checkpoints,
   commands,
   hooks,
+  languageServers,
   images,
   playground,
   mcp,
@@ -193,6 +196,8 @@ export function createHandlers({
     'checkpoints.rewind': (request) => checkpoints.rewind(request),
     'preferences.get': () => preferences.get(),
     'sandbox.status': () => sandbox.info(),
+    'lsp.status': () => ({ servers: languageServers.status() }),
+    'lsp.test': (request) => languageServers.test(request),
     'preferences.update': (request) => preferences.update(request),
     'tools.list': () => toolSettings.list(user),
     'tools.update': ({ name, ...body }) => toolSettings.update(user, name, body),

@@ -1,6 +1,7 @@
 import { Value } from '@sinclair/typebox/value'
 import { DEFAULT_PROTECTED_PATHS } from '../../src-shared/approvals'
 import { DEFAULT_CHECKPOINT_SETTINGS } from '../../src-shared/checkpoints'
+import { DEFAULT_CODE_INTELLIGENCE_SETTINGS } from '../../src-shared/code-intelligence'
 import { type MethodRequest, Preferences } from '../../src-shared/contract'
 import { DEFAULT_INSTRUCTION_SETTINGS } from '../../src-shared/instructions'
 import { DEFAULT_SANDBOX_SETTINGS } from '../../src-shared/sandbox'
@@ -24,6 +25,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   instructions: DEFAULT_INSTRUCTION_SETTINGS,
   // A subagent that delegates again multiplies cost and hides work two levels down: off unless asked for.
   subagentDepth: 1,
+  codeIntelligence: DEFAULT_CODE_INTELLIGENCE_SETTINGS,
 }
 
 /**

@@ -48,6 +48,7 @@ export function withHost(call: ToolCallRecord, host: ToolHost): ToolContext {
     searchEndpoints: host.searchEndpoints,
     sandbox: host.sandbox,
     journal: host.journal,
+    codeIntelligence: host.codeIntelligence,
     ask: host.ask,
     switchApprovalMode: host.switchApprovalMode,
     subagents: host.subagents,

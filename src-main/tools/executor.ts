@@ -8,9 +8,10 @@
  * `execute` runs them all at once for a call nobody needs to watch (`atelier tool`, the playground).
  */
 import { randomUUID } from 'node:crypto'
-import type { ToolCallDescription, ToolDisplay, ToolSource } from '../../src-shared/tools'
+import type { ToolCallDescription, ToolDisplay, ToolKind, ToolSource } from '../../src-shared/tools'
 import { ephemeralLedger, type FreshnessLedger } from '../core/freshness-ledger'
 import type { ImageGenerator } from '../core/images'
+import type { CodeIntelligence } from './code-intelligence'
 import type { CommandJournal } from './command-journal'
 import { withHost } from './define-tool'
 import { FatalToolError, ToolError } from './errors'
@@ -49,7 +50,7 @@ export { toToolOutput }
 
 /**
  * What tools need from the app: its own folder (never touched), the chats' ledgers, image making,
- * where web_search's engines are, the sandbox.
+ * where web_search's engines are, the sandbox, the language servers.
  */
 export interface ExecutorServices {
   protectedPaths: string[]
@@ -58,6 +59,7 @@ export interface ExecutorServices {
   searchEndpoints?: SearchEndpoints
   sandbox?: CommandSandbox
   journal?: CommandJournal
+  codeIntelligence?: CodeIntelligence
 }
 
 /**
@@ -116,9 +118,18 @@ export class PreparedCall {
   }
 }
 
+/** Which calls a hook is for, known before the call is described: its tool, its kind, its chat. */
+export type HookFilter = (call: { tool: string; kind: ToolKind; chatId: string | null }) => boolean
+
+/** The hooks of a map that are for this call. */
+function hooksFor<Hook>(hooks: Map<Hook, HookFilter | undefined>, prepared: PreparedCall): Hook[] {
+  const call = { tool: prepared.record.tool, kind: prepared.tool.kind, chatId: prepared.record.chatId }
+  return [...hooks].flatMap(([hook, when]) => (!when || when(call) ? [hook] : []))
+}
+
 export class ToolExecutor {
-  private readonly beforeHooks = new Set<BeforeToolHook>()
-  private readonly afterHooks = new Set<AfterToolHook>()
+  private readonly beforeHooks = new Map<BeforeToolHook, HookFilter | undefined>()
+  private readonly afterHooks = new Map<AfterToolHook, HookFilter | undefined>()
 
   constructor(
     private readonly registry: ToolRegistry,
@@ -127,13 +138,15 @@ export class ToolExecutor {
     private readonly maxResultChars = DEFAULT_MAX_RESULT_CHARS,
   ) {}
 
-  addBeforeToolHook(hook: BeforeToolHook): () => void {
-    this.beforeHooks.add(hook)
+  /** `when`: the calls it is for; the others do not pay for describing themselves to it. */
+  addBeforeToolHook(hook: BeforeToolHook, when?: HookFilter): () => void {
+    this.beforeHooks.set(hook, when)
     return () => this.beforeHooks.delete(hook)
   }
 
-  addAfterToolHook(hook: AfterToolHook): () => void {
-    this.afterHooks.add(hook)
+  /** `when`: as for addBeforeToolHook. */
+  addAfterToolHook(hook: AfterToolHook, when?: HookFilter): () => void {
+    this.afterHooks.set(hook, when)
     return () => this.afterHooks.delete(hook)
   }
 
@@ -199,6 +212,7 @@ export class ToolExecutor {
       ...(this.services.searchEndpoints && { searchEndpoints: this.services.searchEndpoints }),
       ...(!scope.unsandboxed && { sandbox: this.services.sandbox }),
       ...(this.services.journal && { journal: this.services.journal }),
+      ...(this.services.codeIntelligence && { codeIntelligence: this.services.codeIntelligence }),
       ...(scope.abortTurn && { abortTurn: scope.abortTurn }),
       ...(scope.ask && { ask: scope.ask }),
       ...(scope.switchApprovalMode && { switchApprovalMode: scope.switchApprovalMode }),
@@ -224,9 +238,11 @@ export class ToolExecutor {
    * the approval gate to weigh.
    */
   async runBeforeHooks(prepared: PreparedCall): Promise<HookPermission | undefined> {
+    const hooks = hooksFor(this.beforeHooks, prepared)
+    if (hooks.length === 0) return undefined
     const call = await prepared.hookCall()
     let permission: HookPermission | undefined
-    for (const hook of this.beforeHooks) {
+    for (const hook of hooks) {
       const verdict = await runHook(prepared.record.tool, 'beforeTool', () => hook(call))
       if (verdict && 'block' in verdict) {
         throw new ToolError('blocked', `The call to ${prepared.record.tool} was blocked: ${verdict.block}`)
@@ -277,12 +293,13 @@ export class ToolExecutor {
     prepared: PreparedCall,
     ran: ToolExecutionResult,
   ): Promise<ToolExecutionResult> {
-    if (this.afterHooks.size === 0) return ran
+    const hooks = hooksFor(this.afterHooks, prepared)
+    if (hooks.length === 0) return ran
     const { record } = prepared
     let result = ran
     try {
       const call = await prepared.hookCall()
-      for (const hook of this.afterHooks) {
+      for (const hook of hooks) {
         result = (await runHook(record.tool, 'afterTool', () => hook(call, result))) ?? result
       }
       return result

@@ -15,6 +15,7 @@ import type {
 } from '../../src-shared/tools'
 import type { FreshnessLedger } from '../core/freshness-ledger'
 import type { ImageGenerator } from '../core/images'
+import type { CodeIntelligence } from './code-intelligence'
 import type { CommandJournal } from './command-journal'
 import type { CommandSandbox } from './sandbox/command-sandbox'
 import type { SearchEndpoints } from './web-search/search-engines'
@@ -112,6 +113,8 @@ export interface ToolHost {
   sandbox?: CommandSandbox
   /** Records the commands a tool runs while they run (the shells), for after a crash; absent where none is wired. */
   journal?: CommandJournal
+  /** The language servers, for the code tools; absent where none is wired. */
+  codeIntelligence?: CodeIntelligence
   /** Stops the whole turn (a custom tool's `ctx.abort()`); absent outside a turn. */
   abortTurn?: (reason: string) => void
   /**

@@ -7,6 +7,7 @@ export type SettingsSection =
   | 'permissions'
   | 'sandbox'
   | 'checkpoints'
+  | 'code'
   | 'mcp'
   | 'services'
   | 'custom'
@@ -27,6 +28,7 @@ export const SECTION_BY_LABEL: Record<string, SettingsSection> = {
   Permissions: 'permissions',
   Sandbox: 'sandbox',
   Checkpoints: 'checkpoints',
+  'Code intelligence': 'code',
   MCP: 'mcp',
   'Tool services': 'services',
   Hooks: 'hooks',

@@ -8,6 +8,7 @@ import type { ChatMessage, Turn, TurnEvent } from '../../src-shared/agent'
 import type { Chat } from '../../src-shared/contract'
 import { type FakeKind, type FakeProvider, startFakeProvider } from './fake-provider'
 import { useTempDirs } from './temp-dir'
+import { turnCodeIntelligenceOff } from './tool-harness'
 
 /** Keys for every kind in the environment: never sent to the fake, which is not an official endpoint. */
 export const FAKE_ENV = {
@@ -81,6 +82,7 @@ export function useAgentFixture() {
       ...(options.detectSandbox && { detectSandbox: options.detectSandbox }),
     })
     cleanups.push(() => atelier.close())
+    turnCodeIntelligenceOff(atelier)
     const project = realpathSync(tempDir())
     const provider = atelier.providers.create({
       kind,

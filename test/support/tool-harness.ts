@@ -21,6 +21,15 @@ export function turnSandboxOff(atelier: Atelier): void {
 }
 
 /**
+ * No language servers: a test of something else that edits a .ts file would otherwise start a real
+ * TypeScript server and wait for its diagnostics. The tests under test/main/lsp turn them on.
+ */
+export function turnCodeIntelligenceOff(atelier: Atelier): void {
+  const { codeIntelligence } = atelier.preferences.get()
+  atelier.preferences.update({ codeIntelligence: { ...codeIntelligence, enabled: false } })
+}
+
+/**
  * Real services on a real temp data folder, plus a real project folder bound to a real chat:
  * tool calls go through the executor exactly as a turn's would.
  */
@@ -33,6 +42,7 @@ export function useToolHarness() {
   return () => {
     const atelier = createAtelier({ dataDir: tempDir() })
     opened.push(atelier)
+    turnCodeIntelligenceOff(atelier)
     const project = realpathSync(tempDir())
     const outside = realpathSync(tempDir())
     const chat = atelier.chats.ensure(`chat-${opened.length}`, { workingDir: project, mode: 'agent' })

@@ -177,6 +177,29 @@ export class CommandSandbox {
   }
 
   /**
+   * A program that reads a project and changes nothing in it (a language server): confined to
+   * read `folder` (visible even where it lives under the private /tmp) and write only its temp
+   * folder and the person's writable paths, where the sandbox is on and works here; as it is
+   * otherwise, since it is Atelier's own or the person's chosen program, not the agent's command.
+   */
+  async confineReader(command: SandboxCommand, folder: string): Promise<SandboxCommand> {
+    const settings = this.deps.settings()
+    const sandbox = await this.platform()
+    if (!settings.enabled || !sandbox.available) return command
+    const policy = sandboxPolicy({
+      folder: null,
+      protectedPaths: [],
+      writablePaths: settings.writablePaths,
+      home: this.deps.home,
+      dataDir: this.deps.dataDir,
+      network: settings.network,
+      tempDir: '/tmp',
+    })
+    const real = existsSync(folder) ? realpathSync(folder) : folder
+    return sandbox.confine(command, { ...policy, readOnly: [...policy.readOnly, real] })
+  }
+
+  /**
    * The sandbox binds read-only only the protected paths that exist: one a confined command created
    * where none was (a `.npmrc`, a `.vscode` folder, a nested `.git`) is moved out of the folder, to
    * Atelier's data folder, so it takes effect nowhere and nothing is lost. Returns them, relative.

@@ -5,6 +5,7 @@ import type { SettingsSection, SettingsTarget } from '../settings-navigation'
 import { AgentProfilesSection } from './settings/AgentProfilesSection'
 import { AppearanceSection } from './settings/AppearanceSection'
 import { CheckpointsSection } from './settings/CheckpointsSection'
+import { CodeIntelligenceSection } from './settings/CodeIntelligenceSection'
 import { CustomToolsSection } from './settings/CustomToolsSection'
 import { HooksSection } from './settings/HooksSection'
 import { McpSection } from './settings/McpSection'
@@ -24,6 +25,7 @@ const SECTIONS: SectionTab<SectionId>[] = [
   { id: 'permissions', label: 'Permissions', description: 'Rules, protected paths' },
   { id: 'sandbox', label: 'Sandbox', description: 'What commands may reach' },
   { id: 'checkpoints', label: 'Checkpoints', description: 'Undo, rewind, what is kept' },
+  { id: 'code', label: 'Code intelligence', description: 'Language servers, diagnostics' },
   { id: 'mcp', label: 'MCP', description: 'Servers that bring tools' },
   { id: 'services', label: 'Tool services', description: 'Broker, services, descriptors' },
   { id: 'custom', label: 'Custom tools', description: 'Your modules, trust, logs' },
@@ -93,6 +95,7 @@ export function SettingsView({
     permissions: () => <PermissionsSection api={api} preferences={preferences} onChange={onChange} />,
     sandbox: () => <SandboxSection api={api} preferences={preferences} onChange={onChange} />,
     checkpoints: () => <CheckpointsSection preferences={preferences} onChange={onChange} />,
+    code: () => <CodeIntelligenceSection api={api} preferences={preferences} onChange={onChange} />,
     mcp: () => <McpSection api={api} />,
     services: () => <ServicesSection api={api} onShowTools={showTools} />,
     custom: () => (

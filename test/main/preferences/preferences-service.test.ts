@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createAtelier } from '../../../src-main/app/create-atelier'
 import { DEFAULT_PROTECTED_PATHS } from '../../../src-shared/approvals'
 import { DEFAULT_CHECKPOINT_SETTINGS } from '../../../src-shared/checkpoints'
+import { DEFAULT_CODE_INTELLIGENCE_SETTINGS } from '../../../src-shared/code-intelligence'
 import { DEFAULT_INSTRUCTION_SETTINGS } from '../../../src-shared/instructions'
 import { DEFAULT_SANDBOX_SETTINGS } from '../../../src-shared/sandbox'
 import { useTempDirs } from '../../support/temp-dir'
@@ -22,6 +23,7 @@ describe('PreferencesService', () => {
       checkpoints: DEFAULT_CHECKPOINT_SETTINGS,
       subagentDepth: 1,
       instructions: DEFAULT_INSTRUCTION_SETTINGS,
+      codeIntelligence: DEFAULT_CODE_INTELLIGENCE_SETTINGS,
     })
     first.preferences.update({ theme: 'dark', maxIterations: 12 })
     first.close()
@@ -37,6 +39,7 @@ describe('PreferencesService', () => {
         checkpoints: DEFAULT_CHECKPOINT_SETTINGS,
         subagentDepth: 1,
         instructions: DEFAULT_INSTRUCTION_SETTINGS,
+        codeIntelligence: DEFAULT_CODE_INTELLIGENCE_SETTINGS,
       })
     } finally {
       second.close()
@@ -96,6 +99,7 @@ describe('PreferencesService', () => {
         checkpoints: DEFAULT_CHECKPOINT_SETTINGS,
         subagentDepth: 1,
         instructions: DEFAULT_INSTRUCTION_SETTINGS,
+        codeIntelligence: DEFAULT_CODE_INTELLIGENCE_SETTINGS,
       })
       expect(atelier.preferences.update({ theme: 'light' })).toEqual({
         theme: 'light',
@@ -107,6 +111,7 @@ describe('PreferencesService', () => {
         checkpoints: DEFAULT_CHECKPOINT_SETTINGS,
         subagentDepth: 1,
         instructions: DEFAULT_INSTRUCTION_SETTINGS,
+        codeIntelligence: DEFAULT_CODE_INTELLIGENCE_SETTINGS,
       })
       expect(atelier.preferences.get()).toEqual({
         theme: 'light',
@@ -118,6 +123,7 @@ describe('PreferencesService', () => {
         checkpoints: DEFAULT_CHECKPOINT_SETTINGS,
         subagentDepth: 1,
         instructions: DEFAULT_INSTRUCTION_SETTINGS,
+        codeIntelligence: DEFAULT_CODE_INTELLIGENCE_SETTINGS,
       })
     } finally {
       atelier.close()

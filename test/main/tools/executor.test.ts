@@ -184,6 +184,7 @@ describe('ToolExecutor', () => {
       expect(record.deadline).toBeLessThan(Date.now() + 31_000)
       expect(received[0]?.host).toEqual([
         'beginCommit',
+        'codeIntelligence',
         'images',
         'journal',
         'ledger',

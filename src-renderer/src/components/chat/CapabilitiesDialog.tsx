@@ -129,6 +129,14 @@ export function CapabilitiesDialog({
               <dt>Estimated tokens</dt>
               <dd>{capabilities.totalTokens.toLocaleString()}</dd>
             </div>
+            <div>
+              <dt>Language servers</dt>
+              <dd>
+                {capabilities.languageServers?.length
+                  ? capabilities.languageServers.map((server) => `${server.name}: ${server.state}`).join(', ')
+                  : 'none for this folder'}
+              </dd>
+            </div>
           </dl>
           {capabilities.instructions.length > 0 && (
             <section className="capabilities-instructions" aria-label="Project instructions">

@@ -334,7 +334,7 @@ export const ToolCallCard = memo(function ToolCallCard({
             </p>
           </div>
         )}
-        {diff && <DiffView path={diff.path} patch={diff.patch} />}
+        {diff && <DiffView path={diff.path} patch={diff.patch} diagnostics={diff.diagnostics} />}
         {plan && <PlanChecklist label="Plan update" steps={plan.steps} explanation={plan.explanation} />}
         {proposed && (
           <section className="plan-proposed" aria-label="Proposed plan">
