@@ -107,6 +107,7 @@ describe('the renderer in Chromium, served by the web host', () => {
       folders: ['files', 'list', 'pick', 'recent', 'status', 'trust', 'untrust'],
       hooks: ['add', 'import', 'list', 'remove', 'runs', 'test', 'update'],
       images: ['read'],
+      lsp: ['onChanged', 'status', 'test'],
       mcp: [
         'add',
         'approve',
