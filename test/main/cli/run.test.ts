@@ -416,7 +416,8 @@ describe('atelier run (built CLI)', { timeout: 120_000 }, () => {
     ['anthropic', (body: { tools: unknown[] }) => body.tools],
   ] as const)('inspect --provider %s prints the tools the run then sends', async (kind, toolsOf) => {
     const { fake, dataDir, project } = await setup()
-    const inspected = await atelier(['--data-dir', dataDir, 'inspect', '--provider', kind])
+    // The same folder: what is offered depends on it (the code tools on the files it holds).
+    const inspected = await atelier(['--data-dir', dataDir, 'inspect', '--provider', kind, '--cwd', project])
     expect(inspected.code).toBe(0)
     fake.enqueue({ text: 'ok' })
     const ran = await atelier([

@@ -464,6 +464,8 @@ describe('AgentProfileService', () => {
     try {
       expect(atelier.profiles.list().map((p) => [p.name, p.builtin, p.tools])).toEqual([
         ['Default', true, null],
+        ['explore', false, ['read_file', 'list_directory', 'glob', 'grep']],
+        ['general', false, null],
         ['Reviewer', false, ['read_file', 'grep']],
       ])
       expect(await atelier.dispatch('agents.update', { id: 'default', name: 'Mine' })).toMatchObject({
