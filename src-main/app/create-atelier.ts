@@ -191,7 +191,7 @@ export function createAtelier({
   })
   const languageServers = new LanguageServerService({
     settings: () => preferences.get().codeIntelligence,
-    confine: (command, folder) => sandbox.confineReader(command, folder),
+    confine: (command, folder, readable) => sandbox.confineReader(command, folder, readable),
     changed: () => events.emit('lsp.changed', {}),
   })
   // A folder no chat is bound to any more has its warm search caches dropped and its language servers ended.

@@ -49,8 +49,11 @@ const SCAN_DEPTH = 6
 
 export interface LanguageServersDeps {
   settings(): CodeIntelligenceSettings
-  /** The command as it will run: confined to read the project where the sandbox is on and works. */
-  confine(command: SandboxCommand, folder: string): Promise<SandboxCommand>
+  /**
+   * The command as it will run: confined to read the project (and `readable`, the server's own
+   * code) where the sandbox is on and works.
+   */
+  confine(command: SandboxCommand, folder: string, readable: readonly string[]): Promise<SandboxCommand>
   /** A server started, ended or failed. */
   changed(): void
   /** Where the test of a server runs; the OS temp folder by default. */
@@ -272,7 +275,11 @@ export class LanguageServerService implements CodeIntelligence {
       server = new LanguageServerProcess({
         name: definition.name,
         folder,
-        command: await this.deps.confine({ file, args, cwd: folder, env: process.env }, folder),
+        command: await this.deps.confine(
+          { file, args, cwd: folder, env: process.env },
+          folder,
+          definition.readable ?? [],
+        ),
         initializationOptions: definition.initializationOptions,
         onExit: () => {},
         log: (line) => lines.push(line),
@@ -359,7 +366,11 @@ export class LanguageServerService implements CodeIntelligence {
   private async launch(slot: ServerSlot): Promise<LanguageServerProcess> {
     const { definition, folder } = slot
     const [file = '', ...args] = definition.argv ?? []
-    const command = await this.deps.confine({ file, args, cwd: folder, env: process.env }, folder)
+    const command = await this.deps.confine(
+      { file, args, cwd: folder, env: process.env },
+      folder,
+      definition.readable ?? [],
+    )
     const log = (line: string) => this.log(definition.id, `${folder}: ${line}`)
     log(`starting ${[file, ...args].join(' ')}`)
     const server: LanguageServerProcess = new LanguageServerProcess({

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { dirname, extname, isAbsolute, join } from 'node:path'
+import { dirname, extname, isAbsolute, join, sep } from 'node:path'
 import type { CustomLanguageServer, LanguageServerInfo } from '../../src-shared/code-intelligence'
 import { findOnPath } from '../tools/processes'
 
@@ -20,6 +20,12 @@ export interface LanguageServerDefinition {
   argv: string[] | undefined
   installHint?: string
   initializationOptions?: unknown
+  /**
+   * Folders its own code lives in, which a sandboxed server must read wherever they are: a shipped
+   * server's dependencies may sit under /tmp (a checkout there, an AppImage's mount), which the
+   * sandbox's private /tmp would hide.
+   */
+  readable?: string[]
 }
 
 const TYPESCRIPT_EXTENSIONS = ['ts', 'tsx', 'mts', 'cts', 'js', 'jsx', 'mjs', 'cjs']
@@ -77,6 +83,13 @@ function nodeProgram(): string | undefined {
   return process.versions.electron ? findOnPath('node') : process.execPath
 }
 
+/** The node_modules folder Atelier's dependencies are in: a shipped server's code, and what it loads. */
+function dependenciesFolder(): string[] {
+  const file = dependencyFile('typescript-language-server', 'package.json')
+  const at = file?.lastIndexOf(`${sep}node_modules${sep}`) ?? -1
+  return file && at >= 0 ? [file.slice(0, at + `${sep}node_modules`.length)] : []
+}
+
 /** A shipped server: a script of a dependency, run by Node. */
 function shippedArgv(pkg: string, script: string): string[] | undefined {
   const node = nodeProgram()
@@ -105,6 +118,7 @@ export function languageServerCatalog(custom: readonly CustomLanguageServer[]): 
       origin: 'shipped',
       extensions: TYPESCRIPT_EXTENSIONS,
       argv: shippedArgv('typescript-language-server', 'lib/cli.mjs'),
+      readable: dependenciesFolder(),
       installHint: 'Shipped with Atelier; inside the desktop app it needs Node.js (`node`) on PATH.',
       // The project's own TypeScript is used when it has one; Atelier's otherwise.
       ...(tsserver && { initializationOptions: { tsserver: { fallbackPath: tsserver } } }),
@@ -115,6 +129,7 @@ export function languageServerCatalog(custom: readonly CustomLanguageServer[]): 
       origin: 'shipped',
       extensions: ['py', 'pyi'],
       argv: shippedArgv('pyright', 'langserver.index.js'),
+      readable: dependenciesFolder(),
       installHint: 'Shipped with Atelier; inside the desktop app it needs Node.js (`node`) on PATH.',
     },
     {

@@ -178,11 +178,15 @@ export class CommandSandbox {
 
   /**
    * A program that reads a project and changes nothing in it (a language server): confined to
-   * read `folder` (visible even where it lives under the private /tmp) and write only its temp
+   * read `folder` and `readable` (its own code; both visible even under the private /tmp) and write only its temp
    * folder and the person's writable paths, where the sandbox is on and works here; as it is
    * otherwise, since it is Atelier's own or the person's chosen program, not the agent's command.
    */
-  async confineReader(command: SandboxCommand, folder: string): Promise<SandboxCommand> {
+  async confineReader(
+    command: SandboxCommand,
+    folder: string,
+    readable: readonly string[] = [],
+  ): Promise<SandboxCommand> {
     const settings = this.deps.settings()
     const sandbox = await this.platform()
     if (!settings.enabled || !sandbox.available) return command
@@ -195,8 +199,8 @@ export class CommandSandbox {
       network: settings.network,
       tempDir: '/tmp',
     })
-    const real = existsSync(folder) ? realpathSync(folder) : folder
-    return sandbox.confine(command, { ...policy, readOnly: [...policy.readOnly, real] })
+    const real = [folder, ...readable].map((path) => (existsSync(path) ? realpathSync(path) : path))
+    return sandbox.confine(command, { ...policy, readOnly: [...policy.readOnly, ...real] })
   }
 
   /**
