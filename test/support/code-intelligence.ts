@@ -1,12 +1,14 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll } from 'vitest'
 import { type Atelier, createAtelier, LOCAL_USER } from '../../src-main/app/create-atelier'
 import '../../src-main/tools/builtin'
 import type { ToolCallScope } from '../../src-main/tools/executor'
 import type { CodeIntelligenceSettings } from '../../src-shared/code-intelligence'
 import { DEFAULT_CODE_INTELLIGENCE_SETTINGS } from '../../src-shared/code-intelligence'
+import { DEFAULT_SANDBOX_SETTINGS } from '../../src-shared/sandbox'
 import { writeTree } from './tool-harness'
 
 /** How long a real server may take to start and answer on a loaded machine. */
@@ -16,6 +18,9 @@ export const SERVER_WAIT_MS = 60_000
  * One Atelier and one project folder for a whole test file, so its language servers start once and
  * stay warm across the cases; closed (servers ended) after the file.
  */
+/** This checkout, where the fixture servers live. */
+const CHECKOUT = realpathSync(fileURLToPath(new URL('../../', import.meta.url)))
+
 export function useCodeProject(
   files: Record<string, string>,
   settings: Partial<CodeIntelligenceSettings> = {},
@@ -36,6 +41,9 @@ export function useCodeProject(
     // A generous budget: the point of these tests is what is reported, not how fast on a loaded machine.
     atelier.preferences.update({
       codeIntelligence: { ...DEFAULT_CODE_INTELLIGENCE_SETTINGS, waitSeconds: 30, ...settings },
+      // The fixture servers' code is in this checkout, which may sit under /tmp (as CI's may): a
+      // sandboxed server sees a private /tmp, so the checkout is made visible, as docs/sandbox.md says.
+      sandbox: { ...DEFAULT_SANDBOX_SETTINGS, writablePaths: [CHECKOUT] },
     })
     const chat = atelier.chats.ensure('code', { workingDir: project, mode: 'agent' })
     const scope: ToolCallScope = {
