@@ -83,6 +83,10 @@ export function MessageList({ rows, calls, output, activeTurnId, onRetry, empty,
     useFlushSync: false,
   })
 
+  // While the end is held, a row that changes size above the view needs no correction (the end is
+  // taken again anyway), and a correction would scroll up as if the person had.
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = () => !sticky.current
+
   const totalSize = virtualizer.getTotalSize()
 
   const scrollToEnd = useCallback(() => {
