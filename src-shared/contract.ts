@@ -4,7 +4,16 @@
  * one entry here and one handler in `src-main/ipc/handlers.ts`.
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
-import { ChatMessage, ChatMode, Compaction, ContextStatus, ProviderKind, Turn, TurnEvent } from './agent'
+import {
+  ChatMessage,
+  ChatMode,
+  Compaction,
+  ContextStatus,
+  MessageRole,
+  ProviderKind,
+  Turn,
+  TurnEvent,
+} from './agent'
 import { ApprovalMode, PermissionRule, RuleAction, RuleScope, RuleText } from './approvals'
 import { Attachment, MAX_ATTACHMENTS } from './attachments'
 import {
@@ -77,6 +86,28 @@ export const Chat = Type.Object({
   parentCallId: Type.Optional(Type.String()),
 })
 export type Chat = Static<typeof Chat>
+
+/** How many results a search returns at most, and when the request names no number. */
+export const MAX_SEARCH_RESULTS = 200
+export const DEFAULT_SEARCH_RESULTS = 30
+
+/** A piece of a search result's snippet; `match`: it is (part of) a word the person searched for. */
+export const SnippetPiece = Type.Object({ text: Type.String(), match: Type.Boolean() })
+export type SnippetPiece = Static<typeof SnippetPiece>
+
+/** A message that matched a search: where it is, and the words around the match. */
+export const ChatSearchResult = Type.Object({
+  chatId: Type.String(),
+  chatTitle: Type.String(),
+  messageId: Type.String(),
+  turnId: Type.String(),
+  /** `user`: a prompt; `assistant`: an answer or the calls it made; `tool`: a call's result. */
+  role: MessageRole,
+  createdAt: Type.Number({ description: 'Unix epoch milliseconds' }),
+  /** A few words either side of the match, cut with `…`; plain text, never markup. */
+  snippet: Type.Array(SnippetPiece),
+})
+export type ChatSearchResult = Static<typeof ChatSearchResult>
 
 export const Theme = Type.Union([Type.Literal('system'), Type.Literal('dark'), Type.Literal('light')])
 export type Theme = Static<typeof Theme>
@@ -233,6 +264,21 @@ export const methods = {
   'chats.fork': method(
     Type.Object({ id: Id, turnId: Type.Optional(Id) }, { additionalProperties: false }),
     Chat,
+  ),
+  /**
+   * Every chat's prompts, answers and tool calls (arguments and results) searched for the words of
+   * `query`, the last one as a prefix; best match first, then newest. A subagent's own chat is not
+   * searched: its report is, as its task call's result.
+   */
+  'chats.search': method(
+    Type.Object(
+      {
+        query: Type.String({ maxLength: 1000 }),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_SEARCH_RESULTS })),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Object({ results: Type.Array(ChatSearchResult) }),
   ),
   /** The person left the chat: it is deleted if it is still empty and untitled, kept otherwise. */
   'chats.discardIfEmpty': method(

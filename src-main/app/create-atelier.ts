@@ -23,6 +23,7 @@ import { LocalSecretStore } from '../core/local-secret-store'
 import { SealedSecrets } from '../core/sealed-secrets'
 import { AgentProfilesRepository } from '../db/agent-profiles-repository'
 import { AppSettingsRepository } from '../db/app-settings-repository'
+import { ChatSearchRepository } from '../db/chat-search-repository'
 import { ChatsRepository } from '../db/chats-repository'
 import { CheckpointsRepository } from '../db/checkpoints-repository'
 import { ConversationForks } from '../db/conversation-forks'
@@ -125,6 +126,8 @@ export interface Atelier {
   db: Database
   events: AtelierEvents
   chats: ChatService
+  /** Full-text search over every chat's messages. */
+  chatSearch: ChatSearchRepository
   preferences: PreferencesService
   tools: { registry: ToolRegistry; settings: ToolSettingsService; executor: ToolExecutor }
   mcp: McpServerService
@@ -176,6 +179,7 @@ export function createAtelier({
   const events = new AtelierEvents()
   const forks = new ConversationForks(db)
   const chats = new ChatService(new ChatsRepository(db), events, forks)
+  const chatSearch = new ChatSearchRepository(db)
   const preferences = new PreferencesService(new AppSettingsRepository(db), events)
   // One sealing for every secret setting: MCP servers' values and credentials, the broker's secret,
   // tools' secret parameters (web_search's API key).
@@ -408,6 +412,7 @@ export function createAtelier({
     ...(pickFolder && { pickFolder }),
     info,
     chats,
+    chatSearch,
     preferences,
     toolSettings,
     providers,
@@ -429,6 +434,7 @@ export function createAtelier({
     db,
     events,
     chats,
+    chatSearch,
     preferences,
     tools,
     mcp,

@@ -6,6 +6,7 @@ import { dirname } from 'node:path'
 import { LocalSecretStore } from '../core/local-secret-store'
 import { SealedSecrets } from '../core/sealed-secrets'
 import { sealBrokerUrl } from './broker-url-migration'
+import { CHAT_SEARCH_SCHEMA } from './chat-search-schema'
 import type { Database } from './database'
 import { upgradeStoredProtectedPaths } from './legacy-protected-paths'
 import { upgradeToolResultPart } from './legacy-tool-results'
@@ -518,6 +519,11 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE agent_profiles ADD COLUMN delegable INTEGER NOT NULL DEFAULT 0;
     `,
     upgrade: seedSubagentProfiles,
+  },
+  {
+    version: 26,
+    name: 'full-text search over the chats',
+    sql: CHAT_SEARCH_SCHEMA,
   },
 ]
 

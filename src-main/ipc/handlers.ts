@@ -11,6 +11,7 @@ import type { ChatService } from '../chats/chat-service'
 import { listFolders, recentFolders } from '../chats/folders'
 import type { CheckpointService } from '../checkpoints/checkpoint-service'
 import type { SlashCommandService } from '../commands/slash-command-service'
+import type { ChatSearchRepository } from '../db/chat-search-repository'
 import type { HookService } from '../hooks/hook-service'
 import type { LanguageServerService } from '../lsp/language-servers'
 import type { PreferencesService } from '../preferences/preferences-service'
@@ -29,6 +30,8 @@ import type { ContractHandlers } from './dispatcher'
 export interface HandlerServices {
   info: AppInfo
   chats: ChatService
+  /** Full-text search over every chat's messages. */
+  chatSearch: ChatSearchRepository
   preferences: PreferencesService
   toolSettings: ToolSettingsService
   providers: ProviderService
@@ -65,6 +68,7 @@ export interface HandlerServices {
 export function createHandlers({
   info,
   chats,
+  chatSearch,
   preferences,
   toolSettings,
   providers,
@@ -96,6 +100,7 @@ export function createHandlers({
     'chats.rename': (request) => chats.rename(request),
     'chats.delete': (request) => chats.delete(request),
     'chats.fork': (request) => chats.fork(request),
+    'chats.search': (request) => ({ results: chatSearch.find(request) }),
     'chats.discardIfEmpty': (request) => chats.discardIfEmpty(request),
     // Choosing a profile switches the chat to that profile's mode, unless a mode is given too.
     'chats.configure': (request) => {
