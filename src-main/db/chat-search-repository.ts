@@ -18,6 +18,13 @@ const MATCH_END = '\u0003'
 /** How many words a snippet holds, the matches among them. */
 const SNIPPET_WORDS = 16
 
+/**
+ * How many of the newest matches are ranked. Ranking scores every match, and a word in most messages
+ * ("the", "file") matches tens of thousands; among the newest few thousand of those the best are as
+ * good a result, found in a bounded time. A query with fewer matches is ranked whole.
+ */
+const RANKED_MATCHES = 2000
+
 /** A character the index's tokenizer (unicode61) keeps in a word: a letter, a digit, a private-use one. */
 const WORD_CHARACTER = /[\p{L}\p{N}\p{Co}]/u
 
@@ -55,13 +62,18 @@ export class ChatSearchRepository {
 
   constructor(db: Database) {
     // The index ranks and cuts first, so only the results kept are joined and get a snippet.
-    this.search = db.prepare<[string, number], HitRow>(
+    this.search = db.prepare<[{ match: string; limit: number }], HitRow>(
       `SELECT chats.id AS chat_id, chats.title, messages.id AS message_id, messages.turn_id, messages.role,
          messages.created_at, hit.snippet
        FROM (
          SELECT rowid, rank,
            snippet(message_search, 0, '${MATCH_START}', '${MATCH_END}', '…', ${SNIPPET_WORDS}) AS snippet
-         FROM message_search WHERE message_search MATCH ? ORDER BY rank LIMIT ?
+         FROM message_search
+         WHERE message_search MATCH @match AND rowid >= coalesce((
+           SELECT rowid FROM message_search WHERE message_search MATCH @match
+           ORDER BY rowid DESC LIMIT 1 OFFSET ${RANKED_MATCHES - 1}
+         ), 0)
+         ORDER BY rank LIMIT @limit
        ) AS hit
        JOIN message_search_rows ON message_search_rows.row = hit.rowid
        JOIN messages ON messages.id = message_search_rows.message_id
@@ -74,7 +86,7 @@ export class ChatSearchRepository {
   find({ query, limit = DEFAULT_SEARCH_RESULTS }: { query: string; limit?: number }): ChatSearchResult[] {
     const match = toMatchQuery(query)
     if (match === null) return []
-    return this.search.all(match, limit).map((row) => ({
+    return this.search.all({ match, limit }).map((row) => ({
       chatId: row.chat_id,
       chatTitle: row.title,
       messageId: row.message_id,

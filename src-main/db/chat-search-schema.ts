@@ -27,7 +27,13 @@ export const CHAT_SEARCH_SCHEMA = `
   -- The searchable text of every message of a chat the person sees in the list. A subagent's chat
   -- is left out: what it found comes back to its parent as the task call's result, indexed there,
   -- and its own chat is not one the person can open from the list.
-  CREATE VIRTUAL TABLE message_search USING fts5 (text, tokenize = 'unicode61 remove_diacritics 2');
+  -- Prefix indexes of two and three characters: the last word is searched as a prefix while it is
+  -- typed, and a short one ("co") would otherwise merge the lists of thousands of words on each key.
+  CREATE VIRTUAL TABLE message_search USING fts5 (
+    text,
+    tokenize = 'unicode61 remove_diacritics 2',
+    prefix = '2 3'
+  );
 
   -- Which message each indexed row is. Its own INTEGER PRIMARY KEY, because a VACUUM may renumber
   -- the implicit rowids of \`messages\` (its key is text) but never these.
