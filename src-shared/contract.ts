@@ -103,6 +103,8 @@ export const ChatSearchResult = Type.Object({
   turnId: Type.String(),
   /** `user`: a prompt; `assistant`: an answer or the calls it made; `tool`: a call's result. */
   role: MessageRole,
+  /** A tool's result: the call it answers, whose card in the answer that made it shows the result. */
+  callId: Type.Optional(Type.String()),
   createdAt: Type.Number({ description: 'Unix epoch milliseconds' }),
   /** A few words either side of the match, cut with `…`; plain text, never markup. */
   snippet: Type.Array(SnippetPiece),

@@ -8,6 +8,7 @@ interface HitRow {
   message_id: string
   turn_id: string
   role: MessageRole
+  call_id: string | null
   created_at: number
   snippet: string
 }
@@ -64,6 +65,8 @@ export class ChatSearchRepository {
     // The index ranks and cuts first, so only the results kept are joined and get a snippet.
     this.search = db.prepare<[{ match: string; limit: number }], HitRow>(
       `SELECT chats.id AS chat_id, chats.title, messages.id AS message_id, messages.turn_id, messages.role,
+         -- A tool message holds one part, the result of the call it answers.
+         CASE messages.role WHEN 'tool' THEN json_extract(messages.parts, '$[0].callId') END AS call_id,
          messages.created_at, hit.snippet
        FROM (
          SELECT rowid, rank,
@@ -92,6 +95,7 @@ export class ChatSearchRepository {
       messageId: row.message_id,
       turnId: row.turn_id,
       role: row.role,
+      ...(row.call_id !== null && { callId: row.call_id }),
       createdAt: row.created_at,
       snippet: toPieces(row.snippet),
     }))

@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { AtelierApi } from '../../src-shared/api'
-import type { AppInfo, Chat, Preferences } from '../../src-shared/contract'
+import type { AppInfo, Chat, ChatSearchResult, Preferences } from '../../src-shared/contract'
 import { ChatPane } from './components/ChatPane'
+import { ChatSearchDialog } from './components/ChatSearchDialog'
 import { ChatSidebar } from './components/ChatSidebar'
+import type { RevealedMessage } from './components/chat/conversation'
 import { SettingsView } from './components/SettingsView'
 import { useSidebarFold } from './components/useSidebarFold'
 import { Welcome } from './components/Welcome'
@@ -28,6 +30,9 @@ export function App({ api }: { api: AtelierApi }) {
   const [created, setCreated] = useState<ReadonlySet<string>>(() => new Set())
   /** The chat the person just made: its message box takes the keyboard. */
   const [justMade, setJustMade] = useState<string>()
+  const [searching, setSearching] = useState(false)
+  /** The message a search result opened its chat at. */
+  const [revealed, setRevealed] = useState<RevealedMessage & { chatId: string }>()
 
   /** Runs a call, showing its failure in the error banner instead of losing it. */
   const attempt = useCallback(async <T,>(call: () => Promise<T>): Promise<T | undefined> => {
@@ -105,9 +110,14 @@ export function App({ api }: { api: AtelierApi }) {
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
-      if ((event.ctrlKey || event.metaKey) && !event.shiftKey && event.key.toLowerCase() === 'n') {
+      if (!(event.ctrlKey || event.metaKey) || event.shiftKey || event.altKey) return
+      const key = event.key.toLowerCase()
+      if (key === 'n') {
         event.preventDefault()
         void createChat()
+      } else if (key === 'k') {
+        event.preventDefault()
+        setSearching(true)
       }
     }
     window.addEventListener('keydown', onKeyDown)
@@ -115,6 +125,19 @@ export function App({ api }: { api: AtelierApi }) {
   }, [createChat])
 
   const selected = chats.find((chat) => chat.id === selectedId)
+  /** Opens the chat a search result is in, scrolled to its message. */
+  const openResult = useCallback(
+    (result: ChatSearchResult) => {
+      setSearching(false)
+      setJustMade(undefined)
+      setSelectedId(result.chatId)
+      setView({ kind: 'chat' })
+      const { chatId, messageId, turnId, callId } = result
+      setRevealed({ chatId, messageId, turnId, ...(callId !== undefined && { callId }), at: Date.now() })
+      sidebar.closeDrawer()
+    },
+    [sidebar.closeDrawer],
+  )
   const openSettings = useCallback(
     (target: SettingsTarget) => setView({ kind: 'settings', target: { ...target, at: Date.now() } }),
     [],
@@ -136,6 +159,7 @@ export function App({ api }: { api: AtelierApi }) {
           sidebar.closeDrawer()
           void createChat()
         }}
+        onSearch={() => setSearching(true)}
         onRename={(id, title) => attempt(() => api.chats.rename({ id, title }))}
         onDelete={(id) => attempt(() => api.chats.delete({ id }))}
         onOpenSettings={() => {
@@ -179,11 +203,13 @@ export function App({ api }: { api: AtelierApi }) {
             focusComposer={justMade === selected.id}
             onOpenSettings={openSettings}
             onOpenChat={setSelectedId}
+            {...(revealed?.chatId === selected.id && { reveal: revealed })}
           />
         ) : (
           <Welcome api={api} onOpen={showCreated} />
         )}
       </main>
+      {searching && <ChatSearchDialog api={api} onOpen={openResult} onClose={() => setSearching(false)} />}
     </div>
   )
 }

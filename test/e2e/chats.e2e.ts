@@ -100,6 +100,7 @@ describe('the renderer in Chromium, served by the web host', () => {
         'messages',
         'onChanged',
         'rename',
+        'search',
       ],
       checkpoints: ['changes', 'list', 'onChanged', 'onProgress', 'rewind', 'undo'],
       commands: ['list'],

@@ -10,6 +10,7 @@ import { ChatBody } from './chat/ChatBody'
 import { type ChatChanges, ChatHeader } from './chat/ChatHeader'
 import { ChatIcon } from './chat/ChatIcon'
 import { ChatContext } from './chat/chat-context'
+import type { RevealedMessage } from './chat/conversation'
 import { ModelPicker } from './chat/ModelPicker'
 import { TrustNotice } from './chat/TrustNotice'
 import { useConversation } from './chat/useConversation'
@@ -34,6 +35,7 @@ export function ChatPane({
   focusComposer = false,
   onOpenSettings,
   onOpenChat,
+  reveal,
 }: {
   api: AtelierApi
   chat: Chat
@@ -45,6 +47,8 @@ export function ChatPane({
   onOpenSettings?: (target: SettingsTarget) => void
   /** Shows another chat: the fork a rewind moved the later turns to. */
   onOpenChat?: (chatId: string) => void
+  /** The message the conversation opens at (a search result's), rather than at its end. */
+  reveal?: RevealedMessage
 }) {
   const [providers, setProviders] = useState<ProviderInfo[]>()
   const [agents, setAgents] = useState<AgentProfile[]>()
@@ -75,6 +79,7 @@ export function ChatPane({
           providers={providers}
           agents={agents}
           onOpenChat={onOpenChat}
+          reveal={reveal}
         />
       </OpenSettingsContext.Provider>
     </ApiContext.Provider>
@@ -89,10 +94,20 @@ interface ChatSessionProps {
   providers: ProviderInfo[] | undefined
   agents: AgentProfile[] | undefined
   onOpenChat: ((chatId: string) => void) | undefined
+  reveal: RevealedMessage | undefined
 }
 
 /** One chat on screen; keyed by chat, so its conversation (and the header's gauge) start clean. */
-function ChatSession({ api, chat, fresh, focusComposer, providers, agents, onOpenChat }: ChatSessionProps) {
+function ChatSession({
+  api,
+  chat,
+  fresh,
+  focusComposer,
+  providers,
+  agents,
+  onOpenChat,
+  reveal,
+}: ChatSessionProps) {
   const [notice, setNotice] = useState<string>()
   const configure = useCallback(
     async (changes: ChatChanges) => {
@@ -155,6 +170,7 @@ function ChatSession({ api, chat, fresh, focusComposer, providers, agents, onOpe
           approvalMode={approvalMode}
           noProvider={providers?.length === 0}
           onOpenChat={onOpenChat}
+          reveal={reveal}
           autoFocus={focusComposer}
           toolbar={<ModelPicker api={api} chat={chat} providers={providers} onConfigure={configure} />}
         />

@@ -2,7 +2,7 @@ import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState 
 import type { Chat } from '../../../src-shared/contract'
 import { ConfirmDialog } from './ConfirmDialog'
 import { groupByDay } from './chat-days'
-import { GearIcon, PencilIcon, PlusIcon, SidebarIcon, TrashIcon } from './icons'
+import { GearIcon, PencilIcon, PlusIcon, SearchIcon, SidebarIcon, TrashIcon } from './icons'
 
 interface ChatSidebarProps {
   chats: Chat[]
@@ -10,6 +10,8 @@ interface ChatSidebarProps {
   settingsOpen: boolean
   onSelect(id: string): void
   onCreate(): void
+  /** Opens the search over every chat (Ctrl/Cmd+K). */
+  onSearch(): void
   onRename(id: string, title: string): Promise<unknown>
   onDelete(id: string): Promise<unknown>
   onOpenSettings(): void
@@ -23,7 +25,8 @@ interface ChatSidebarProps {
 }
 
 export function ChatSidebar(props: ChatSidebarProps) {
-  const { chats, selectedId, settingsOpen, onSelect, onCreate, onOpenSettings, shown, overlay } = props
+  const { chats, selectedId, settingsOpen, onSelect, onCreate, onSearch, onOpenSettings, shown, overlay } =
+    props
   const [renamingId, setRenamingId] = useState<string>()
   const [deleting, setDeleting] = useState<Chat>()
   const toggleButton = useRef<HTMLButtonElement>(null)
@@ -62,6 +65,18 @@ export function ChatSidebar(props: ChatSidebarProps) {
     onDismiss()
   }
 
+  const searchButton = (
+    <button
+      type="button"
+      className="icon"
+      aria-label="Search chats"
+      title="Search chats (Ctrl+K)"
+      onClick={onSearch}
+    >
+      <SearchIcon />
+    </button>
+  )
+
   const rail = (
     <div className="sidebar-rail">
       <button
@@ -83,6 +98,7 @@ export function ChatSidebar(props: ChatSidebarProps) {
       >
         <PlusIcon />
       </button>
+      {searchButton}
       <button
         type="button"
         className="icon sidebar-rail-settings"
@@ -114,6 +130,7 @@ export function ChatSidebar(props: ChatSidebarProps) {
             <SidebarIcon />
           </button>
           <span className="brand">Atelier</span>
+          {searchButton}
           <button type="button" className="primary" onClick={onCreate} title="New chat (Ctrl+N)">
             New chat
           </button>

@@ -37,6 +37,7 @@ describe('ChatSearchRepository', () => {
         messageId: toolMessage?.id,
         turnId: toolMessage?.turnId,
         role: 'tool',
+        callId: 'call_read',
       })
       expect(marked(results[0] as ChatSearchResult)).toContain('[quillwort]-7 for the spring order')
       // A call's arguments are searched too, at the answer that made the call.

@@ -9,7 +9,13 @@ import { BranchNotice } from './BranchNotice'
 import { ChatIcon } from './ChatIcon'
 import { Composer } from './Composer'
 import { CheckpointsContext, type CheckpointsContextValue } from './checkpoints-context'
-import { latestPlan, runningTurn, withChangesRows } from './conversation'
+import {
+  latestPlan,
+  type RevealedMessage,
+  rowKeyOfMessage,
+  runningTurn,
+  withChangesRows,
+} from './conversation'
 import { EmptyConversation } from './EmptyConversation'
 import { MessageList } from './MessageList'
 import { MessageActionsContext } from './message-actions-context'
@@ -36,6 +42,8 @@ interface ChatBodyProps {
   noProvider: boolean
   /** Opens another chat (the fork a rewind made); absent where chats cannot be switched. */
   onOpenChat?: ((chatId: string) => void) | undefined
+  /** The message the list opens at (a search result's). */
+  reveal?: RevealedMessage | undefined
   /** The message box takes the keyboard when shown (a chat just made). */
   autoFocus?: boolean
   /** The composer's toolbar controls beside the paperclip (the provider and model). */
@@ -52,6 +60,7 @@ export function ChatBody({
   approvalMode,
   noProvider,
   onOpenChat,
+  reveal,
   autoFocus = false,
   toolbar,
 }: ChatBodyProps) {
@@ -77,6 +86,10 @@ export function ChatBody({
   const promptHistory = useMemo(() => promptsOf(state.messages), [state.messages])
   /** Counts sends and retries: each brings the list to its end, to the new prompt. */
   const [follow, setFollow] = useState(0)
+  const revealedRow = useMemo(() => {
+    const key = reveal && rowKeyOfMessage(state.messages, reveal)
+    return key === undefined || !reveal ? undefined : { key, at: reveal.at }
+  }, [reveal, state.messages])
 
   // Only when focus went nowhere: the next waiting card may already have taken it.
   const returnFocus = useCallback(() => {
@@ -180,6 +193,7 @@ export function ChatBody({
                 output={state.output}
                 activeTurnId={runningTurn(state)?.id}
                 follow={follow}
+                reveal={revealedRow}
                 onRetry={
                   !running && retryPrompt
                     ? () => {

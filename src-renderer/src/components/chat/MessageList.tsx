@@ -26,6 +26,11 @@ interface MessageListProps {
    * is, and follows the stream again, wherever it had been scrolled to.
    */
   follow: number
+  /**
+   * A row to bring into view and mark (a search result's message), once, when it is in the list;
+   * `at` tells one request from the next for the same row.
+   */
+  reveal?: { key: string; at: number } | undefined
 }
 
 /** Within this many pixels of the end counts as "at the end": streaming keeps the view there. */
@@ -46,7 +51,16 @@ const ESTIMATES: Record<Row['kind'], number> = {
  * renders (heights change while text streams and cards open). It follows the end while something
  * streams, unless the person has scrolled up to read.
  */
-export function MessageList({ rows, calls, output, activeTurnId, onRetry, empty, follow }: MessageListProps) {
+export function MessageList({
+  rows,
+  calls,
+  output,
+  activeTurnId,
+  onRetry,
+  empty,
+  follow,
+  reveal,
+}: MessageListProps) {
   const scroller = useRef<HTMLDivElement>(null)
   const sticky = useRef(true)
   const lastTop = useRef(0)
@@ -107,6 +121,20 @@ export function MessageList({ rows, calls, output, activeTurnId, onRetry, empty,
     setAtEnd(true)
     scrollToEnd()
   }, [follow, scrollToEnd])
+
+  // A revealed row lets go of the end, as scrolling up to it would; it waits for its row to load.
+  const revealedAt = useRef<number>(undefined)
+  const [marked, setMarked] = useState<string>()
+  useLayoutEffect(() => {
+    if (!reveal || revealedAt.current === reveal.at) return
+    const index = rows.findIndex((row) => row.key === reveal.key)
+    if (index < 0) return
+    revealedAt.current = reveal.at
+    sticky.current = false
+    setAtEnd(false)
+    setMarked(reveal.key)
+    virtualizer.scrollToIndex(index, { align: 'center' })
+  }, [reveal, rows, virtualizer])
 
   // Only the person scrolling up lets go of the end: growing content and the list's own
   // adjustments never move the view up, and reaching the end again takes hold of it.
@@ -193,7 +221,7 @@ export function MessageList({ rows, calls, output, activeTurnId, onRetry, empty,
                   key={item.key}
                   data-index={item.index}
                   ref={virtualizer.measureElement}
-                  className={`conversation-row conversation-row--${row.kind}`}
+                  className={`conversation-row conversation-row--${row.kind}${row.key === marked ? ' conversation-row--revealed' : ''}`}
                   style={{ transform: `translateY(${item.start}px)` }}
                 >
                   {render(row)}

@@ -15,6 +15,7 @@ import type {
   Usage,
   WebSource,
 } from '../../../../src-shared/agent'
+import type { ChatSearchResult } from '../../../../src-shared/contract'
 import type { ErrorCode } from '../../../../src-shared/errors'
 import type { PlanStep } from '../../../../src-shared/plans'
 import { isFinished, type ToolCallResult, type ToolCallState } from '../../../../src-shared/tool-calls'
@@ -508,6 +509,36 @@ export type Row =
   | { kind: 'working'; key: string; label: string }
   /** What a turn changed in the folder (its checkpoint): under the turn's last row. */
   | { kind: 'changes'; key: string; turnId: string }
+
+/**
+ * A message to bring into view (a search result's): a prompt or an answer by its id, a tool's result
+ * by its call (the view has no tool messages: a call's card shows its result). `at` tells one
+ * request from the next for the same message.
+ */
+export type RevealedMessage = Pick<ChatSearchResult, 'messageId' | 'turnId' | 'callId'> & { at: number }
+
+/**
+ * The key of the row that shows a message: a prompt's own row; an answer's row (keyed, as
+ * `buildRows` keys it, by its place among its turn's responses); for a tool's result, the row of
+ * the answer that made the call. A message without a row of its own (a response of nothing shown)
+ * falls back to its turn's prompt. Undefined while its turn is not loaded.
+ */
+export function rowKeyOfMessage(
+  messages: readonly ChatMessage[],
+  target: RevealedMessage,
+): string | undefined {
+  const turn = messages.filter((message) => message.turnId === target.turnId)
+  const responses = turn.filter((message) => message.role === 'assistant')
+  const message = target.callId
+    ? responses.find((each) =>
+        each.parts.some((part) => part.type === 'tool_call' && part.id === target.callId),
+      )
+    : turn.find(({ id }) => id === target.messageId)
+  if (message?.role === 'user') return message.id
+  if (message && assistantParts(message).length > 0)
+    return `r:${message.turnId}:${responses.indexOf(message)}`
+  return turn.find((each) => each.role === 'user')?.id
+}
 
 /**
  * The tokens the subagents of a response's `task` calls used: their result's count once ended, the
