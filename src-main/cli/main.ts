@@ -3,6 +3,7 @@ import { toErrorPayload } from '../../src-shared/errors'
 import { APP_VERSION } from '../app/create-atelier'
 import { PRODUCT_NAME } from '../app/data-dir'
 import { registerAgentsCommand } from './commands/agents'
+import { addChatSearchCommand } from './commands/chats-search'
 import { registerCheckpointsCommand } from './commands/checkpoints'
 import { registerCustomToolsCommand } from './commands/custom-tools'
 import { registerDatabaseCommand } from './commands/database'
@@ -45,6 +46,7 @@ export function buildProgram(): Command {
   registerCheckpointsCommand(program)
   registerDatabaseCommand(program)
   registerWebCommand(program)
+  addChatSearchCommand(program.command('chats').description('the chats: search them'))
   return program
 }
 
