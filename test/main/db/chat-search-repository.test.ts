@@ -2,11 +2,16 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createAtelier, DATABASE_FILE } from '../../../src-main/app/create-atelier'
-import { openDatabase } from '../../../src-main/db/database'
+import { type Database, openDatabase } from '../../../src-main/db/database'
 import { migrations } from '../../../src-main/db/migrations'
 import type { ChatSearchResult } from '../../../src-shared/contract'
 import { useAgentFixture } from '../../support/agent-harness'
 import { useTempDirs } from '../../support/temp-dir'
+
+/** FTS5's own check of the index against the text it keeps: throws when the two disagree. */
+function checkIndex(db: Database): void {
+  db.prepare("INSERT INTO message_search (message_search, rank) VALUES ('integrity-check', 1)").run()
+}
 
 /** The snippet as one line, each match in brackets. */
 function marked(result: ChatSearchResult): string {
@@ -117,16 +122,35 @@ describe('ChatSearchRepository', () => {
       fake.enqueue({ text: 'Cormorant.' })
       await run('A seabird?')
       const kept = atelier.chats.create({})
-      const indexed = () => atelier.db.prepare('SELECT count(*) AS count FROM message_search').get()
-      expect(indexed()).toEqual({ count: 2 })
+      // The index itself, not the messages its results are joined with.
+      const indexed = (word: string) =>
+        atelier.db.prepare('SELECT rowid FROM message_search WHERE message_search MATCH ?').all(word)
+      expect(indexed('cormorant')).toHaveLength(1)
 
       atelier.chats.delete({ id: chat.id })
       expect(atelier.chatSearch.find({ query: 'cormorant' })).toEqual([])
-      expect(indexed()).toEqual({ count: 0 })
+      expect(indexed('cormorant')).toEqual([])
+      expect(indexed('seabird')).toEqual([])
       expect(atelier.db.prepare('SELECT count(*) AS count FROM message_search_rows').get()).toEqual({
         count: 0,
       })
+      checkIndex(atelier.db)
       expect(atelier.chats.get(kept.id)).toBeDefined()
+    })
+
+    it('follows a message whose parts are rewritten (as a migration of stored messages does)', async () => {
+      const { atelier, fake, run } = await fixture()
+      fake.enqueue({ text: 'Pelican.' })
+      const { messages } = await run('A big bill?')
+      const answer = messages.find((message) => message.role === 'assistant')
+      atelier.db
+        .prepare('UPDATE messages SET parts = ? WHERE id = ?')
+        .run(JSON.stringify([{ type: 'text', text: 'Albatross.' }]), answer?.id)
+      expect(atelier.chatSearch.find({ query: 'pelican' })).toEqual([])
+      expect(atelier.chatSearch.find({ query: 'albatross' }).map((result) => result.messageId)).toEqual([
+        answer?.id,
+      ])
+      checkIndex(atelier.db)
     })
 
     it('finds a fork under the fork too, and a rewound turn under the chat it moved to', async () => {
@@ -147,6 +171,7 @@ describe('ChatSearchRepository', () => {
         .run(fork.id, second.turn.id)
       expect(moved.changes).toBe(1)
       expect(atelier.chatSearch.find({ query: 'egret' }).map((result) => result.chatId)).toEqual([fork.id])
+      checkIndex(atelier.db)
     })
   })
 
@@ -186,6 +211,7 @@ describe('ChatSearchRepository', () => {
           turnId: 'turn',
           role: 'user',
         })
+        checkIndex(atelier.db)
       } finally {
         await atelier.close()
       }
