@@ -17,7 +17,7 @@ const ROLE_WORDS: Record<ChatSearchResult['role'], string> = {
 type Search =
   | { kind: 'idle' }
   | { kind: 'searching' }
-  | { kind: 'found'; results: ChatSearchResult[] }
+  | { kind: 'found'; query: string; results: ChatSearchResult[] }
   | { kind: 'failed'; message: string }
 
 /**
@@ -53,12 +53,13 @@ export function ChatSearchDialog({
       setSearch({ kind: 'idle' })
       return
     }
+    // The last results stay while the next word is typed, rather than the list blinking empty.
     setSearch((current) => (current.kind === 'found' ? current : { kind: 'searching' }))
     const timer = setTimeout(() => {
       api.chats.search({ query }).then(
         ({ results }) => {
           if (asked !== latest.current) return
-          setSearch({ kind: 'found', results })
+          setSearch({ kind: 'found', query, results })
           setActive(0)
         },
         (failure: unknown) => {
@@ -109,7 +110,7 @@ export function ChatSearchDialog({
         aria-activedescendant={results.length > 0 ? optionId(active) : undefined}
       />
       <p className="chat-search-status muted" role="status">
-        {statusText(search, query)}
+        {statusText(search)}
       </p>
       <div id={listId} role="listbox" aria-label="Results" className="chat-search-results">
         {results.map((result, index) => (
@@ -144,7 +145,7 @@ export function ChatSearchDialog({
   )
 }
 
-function statusText(search: Search, query: string): string {
+function statusText(search: Search): string {
   switch (search.kind) {
     case 'idle':
       return "Type to search every chat's prompts, answers and tool calls."
@@ -153,7 +154,7 @@ function statusText(search: Search, query: string): string {
     case 'failed':
       return `The search failed: ${search.message}`
     case 'found':
-      if (search.results.length === 0) return `No message has “${query.trim()}”.`
+      if (search.results.length === 0) return `No message has “${search.query.trim()}”.`
       return search.results.length === 1 ? '1 message found.' : `${search.results.length} messages found.`
   }
 }
