@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { conversation, type OpenedChat, screenshot, useChatApp } from './support'
+import { conversation, type OpenedChat, screenshot, toolCard, useChatApp } from './support'
 
 const searchDialog = (page: Page) => page.getByRole('dialog', { name: 'Search chats' })
 const searchBox = (page: Page) => searchDialog(page).getByRole('searchbox', { name: 'Search chats' })
@@ -63,6 +63,8 @@ describe('chat search', () => {
     await searchDialog(page).waitFor({ state: 'detached' })
     await page.getByRole('heading', { level: 1, name: 'Supplier notes' }).waitFor()
     await expect.poll(() => inView(page, conversation(page).getByText('Reading the notes first.'))).toBe(true)
+    // The call's card is open at its result: the words found show without a click.
+    await expect.poll(() => inView(page, toolCard(page, 'read_file').getByText(/quillwort-7/))).toBe(true)
     expect(await inView(page, conversation(page).getByText('Long answer 5.'))).toBe(false)
     await screenshot(page, 'chat-search-revealed')
   })

@@ -10,6 +10,7 @@ import { ChatIcon } from './ChatIcon'
 import { Composer } from './Composer'
 import { CheckpointsContext, type CheckpointsContextValue } from './checkpoints-context'
 import {
+  callKey,
   latestPlan,
   type RevealedMessage,
   rowKeyOfMessage,
@@ -25,6 +26,7 @@ import { QuestionsContext, type QuestionsContextValue } from './questions-contex
 import { RewindDialog } from './RewindDialog'
 import { RewindListDialog } from './RewindListDialog'
 import { RewindNotice } from './RewindNotice'
+import { RevealedCallContext } from './revealed-call-context'
 import { SubagentsContext } from './subagents-context'
 import { TurnBanners } from './TurnBanners'
 import { changedCount, useCheckpoints } from './useCheckpoints'
@@ -86,6 +88,7 @@ export function ChatBody({
   const promptHistory = useMemo(() => promptsOf(state.messages), [state.messages])
   /** Counts sends and retries: each brings the list to its end, to the new prompt. */
   const [follow, setFollow] = useState(0)
+  const revealedCall = reveal?.callId === undefined ? undefined : callKey(reveal.turnId, reveal.callId)
   const revealedRow = useMemo(() => {
     const key = reveal && rowKeyOfMessage(state.messages, reveal)
     return key === undefined || !reveal ? undefined : { key, at: reveal.at }
@@ -187,33 +190,35 @@ export function ChatBody({
         <CheckpointsContext.Provider value={checkpoints}>
           <MessageActionsContext.Provider value={messageActions.value}>
             <SubagentsContext.Provider value={state.subagents}>
-              <MessageList
-                rows={shownRows}
-                calls={state.calls}
-                output={state.output}
-                activeTurnId={runningTurn(state)?.id}
-                follow={follow}
-                reveal={revealedRow}
-                onRetry={
-                  !running && retryPrompt
-                    ? () => {
-                        textarea.current?.focus()
-                        setFollow((count) => count + 1)
-                        void retry()
-                      }
-                    : undefined
-                }
-                empty={
-                  state.loaded ? (
-                    <EmptyConversation
-                      noProvider={noProvider}
-                      workingDir={chat.workingDir}
-                      mode={chat.mode}
-                      approvalMode={approvalMode}
-                    />
-                  ) : null
-                }
-              />
+              <RevealedCallContext.Provider value={revealedCall}>
+                <MessageList
+                  rows={shownRows}
+                  calls={state.calls}
+                  output={state.output}
+                  activeTurnId={runningTurn(state)?.id}
+                  follow={follow}
+                  reveal={revealedRow}
+                  onRetry={
+                    !running && retryPrompt
+                      ? () => {
+                          textarea.current?.focus()
+                          setFollow((count) => count + 1)
+                          void retry()
+                        }
+                      : undefined
+                  }
+                  empty={
+                    state.loaded ? (
+                      <EmptyConversation
+                        noProvider={noProvider}
+                        workingDir={chat.workingDir}
+                        mode={chat.mode}
+                        approvalMode={approvalMode}
+                      />
+                    ) : null
+                  }
+                />
+              </RevealedCallContext.Provider>
             </SubagentsContext.Provider>
           </MessageActionsContext.Provider>
         </CheckpointsContext.Provider>

@@ -1,10 +1,11 @@
 import '../../tool-activity.css'
-import { type ReactNode, useId } from 'react'
+import { type ReactNode, useContext, useId } from 'react'
 import type { ToolCallState } from '../../../../src-shared/tool-calls'
 import { activityLine } from './activity-line'
 import { ChatIcon } from './ChatIcon'
 import { BUSY, type CallStatus, callStatus, FAILED, WAITING } from './call-status'
 import { callKey, type ShellChunk, type ToolCallView } from './conversation'
+import { RevealedCallContext } from './revealed-call-context'
 import { ToolCallCard } from './ToolCallCard'
 import { useDisclosure } from './useDisclosure'
 
@@ -76,8 +77,11 @@ function ToolCallGroup({
 }: ToolActivityProps & { children: ReactNode }) {
   const bodyId = useId()
   const statuses = calls.map((call) => callStatus(call, states[callKey(turnId, call.id)], active))
+  const revealed = useContext(RevealedCallContext)
   const { open, toggle } = useDisclosure(`${callKey(turnId, calls[0]?.id ?? '')} group`, {
-    attention: statuses.some((status) => FAILED.has(status)),
+    attention:
+      statuses.some((status) => FAILED.has(status)) ||
+      calls.some((call) => callKey(turnId, call.id) === revealed),
     pinned: calls.some((call, index) => {
       const status = statuses[index]
       return (status && WAITING.has(status)) || states[callKey(turnId, call.id)]?.question !== undefined

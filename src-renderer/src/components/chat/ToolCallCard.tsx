@@ -1,4 +1,4 @@
-import { memo, useId, useMemo, useState } from 'react'
+import { memo, useContext, useId, useMemo, useState } from 'react'
 import { type CountedProgress, countedProgressText } from '../../../../src-shared/progress'
 import type { Question } from '../../../../src-shared/questions'
 import type { ToolCallState } from '../../../../src-shared/tool-calls'
@@ -14,6 +14,7 @@ import { AnsweredQuestion, ElicitationQuestion } from './ElicitationCard'
 import { HookRuns } from './HookRuns'
 import { MarkdownText } from './MarkdownText'
 import { PlanChecklist, PlanQuestion } from './PlanCards'
+import { RevealedCallContext } from './revealed-call-context'
 import { ShellOutput } from './ShellOutput'
 import { SubagentSection } from './SubagentSection'
 import { ToolImages } from './ToolImages'
@@ -189,9 +190,11 @@ export const ToolCallCard = memo(function ToolCallCard({
   const sandbox = shell?.sandbox && sandboxBadge(shell.sandbox)
   const builtin = isBuiltinTool(call.name)
   const bodyId = useId()
+  const revealed = useContext(RevealedCallContext) === disclosureKey
   const { open, toggle } = useDisclosure(disclosureKey, {
     // Images are what such a call is for: they show without a click, as a failure does.
-    attention: FAILED.has(cardState) || images.length > 0 || (state?.progress?.images ?? []).length > 0,
+    attention:
+      revealed || FAILED.has(cardState) || images.length > 0 || (state?.progress?.images ?? []).length > 0,
     pinned: question !== undefined || WAITING.has(cardState),
   })
 
