@@ -7,6 +7,7 @@ import type { ToolProjectionService } from '../agent/tool-projection'
 import type { TurnService } from '../agent/turn-service'
 import type { ApprovalService } from '../approvals/approval-service'
 import type { InAppAsker } from '../approvals/askers'
+import type { ChatFiles } from '../chats/chat-files'
 import type { ChatService } from '../chats/chat-service'
 import { listFolders, recentFolders } from '../chats/folders'
 import type { CheckpointService } from '../checkpoints/checkpoint-service'
@@ -29,6 +30,7 @@ import type { ContractHandlers } from './dispatcher'
 export interface HandlerServices {
   info: AppInfo
   chats: ChatService
+  chatFiles: ChatFiles
   preferences: PreferencesService
   toolSettings: ToolSettingsService
   providers: ProviderService
@@ -65,6 +67,7 @@ export interface HandlerServices {
 export function createHandlers({
   info,
   chats,
+  chatFiles,
   preferences,
   toolSettings,
   providers,
@@ -95,7 +98,11 @@ export function createHandlers({
     'chats.create': (request) => chats.create(request),
     'chats.rename': (request) => chats.rename(request),
     'chats.delete': (request) => chats.delete(request),
-    'chats.fork': (request) => chats.fork(request),
+    'chats.fork': (request) => checkpoints.fork(request),
+    'chats.pin': (request) => chats.pin(request),
+    'chats.archive': (request) => chats.archive(request),
+    'chats.export': (request) => chatFiles.export(request),
+    'chats.import': (request) => chatFiles.import(request),
     'chats.discardIfEmpty': (request) => chats.discardIfEmpty(request),
     // Choosing a profile switches the chat to that profile's mode, unless a mode is given too.
     'chats.configure': (request) => {

@@ -56,7 +56,7 @@ export function useMessageActions(
   const fork = useCallback(
     (turnId: string) => {
       api.chats.fork({ id: chatId, turnId }).then(
-        (chat) => onOpenChat?.(chat.id),
+        ({ chat }) => onOpenChat?.(chat.id),
         (error) => setOutcome({ kind: 'failed', message: errorMessage(error) }),
       )
     },
