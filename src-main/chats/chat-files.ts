@@ -107,7 +107,7 @@ export class ChatFiles {
   }
 
   /** A new chat from a JSON export's text; see `importExport`. */
-  import({ text }: { text: string }): Promise<Chat> {
+  async import({ text }: { text: string }): Promise<Chat> {
     let data: unknown
     try {
       data = JSON.parse(text)
