@@ -3,6 +3,7 @@ import { toErrorPayload } from '../../src-shared/errors'
 import { APP_VERSION } from '../app/create-atelier'
 import { PRODUCT_NAME } from '../app/data-dir'
 import { registerAgentsCommand } from './commands/agents'
+import { registerChatsCommand } from './commands/chats'
 import { registerCheckpointsCommand } from './commands/checkpoints'
 import { registerCustomToolsCommand } from './commands/custom-tools'
 import { registerDatabaseCommand } from './commands/database'
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
     )
     .showHelpAfterError()
   registerRunCommand(program)
+  registerChatsCommand(program)
   registerToolCommand(program)
   registerToolsCommand(program)
   registerSettingsCommand(program)
