@@ -9,6 +9,7 @@ import { ApiContext } from './chat/api-context'
 import { ChatBody } from './chat/ChatBody'
 import { type ChatChanges, ChatHeader } from './chat/ChatHeader'
 import { ChatIcon } from './chat/ChatIcon'
+import { type ChatLineage, ChatLineageBar } from './chat/ChatLineageBar'
 import { ChatContext } from './chat/chat-context'
 import { ModelPicker } from './chat/ModelPicker'
 import { TrustNotice } from './chat/TrustNotice'
@@ -22,6 +23,8 @@ function effectiveApprovalMode(chat: Chat, agents: AgentProfile[] | undefined): 
   return chat.approvalMode ?? profile?.approvalMode ?? DEFAULT_APPROVAL_MODE
 }
 
+const NO_LINEAGE: ChatLineage = { source: undefined, forks: [] }
+
 /**
  * A chat: its header (folder, mode, approval mode, profile, context, capabilities), the conversation as it
  * streams, and the composer with the provider and model. The conversation is keyed by chat, so switching
@@ -30,6 +33,7 @@ function effectiveApprovalMode(chat: Chat, agents: AgentProfile[] | undefined): 
 export function ChatPane({
   api,
   chat,
+  lineage = NO_LINEAGE,
   fresh = false,
   focusComposer = false,
   onOpenSettings,
@@ -37,6 +41,8 @@ export function ChatPane({
 }: {
   api: AtelierApi
   chat: Chat
+  /** The chat it was forked from and its forks, linked under the header. */
+  lineage?: ChatLineage
   /** Created by this window, so known to be empty: its help shows before the (empty) load is back. */
   fresh?: boolean
   /** Just made by the person (New chat, Ctrl/Cmd+N): the message box takes the keyboard. */
@@ -70,6 +76,7 @@ export function ChatPane({
           key={chat.id}
           api={api}
           chat={chat}
+          lineage={lineage}
           fresh={fresh}
           focusComposer={focusComposer}
           providers={providers}
@@ -84,6 +91,7 @@ export function ChatPane({
 interface ChatSessionProps {
   api: AtelierApi
   chat: Chat
+  lineage: ChatLineage
   fresh: boolean
   focusComposer: boolean
   providers: ProviderInfo[] | undefined
@@ -92,7 +100,16 @@ interface ChatSessionProps {
 }
 
 /** One chat on screen; keyed by chat, so its conversation (and the header's gauge) start clean. */
-function ChatSession({ api, chat, fresh, focusComposer, providers, agents, onOpenChat }: ChatSessionProps) {
+function ChatSession({
+  api,
+  chat,
+  lineage,
+  fresh,
+  focusComposer,
+  providers,
+  agents,
+  onOpenChat,
+}: ChatSessionProps) {
   const [notice, setNotice] = useState<string>()
   const configure = useCallback(
     async (changes: ChatChanges) => {
@@ -133,6 +150,7 @@ function ChatSession({ api, chat, fresh, focusComposer, providers, agents, onOpe
         onConfigure={configure}
         onError={setNotice}
       />
+      <ChatLineageBar lineage={lineage} onOpenChat={onOpenChat} />
       <TrustNotice api={api} chat={chat} />
       {notice && (
         <div className="pane-notice" role="alert">
