@@ -219,10 +219,11 @@ export function ChatSidebar(props: ChatSidebarProps) {
           <button
             type="button"
             className="ghost"
+            aria-label="Import chat"
             title="Import a chat from a JSON file exported by Atelier"
             onClick={() => importInput.current?.click()}
           >
-            Import chat
+            Import
           </button>
           <input
             ref={importInput}
