@@ -6,33 +6,14 @@
  * subagents' own chats.
  */
 import { type Static, Type } from '@sinclair/typebox'
-import { ChatMessage, ChatMode, Compaction, Turn } from './agent'
-import { ApprovalMode } from './approvals'
+import { ChatMessage, Compaction, Turn } from './agent'
+import { Chat } from './contract'
 import { ToolCallState } from './tool-calls'
 
 /** What the JSON says it is, so another file is told apart from a chat export at once. */
 export const CHAT_EXPORT_FORMAT = 'atelier-chat'
 /** Raised when the shape changes in a way an older Atelier cannot read. */
 export const CHAT_EXPORT_VERSION = 1
-
-/**
- * The longest file `chats.import` takes as text. With JSON escaping a character costs at most 3
- * bytes in the request, which keeps it under the web host's message limit (`MAX_REQUEST_BYTES`);
- * the CLI reads larger files directly.
- */
-export const MAX_CHAT_IMPORT_CHARS = 3_000_000
-
-export const ChatExportFormat = Type.Union([Type.Literal('json'), Type.Literal('markdown')])
-export type ChatExportFormat = Static<typeof ChatExportFormat>
-
-/** An exported chat, ready to be saved as a file. */
-export const ChatExportFile = Type.Object({
-  /** A file name made of the chat's title, with its extension. */
-  filename: Type.String(),
-  mimeType: Type.String(),
-  text: Type.String(),
-})
-export type ChatExportFile = Static<typeof ChatExportFile>
 
 /** A message without the chat and turn it belongs to: its place in the file says that. */
 export const ExportedMessage = Type.Omit(ChatMessage, ['chatId', 'turnId'])
@@ -62,17 +43,20 @@ export const ExportedImage = Type.Object({
 export type ExportedImage = Static<typeof ExportedImage>
 
 /** The chat's own settings; its id, list state (pinned, archived) and fork link stay with this machine's copy. */
-export const ExportedChat = Type.Object({
-  title: Type.String({ minLength: 1, maxLength: 200 }),
-  mode: ChatMode,
-  workingDir: Type.Union([Type.String(), Type.Null()]),
-  provider: Type.Union([Type.String(), Type.Null()]),
-  model: Type.Union([Type.String(), Type.Null()]),
-  agent: Type.Union([Type.String(), Type.Null()]),
-  approvalMode: Type.Union([ApprovalMode, Type.Null()]),
-  createdAt: Type.Number(),
-  updatedAt: Type.Number(),
-})
+export const ExportedChat = Type.Composite([
+  Type.Pick(Chat, [
+    'mode',
+    'workingDir',
+    'provider',
+    'model',
+    'agent',
+    'approvalMode',
+    'createdAt',
+    'updatedAt',
+  ]),
+  // As a title the person could have typed: an empty one would make a chat nobody can find.
+  Type.Object({ title: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }) }),
+])
 export type ExportedChat = Static<typeof ExportedChat>
 
 /** The JSON export of a chat: `chats.import` takes exactly this, checked against it. */

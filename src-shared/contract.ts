@@ -7,7 +7,6 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import { ChatMessage, ChatMode, Compaction, ContextStatus, ProviderKind, Turn, TurnEvent } from './agent'
 import { ApprovalMode, PermissionRule, RuleAction, RuleScope, RuleText } from './approvals'
 import { Attachment, MAX_ATTACHMENTS } from './attachments'
-import { ChatExportFile, ChatExportFormat, MAX_CHAT_IMPORT_CHARS } from './chat-export'
 import {
   Checkpoint,
   CheckpointChanges,
@@ -217,6 +216,26 @@ export const Capabilities = Type.Object({
   ),
 })
 export type Capabilities = Static<typeof Capabilities>
+
+/**
+ * The longest file `chats.import` takes as text. With JSON escaping a character costs at most 3
+ * bytes in the request, which keeps it under the web host's message limit (`MAX_REQUEST_BYTES`);
+ * the CLI reads larger files directly.
+ */
+export const MAX_CHAT_IMPORT_CHARS = 3_000_000
+
+/** `json`: lossless, for `chats.import` (its shape is `ChatExport`, src-shared/chat-export.ts); `markdown`: to read. */
+export const ChatExportFormat = Type.Union([Type.Literal('json'), Type.Literal('markdown')])
+export type ChatExportFormat = Static<typeof ChatExportFormat>
+
+/** An exported chat, ready to be saved as a file. */
+export const ChatExportFile = Type.Object({
+  /** A file name made of the chat's title, with its extension. */
+  filename: Type.String(),
+  mimeType: Type.String(),
+  text: Type.String(),
+})
+export type ChatExportFile = Static<typeof ChatExportFile>
 
 /** A turn started on a branch: the new turn, and the chat the turns it replaced were moved to. */
 const BranchedTurn = Type.Object({ turnId: Type.String(), fork: Chat })

@@ -6,10 +6,9 @@ import {
   CHAT_EXPORT_FORMAT,
   CHAT_EXPORT_VERSION,
   ChatExport,
-  type ChatExportFile,
   type ExportedImage,
 } from '../../src-shared/chat-export'
-import type { Chat, MethodRequest } from '../../src-shared/contract'
+import type { Chat, ChatExportFile, MethodRequest } from '../../src-shared/contract'
 import { AtelierError } from '../../src-shared/errors'
 import { isFinished, type ToolCallState } from '../../src-shared/tool-calls'
 import type { ChatImports } from '../db/chat-imports'

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
-import type { ChatExportFile, ChatExportFormat } from '../../../../src-shared/chat-export'
+import type { ChatExportFile, ChatExportFormat } from '../../../../src-shared/contract'
 import { errorMessage } from '../../errors'
 import { ChatIcon } from './ChatIcon'
 
