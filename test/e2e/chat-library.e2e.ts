@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, realpathSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { conversation, conversationText, screenshot, send, turnOver, useChatApp } from './support'
@@ -16,7 +17,7 @@ async function runTurn(page: Page, text: string, reply: string) {
 
 /** The chats as a library (issue 39, items 1 and 3): pin, archive, export, import, fork links. */
 describe('the chat library', () => {
-  const { open } = useChatApp()
+  const { open, tempDir } = useChatApp()
 
   it('pins a chat to the top and archives one out of the list, with a way back to it', async () => {
     const { page, app } = await open()
@@ -101,5 +102,28 @@ describe('the chat library', () => {
     await expect.poll(() => heading(page).textContent()).toBe('first')
     await lineage.getByRole('button', { name: 'first (fork)' }).click()
     await expect.poll(() => heading(page).textContent()).toBe('first (fork)')
+  })
+
+  it('forks with files: the folder goes back to how the forked turn left it', async () => {
+    const folder = realpathSync(tempDir())
+    const { page, fake } = await open({ folder, approvalMode: 'full-auto' })
+    const write = (id: string, content: string) => ({
+      toolCalls: [{ id, name: 'write_file', arguments: JSON.stringify({ path: 'a.txt', content }) }],
+    })
+    fake.enqueue(write('w1', 'one\n'), { text: 'Wrote one.' }, write('w2', 'two\n'), { text: 'Wrote two.' })
+    await runTurn(page, 'write one', 'Wrote one.')
+    await runTurn(page, 'write two', 'Wrote two.')
+    expect(readFileSync(join(folder, 'a.txt'), 'utf8')).toBe('two\n')
+
+    const answer = conversation(page)
+      .getByRole('article', { name: 'Answer' })
+      .filter({ hasText: 'Wrote one.' })
+    await answer.hover()
+    // The last answer has nothing after it to set back: only the earlier one offers it.
+    const last = conversation(page).getByRole('article', { name: 'Answer' }).filter({ hasText: 'Wrote two.' })
+    expect(await last.getByRole('button', { name: 'Fork with files' }).count()).toBe(0)
+    await answer.getByRole('button', { name: 'Fork with files' }).click()
+    await expect.poll(() => heading(page).textContent()).toBe('write one (fork)')
+    expect(readFileSync(join(folder, 'a.txt'), 'utf8')).toBe('one\n')
   })
 })
