@@ -1,4 +1,4 @@
-import { readFileSync, realpathSync } from 'node:fs'
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
@@ -104,26 +104,47 @@ describe('the chat library', () => {
     await expect.poll(() => heading(page).textContent()).toBe('first (fork)')
   })
 
-  it('forks with files: the folder goes back to how the forked turn left it', async () => {
+  /** A chat in agent mode whose two turns wrote `a.txt` (`one`, then `two`), with its first answer. */
+  async function twoWrites() {
     const folder = realpathSync(tempDir())
-    const { page, fake } = await open({ folder, approvalMode: 'full-auto' })
+    const opened = await open({ folder, approvalMode: 'full-auto' })
+    const { page, fake } = opened
     const write = (id: string, content: string) => ({
       toolCalls: [{ id, name: 'write_file', arguments: JSON.stringify({ path: 'a.txt', content }) }],
     })
     fake.enqueue(write('w1', 'one\n'), { text: 'Wrote one.' }, write('w2', 'two\n'), { text: 'Wrote two.' })
     await runTurn(page, 'write one', 'Wrote one.')
     await runTurn(page, 'write two', 'Wrote two.')
-    expect(readFileSync(join(folder, 'a.txt'), 'utf8')).toBe('two\n')
+    const answers = conversation(page).getByRole('article', { name: 'Answer' })
+    return {
+      ...opened,
+      file: join(folder, 'a.txt'),
+      first: answers.filter({ hasText: 'Wrote one.' }),
+      answers,
+    }
+  }
 
-    const answer = conversation(page)
-      .getByRole('article', { name: 'Answer' })
-      .filter({ hasText: 'Wrote one.' })
-    await answer.hover()
+  it('forks with files: the folder goes back to how the forked turn left it', async () => {
+    const { page, file, first, answers } = await twoWrites()
+    expect(readFileSync(file, 'utf8')).toBe('two\n')
+    await first.hover()
     // The last answer has nothing after it to set back: only the earlier one offers it.
-    const last = conversation(page).getByRole('article', { name: 'Answer' }).filter({ hasText: 'Wrote two.' })
+    const last = answers.filter({ hasText: 'Wrote two.' })
     expect(await last.getByRole('button', { name: 'Fork with files' }).count()).toBe(0)
-    await answer.getByRole('button', { name: 'Fork with files' }).click()
+    await first.getByRole('button', { name: 'Fork with files' }).click()
     await expect.poll(() => heading(page).textContent()).toBe('write one (fork)')
-    expect(readFileSync(join(folder, 'a.txt'), 'utf8')).toBe('one\n')
+    expect(readFileSync(file, 'utf8')).toBe('one\n')
+  })
+
+  it('forks with files but keeps a file changed since as the person has it, and says so', async () => {
+    const { page, file, first } = await twoWrites()
+    writeFileSync(file, 'mine\n')
+    await first.hover()
+    await first.getByRole('button', { name: 'Fork with files' }).click()
+    const notice = page.getByRole('status').filter({ hasText: 'not set back, as you have them: a.txt' })
+    await notice.waitFor()
+    expect(readFileSync(file, 'utf8')).toBe('mine\n')
+    await notice.getByRole('button', { name: 'Open fork' }).click()
+    await expect.poll(() => heading(page).textContent()).toBe('write one (fork)')
   })
 })

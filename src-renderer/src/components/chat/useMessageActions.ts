@@ -58,7 +58,15 @@ export function useMessageActions(
   const fork = useCallback(
     (turnId: string, withFiles = false) => {
       api.chats.fork({ id: chatId, turnId, ...(withFiles && { restoreFiles: true }) }).then(
-        ({ chat }) => onOpenChat?.(chat.id),
+        ({ chat, restore }) => {
+          const unrestored = [
+            ...(restore?.conflicts.map((conflict) => conflict.path) ?? []),
+            ...(restore?.notRestorable.map((item) => item.path) ?? []),
+          ]
+          // Files the restore left as they are: the person is told here, with the way to the fork.
+          if (unrestored.length > 0) setOutcome({ kind: 'forked', fork: chat, unrestored })
+          else onOpenChat?.(chat.id)
+        },
         (error) => setOutcome({ kind: 'failed', message: errorMessage(error) }),
       )
     },
