@@ -67,9 +67,8 @@ export class ChatService {
     { callId, agent, title }: { callId: string; agent: string; title: string },
   ): Chat {
     const createdAt = this.now()
-    const { forkedFrom: _parentsSource, ...settings } = parent
     const chat: Chat = {
-      ...settings,
+      ...withoutLineage(parent),
       id: randomUUID(),
       title: title.trim().slice(0, 200) || DEFAULT_CHAT_TITLE,
       agent,
@@ -204,7 +203,7 @@ export class ChatService {
    * the conversation in. It starts unpinned and in the list, and is a fork of nothing unless told.
    */
   branch(id: string, why: string, forkedFrom?: Chat['forkedFrom']): Chat {
-    const { forkedFrom: _sourceOfSource, ...chat } = this.get(id)
+    const chat = withoutLineage(this.get(id))
     const createdAt = this.now()
     const branch: Chat = {
       ...chat,
@@ -248,6 +247,11 @@ export class ChatService {
   changed(): void {
     this.events.emit('chats.changed', { chats: this.list() })
   }
+}
+
+/** A chat's settings for another chat to start with: what it was forked from is its own. */
+function withoutLineage({ forkedFrom: _own, ...chat }: Chat): Omit<Chat, 'forkedFrom'> {
+  return chat
 }
 
 function assertFolder(path: string): void {
