@@ -83,6 +83,8 @@ function fill(atelier: Atelier): string[] {
         model: null,
         agent: null,
         approvalMode: null,
+        pinned: false,
+        archived: false,
         createdAt: chat,
         updatedAt: chat,
       })

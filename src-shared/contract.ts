@@ -84,6 +84,15 @@ export const Chat = Type.Object({
    */
   parentChatId: Type.Optional(Type.String()),
   parentCallId: Type.Optional(Type.String()),
+  /** Listed before the others. */
+  pinned: Type.Boolean(),
+  /** Left out of the chat list, which shows it only when asked for the archived chats. */
+  archived: Type.Boolean(),
+  /**
+   * A fork (Fork from here): the chat it was forked from and the message it was forked at (none
+   * for a chat forked before it had any). The source may be gone since: the fork stays.
+   */
+  forkedFrom: Type.Optional(Type.Object({ chatId: Type.String(), messageId: Type.Optional(Type.String()) })),
 })
 export type Chat = Static<typeof Chat>
 
@@ -241,6 +250,26 @@ export const Capabilities = Type.Object({
 })
 export type Capabilities = Static<typeof Capabilities>
 
+/**
+ * The longest file `chats.import` takes as text. With JSON escaping a character costs at most 3
+ * bytes in the request, which keeps it under the web host's message limit (`MAX_REQUEST_BYTES`);
+ * the CLI reads larger files directly.
+ */
+export const MAX_CHAT_IMPORT_CHARS = 3_000_000
+
+/** `json`: lossless, for `chats.import` (its shape is `ChatExport`, src-shared/chat-export.ts); `markdown`: to read. */
+export const ChatExportFormat = Type.Union([Type.Literal('json'), Type.Literal('markdown')])
+export type ChatExportFormat = Static<typeof ChatExportFormat>
+
+/** An exported chat, ready to be saved as a file. */
+export const ChatExportFile = Type.Object({
+  /** A file name made of the chat's title, with its extension. */
+  filename: Type.String(),
+  mimeType: Type.String(),
+  text: Type.String(),
+})
+export type ChatExportFile = Static<typeof ChatExportFile>
+
 /** A turn started on a branch: the new turn, and the chat the turns it replaced were moved to. */
 const BranchedTurn = Type.Object({ turnId: Type.String(), fork: Chat })
 
@@ -259,12 +288,49 @@ export const methods = {
     Type.Object({ id: Type.String() }),
   ),
   /**
-   * Fork from here: a new chat with the chat's settings and copies of its turns through `turnId`
-   * (the whole conversation when none is named); the chat is untouched. Refused with `not_found`
-   * for a turn it does not have, `turn_running` for a turn still running.
+   * Fork from here: a new chat with the chat's settings and copies of its turns through the turn of
+   * `messageId` (any message of it: the prompt, an answer, a tool result) or through `turnId` (the
+   * whole conversation when neither is named); the chat is untouched. `restoreFiles` also sets the
+   * folder back, from its checkpoints, to how it was when that turn ended (`restore` says what it
+   * did). Refused with `not_found` for a turn or message it does not have, `turn_running` for a
+   * turn still running.
    */
   'chats.fork': method(
-    Type.Object({ id: Id, turnId: Type.Optional(Id) }, { additionalProperties: false }),
+    Type.Object(
+      {
+        id: Id,
+        turnId: Type.Optional(Id),
+        messageId: Type.Optional(Id),
+        restoreFiles: Type.Optional(Type.Boolean()),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Object({ chat: Chat, restore: Type.Optional(RestoreOutcome) }),
+  ),
+  /** Pins a chat to the top of the list, or unpins it. */
+  'chats.pin': method(Type.Object({ id: Id, pinned: Type.Boolean() }, { additionalProperties: false }), Chat),
+  /** Archives a chat (out of the list, kept whole), or brings it back. */
+  'chats.archive': method(
+    Type.Object({ id: Id, archived: Type.Boolean() }, { additionalProperties: false }),
+    Chat,
+  ),
+  /**
+   * The chat as a file: `json`, lossless (every part, provider items, usage, its images inline; see
+   * `ChatExport`), which `chats.import` reads back; `markdown`, for people to read.
+   */
+  'chats.export': method(
+    Type.Object({ id: Id, format: ChatExportFormat }, { additionalProperties: false }),
+    ChatExportFile,
+  ),
+  /**
+   * A new chat from a `chats.export` JSON file's text. A file that is not one (malformed, cut short,
+   * of another version) is refused with `invalid_chat_file`, and nothing is created.
+   */
+  'chats.import': method(
+    Type.Object(
+      { text: Type.String({ minLength: 1, maxLength: MAX_CHAT_IMPORT_CHARS }) },
+      { additionalProperties: false },
+    ),
     Chat,
   ),
   /**

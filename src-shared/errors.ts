@@ -113,6 +113,9 @@ const SERVICE_ERROR_CODES = [
   'checkpoint_conflict',
   // Folders.
   'invalid_folder',
+  // Chats.
+  /** A file to import as a chat that is not an Atelier chat export (malformed, cut short, another version). */
+  'invalid_chat_file',
   // MCP servers and their sign-in.
   'name_taken',
   'invalid_name',

@@ -15,6 +15,7 @@ import { projectFolder, ToolProjectionService } from '../agent/tool-projection'
 import { type StartedTurn, TurnService } from '../agent/turn-service'
 import { ApprovalService } from '../approvals/approval-service'
 import { InAppAsker } from '../approvals/askers'
+import { ChatFiles } from '../chats/chat-files'
 import { ChatService } from '../chats/chat-service'
 import { CheckpointService } from '../checkpoints/checkpoint-service'
 import { SlashCommandService } from '../commands/slash-command-service'
@@ -23,6 +24,7 @@ import { LocalSecretStore } from '../core/local-secret-store'
 import { SealedSecrets } from '../core/sealed-secrets'
 import { AgentProfilesRepository } from '../db/agent-profiles-repository'
 import { AppSettingsRepository } from '../db/app-settings-repository'
+import { ChatImports } from '../db/chat-imports'
 import { ChatSearchRepository } from '../db/chat-search-repository'
 import { ChatsRepository } from '../db/chats-repository'
 import { CheckpointsRepository } from '../db/checkpoints-repository'
@@ -128,6 +130,8 @@ export interface Atelier {
   chats: ChatService
   /** Full-text search over every chat's messages. */
   chatSearch: ChatSearchRepository
+  /** A chat as a file: exported (JSON, Markdown), imported. */
+  chatFiles: ChatFiles
   preferences: PreferencesService
   tools: { registry: ToolRegistry; settings: ToolSettingsService; executor: ToolExecutor }
   mcp: McpServerService
@@ -178,7 +182,8 @@ export function createAtelier({
   const db = openDatabase(join(dataDir, DATABASE_FILE), { nativeBinding })
   const events = new AtelierEvents()
   const forks = new ConversationForks(db)
-  const chats = new ChatService(new ChatsRepository(db), events, forks)
+  const chatsRepository = new ChatsRepository(db)
+  const chats = new ChatService(chatsRepository, events, forks)
   const chatSearch = new ChatSearchRepository(db)
   const preferences = new PreferencesService(new AppSettingsRepository(db), events)
   // One sealing for every secret setting: MCP servers' values and credentials, the broker's secret,
@@ -400,6 +405,13 @@ export function createAtelier({
       }),
     ...(retry && { retry }),
   })
+  const chatFiles = new ChatFiles({
+    chats,
+    conversation,
+    imports: new ChatImports(db, chatsRepository),
+    images: executorServices.images,
+    version: APP_VERSION,
+  })
   const info = { name: PRODUCT_NAME, version: APP_VERSION, dataDir, home }
   const handlers = createHandlers({
     mentions,
@@ -413,6 +425,7 @@ export function createAtelier({
     info,
     chats,
     chatSearch,
+    chatFiles,
     preferences,
     toolSettings,
     providers,
@@ -435,6 +448,7 @@ export function createAtelier({
     events,
     chats,
     chatSearch,
+    chatFiles,
     preferences,
     tools,
     mcp,

@@ -50,6 +50,8 @@ export class ChatService {
       approvalMode: null,
       createdAt,
       updatedAt: createdAt,
+      pinned: false,
+      archived: false,
     }
     this.repository.insert(chat)
     this.changed()
@@ -66,7 +68,7 @@ export class ChatService {
   ): Chat {
     const createdAt = this.now()
     const chat: Chat = {
-      ...parent,
+      ...withoutLineage(parent),
       id: randomUUID(),
       title: title.trim().slice(0, 200) || DEFAULT_CHAT_TITLE,
       agent,
@@ -74,6 +76,8 @@ export class ChatService {
       updatedAt: createdAt,
       parentChatId: parent.id,
       parentCallId: callId,
+      pinned: false,
+      archived: false,
     }
     this.repository.insert(chat)
     return chat
@@ -93,6 +97,8 @@ export class ChatService {
       approvalMode: null,
       createdAt,
       updatedAt: createdAt,
+      pinned: false,
+      archived: false,
     }
     if (!this.repository.insertIfAbsent(chat)) return this.repository.get(id) ?? throwNotFound(id)
     this.changed()
@@ -107,6 +113,25 @@ export class ChatService {
 
   get(id: string): Chat {
     return this.repository.get(id) ?? throwNotFound(id)
+  }
+
+  /** Pinned chats are listed first. */
+  pin({ id, pinned }: MethodRequest<'chats.pin'>): Chat {
+    if (!this.repository.pin(id, pinned)) throw notFound(id)
+    this.changed()
+    return this.get(id)
+  }
+
+  /** An archived chat is kept whole but left out of the list unless archived chats are asked for. */
+  archive({ id, archived }: MethodRequest<'chats.archive'>): Chat {
+    if (!this.repository.archive(id, archived)) throw notFound(id)
+    this.changed()
+    return this.get(id)
+  }
+
+  /** The chats forked from this one (Fork from here), oldest first. */
+  forksOf(id: string): Chat[] {
+    return this.repository.forksOf(id)
   }
 
   /** Changes what was given; a folder must be an existing directory, named by an absolute path. */
@@ -132,34 +157,53 @@ export class ChatService {
 
   /**
    * Fork from here: a new chat with the chat's settings (folder, mode, provider, model, profile,
-   * approval mode) and copies of its turns through `turnId` (all of them when none is named); the
+   * approval mode) and copies of its turns through the turn of `messageId`, or through `turnId`
+   * (all of them when neither is named). A turn is copied whole, whichever of its messages is named:
+   * the model's history is made of whole turns, and a cut inside one could leave a tool call without
+   * its result. The fork is titled "… (fork)" and remembers the chat and message it came from; the
    * chat itself is untouched. Refused with `turn_running` for a turn still running.
    */
-  fork({ id, turnId }: MethodRequest<'chats.fork'>): Chat {
+  fork({ id, turnId, messageId }: Pick<MethodRequest<'chats.fork'>, 'id' | 'turnId' | 'messageId'>): Chat {
     const chat = this.get(id)
-    const turns = this.forks.turnIds(id)
-    if (turnId !== undefined && !turns.includes(turnId)) {
-      throw new AtelierError('not_found', 'This chat has no such turn to fork from.', { id, turnId })
-    }
-    const through = turnId ?? turns.at(-1)
+    const through = this.forkPoint(id, { turnId, messageId })
     if (through !== undefined && this.forks.isTurnRunning(through)) {
       throw new AtelierError('turn_running', 'This turn is still running: wait for it to end to fork it.', {
         chatId: id,
         turnId: through,
       })
     }
-    const fork = this.branch(chat.id, 'fork')
+    const at = messageId ?? (through === undefined ? undefined : this.forks.lastMessageOf(through))
+    const fork = this.branch(chat.id, 'fork', { chatId: chat.id, ...(at !== undefined && { messageId: at }) })
     if (through !== undefined) this.forks.copyThrough(chat.id, through, fork.id)
     return fork
+  }
+
+  /** The turn a fork copies through: the named message's, the named turn, or the last one. */
+  private forkPoint(
+    id: string,
+    { turnId, messageId }: Pick<MethodRequest<'chats.fork'>, 'turnId' | 'messageId'>,
+  ): string | undefined {
+    if (messageId !== undefined) {
+      const turn = this.forks.turnOfMessage(id, messageId)
+      if (turn === undefined || (turnId !== undefined && turn !== turnId)) {
+        throw new AtelierError('not_found', 'This chat has no such message to fork from.', { id, messageId })
+      }
+      return turn
+    }
+    const turns = this.forks.turnIds(id)
+    if (turnId !== undefined && !turns.includes(turnId)) {
+      throw new AtelierError('not_found', 'This chat has no such turn to fork from.', { id, turnId })
+    }
+    return turnId ?? turns.at(-1)
   }
 
   /**
    * An empty chat with a chat's settings, titled after it with why it was made ("before rewind",
    * "earlier version"…): the place a conversation branched off it goes. The caller moves or copies
-   * the conversation in.
+   * the conversation in. It starts unpinned and in the list, and is a fork of nothing unless told.
    */
-  branch(id: string, why: string): Chat {
-    const chat = this.get(id)
+  branch(id: string, why: string, forkedFrom?: Chat['forkedFrom']): Chat {
+    const chat = withoutLineage(this.get(id))
     const createdAt = this.now()
     const branch: Chat = {
       ...chat,
@@ -167,6 +211,9 @@ export class ChatService {
       title: `${chat.title} (${why})`.slice(0, 200),
       createdAt,
       updatedAt: createdAt,
+      pinned: false,
+      archived: false,
+      ...(forkedFrom && { forkedFrom }),
     }
     this.repository.insert(branch)
     this.changed()
@@ -196,9 +243,15 @@ export class ChatService {
     return { id }
   }
 
-  private changed(): void {
+  /** Tells the views the list changed: here, or where a chat is written whole (an import). */
+  changed(): void {
     this.events.emit('chats.changed', { chats: this.list() })
   }
+}
+
+/** A chat's settings for another chat to start with: what it was forked from is its own. */
+function withoutLineage({ forkedFrom: _own, ...chat }: Chat): Omit<Chat, 'forkedFrom'> {
+  return chat
 }
 
 function assertFolder(path: string): void {

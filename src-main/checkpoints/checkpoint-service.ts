@@ -20,7 +20,7 @@ import type {
   RestoreScope,
   SnapshotProgress,
 } from '../../src-shared/checkpoints'
-import type { Chat } from '../../src-shared/contract'
+import type { Chat, MethodRequest } from '../../src-shared/contract'
 import { AtelierError } from '../../src-shared/errors'
 import type { ChatService } from '../chats/chat-service'
 import { untilAborted } from '../core/abort'
@@ -36,6 +36,14 @@ import { diffSnapshots, type SnapshotChange } from './snapshot-diff'
 
 /** The folder under the data folder that holds every folder's store. */
 export const CHECKPOINTS_FOLDER = 'checkpoints'
+/** A restore that had nothing to set back. */
+const NOTHING_RESTORED: RestoreOutcome = {
+  preview: false,
+  checkpointId: null,
+  restored: [],
+  conflicts: [],
+  notRestorable: [],
+}
 /** Diffs past this are not shown: the file is listed, with why. */
 const DIFF_MAX_BYTES = 1024 * 1024
 
@@ -209,6 +217,39 @@ export class CheckpointService {
           if (!checkpoint.undoneBy) this.deps.repository.setUndoneBy(checkpoint.id, restoreId)
       },
     })
+  }
+
+  /**
+   * Fork from here (see `ChatService.fork`), and with `restoreFiles` the folder set back to how it
+   * was when the forked turn ended: what the agent changed in the later turns is undone, as a rewind
+   * of the files to the next prompt would. That restore belongs to the chat forked from — its folder
+   * changed under it, so its next prompt is told, and it is undone (redone) from there. Conflicts
+   * keep the person's version, as headless restores do.
+   */
+  async fork({
+    restoreFiles,
+    ...request
+  }: MethodRequest<'chats.fork'>): Promise<{ chat: Chat; restore?: RestoreOutcome }> {
+    if (!restoreFiles) return { chat: this.deps.chats.fork(request) }
+    if (this.deps.forks.isRunning(request.id)) {
+      throw new AtelierError(
+        'turn_running',
+        'This chat is still working: stop the turn before forking it with its files.',
+        {
+          chatId: request.id,
+        },
+      )
+    }
+    const chat = this.deps.chats.fork(request)
+    const through = this.deps.forks.turnIds(chat.id).length
+    const next = this.deps.forks.turnIds(request.id)[through]
+    if (next === undefined) return { chat, restore: NOTHING_RESTORED }
+    try {
+      return { chat, restore: await this.rewind({ chatId: request.id, turnId: next, scope: 'files' }) }
+    } catch (error) {
+      this.deps.chats.delete({ id: chat.id })
+      throw error
+    }
   }
 
   /**

@@ -4,6 +4,7 @@ import { APP_VERSION } from '../app/create-atelier'
 import { PRODUCT_NAME } from '../app/data-dir'
 import { registerAgentsCommand } from './commands/agents'
 import { addChatSearchCommand } from './commands/chats-search'
+import { registerChatsCommand } from './commands/chats'
 import { registerCheckpointsCommand } from './commands/checkpoints'
 import { registerCustomToolsCommand } from './commands/custom-tools'
 import { registerDatabaseCommand } from './commands/database'
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
     )
     .showHelpAfterError()
   registerRunCommand(program)
+  addChatSearchCommand(registerChatsCommand(program))
   registerToolCommand(program)
   registerToolsCommand(program)
   registerSettingsCommand(program)
@@ -46,7 +48,6 @@ export function buildProgram(): Command {
   registerCheckpointsCommand(program)
   registerDatabaseCommand(program)
   registerWebCommand(program)
-  addChatSearchCommand(program.command('chats').description('the chats: search them'))
   return program
 }
 

@@ -15,6 +15,10 @@ interface ChatRow {
   updated_at: number
   parent_chat_id: string | null
   parent_call_id: string | null
+  pinned: number
+  archived: number
+  forked_from_chat_id: string | null
+  forked_from_message_id: string | null
 }
 
 function toChat(row: ChatRow): Chat {
@@ -31,6 +35,27 @@ function toChat(row: ChatRow): Chat {
     updatedAt: row.updated_at,
     ...(row.parent_chat_id !== null && { parentChatId: row.parent_chat_id }),
     ...(row.parent_call_id !== null && { parentCallId: row.parent_call_id }),
+    pinned: row.pinned === 1,
+    archived: row.archived === 1,
+    ...(row.forked_from_chat_id !== null && {
+      forkedFrom: {
+        chatId: row.forked_from_chat_id,
+        ...(row.forked_from_message_id !== null && { messageId: row.forked_from_message_id }),
+      },
+    }),
+  }
+}
+
+/** A chat as the insert statements bind it: SQLite has no booleans, and absent fields are NULL. */
+function chatParameters({ forkedFrom, ...chat }: Chat) {
+  return {
+    parentChatId: null,
+    parentCallId: null,
+    ...chat,
+    pinned: chat.pinned ? 1 : 0,
+    archived: chat.archived ? 1 : 0,
+    forkedFromChatId: forkedFrom?.chatId ?? null,
+    forkedFromMessageId: forkedFrom?.messageId ?? null,
   }
 }
 
@@ -41,14 +66,19 @@ export class ChatsRepository {
     this.statements = {
       // A subagent's chat is reached from its parent's task card, not listed.
       list: db.prepare<[], ChatRow>(
-        'SELECT * FROM chats WHERE parent_chat_id IS NULL ORDER BY created_at DESC, rowid DESC',
+        'SELECT * FROM chats WHERE parent_chat_id IS NULL ORDER BY pinned DESC, created_at DESC, rowid DESC',
+      ),
+      forksOf: db.prepare<[string], ChatRow>(
+        'SELECT * FROM chats WHERE forked_from_chat_id = ? ORDER BY created_at, rowid',
       ),
       get: db.prepare<[string], ChatRow>('SELECT * FROM chats WHERE id = ?'),
       insert: db.prepare(
         `INSERT INTO chats (id, title, mode, working_dir, provider, model, agent, approval_mode, created_at,
-           updated_at, parent_chat_id, parent_call_id)
+           updated_at, parent_chat_id, parent_call_id, pinned, archived, forked_from_chat_id,
+           forked_from_message_id)
          VALUES (@id, @title, @mode, @workingDir, @provider, @model, @agent, @approvalMode, @createdAt,
-           @updatedAt, @parentChatId, @parentCallId)`,
+           @updatedAt, @parentChatId, @parentCallId, @pinned, @archived, @forkedFromChatId,
+           @forkedFromMessageId)`,
       ),
       insertIfAbsent: db.prepare(
         `INSERT INTO chats (id, title, mode, working_dir, provider, model, agent, approval_mode, created_at,
@@ -58,6 +88,8 @@ export class ChatsRepository {
          ON CONFLICT (id) DO NOTHING`,
       ),
       rename: db.prepare('UPDATE chats SET title = ?, updated_at = ? WHERE id = ?'),
+      pin: db.prepare('UPDATE chats SET pinned = ? WHERE id = ?'),
+      archive: db.prepare('UPDATE chats SET archived = ? WHERE id = ?'),
       configure: db.prepare(
         `UPDATE chats SET mode = @mode, working_dir = @workingDir, provider = @provider, model = @model,
          agent = @agent, approval_mode = @approvalMode, updated_at = @updatedAt WHERE id = @id`,
@@ -80,12 +112,27 @@ export class ChatsRepository {
   }
 
   insert(chat: Chat): void {
-    this.statements.insert.run({ parentChatId: null, parentCallId: null, ...chat })
+    this.statements.insert.run(chatParameters(chat))
+  }
+
+  /** The chats forked from this one, oldest first. */
+  forksOf(id: string): Chat[] {
+    return this.statements.forksOf.all(id).map(toChat)
   }
 
   /** Inserts unless a chat with that id exists (another process may have just made it); true if inserted. */
   insertIfAbsent(chat: Chat): boolean {
-    return this.statements.insertIfAbsent.run(chat).changes > 0
+    return this.statements.insertIfAbsent.run(chatParameters(chat)).changes > 0
+  }
+
+  /** Returns false when no chat has that id. */
+  pin(id: string, pinned: boolean): boolean {
+    return this.statements.pin.run(pinned ? 1 : 0, id).changes > 0
+  }
+
+  /** Returns false when no chat has that id. */
+  archive(id: string, archived: boolean): boolean {
+    return this.statements.archive.run(archived ? 1 : 0, id).changes > 0
   }
 
   /** Returns false when no chat has that id. */

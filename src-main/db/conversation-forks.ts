@@ -17,6 +17,9 @@ export class ConversationForks {
       turns: db.prepare<[string], Row>('SELECT * FROM turns WHERE chat_id = ? ORDER BY started_at, rowid'),
       messages: db.prepare<[string], Row>('SELECT * FROM messages WHERE turn_id = ? ORDER BY seq'),
       turnStatus: db.prepare<[string], Row>('SELECT status FROM turns WHERE id = ?'),
+      turnOfMessage: db.prepare<[string, string], Row>(
+        'SELECT turn_id FROM messages WHERE chat_id = ? AND id = ?',
+      ),
       calls: db.prepare<[string], Row>('SELECT * FROM tool_calls WHERE turn_id = ?'),
       compactions: db.prepare<[string], Row>('SELECT * FROM compactions WHERE chat_id = ?'),
       deleteChat: db.prepare('DELETE FROM chats WHERE id = ?'),
@@ -31,6 +34,16 @@ export class ConversationForks {
   /** The ids of the chat's turns, in order. */
   turnIds(chatId: string): string[] {
     return this.statements.turns.all(chatId).map((turn) => turn.id as string)
+  }
+
+  /** The turn of the chat's message `messageId`; undefined when the chat has no such message. */
+  turnOfMessage(chatId: string, messageId: string): string | undefined {
+    return this.statements.turnOfMessage.get(chatId, messageId)?.turn_id as string | undefined
+  }
+
+  /** The id of the turn's last message; undefined for a turn without any. */
+  lastMessageOf(turnId: string): string | undefined {
+    return this.statements.messages.all(turnId).at(-1)?.id as string | undefined
   }
 
   /** Whether this turn is running (here or in another process). */

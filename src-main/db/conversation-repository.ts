@@ -104,7 +104,8 @@ function toCall(row: CallRow): ToolCallState {
   }
 }
 
-function callParameters(call: ToolCallState) {
+/** A call's state as the `tool_calls` statements bind it. */
+export function callParameters(call: ToolCallState) {
   return {
     turnId: call.turnId,
     id: call.id,

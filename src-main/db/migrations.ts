@@ -521,6 +521,20 @@ export const migrations: readonly Migration[] = [
     upgrade: seedSubagentProfiles,
   },
   {
+    version: 25,
+    name: 'chat library',
+    sql: `
+      -- Pinned chats are listed first; archived ones only when the person asks for them.
+      ALTER TABLE chats ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE chats ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
+      -- A fork (Fork from here): the chat and the message it was forked at. Not foreign keys: a fork
+      -- outlives its source, which then reads as gone.
+      ALTER TABLE chats ADD COLUMN forked_from_chat_id TEXT;
+      ALTER TABLE chats ADD COLUMN forked_from_message_id TEXT;
+      CREATE INDEX chats_by_fork_source ON chats (forked_from_chat_id);
+    `,
+  },
+  {
     version: 26,
     name: 'full-text search over the chats',
     sql: CHAT_SEARCH_SCHEMA,

@@ -7,6 +7,7 @@ import type { ToolProjectionService } from '../agent/tool-projection'
 import type { TurnService } from '../agent/turn-service'
 import type { ApprovalService } from '../approvals/approval-service'
 import type { InAppAsker } from '../approvals/askers'
+import type { ChatFiles } from '../chats/chat-files'
 import type { ChatService } from '../chats/chat-service'
 import { listFolders, recentFolders } from '../chats/folders'
 import type { CheckpointService } from '../checkpoints/checkpoint-service'
@@ -32,6 +33,7 @@ export interface HandlerServices {
   chats: ChatService
   /** Full-text search over every chat's messages. */
   chatSearch: ChatSearchRepository
+  chatFiles: ChatFiles
   preferences: PreferencesService
   toolSettings: ToolSettingsService
   providers: ProviderService
@@ -69,6 +71,7 @@ export function createHandlers({
   info,
   chats,
   chatSearch,
+  chatFiles,
   preferences,
   toolSettings,
   providers,
@@ -99,8 +102,12 @@ export function createHandlers({
     'chats.create': (request) => chats.create(request),
     'chats.rename': (request) => chats.rename(request),
     'chats.delete': (request) => chats.delete(request),
-    'chats.fork': (request) => chats.fork(request),
+    'chats.fork': (request) => checkpoints.fork(request),
     'chats.search': (request) => ({ results: chatSearch.find(request) }),
+    'chats.pin': (request) => chats.pin(request),
+    'chats.archive': (request) => chats.archive(request),
+    'chats.export': (request) => chatFiles.export(request),
+    'chats.import': (request) => chatFiles.import(request),
     'chats.discardIfEmpty': (request) => chats.discardIfEmpty(request),
     // Choosing a profile switches the chat to that profile's mode, unless a mode is given too.
     'chats.configure': (request) => {

@@ -5,6 +5,7 @@ import { ChatPane } from './components/ChatPane'
 import { ChatSearchDialog } from './components/ChatSearchDialog'
 import { ChatSidebar } from './components/ChatSidebar'
 import type { RevealedMessage } from './components/chat/conversation'
+import type { ChatLineage } from './components/chat/ChatLineageBar'
 import { SettingsView } from './components/SettingsView'
 import { useSidebarFold } from './components/useSidebarFold'
 import { Welcome } from './components/Welcome'
@@ -54,7 +55,7 @@ export function App({ api }: { api: AtelierApi }) {
         api.app.info(),
       ])
       setChats(initialChats)
-      setSelectedId((current) => current ?? initialChats[0]?.id)
+      setSelectedId((current) => current ?? firstListed(initialChats))
       setPreferences(initialPreferences)
       setInfo(appInfo)
     })
@@ -68,9 +69,10 @@ export function App({ api }: { api: AtelierApi }) {
 
   useEffect(() => applyTheme(preferences?.theme ?? 'system'), [preferences?.theme])
 
-  // The selected chat may disappear (deleted here or in another window): fall back to the newest.
+  // The selected chat may disappear (deleted here or in another window): fall back to the first listed.
   useEffect(() => {
-    if (selectedId !== undefined && !chats.some((chat) => chat.id === selectedId)) setSelectedId(chats[0]?.id)
+    if (selectedId !== undefined && !chats.some((chat) => chat.id === selectedId))
+      setSelectedId(firstListed(chats))
   }, [chats, selectedId])
 
   // A chat left before anything was written in it goes (the server checks it is still empty and untitled).
@@ -162,6 +164,15 @@ export function App({ api }: { api: AtelierApi }) {
         onSearch={() => setSearching(true)}
         onRename={(id, title) => attempt(() => api.chats.rename({ id, title }))}
         onDelete={(id) => attempt(() => api.chats.delete({ id }))}
+        onPin={(id, pinned) => attempt(() => api.chats.pin({ id, pinned }))}
+        onArchive={(id, archived) => attempt(() => api.chats.archive({ id, archived }))}
+        onImport={async (text) => {
+          const chat = await attempt(() => api.chats.import({ text }))
+          if (!chat) return
+          setSelectedId(chat.id)
+          setView({ kind: 'chat' })
+          sidebar.closeDrawer()
+        }}
         onOpenSettings={() => {
           sidebar.closeDrawer()
           setView({ kind: 'settings' })
@@ -199,6 +210,7 @@ export function App({ api }: { api: AtelierApi }) {
           <ChatPane
             api={api}
             chat={selected}
+            lineage={lineageOf(selected, chats)}
             fresh={created.has(selected.id)}
             focusComposer={justMade === selected.id}
             onOpenSettings={openSettings}
@@ -212,4 +224,18 @@ export function App({ api }: { api: AtelierApi }) {
       {searching && <ChatSearchDialog api={api} onOpen={openResult} onClose={() => setSearching(false)} />}
     </div>
   )
+}
+
+/** The chat to show first: the first of the list (pinned first), an archived one only if all are. */
+function firstListed(chats: readonly Chat[]): string | undefined {
+  return (chats.find((chat) => !chat.archived) ?? chats[0])?.id
+}
+
+/** The chat a fork was made from (null: deleted since) and the forks made from the chat. */
+function lineageOf(chat: Chat, chats: readonly Chat[]): ChatLineage {
+  const sourceId = chat.forkedFrom?.chatId
+  return {
+    source: sourceId === undefined ? undefined : (chats.find((each) => each.id === sourceId) ?? null),
+    forks: chats.filter((each) => each.forkedFrom?.chatId === chat.id),
+  }
 }

@@ -25,7 +25,7 @@ describe('the renderer in Chromium, served by the web host', () => {
     chatList(page).getByRole('button', { name: title, exact: true })
   const chatTitles = (page: Page) =>
     chatList(page)
-      .getByRole('button', { name: /^(?!Rename|Delete)/ })
+      .getByRole('button', { name: /^(?!(Rename|Delete|Pin|Unpin|Archive|Unarchive) chat )/ })
       .allTextContents()
 
   it('keeps a chat created, renamed and deleted through the UI after the services restart', async () => {
@@ -87,6 +87,7 @@ describe('the renderer in Chromium, served by the web host', () => {
       app: ['info'],
       calls: ['answer'],
       chats: [
+        'archive',
         'capabilities',
         'compact',
         'configure',
@@ -94,11 +95,14 @@ describe('the renderer in Chromium, served by the web host', () => {
         'create',
         'delete',
         'discardIfEmpty',
+        'export',
         'fork',
+        'import',
         'instructions',
         'list',
         'messages',
         'onChanged',
+        'pin',
         'rename',
         'search',
       ],

@@ -140,7 +140,7 @@ describe('checkpoints in the chat', () => {
     await runTurn(page, 'Second: write c', 'Wrote c.txt.')
     const chats = page
       .getByRole('navigation', { name: 'Chats' })
-      .getByRole('button', { name: /^(?!Rename|Delete)/ })
+      .getByRole('button', { name: /^(?!(Rename|Delete|Pin|Unpin|Archive|Unarchive) chat )/ })
     expect(await chats.count()).toBe(1)
 
     // Each prompt offers Rewind to here; Esc Esc in the chat opens the list of them, newest first.

@@ -100,7 +100,8 @@ function describe(checkpoint: Checkpoint): string {
   return `${checkpoint.id}  ${when}  chat ${checkpoint.chatId}  ${what}  ${counts}${state}`
 }
 
-function describeOutcome(outcome: RestoreOutcome): string {
+/** What a restore did, a line for each kind of outcome, with how to undo it. */
+export function describeOutcome(outcome: RestoreOutcome): string {
   const lines = [
     outcome.restored.length > 0
       ? `Restored ${outcome.restored.length}: ${outcome.restored.join(', ')}`

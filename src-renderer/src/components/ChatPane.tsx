@@ -9,6 +9,7 @@ import { ApiContext } from './chat/api-context'
 import { ChatBody } from './chat/ChatBody'
 import { type ChatChanges, ChatHeader } from './chat/ChatHeader'
 import { ChatIcon } from './chat/ChatIcon'
+import { type ChatLineage, ChatLineageBar } from './chat/ChatLineageBar'
 import { ChatContext } from './chat/chat-context'
 import type { RevealedMessage } from './chat/conversation'
 import { ModelPicker } from './chat/ModelPicker'
@@ -23,6 +24,8 @@ function effectiveApprovalMode(chat: Chat, agents: AgentProfile[] | undefined): 
   return chat.approvalMode ?? profile?.approvalMode ?? DEFAULT_APPROVAL_MODE
 }
 
+const NO_LINEAGE: ChatLineage = { source: undefined, forks: [] }
+
 /**
  * A chat: its header (folder, mode, approval mode, profile, context, capabilities), the conversation as it
  * streams, and the composer with the provider and model. The conversation is keyed by chat, so switching
@@ -31,6 +34,7 @@ function effectiveApprovalMode(chat: Chat, agents: AgentProfile[] | undefined): 
 export function ChatPane({
   api,
   chat,
+  lineage = NO_LINEAGE,
   fresh = false,
   focusComposer = false,
   onOpenSettings,
@@ -39,6 +43,8 @@ export function ChatPane({
 }: {
   api: AtelierApi
   chat: Chat
+  /** The chat it was forked from and its forks, linked under the header. */
+  lineage?: ChatLineage
   /** Created by this window, so known to be empty: its help shows before the (empty) load is back. */
   fresh?: boolean
   /** Just made by the person (New chat, Ctrl/Cmd+N): the message box takes the keyboard. */
@@ -74,6 +80,7 @@ export function ChatPane({
           key={chat.id}
           api={api}
           chat={chat}
+          lineage={lineage}
           fresh={fresh}
           focusComposer={focusComposer}
           providers={providers}
@@ -89,6 +96,7 @@ export function ChatPane({
 interface ChatSessionProps {
   api: AtelierApi
   chat: Chat
+  lineage: ChatLineage
   fresh: boolean
   focusComposer: boolean
   providers: ProviderInfo[] | undefined
@@ -101,6 +109,7 @@ interface ChatSessionProps {
 function ChatSession({
   api,
   chat,
+  lineage,
   fresh,
   focusComposer,
   providers,
@@ -148,6 +157,7 @@ function ChatSession({
         onConfigure={configure}
         onError={setNotice}
       />
+      <ChatLineageBar lineage={lineage} onOpenChat={onOpenChat} />
       <TrustNotice api={api} chat={chat} />
       {notice && (
         <div className="pane-notice" role="alert">

@@ -1,8 +1,16 @@
-import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react'
+import {
+  type ChangeEvent,
+  type KeyboardEvent,
+  type ReactNode,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react'
 import type { Chat } from '../../../src-shared/contract'
 import { ConfirmDialog } from './ConfirmDialog'
-import { groupByDay } from './chat-days'
-import { GearIcon, PencilIcon, PlusIcon, SearchIcon, SidebarIcon, TrashIcon } from './icons'
+import { type ChatDay, groupByDay } from './chat-days'
+import { ArchiveIcon, GearIcon, PencilIcon, PinIcon, PlusIcon, SearchIcon, SidebarIcon, TrashIcon } from './icons'
 
 interface ChatSidebarProps {
   chats: Chat[]
@@ -14,6 +22,10 @@ interface ChatSidebarProps {
   onSearch(): void
   onRename(id: string, title: string): Promise<unknown>
   onDelete(id: string): Promise<unknown>
+  onPin(id: string, pinned: boolean): Promise<unknown>
+  onArchive(id: string, archived: boolean): Promise<unknown>
+  /** A chat file's text (a JSON export) to import as a new chat. */
+  onImport(text: string): Promise<unknown>
   onOpenSettings(): void
   /** Whether the list shows; folded, a rail keeps Show chats, New chat and Settings at hand. */
   shown: boolean
@@ -29,6 +41,9 @@ export function ChatSidebar(props: ChatSidebarProps) {
     props
   const [renamingId, setRenamingId] = useState<string>()
   const [deleting, setDeleting] = useState<Chat>()
+  // The archived chats instead of the list (the list's own toggle).
+  const [showArchived, setShowArchived] = useState(false)
+  const importInput = useRef<HTMLInputElement>(null)
   const toggleButton = useRef<HTMLButtonElement>(null)
   const aside = useRef<HTMLElement>(null)
   // The button pressed goes away with the state it showed: focus follows to the one that replaces it.
@@ -76,6 +91,17 @@ export function ChatSidebar(props: ChatSidebarProps) {
       <SearchIcon />
     </button>
   )
+  const archivedCount = chats.filter((chat) => chat.archived).length
+  const groups: ChatDay[] = showArchived
+    ? [{ label: 'Archived', chats: chats.filter((chat) => chat.archived) }]
+    : listGroups(chats.filter((chat) => !chat.archived))
+
+  /** Reads the chosen file and imports it; the same file may be chosen again after. */
+  const importFile = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0]
+    event.target.value = ''
+    if (file) await props.onImport(await file.text())
+  }
 
   const rail = (
     <div className="sidebar-rail">
@@ -136,12 +162,14 @@ export function ChatSidebar(props: ChatSidebarProps) {
           </button>
         </header>
         <nav aria-label="Chats" className="chat-list">
-          {chats.length === 0 ? (
+          {showArchived && archivedCount === 0 ? (
+            <p className="muted">No archived chats.</p>
+          ) : chats.length === 0 ? (
             <p className="muted">No chats yet.</p>
           ) : (
-            groupByDay(chats).map((day) => (
-              <ChatDayGroup key={day.label} label={day.label}>
-                {day.chats.map((chat) =>
+            groups.map((group) => (
+              <ChatDayGroup key={group.label} label={group.label}>
+                {group.chats.map((chat) =>
                   chat.id === renamingId ? (
                     <li key={chat.id} className="chat-row">
                       <RenameField
@@ -164,6 +192,21 @@ export function ChatSidebar(props: ChatSidebarProps) {
                       >
                         {chat.title}
                       </button>
+                      <IconButton
+                        label={`${chat.pinned ? 'Unpin' : 'Pin'} chat ${chat.title}`}
+                        title={chat.pinned ? 'Unpin' : 'Pin to the top'}
+                        pressed={chat.pinned}
+                        onClick={() => void props.onPin(chat.id, !chat.pinned)}
+                      >
+                        <PinIcon />
+                      </IconButton>
+                      <IconButton
+                        label={`${chat.archived ? 'Unarchive' : 'Archive'} chat ${chat.title}`}
+                        title={chat.archived ? 'Back to the list' : 'Archive: keep it, out of the list'}
+                        onClick={() => void props.onArchive(chat.id, !chat.archived)}
+                      >
+                        <ArchiveIcon />
+                      </IconButton>
                       <IconButton
                         label={`Rename chat ${chat.title}`}
                         title="Rename"
@@ -188,6 +231,32 @@ export function ChatSidebar(props: ChatSidebarProps) {
         <footer className="sidebar-footer">
           <button type="button" aria-pressed={settingsOpen} onClick={onOpenSettings}>
             Settings
+          </button>
+          <button
+            type="button"
+            className="ghost"
+            aria-label="Import chat"
+            title="Import a chat from a JSON file exported by Atelier"
+            onClick={() => importInput.current?.click()}
+          >
+            Import
+          </button>
+          <input
+            ref={importInput}
+            type="file"
+            accept=".json,application/json"
+            aria-label="Chat file to import"
+            hidden
+            onChange={(event) => void importFile(event)}
+          />
+          <button
+            type="button"
+            className="ghost"
+            aria-pressed={showArchived}
+            title={showArchived ? 'Back to the chats' : 'The archived chats'}
+            onClick={() => setShowArchived((shown) => !shown)}
+          >
+            Archived{archivedCount > 0 && ` (${archivedCount})`}
           </button>
         </footer>
         {deleting && (
@@ -243,11 +312,26 @@ function RenameField({ chat, onDone }: { chat: Chat; onDone(title: string | unde
   )
 }
 
-function IconButton(props: { label: string; title: string; onClick(): void; children: ReactNode }) {
+/** The pinned chats first, under their own heading; then the others by the day they started. */
+function listGroups(chats: Chat[]): ChatDay[] {
+  const pinned = chats.filter((chat) => chat.pinned)
+  return [
+    ...(pinned.length > 0 ? [{ label: 'Pinned', chats: pinned }] : []),
+    ...groupByDay(chats.filter((chat) => !chat.pinned)),
+  ]
+}
+
+function IconButton(props: {
+  label: string
+  title: string
+  pressed?: boolean
+  onClick(): void
+  children: ReactNode
+}) {
   return (
     <button
       type="button"
-      className="icon"
+      className={`icon${props.pressed ? ' icon--on' : ''}`}
       aria-label={props.label}
       title={props.title}
       onClick={props.onClick}

@@ -75,3 +75,24 @@ export function SearchIcon() {
     </Icon>
   )
 }
+
+/** A pin: a chat kept at the top of the list. */
+export function PinIcon() {
+  return (
+    <Icon>
+      <path d="M9 4h6l-1 6 3 3H7l3-3Z" />
+      <path d="M12 13v7" />
+    </Icon>
+  )
+}
+
+/** A box: a chat kept, out of the list. */
+export function ArchiveIcon() {
+  return (
+    <Icon>
+      <path d="M3 4h18v4H3Z" />
+      <path d="M5 8v12h14V8" />
+      <path d="M10 12h4" />
+    </Icon>
+  )
+}

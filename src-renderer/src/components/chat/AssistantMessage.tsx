@@ -110,6 +110,15 @@ export const AssistantMessage = memo(function AssistantMessage({
           disabled={active}
           onClick={() => actions.fork(turnId)}
         />
+        {actions.filesChangedAfter(turnId) && (
+          <MessageAction
+            icon="fork"
+            label="Fork with files"
+            title="A new chat with the conversation up to here, and the folder's files set back to how they were then"
+            disabled={active}
+            onClick={() => actions.fork(turnId, true)}
+          />
+        )}
         {usage && (
           <span className="message-usage" title="Tokens of this response, as the provider counted them">
             <span className="visually-hidden">Tokens: </span>

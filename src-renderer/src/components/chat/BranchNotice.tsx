@@ -5,6 +5,8 @@ import '../../message-actions.css'
 /** What a message action did to the chat: where the replaced turns are kept, or why it was refused. */
 export type BranchOutcome =
   | { kind: 'kept'; what: 'version' | 'answer'; fork: Chat }
+  /** A fork with its files, where some files could not be set back (changed since, or too large). */
+  | { kind: 'forked'; fork: Chat; unrestored: string[] }
   | { kind: 'failed'; message: string }
 
 interface BranchNoticeProps {
@@ -23,10 +25,10 @@ export function BranchNotice({ outcome, onOpenChat, onDismiss }: BranchNoticePro
       role={failed ? 'alert' : 'status'}
     >
       <ChatIcon name={failed ? 'alert' : 'fork'} size={14} />
-      <p>{failed ? outcome.message : `Earlier ${outcome.what} kept in “${outcome.fork.title}”.`}</p>
+      <p>{noticeText(outcome)}</p>
       {!failed && onOpenChat && (
         <button type="button" className="head-button" onClick={() => onOpenChat(outcome.fork.id)}>
-          Open earlier {outcome.what}
+          {outcome.kind === 'forked' ? 'Open fork' : `Open earlier ${outcome.what}`}
         </button>
       )}
       <button type="button" className="icon-button" aria-label="Dismiss" onClick={onDismiss}>
@@ -34,4 +36,15 @@ export function BranchNotice({ outcome, onOpenChat, onDismiss }: BranchNoticePro
       </button>
     </div>
   )
+}
+
+function noticeText(outcome: BranchOutcome): string {
+  switch (outcome.kind) {
+    case 'failed':
+      return outcome.message
+    case 'kept':
+      return `Earlier ${outcome.what} kept in “${outcome.fork.title}”.`
+    case 'forked':
+      return `Forked as “${outcome.fork.title}”; not set back, as you have them: ${outcome.unrestored.join(', ')}.`
+  }
 }

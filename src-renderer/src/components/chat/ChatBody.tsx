@@ -105,6 +105,13 @@ export function ChatBody({
     setFollow((count) => count + 1)
     textarea.current?.focus()
   }, [])
+  const filesChangedAfter = useCallback(
+    (turnId: string) => {
+      const turns = [...new Set(state.messages.map((message) => message.turnId))]
+      return turns.slice(turns.indexOf(turnId) + 1).some((later) => changedTurns.has(later))
+    },
+    [state.messages, changedTurns],
+  )
   const messageActions = useMessageActions(api, {
     chatId: chat.id,
     rows,
@@ -112,6 +119,7 @@ export function ChatBody({
     resync,
     onStarted: onBranched,
     onOpenChat,
+    filesChangedAfter,
   })
 
   const slash = useSlashActions(api, { chatId: chat.id, compact, onOpenChat })

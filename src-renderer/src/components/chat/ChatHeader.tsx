@@ -8,6 +8,7 @@ import type { AgentProfile } from '../../../../src-shared/providers'
 import { errorMessage } from '../../errors'
 import { APPROVAL_MODE_HINTS, APPROVAL_MODE_LABELS } from '../approval-words'
 import { CapabilitiesDialog } from './CapabilitiesDialog'
+import { ChatExportMenu } from './ChatExportMenu'
 import { ChatIcon } from './ChatIcon'
 import { CompactButton } from './CompactButton'
 import { ContextGauge } from './ContextGauge'
@@ -219,6 +220,7 @@ export const ChatHeader = memo(function ChatHeader({
           <ChatIcon name="layers" size={14} />
           <span className="head-button-label">Capabilities</span>
         </button>
+        <ChatExportMenu api={api} chatId={chat.id} onError={onError} />
         {/* Shown only where the header is narrow (see daily-chat.css): the chips fold under it. */}
         <button
           ref={moreButton}

@@ -58,6 +58,15 @@ export const UserMessage = memo(function UserMessage({ message }: { message: Cha
           disabled={running}
           onClick={() => actions.fork(message.turnId)}
         />
+        {actions.filesChangedAfter(message.turnId) && (
+          <MessageAction
+            icon="fork"
+            label="Fork with files"
+            title="A new chat with the conversation up to here, and the folder's files set back to how they were then"
+            disabled={running}
+            onClick={() => actions.fork(message.turnId, true)}
+          />
+        )}
         <MessageAction
           icon="retry"
           label="Rewind to here"

@@ -11,8 +11,13 @@ export interface MessageActionsValue {
   edit(turnId: string, prompt: string): Promise<void>
   /** Runs the prompt of `turnId` again. */
   regenerate(turnId: string): void
-  /** Opens a new chat holding the conversation through `turnId`. */
-  fork(turnId: string): void
+  /**
+   * Opens a new chat holding the conversation through `turnId`; `withFiles` also sets the folder
+   * back to how it was when that turn ended.
+   */
+  fork(turnId: string, withFiles?: boolean): void
+  /** Whether the agent changed the folder after `turnId`: only then is there a "Fork with files". */
+  filesChangedAfter(turnId: string): boolean
 }
 
 export const MessageActionsContext = createContext<MessageActionsValue>({
@@ -21,6 +26,7 @@ export const MessageActionsContext = createContext<MessageActionsValue>({
   edit: async () => {},
   regenerate: () => {},
   fork: () => {},
+  filesChangedAfter: () => false,
 })
 
 export function useMessageActionsContext(): MessageActionsValue {

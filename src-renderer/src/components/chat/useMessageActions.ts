@@ -15,6 +15,8 @@ interface MessageActionsOptions {
   onStarted: () => void
   /** Opens another chat (a fork); absent where chats cannot be switched. */
   onOpenChat: ((chatId: string) => void) | undefined
+  /** Whether the agent changed the folder after a turn (its checkpoints say). */
+  filesChangedAfter: (turnId: string) => boolean
 }
 
 /**
@@ -23,7 +25,7 @@ interface MessageActionsOptions {
  */
 export function useMessageActions(
   api: AtelierApi,
-  { chatId, rows, running, resync, onStarted, onOpenChat }: MessageActionsOptions,
+  { chatId, rows, running, resync, onStarted, onOpenChat, filesChangedAfter }: MessageActionsOptions,
 ) {
   const [outcome, setOutcome] = useState<BranchOutcome>()
   const lastRow = rows.findLast((row) => row.kind === 'user' || row.kind === 'assistant')
@@ -54,9 +56,17 @@ export function useMessageActions(
   )
 
   const fork = useCallback(
-    (turnId: string) => {
-      api.chats.fork({ id: chatId, turnId }).then(
-        (chat) => onOpenChat?.(chat.id),
+    (turnId: string, withFiles = false) => {
+      api.chats.fork({ id: chatId, turnId, ...(withFiles && { restoreFiles: true }) }).then(
+        ({ chat, restore }) => {
+          const unrestored = [
+            ...(restore?.conflicts.map((conflict) => conflict.path) ?? []),
+            ...(restore?.notRestorable.map((item) => item.path) ?? []),
+          ]
+          // Files the restore left as they are: the person is told here, with the way to the fork.
+          if (unrestored.length > 0) setOutcome({ kind: 'forked', fork: chat, unrestored })
+          else onOpenChat?.(chat.id)
+        },
         (error) => setOutcome({ kind: 'failed', message: errorMessage(error) }),
       )
     },
@@ -64,8 +74,8 @@ export function useMessageActions(
   )
 
   const value = useMemo<MessageActionsValue>(
-    () => ({ running, lastResponse, edit, regenerate, fork }),
-    [running, lastResponse, edit, regenerate, fork],
+    () => ({ running, lastResponse, edit, regenerate, fork, filesChangedAfter }),
+    [running, lastResponse, edit, regenerate, fork, filesChangedAfter],
   )
   return { value, outcome, dismiss: () => setOutcome(undefined) }
 }

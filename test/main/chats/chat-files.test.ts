@@ -1,0 +1,119 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Value } from '@sinclair/typebox/value'
+import { describe, expect, it } from 'vitest'
+import { ChatExport } from '../../../src-shared/chat-export'
+import { useAgentFixture } from '../../support/agent-harness'
+
+const FIXTURE = fileURLToPath(new URL('../../fixtures/chats/tool-chat.json', import.meta.url))
+const fixtureText = () => readFileSync(FIXTURE, 'utf8')
+
+/**
+ * The export with what an import makes anew put by place: ids by their order, image paths by the
+ * order of the images, and when and by which version it was written.
+ */
+function byPlace(file: ChatExport): unknown {
+  const names = new Map<string, string>()
+  for (const [t, turn] of file.turns.entries()) {
+    names.set(turn.id, `turn ${t}`)
+    for (const [m, message] of turn.messages.entries()) names.set(message.id, `message ${t}.${m}`)
+  }
+  for (const [c, compaction] of file.compactions.entries()) names.set(compaction.id, `compaction ${c}`)
+  for (const [i, image] of file.images.entries()) names.set(image.path, `image ${i}`)
+  const json = JSON.stringify({ ...file, exportedAt: 0, atelier: '' }, (_key, value) =>
+    typeof value === 'string' ? (names.get(value) ?? value) : value,
+  )
+  return JSON.parse(json)
+}
+
+/** A chat as a file (issue 39, item 3): JSON export and import, Markdown export. */
+describe('ChatFiles', () => {
+  const fixture = useAgentFixture()
+
+  describe('import and export', () => {
+    it('round trip a chat with tool calls, images and reasoning items: equal by the contract schema', async () => {
+      const { atelier } = await fixture()
+      const original = JSON.parse(fixtureText()) as ChatExport
+      const chat = await atelier.chatFiles.import({ text: fixtureText() })
+      expect(chat).toMatchObject({ title: 'Find the TODOs', mode: 'agent', pinned: false, archived: false })
+      expect(atelier.chats.list().map((each) => each.id)).toContain(chat.id)
+
+      const exported = await atelier.chatFiles.exportJson(chat.id)
+      expect(Value.Check(ChatExport, exported)).toBe(true)
+      expect(byPlace(exported)).toEqual(byPlace(original))
+      // The images were saved anew under this data folder, and the messages name them there.
+      for (const image of exported.images) {
+        expect(image.path.startsWith(join(atelier.dataDir, 'images', chat.id))).toBe(true)
+        expect(readFileSync(image.path).toString('base64')).toBe(original.images[0]?.base64)
+      }
+    })
+
+    it('round trip a chat made here, and the imported chat goes on with the same history', async () => {
+      const { atelier, fake, chat, run } = await fixture()
+      fake.enqueue(
+        { toolCalls: [{ id: 'call_list', name: 'list_directory', arguments: '{"path":"."}' }] },
+        { text: 'An empty folder.', usage: { inputTokens: 10, outputTokens: 3 } },
+      )
+      await run('What is here?')
+      const exported = await atelier.chatFiles.exportJson(chat.id)
+      const copy = await atelier.chatFiles.import({ text: JSON.stringify(exported) })
+      expect(byPlace(await atelier.chatFiles.exportJson(copy.id))).toEqual(byPlace(exported))
+
+      fake.enqueue({ text: 'Still empty.' })
+      const before = fake.requests.length
+      await atelier.agent.begin({ chatId: copy.id, prompt: 'And now?' }).done
+      const [request] = fake.requests.slice(before)
+      const roles = request?.body.messages.map((message: { role: string }) => message.role)
+      expect(roles).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user'])
+    })
+
+    it('refuse a truncated file with a typed error, and create nothing', async () => {
+      const { atelier } = await fixture()
+      const chats = atelier.chats.list().length
+      const text = fixtureText()
+      await expect(atelier.chatFiles.import({ text: text.slice(0, text.length / 2) })).rejects.toMatchObject({
+        code: 'invalid_chat_file',
+        message: expect.stringContaining('cut short'),
+      })
+      const bad = JSON.parse(text)
+      bad.turns[1].messages[0].parts[0] = { type: 'text' }
+      await expect(atelier.chatFiles.import({ text: JSON.stringify(bad) })).rejects.toMatchObject({
+        code: 'invalid_chat_file',
+        message: expect.stringContaining('/turns/1/messages/0/parts/0'),
+      })
+      await expect(atelier.chatFiles.import({ text: '{"mcpServers": {}}' })).rejects.toMatchObject({
+        code: 'invalid_chat_file',
+        message: expect.stringContaining('not an Atelier chat export'),
+      })
+      expect(atelier.chats.list()).toHaveLength(chats)
+      const images = join(atelier.dataDir, 'images')
+      expect(existsSync(images) ? readdirSync(images) : []).toEqual([])
+    })
+
+    it('refuse the whole file when its database write fails, its saved images removed', async () => {
+      const { atelier } = await fixture()
+      const chats = atelier.chats.list().length
+      const bad = JSON.parse(fixtureText())
+      // Two calls with one id in one turn: the schema allows it, the table's key does not.
+      bad.turns[0].calls.push(bad.turns[0].calls[0])
+      await expect(atelier.chatFiles.import({ text: JSON.stringify(bad) })).rejects.toThrow()
+      expect(atelier.chats.list()).toHaveLength(chats)
+      const images = join(atelier.dataDir, 'images')
+      const left = existsSync(images)
+        ? readdirSync(images, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile())
+        : []
+      expect(left).toEqual([])
+    })
+  })
+
+  describe('export as Markdown', () => {
+    it('reads as the conversation, tool calls folded with their arguments and results', async () => {
+      const { atelier } = await fixture()
+      const chat = await atelier.chatFiles.import({ text: fixtureText() })
+      const file = await atelier.chatFiles.export({ id: chat.id, format: 'markdown' })
+      expect(file).toMatchObject({ filename: 'Find-the-TODOs.md', mimeType: 'text/markdown' })
+      await expect(file.text).toMatchFileSnapshot('./__snapshots__/tool-chat.md')
+    })
+  })
+})
