@@ -10,7 +10,16 @@ import {
 import type { Chat } from '../../../src-shared/contract'
 import { ConfirmDialog } from './ConfirmDialog'
 import { type ChatDay, groupByDay } from './chat-days'
-import { ArchiveIcon, GearIcon, PencilIcon, PinIcon, PlusIcon, SearchIcon, SidebarIcon, TrashIcon } from './icons'
+import {
+  ArchiveIcon,
+  GearIcon,
+  PencilIcon,
+  PinIcon,
+  PlusIcon,
+  SearchIcon,
+  SidebarIcon,
+  TrashIcon,
+} from './icons'
 
 interface ChatSidebarProps {
   chats: Chat[]
