@@ -140,26 +140,52 @@ export function cancelSubject(requestQueue: string): string {
   return `${requestQueue}.cancel`
 }
 
+/** A message on a response subject, read: a response, or what makes it unusable. */
+export type ReadResponse = { response: ServiceResponse } | { problem: string }
+
 /**
- * A response as received, or undefined when it is not one: not JSON, or missing a field, or a field
- * of the wrong type. Such messages are ignored (and logged), never trusted.
+ * A response as received, read as the seed has it: `error` absent or null is no error, and a
+ * `response` that is not a string is taken as JSON-encoded (`json.dumps`), as the seed's client
+ * does. Anything else — not JSON, not an object, no `end_of_stream` boolean, an `error` without a
+ * `type` and `message` — is unusable, and says why.
  */
-export function parseServiceResponse(text: string): ServiceResponse | undefined {
+export function readServiceResponse(text: string): ReadResponse {
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch {
-    return undefined
+    return { problem: 'it is not JSON' }
   }
-  if (typeof value !== 'object' || value === null || !('error' in value)) return undefined
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { problem: 'it is not a JSON object' }
+  }
   const { error, response, end_of_stream } = value as Record<string, unknown>
-  if (typeof response !== 'string' || typeof end_of_stream !== 'boolean') return undefined
-  if (error === null) return { error: null, response, end_of_stream }
-  if (typeof error !== 'object') return undefined
-  const { type, message } = error as Record<string, unknown>
-  if (typeof type !== 'string' || typeof message !== 'string') return undefined
-  return { error: { type, message }, response, end_of_stream }
+  if (typeof end_of_stream !== 'boolean') return { problem: '"end_of_stream" is not true or false' }
+  // Absent or null is the seed's default, the empty string (an error response often leaves it so).
+  const observation =
+    response === undefined || response === null
+      ? ''
+      : typeof response === 'string'
+        ? response
+        : JSON.stringify(response)
+  if (error === undefined || error === null) {
+    return { response: { error: null, response: observation, end_of_stream } }
+  }
+  const { type, message } = (typeof error === 'object' ? error : {}) as Record<string, unknown>
+  if (typeof type !== 'string' || typeof message !== 'string') {
+    return { problem: '"error" is neither null nor {"type", "message"} strings' }
+  }
+  return { response: { error: { type, message }, response: observation, end_of_stream } }
 }
+
+/** A response as received, or undefined when it is unusable (see readServiceResponse). */
+export function parseServiceResponse(text: string): ServiceResponse | undefined {
+  const read = readServiceResponse(text)
+  return 'response' in read ? read.response : undefined
+}
+
+/** The error type a service gives for a failure the model cannot fix: it ends the turn (FatalToolError). */
+export const FATAL_ERROR_TYPE = 'fatal'
 
 // ── What the settings panel and the CLI see ──
 

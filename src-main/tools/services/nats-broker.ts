@@ -25,7 +25,7 @@ import {
   cancelSubject,
   DISCOVER_SUBJECT,
   type NatsServiceDescriptor,
-  parseServiceResponse,
+  readServiceResponse,
   type ServiceAnnouncement,
 } from '../../../src-shared/tool-services'
 import { ToolError } from '../errors'
@@ -279,12 +279,15 @@ export class NatsBroker {
       return
     }
     const text = message.string()
-    const response = parseServiceResponse(text)
-    if (!response) {
-      this.log(`Ignored a message on ${subject} for ${id} that is not a service response: ${excerpt(text)}`)
+    const read = readServiceResponse(text)
+    if ('problem' in read) {
+      this.log(
+        `A message on ${subject} for ${id} is not a service response (${read.problem}): ${excerpt(text)}`,
+      )
+      call.unusable(read.problem)
       return
     }
-    call.receive(response)
+    call.receive(read.response)
   }
 
   private announcement(text: string): void {
