@@ -230,6 +230,23 @@ export const ToolServiceInfo = Type.Object({
 })
 export type ToolServiceInfo = Static<typeof ToolServiceInfo>
 
+/** How long a turn waits, by default, for the services' answers to the discover sent at connect. */
+export const DEFAULT_DISCOVER_WAIT_MS = 500
+/** The longest that wait may be set to (it may be none at all). */
+export const MAX_DISCOVER_WAIT_MS = 10_000
+export const DiscoverWaitMs = Type.Integer({ minimum: 0, maximum: MAX_DISCOVER_WAIT_MS })
+
+/**
+ * A turn (or the inspector) that found the broker's discover round under way and waited for the
+ * enabled announced services to answer before building its tools: how long, and which answered.
+ */
+export const ServiceDiscovery = Type.Object({
+  waitedMs: Type.Number(),
+  /** The services that announced themselves since the discover was sent, in the order they did. */
+  services: Type.Array(Type.String()),
+})
+export type ServiceDiscovery = Static<typeof ServiceDiscovery>
+
 export const BrokerAuth = Type.Union([
   Type.Object({ kind: Type.Literal('none') }),
   Type.Object({ kind: Type.Literal('token') }),
@@ -262,6 +279,11 @@ export const BrokerInfo = Type.Object({
    * anyone who reaches it can read the calls and answer or announce in a service's place.
    */
   warning: Type.Union([Type.String(), Type.Null()]),
+  /**
+   * After connecting, the longest a turn waits for the enabled announced services to answer the
+   * discover before it builds its tools (it goes on as soon as they all have).
+   */
+  discoverWaitMs: DiscoverWaitMs,
 })
 export type BrokerInfo = Static<typeof BrokerInfo>
 
@@ -273,6 +295,8 @@ export const BrokerInput = Type.Object(
     caFile: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
     /** The token, password or nkey seed; absent keeps the stored one. */
     secret: Type.Optional(Type.String({ minLength: 1, maxLength: 10_000 })),
+    /** Absent keeps the stored one (DEFAULT_DISCOVER_WAIT_MS when none is). */
+    discoverWaitMs: Type.Optional(DiscoverWaitMs),
   },
   { additionalProperties: false },
 )

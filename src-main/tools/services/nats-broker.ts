@@ -48,6 +48,8 @@ export interface NatsBrokerOptions {
   onStatus?(status: BrokerStatus, error?: string): void
   /** An announcement that fits the closed schema; any other is logged and dropped here. */
   onAnnouncement?(announcement: ServiceAnnouncement): void
+  /** The discover went out: live services answer it with their announcements. */
+  onDiscover?(): void
   log?(message: string): void
 }
 
@@ -312,6 +314,12 @@ export class NatsBroker {
       connection.publish(DISCOVER_SUBJECT)
     } catch (error) {
       this.log(`Could not send the discover request: ${describe(error)}`)
+      return
+    }
+    try {
+      this.options.onDiscover?.()
+    } catch (error) {
+      this.log(`A discover could not be handled: ${describe(error)}`)
     }
   }
 

@@ -1,23 +1,123 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { connect, headers, type NatsConnection } from '@nats-io/transport-node'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ToolServiceInfo } from '../../../src-shared/tool-services'
+import type { TurnEvent } from '../../../src-shared/agent'
+import {
+  ANNOUNCE_SUBJECT,
+  DISCOVER_SUBJECT,
+  type ServiceAnnouncement,
+  type ToolServiceInfo,
+} from '../../../src-shared/tool-services'
+import { FAKE_ENV } from '../../support/agent-harness'
 import { killHard } from '../../support/fixture-process'
 import { useNatsServers } from '../../support/nats-server'
 import { useTempDirs } from '../../support/temp-dir'
-import { atelier } from './built-cli'
+import { atelier, atelierWith, fakeRunArgs, useFakeProviders } from './built-cli'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const EXAMPLE = join(ROOT, 'examples', 'joke-service')
 
+const JOKE_ANNOUNCEMENT: ServiceAnnouncement = {
+  service: {
+    id: 'joke-service',
+    'request-queue': 'raw.joke.request',
+    'response-queue': 'raw.joke.response',
+  },
+  tools: [
+    {
+      type: 'tool-service',
+      name: 'tell-joke',
+      description: 'Tell a joke on a given topic',
+      service: 'joke-service',
+      arguments: [{ name: 'topic', type: 'string', description: 'The topic' }],
+    },
+  ],
+  ttlSeconds: 60,
+}
+
 describe('atelier services (built CLI)', { timeout: 120_000 }, () => {
   const tempDir = useTempDirs()
   const nats = useNatsServers()
+  const startFake = useFakeProviders()
   const children: ChildProcess[] = []
+  const connections: NatsConnection[] = []
   afterEach(async () => {
     await Promise.all(children.splice(0).map(killHard))
+    await Promise.all(connections.splice(0).map((connection) => connection.close()))
+  })
+
+  /**
+   * A service written on the bare NATS client, not on the SDK: it answers each discover with its
+   * announcement `announceDelayMs` later, and each request with a joke, in the seed's shape.
+   */
+  async function rawJokeService(url: string, announceDelayMs: number): Promise<void> {
+    const connection = await connect({ servers: url })
+    connections.push(connection)
+    const { service } = JOKE_ANNOUNCEMENT
+    connection.subscribe(DISCOVER_SUBJECT, {
+      callback: () => {
+        setTimeout(
+          () => connection.publish(ANNOUNCE_SUBJECT, JSON.stringify(JOKE_ANNOUNCEMENT)),
+          announceDelayMs,
+        )
+      },
+    })
+    connection.subscribe(service['request-queue'], {
+      callback: (_error, message) => {
+        const { arguments: args } = message.json<{ arguments: string }>()
+        const header = headers()
+        header.set('id', message.headers?.get('id') ?? '')
+        const { topic } = JSON.parse(args) as { topic: string }
+        connection.publish(
+          service['response-queue'],
+          JSON.stringify({ error: null, response: `A joke about ${topic}.`, end_of_stream: true }),
+          { headers: header },
+        )
+      },
+    })
+    await connection.flush()
+  }
+
+  it('offers an announced service to a one-shot run and to inspect, waiting for its late announcement', async () => {
+    const server = await nats()
+    await rawJokeService(server.url, 100)
+    const fake = await startFake()
+    const dataDir = tempDir()
+    const project = realpathSync(tempDir())
+    expect((await atelier(dataDir, 'services', 'broker', server.url)).code).toBe(0)
+    expect((await atelier(dataDir, 'services', 'enable', 'joke-service')).code).toBe(0)
+
+    const inspected = await atelier(dataDir, 'inspect', '--provider', 'openai-chat', '--cwd', project)
+    expect(inspected.code).toBe(0)
+    expect(
+      JSON.parse(inspected.stdout).map((tool: { function: { name: string } }) => tool.function.name),
+    ).toContain('tell-joke')
+
+    fake.enqueue(
+      { toolCalls: [{ id: 'joke', name: 'tell-joke', arguments: '{"topic":"cheese"}' }] },
+      { text: 'Told.' },
+    )
+    const run = await atelierWith(
+      FAKE_ENV,
+      dataDir,
+      ...fakeRunArgs(fake, project, 'a joke', '--json', '--approval', 'full-auto'),
+    )
+    expect(run.code).toBe(0)
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as TurnEvent)
+    const discovered = events.find((event) => event.type === 'services_discovered')
+    expect(discovered).toMatchObject({ services: ['joke-service'], waitedMs: expect.any(Number) })
+    expect(discovered?.type === 'services_discovered' && discovered.waitedMs).toBeGreaterThan(0)
+    const ended = events.find((event) => event.type === 'tool_call' && event.call.result)
+    expect(ended?.type === 'tool_call' && ended.call.result).toMatchObject({
+      isError: false,
+      content: 'A joke about cheese.',
+    })
   })
 
   it('adds descriptors from files, lists, disables, enables and removes them, refusing a bad one', async () => {
