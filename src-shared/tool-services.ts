@@ -221,6 +221,11 @@ export const ToolServiceInfo = Type.Object({
    */
   changes: Type.Optional(Type.Array(DescriptorChange)),
   tools: Type.Array(ToolDescriptor),
+  /**
+   * The tools of `tools` a turn offers now: the service on and reachable, and the tool's own switch
+   * (Settings → Tools, `atelier settings set NAME enabled=…`) on.
+   */
+  enabledTools: Type.Array(Type.String()),
   /** An announced service's announcement lapses at this time (epoch ms) unless renewed. */
   expiresAt: Type.Optional(Type.Number()),
   /** A stdio service's process is running. */

@@ -143,7 +143,10 @@ function describe(info: ToolServiceInfo): string {
         descriptor['reply-to'] === 'inbox' ? 'each call’s inbox' : descriptor['response-queue']
       }`
   const state = info.enabled ? 'on' : 'off'
-  const tools = info.tools.map((tool) => tool.name).join(', ') || 'no tools'
+  // A tool may be off while its service is on (its own switch), or with it (the service is off).
+  const tools =
+    info.tools.map(({ name }) => (info.enabledTools.includes(name) ? name : `${name} (off)`)).join(', ') ||
+    'no tools'
   const changed = info.changes
     ? `  changed since enabled: ${info.changes.map(describeChange).join('; ')}`
     : ''

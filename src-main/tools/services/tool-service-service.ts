@@ -330,9 +330,19 @@ export class ToolServiceService {
       origin,
       enabled,
       tools,
+      enabledTools: enabled
+        ? tools.map(({ name }) => name).filter((name) => this.offers(descriptor.id, name))
+        : [],
       ...(stdio && { running: this.stdio.running(descriptor.id) }),
       errors: this.errors.of(descriptor.id),
     }
+  }
+
+  /** Whether the registry holds the tool, for this service, switched on. */
+  private offers(service: string, name: string): boolean {
+    const entry = this.deps.registry.get(name)
+    if (entry?.source.kind !== 'service' || entry.source.service !== service) return false
+    return this.deps.toolSettings.resolve(this.deps.user, entry).settings.enabled
   }
 
   private changed(): void {

@@ -393,6 +393,28 @@ describe('tool services', { timeout: 90_000 }, () => {
     expect(atelier.tools.registry.get('tell-joke')).toBeUndefined()
   })
 
+  it('lists per tool whether a turn offers it: the tool off while its service is on, and all off with the service', async () => {
+    const { atelier } = await fixture()
+    atelier.services.add([
+      {
+        id: 'joke-stdio',
+        command: [process.execPath, '--import', 'tsx', JOKES, '--stdio'],
+        cwd: ROOT,
+        'config-params': [{ name: 'style' }],
+      },
+      { ...jokeTool('tell-joke', { style: 'pun' }), service: 'joke-stdio' },
+      { ...jokeTool('tell-dad-joke', { style: 'dad' }), service: 'joke-stdio' },
+    ])
+    expect(atelier.services.list()[0]).toMatchObject({
+      enabled: true,
+      enabledTools: ['tell-joke', 'tell-dad-joke'],
+    })
+    atelier.tools.settings.update(LOCAL_USER, 'tell-dad-joke', { enabled: false })
+    expect(atelier.services.list()[0]).toMatchObject({ enabled: true, enabledTools: ['tell-joke'] })
+    await atelier.services.setEnabled('joke-stdio', false)
+    expect(atelier.services.list()[0]).toMatchObject({ enabled: false, enabledTools: [] })
+  })
+
   it('refuses descriptors that do not fit, naming what is wrong', () => {
     return fixture().then(({ atelier }) => {
       const add = (json: unknown) => () => atelier.services.add(json)
