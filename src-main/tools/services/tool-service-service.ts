@@ -77,7 +77,7 @@ export class ToolServiceService {
 
   constructor(private readonly deps: ToolServiceDeps) {
     this.now = deps.now ?? Date.now
-    this.errors = new ServiceErrorLog(this.now, () => this.changed())
+    this.errors = new ServiceErrorLog(deps.repository, this.now, () => this.changed())
     this.announcements = new ServiceAnnouncements({
       now: this.now,
       onUpdate: (changed) => {

@@ -51,7 +51,8 @@ describe('atelier services (built CLI)', { timeout: 120_000 }, () => {
 
   /**
    * A service written on the bare NATS client, not on the SDK: it answers each discover with its
-   * announcement `announceDelayMs` later, and each request with a joke, in the seed's shape.
+   * announcement `announceDelayMs` later, and each request with a joke, in the seed's shape (the
+   * topic `unusable` with a message that is no response).
    */
   async function rawJokeService(url: string, announceDelayMs: number): Promise<void> {
     const connection = await connect({ servers: url })
@@ -71,11 +72,12 @@ describe('atelier services (built CLI)', { timeout: 120_000 }, () => {
         const header = headers()
         header.set('id', message.headers?.get('id') ?? '')
         const { topic } = JSON.parse(args) as { topic: string }
-        connection.publish(
-          service['response-queue'],
-          JSON.stringify({ error: null, response: `A joke about ${topic}.`, end_of_stream: true }),
-          { headers: header },
-        )
+        // `unusable`: an answer that is no response at all.
+        const answer =
+          topic === 'unusable'
+            ? '[1, 2, 3]'
+            : JSON.stringify({ error: null, response: `A joke about ${topic}.`, end_of_stream: true })
+        connection.publish(service['response-queue'], answer, { headers: header })
       },
     })
     await connection.flush()
@@ -118,6 +120,30 @@ describe('atelier services (built CLI)', { timeout: 120_000 }, () => {
       isError: false,
       content: 'A joke about cheese.',
     })
+  })
+
+  it('ends a call at once on an unusable response, and a later process shows it among the broker’s errors, connected', async () => {
+    const server = await nats()
+    await rawJokeService(server.url, 0)
+    const dataDir = tempDir()
+    expect((await atelier(dataDir, 'services', 'broker', server.url)).code).toBe(0)
+    expect((await atelier(dataDir, 'services', 'enable', 'joke-service')).code).toBe(0)
+
+    const started = Date.now()
+    const failed = await atelier(dataDir, 'tool', 'tell-joke', '{"topic":"unusable"}')
+    expect(failed.code).toBe(1)
+    expect(failed.stdout).toContain('sent a response that cannot be used: it is not a JSON object')
+    expect(Date.now() - started).toBeLessThan(15_000)
+
+    const broker = JSON.parse((await atelier(dataDir, 'services', 'broker')).stdout)
+    expect(broker.status).toBe('connected')
+    expect(broker.errors).toEqual([
+      expect.stringContaining('is not a service response (it is not a JSON object)'),
+    ])
+    const [listed] = JSON.parse(
+      (await atelier(dataDir, 'services', 'list', '--json')).stdout,
+    ) as ToolServiceInfo[]
+    expect(listed).toMatchObject({ id: 'joke-service', enabled: true, enabledTools: ['tell-joke'] })
   })
 
   it('adds descriptors from files, lists, disables, enables and removes them, refusing a bad one', async () => {
