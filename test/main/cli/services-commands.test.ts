@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { readFileSync, realpathSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { connect, headers, type NatsConnection } from '@nats-io/transport-node'
@@ -144,6 +144,57 @@ describe('atelier services (built CLI)', { timeout: 120_000 }, () => {
       (await atelier(dataDir, 'services', 'list', '--json')).stdout,
     ) as ToolServiceInfo[]
     expect(listed).toMatchObject({ id: 'joke-service', enabled: true, enabledTools: ['tell-joke'] })
+  })
+
+  it('lists service and custom tools in `tools`, and reads and sets their settings with `settings get|set`', async () => {
+    const dataDir = tempDir()
+    const home = tempDir()
+    mkdirSync(join(home, '.atelier', 'tools'), { recursive: true })
+    writeFileSync(
+      join(home, '.atelier', 'tools', 'hello.ts'),
+      `export default (api) => ({
+  name: 'hello_custom',
+  label: 'hello_custom',
+  description: 'Says hello',
+  parameters: api.typebox.Type.Object({}),
+  execute: async () => ({ content: [{ type: 'text', text: 'hello' }] }),
+})
+`,
+    )
+    const cli = (...args: string[]) => atelierWith({ HOME: home }, dataDir, ...args)
+    const file = join(tempDir(), 'stdio.json')
+    const tool = JSON.parse(readFileSync(join(EXAMPLE, 'tell-joke.json'), 'utf8'))
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { ...JSON.parse(readFileSync(join(EXAMPLE, 'joke-service-stdio.json'), 'utf8')), cwd: ROOT },
+        { ...tool, service: 'joke-stdio' },
+        { ...tool, name: 'tell-another-joke', service: 'joke-stdio' },
+      ]),
+    )
+    expect((await cli('services', 'add', file)).code).toBe(0)
+
+    const set = await cli('settings', 'set', 'tell-joke', 'timeoutSeconds=90', 'inactivitySeconds=7')
+    expect(set.code).toBe(0)
+    expect(JSON.parse(set.stdout).parameters).toEqual({ timeoutSeconds: 90, inactivitySeconds: 7 })
+    const got = JSON.parse((await cli('settings', 'get', 'tell-joke')).stdout)
+    expect(got).toMatchObject({
+      parameters: { timeoutSeconds: 90, inactivitySeconds: 7 },
+      source: { kind: 'service', service: 'joke-stdio' },
+    })
+    expect((await cli('settings', 'set', 'tell-another-joke', 'enabled=false')).code).toBe(0)
+    expect((await cli('settings', 'set', 'hello_custom', 'enabled=false')).code).toBe(0)
+    expect(JSON.parse((await cli('settings', 'get', 'hello_custom')).stdout)).toMatchObject({
+      enabled: false,
+    })
+
+    const listed = (await cli('tools')).stdout
+    expect(listed).toMatch(/^on {3}tell-joke \[service:joke-stdio\].*timeoutSeconds=90 inactivitySeconds=7/m)
+    expect(listed).toMatch(/^off {2}tell-another-joke \[service:joke-stdio\]/m)
+    expect(listed).toMatch(/^off {2}hello_custom \[custom:/m)
+    expect((await cli('services', 'list')).stdout).toMatch(
+      /^joke-stdio {2}on {2}configured {2}stdio: .* {2}tools: tell-joke, tell-another-joke \(off\)$/m,
+    )
   })
 
   it('adds descriptors from files, lists, disables, enables and removes them, refusing a bad one', async () => {
