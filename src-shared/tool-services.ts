@@ -64,6 +64,13 @@ export const ToolArgument = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
   type: Type.String({ minLength: 1 }),
   description: Type.String(),
+  /** `false`: the model may leave it out (under a strict wire format, send it as null). Required otherwise. */
+  required: Type.Optional(Type.Boolean()),
+  /**
+   * For an `object` or `array` argument: the JSON Schema of its value (properties, items…), shown
+   * to the model and checked before anything is sent. Without it, any object or array goes.
+   */
+  schema: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 })
 export type ToolArgument = Static<typeof ToolArgument>
 
