@@ -492,6 +492,38 @@ describe('tool services', { timeout: 90_000 }, () => {
     )
   })
 
+  it('ends the turn on an error of type fatal: the person reads it, the service keeps it, the model never sees it', async () => {
+    const { atelier, fake, run } = await fixture()
+    atelier.services.add([
+      { id: 'licensed', command: [process.execPath, '--import', 'tsx', FAKE_STDIO], cwd: ROOT },
+      {
+        type: 'tool-service',
+        name: 'licensed',
+        description: 'Needs a licence.',
+        service: 'licensed',
+        arguments: [{ name: 'mode', type: 'string', description: 'What to do' }],
+      },
+    ])
+    fake.enqueue(
+      { toolCalls: [{ id: 'f', name: 'licensed', arguments: '{"mode":"fatal"}' }] },
+      { text: 'Never asked.' },
+    )
+    const { events } = await run('Use the licence')
+
+    expect(toolResult(events, 'f')).toMatchObject({ isError: true, errorType: 'fatal' })
+    expect(JSON.stringify(toolResult(events, 'f'))).not.toContain('licence key')
+    expect(events.find((event) => event.type === 'turn_error')).toMatchObject({
+      code: 'fatal_tool_error',
+      message: expect.stringContaining('The licence key expired'),
+    })
+    expect(JSON.stringify(fake.requestsOf('openai-chat').map((request) => request.body))).not.toContain(
+      'licence key',
+    )
+    expect(atelier.services.list()[0]?.errors).toEqual([
+      expect.stringContaining('reported a fatal error: The licence key expired'),
+    ])
+  })
+
   it('refuses descriptors that do not fit, naming what is wrong', () => {
     return fixture().then(({ atelier }) => {
       const add = (json: unknown) => () => atelier.services.add(json)
