@@ -440,14 +440,14 @@ describe('tool services', { timeout: 90_000 }, () => {
         ],
       },
     ])
-    const parameters = atelier.tools.registry.get('echo')?.tool.definition.parameters
+    const parameters = atelier.tools.registry.get('echo')?.tool.definition.parameters ?? {}
     expect(parameters).toMatchObject({
       required: ['mode', 'filter'],
       properties: { filter: { ...filter, description: 'Which ones' } },
     })
     // The seed's object argument without a schema takes any keys: strict mode cannot say so, and is not used.
-    expect(isStrictCompatible(toStrictSchema(parameters ?? {}))).toBe(false)
-    const { extra: _extra, ...typed } = parameters?.properties as Record<string, unknown>
+    expect(isStrictCompatible(toStrictSchema(parameters))).toBe(false)
+    const { extra: _extra, ...typed } = (parameters.properties ?? {}) as Record<string, unknown>
     const strict = toStrictSchema({ ...parameters, properties: typed, required: ['mode', 'filter'] })
     expect(isStrictCompatible(strict)).toBe(true)
     expect(strict.properties).toMatchObject({
