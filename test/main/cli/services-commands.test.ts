@@ -4,7 +4,6 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { connect, headers, type NatsConnection } from '@nats-io/transport-node'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { TurnEvent } from '../../../src-shared/agent'
 import {
   ANNOUNCE_SUBJECT,
   DISCOVER_SUBJECT,
@@ -15,7 +14,7 @@ import { FAKE_ENV } from '../../support/agent-harness'
 import { killHard } from '../../support/fixture-process'
 import { useNatsServers } from '../../support/nats-server'
 import { useTempDirs } from '../../support/temp-dir'
-import { atelier, atelierWith, fakeRunArgs, useFakeProviders } from './built-cli'
+import { atelier, atelierWith, fakeRunArgs, runEvents, useFakeProviders } from './built-cli'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const EXAMPLE = join(ROOT, 'examples', 'joke-service')
@@ -108,10 +107,7 @@ describe('atelier services (built CLI)', { timeout: 120_000 }, () => {
       ...fakeRunArgs(fake, project, 'a joke', '--json', '--approval', 'full-auto'),
     )
     expect(run.code).toBe(0)
-    const events = run.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as TurnEvent)
+    const events = runEvents(run)
     const discovered = events.find((event) => event.type === 'services_discovered')
     expect(discovered).toMatchObject({ services: ['joke-service'], waitedMs: expect.any(Number) })
     expect(discovered?.type === 'services_discovered' && discovered.waitedMs).toBeGreaterThan(0)
