@@ -57,6 +57,7 @@ export class ToolServicesRepository {
         `DELETE FROM tool_service_errors WHERE source = @source AND id NOT IN
            (SELECT id FROM tool_service_errors WHERE source = @source ORDER BY id DESC LIMIT @kept)`,
       ),
+      deleteErrors: db.prepare('DELETE FROM tool_service_errors WHERE source = ?'),
       errors: db.prepare<[string], { at: number; message: string }>(
         'SELECT at, message FROM tool_service_errors WHERE source = ? ORDER BY id',
       ),
@@ -120,9 +121,13 @@ export class ToolServicesRepository {
     return this.statements.errors.all(source)
   }
 
-  /** Removes a service (with its tools) or a tool; false when neither has that id. */
+  /** Removes a service (with its tools and its errors) or a tool; false when neither has that id. */
   remove(id: string): boolean {
-    return this.statements.deleteService.run(id).changes + this.statements.deleteTool.run(id).changes > 0
+    return this.db.transaction(() => {
+      const service = this.statements.deleteService.run(id).changes
+      if (service > 0) this.statements.deleteErrors.run(id)
+      return service + this.statements.deleteTool.run(id).changes > 0
+    })()
   }
 }
 

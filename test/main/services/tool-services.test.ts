@@ -522,6 +522,10 @@ describe('tool services', { timeout: 90_000 }, () => {
     expect(atelier.services.list()[0]?.errors).toEqual([
       expect.stringContaining('reported a fatal error: The licence key expired'),
     ])
+    // Kept in the database until the service is removed: one added again under its id starts clean.
+    await atelier.services.remove('licensed')
+    atelier.services.add({ id: 'licensed', command: [process.execPath, '--import', 'tsx', FAKE_STDIO] })
+    expect(atelier.services.list()[0]?.errors).toEqual([])
   })
 
   it('refuses descriptors that do not fit, naming what is wrong', () => {
