@@ -331,7 +331,11 @@ function ServiceTool({
           {args.map((argument) => (
             <li key={argument.name}>
               <code>{argument.name}</code> <span className="tag">{argument.type}</span>{' '}
-              {argument.required === false && <span className="tag">optional</span>}{' '}
+              {argument.required === false && (
+                <>
+                  <span className="tag">optional</span>{' '}
+                </>
+              )}
               <span className="muted">{argument.description}</span>
             </li>
           ))}
