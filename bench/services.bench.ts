@@ -106,8 +106,8 @@ const benchmark: Benchmark = async () => {
         tool('work_three', 'three'),
         tool('work_stdio', 'stdio'),
       ])
-      const unavailable = await atelier.services.prepare()
-      if (unavailable.length > 0) throw new Error(`Services unavailable: ${JSON.stringify(unavailable)}`)
+      const { unreachable } = await atelier.services.prepare()
+      if (unreachable.length > 0) throw new Error(`Services unavailable: ${JSON.stringify(unreachable)}`)
       const call = async (name: string, ms: number) => {
         const result = await atelier.tools.executor.execute({ name, arguments: { ms } }, scope)
         if (result.isError) throw new Error(`${name} failed: ${result.content}`)

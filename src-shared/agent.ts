@@ -248,6 +248,15 @@ const OWN_TURN_EVENTS = [
     type: Type.Literal('servers_unavailable'),
     servers: Type.Array(Type.Object({ name: Type.String(), error: Type.String() })),
   }),
+  /**
+   * The broker had just connected as the turn began: it waited `waitedMs` for the enabled announced
+   * services to answer the discover before building its tools; `services` answered.
+   */
+  Type.Object({
+    type: Type.Literal('services_discovered'),
+    waitedMs: Type.Number(),
+    services: Type.Array(Type.String()),
+  }),
   /** A prompt or a response was committed to the database (a call's result comes with its `tool_call`). */
   Type.Object({ type: Type.Literal('message'), message: ChatMessage }),
   Type.Object({ type: Type.Literal('turn_completed'), turnId: Type.String(), status: TurnStatus }),

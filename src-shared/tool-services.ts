@@ -64,6 +64,13 @@ export const ToolArgument = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
   type: Type.String({ minLength: 1 }),
   description: Type.String(),
+  /** `false`: the model may leave it out (under a strict wire format, send it as null). Required otherwise. */
+  required: Type.Optional(Type.Boolean()),
+  /**
+   * For an `object` or `array` argument: the JSON Schema of its value (properties, items…), shown
+   * to the model and checked before anything is sent. Without it, any object or array goes.
+   */
+  schema: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 })
 export type ToolArgument = Static<typeof ToolArgument>
 
@@ -140,26 +147,52 @@ export function cancelSubject(requestQueue: string): string {
   return `${requestQueue}.cancel`
 }
 
+/** A message on a response subject, read: a response, or what makes it unusable. */
+export type ReadResponse = { response: ServiceResponse } | { problem: string }
+
 /**
- * A response as received, or undefined when it is not one: not JSON, or missing a field, or a field
- * of the wrong type. Such messages are ignored (and logged), never trusted.
+ * A response as received, read as the seed has it: `error` absent or null is no error, and a
+ * `response` that is not a string is taken as JSON-encoded (`json.dumps`), as the seed's client
+ * does. Anything else — not JSON, not an object, no `end_of_stream` boolean, an `error` without a
+ * `type` and `message` — is unusable, and says why.
  */
-export function parseServiceResponse(text: string): ServiceResponse | undefined {
+export function readServiceResponse(text: string): ReadResponse {
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch {
-    return undefined
+    return { problem: 'it is not JSON' }
   }
-  if (typeof value !== 'object' || value === null || !('error' in value)) return undefined
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { problem: 'it is not a JSON object' }
+  }
   const { error, response, end_of_stream } = value as Record<string, unknown>
-  if (typeof response !== 'string' || typeof end_of_stream !== 'boolean') return undefined
-  if (error === null) return { error: null, response, end_of_stream }
-  if (typeof error !== 'object') return undefined
-  const { type, message } = error as Record<string, unknown>
-  if (typeof type !== 'string' || typeof message !== 'string') return undefined
-  return { error: { type, message }, response, end_of_stream }
+  if (typeof end_of_stream !== 'boolean') return { problem: '"end_of_stream" is not true or false' }
+  // Absent or null is the seed's default, the empty string (an error response often leaves it so).
+  const observation =
+    response === undefined || response === null
+      ? ''
+      : typeof response === 'string'
+        ? response
+        : JSON.stringify(response)
+  if (error === undefined || error === null) {
+    return { response: { error: null, response: observation, end_of_stream } }
+  }
+  const { type, message } = (typeof error === 'object' ? error : {}) as Record<string, unknown>
+  if (typeof type !== 'string' || typeof message !== 'string') {
+    return { problem: '"error" is neither null nor {"type", "message"} strings' }
+  }
+  return { response: { error: { type, message }, response: observation, end_of_stream } }
 }
+
+/** A response as received, or undefined when it is unusable (see readServiceResponse). */
+export function parseServiceResponse(text: string): ServiceResponse | undefined {
+  const read = readServiceResponse(text)
+  return 'response' in read ? read.response : undefined
+}
+
+/** The error type a service gives for a failure the model cannot fix: it ends the turn (FatalToolError). */
+export const FATAL_ERROR_TYPE = 'fatal'
 
 // ── What the settings panel and the CLI see ──
 
@@ -195,6 +228,11 @@ export const ToolServiceInfo = Type.Object({
    */
   changes: Type.Optional(Type.Array(DescriptorChange)),
   tools: Type.Array(ToolDescriptor),
+  /**
+   * The tools of `tools` a turn offers now: the service on and reachable, and the tool's own switch
+   * (Settings → Tools, `atelier settings set NAME enabled=…`) on.
+   */
+  enabledTools: Type.Array(Type.String()),
   /** An announced service's announcement lapses at this time (epoch ms) unless renewed. */
   expiresAt: Type.Optional(Type.Number()),
   /** A stdio service's process is running. */
@@ -203,6 +241,23 @@ export const ToolServiceInfo = Type.Object({
   errors: Type.Array(Type.String()),
 })
 export type ToolServiceInfo = Static<typeof ToolServiceInfo>
+
+/** How long a turn waits, by default, for the services' answers to the discover sent at connect. */
+export const DEFAULT_DISCOVER_WAIT_MS = 500
+/** The longest that wait may be set to (it may be none at all). */
+export const MAX_DISCOVER_WAIT_MS = 10_000
+export const DiscoverWaitMs = Type.Integer({ minimum: 0, maximum: MAX_DISCOVER_WAIT_MS })
+
+/**
+ * A turn (or the inspector) that found the broker's discover round under way and waited for the
+ * enabled announced services to answer before building its tools: how long, and which answered.
+ */
+export const ServiceDiscovery = Type.Object({
+  waitedMs: Type.Number(),
+  /** The services that announced themselves since the discover was sent, in the order they did. */
+  services: Type.Array(Type.String()),
+})
+export type ServiceDiscovery = Static<typeof ServiceDiscovery>
 
 export const BrokerAuth = Type.Union([
   Type.Object({ kind: Type.Literal('none') }),
@@ -236,6 +291,11 @@ export const BrokerInfo = Type.Object({
    * anyone who reaches it can read the calls and answer or announce in a service's place.
    */
   warning: Type.Union([Type.String(), Type.Null()]),
+  /**
+   * After connecting, the longest a turn waits for the enabled announced services to answer the
+   * discover before it builds its tools (it goes on as soon as they all have).
+   */
+  discoverWaitMs: DiscoverWaitMs,
 })
 export type BrokerInfo = Static<typeof BrokerInfo>
 
@@ -247,6 +307,8 @@ export const BrokerInput = Type.Object(
     caFile: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
     /** The token, password or nkey seed; absent keeps the stored one. */
     secret: Type.Optional(Type.String({ minLength: 1, maxLength: 10_000 })),
+    /** Absent keeps the stored one (DEFAULT_DISCOVER_WAIT_MS when none is). */
+    discoverWaitMs: Type.Optional(DiscoverWaitMs),
   },
   { additionalProperties: false },
 )

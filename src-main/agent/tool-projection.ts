@@ -9,6 +9,7 @@ import type { Capabilities, Chat, WebSearchInEffect } from '../../src-shared/con
 import type { InstructionFileInfo } from '../../src-shared/instructions'
 import type { McpServerStatus } from '../../src-shared/mcp'
 import type { AgentProfile } from '../../src-shared/providers'
+import type { ServiceDiscovery } from '../../src-shared/tool-services'
 import type { ChatService } from '../chats/chat-service'
 import type { ProviderService, ResolvedProvider } from '../providers/provider-service'
 import { wireToolsWithTokens } from '../providers/tool-mapper'
@@ -31,7 +32,7 @@ export interface ToolProjectionDeps {
    * Brings into the registry what a turn in this project folder may use: custom tool folders,
    * the enabled MCP servers (connected now), tool services.
    */
-  prepareTools: (folder: string | null) => Promise<McpServerStatus[]>
+  prepareTools: (folder: string | null) => Promise<PreparedTools>
   /** The project's instruction files a chat's next turn carries. */
   instructions?: (chat: Chat) => InstructionFile[]
   /** Whether a tool is offered in this folder at all (the code tools need a language server for its files); all are by default. */
@@ -39,6 +40,14 @@ export interface ToolProjectionDeps {
   /** The language servers that serve a folder, for the capabilities view. */
   languageServers?: (folder: string | null) => Capabilities['languageServers']
   user: string
+}
+
+/** What preparing a turn's tools found. */
+export interface PreparedTools {
+  /** The enabled MCP servers (and tool services a turn goes without) as connecting them went. */
+  servers: McpServerStatus[]
+  /** The broker had just connected: how long the turn waited for the services' announcements. */
+  discovery?: ServiceDiscovery
 }
 
 /** What else narrows a turn's tools. */
@@ -76,7 +85,7 @@ export class ToolProjectionService {
   ): Promise<ToolProjection> {
     const { registry } = this.deps
     // MCP servers connect now, not at start-up: a turn (or the inspector) is what needs their tools.
-    const servers = await this.deps.prepareTools(folder)
+    const { servers, discovery } = await this.deps.prepareTools(folder)
     const enabled = enabledToolDefinitions(registry, this.deps.toolSettings, this.deps.user)
     const allowed = profile.tools && new Set(profile.tools)
     const delegable = this.deps.profiles.delegable()
@@ -103,6 +112,7 @@ export class ToolProjectionService {
       offered: new Set(definitions.map((definition) => definition.name)),
       servers,
       runsCommands: definitions.some(({ name }) => registry.get(name)?.tool.kind === 'execute'),
+      ...(discovery && { discovery }),
     }
   }
 

@@ -394,6 +394,7 @@ export class TurnService {
       hookContext = opening?.context ?? ''
       const unavailable = tools.servers.flatMap(({ name, error }) => (error ? [{ name, error }] : []))
       if (unavailable.length > 0) emit({ type: 'servers_unavailable', servers: unavailable })
+      if (tools.discovery) emit({ type: 'services_discovered', ...tools.discovery })
       const context = await this.deps.context.forTurn(chat, provider, adapter, {
         turnId: turn.id,
         system: await systemIn(approvalMode, tools),

@@ -311,15 +311,16 @@ export function createAtelier({
     prepareTools: async (folder) => {
       await customTools.prepare(folder)
       const servers = await mcp.prepare(folder)
+      const { unreachable, discovery } = await services.prepare()
       // A turn lists the tool services it goes without beside the MCP servers, in the same shape.
-      const unreachable = (await services.prepare()).map(({ id, error }) => ({
+      const without = unreachable.map(({ id, error }) => ({
         id,
         name: id,
         connected: false,
         tools: [],
         error,
       }))
-      return [...servers, ...unreachable]
+      return { servers: [...servers, ...without], ...(discovery && { discovery }) }
     },
     // The code tools are offered where a language server serves the kinds of files the folder holds.
     offers: (name, folder) => !CODE_TOOLS.has(name) || languageServers.servesFolder(folder),

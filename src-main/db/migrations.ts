@@ -539,6 +539,21 @@ export const migrations: readonly Migration[] = [
     name: 'full-text search over the chats',
     sql: CHAT_SEARCH_SCHEMA,
   },
+  {
+    version: 28,
+    name: "tool services' last errors",
+    sql: `
+      -- What went wrong lately with each tool service, and what the broker connection ignored
+      -- (source 'broker'): kept here so that every process shows them, the CLI as the desktop app.
+      CREATE TABLE tool_service_errors (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        source TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        message TEXT NOT NULL
+      );
+      CREATE INDEX tool_service_errors_by_source ON tool_service_errors (source, id);
+    `,
+  },
 ]
 
 /** The profiles a `task` can name from the start; ordinary rows, so the person edits or removes them. */

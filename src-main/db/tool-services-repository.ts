@@ -51,6 +51,16 @@ export class ToolServicesRepository {
            enabled_at = excluded.enabled_at`,
       ),
       disableVersion: db.prepare('DELETE FROM enabled_announced_services WHERE id = ?'),
+      addError: db.prepare('INSERT INTO tool_service_errors (source, at, message) VALUES (?, ?, ?)'),
+      // The newest `kept` of a source stay; the rest go.
+      pruneErrors: db.prepare(
+        `DELETE FROM tool_service_errors WHERE source = @source AND id NOT IN
+           (SELECT id FROM tool_service_errors WHERE source = @source ORDER BY id DESC LIMIT @kept)`,
+      ),
+      deleteErrors: db.prepare('DELETE FROM tool_service_errors WHERE source = ?'),
+      errors: db.prepare<[string], { at: number; message: string }>(
+        'SELECT at, message FROM tool_service_errors WHERE source = ? ORDER BY id',
+      ),
     }
   }
 
@@ -98,9 +108,26 @@ export class ToolServicesRepository {
     this.statements.disableVersion.run(id)
   }
 
-  /** Removes a service (with its tools) or a tool; false when neither has that id. */
+  /** Keeps a failure of `source` (a service's id, or the broker's log), and only the newest `kept` of it. */
+  addError(source: string, message: string, at: number, kept: number): void {
+    this.db.transaction(() => {
+      this.statements.addError.run(source, at, message)
+      this.statements.pruneErrors.run({ source, kept })
+    })()
+  }
+
+  /** The failures kept of `source`, oldest first. */
+  errors(source: string): { at: number; message: string }[] {
+    return this.statements.errors.all(source)
+  }
+
+  /** Removes a service (with its tools and its errors) or a tool; false when neither has that id. */
   remove(id: string): boolean {
-    return this.statements.deleteService.run(id).changes + this.statements.deleteTool.run(id).changes > 0
+    return this.db.transaction(() => {
+      const service = this.statements.deleteService.run(id).changes
+      if (service > 0) this.statements.deleteErrors.run(id)
+      return service + this.statements.deleteTool.run(id).changes > 0
+    })()
   }
 }
 

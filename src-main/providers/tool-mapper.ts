@@ -112,7 +112,9 @@ export function isStrictCompatible(schema: JsonSchema, root = true): boolean {
   if (root && schema.type !== 'object') return false
   const banned = [...COMPOSITION, ...LENGTH_BOUNDS, 'patternProperties']
   if (banned.some((key) => key in schema)) return false
-  if (isObjectSchema(schema)) {
+  // An optional object is `["object", "null"]` by now: an open one is as incompatible as when required.
+  const nullableObject = Array.isArray(schema.type) && schema.type.includes('object')
+  if (isObjectSchema(schema) || nullableObject) {
     if (schema.additionalProperties !== false) return false
     const properties = (schema.properties ?? {}) as Record<string, JsonSchema>
     const required = new Set((schema.required ?? []) as string[])

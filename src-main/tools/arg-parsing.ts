@@ -50,6 +50,25 @@ const compiled = new WeakMap<JsonSchema, SchemaCheck>()
  * TypeBox's compiler, whose messages read better.
  */
 let ajv: Ajv | undefined
+function plainSchemas(): Ajv {
+  ajv ??= addFormats(new Ajv({ allErrors: true, strict: false, verbose: true }))
+  return ajv
+}
+
+/**
+ * Why a plain JSON Schema cannot check anything (it does not compile), or undefined when it can:
+ * for a schema that comes with a tool's description (a tool service's argument), read before the
+ * tool is offered.
+ */
+export function jsonSchemaProblem(schema: JsonSchema): string | undefined {
+  try {
+    plainSchemas().compile(schema)
+    return undefined
+  } catch (error) {
+    return errorMessage(error)
+  }
+}
+
 function compile(schema: JsonSchema): SchemaCheck {
   if (Kind in schema) {
     const check = TypeCompiler.Compile(schema as TSchema)
@@ -58,8 +77,7 @@ function compile(schema: JsonSchema): SchemaCheck {
         ? []
         : [...check.Errors(args)].map(({ path, message, value }) => ({ path, message, value }))
   }
-  ajv ??= addFormats(new Ajv({ allErrors: true, strict: false, verbose: true }))
-  const validate = ajv.compile(schema)
+  const validate = plainSchemas().compile(schema)
   return (args) =>
     validate(args)
       ? []

@@ -1,4 +1,5 @@
 import type { McpServerStatus } from '../../src-shared/mcp'
+import type { ServiceDiscovery } from '../../src-shared/tool-services'
 import type { ToolDefinition } from '../../src-shared/tools'
 import type { ToolRegistry } from './registry'
 import { getToolDefinitionsForTools } from './settings-policy'
@@ -15,6 +16,8 @@ export interface ToolProjection {
   servers: McpServerStatus[]
   /** Whether a tool that runs commands (a shell) is among them: what the sandbox confines. */
   runsCommands: boolean
+  /** Set when the broker had just connected: how long the projection waited for the services' announcements. */
+  discovery?: ServiceDiscovery
 }
 
 /** Saved settings merged over defaults, disabled tools left out, each definition built for its settings. */

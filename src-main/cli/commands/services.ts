@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import type { Command } from 'commander'
+import { type Command, InvalidArgumentError } from 'commander'
 import { AtelierError, errorMessage } from '../../../src-shared/errors'
 import {
   type BrokerInput,
+  DEFAULT_DISCOVER_WAIT_MS,
   type DescriptorChange,
   isStdioService,
+  MAX_DISCOVER_WAIT_MS,
   type ToolServiceInfo,
 } from '../../../src-shared/tool-services'
 import { printJson, withAtelier } from '../open-atelier'
@@ -17,6 +19,7 @@ interface BrokerOptions {
   nkey?: string
   creds?: string
   ca?: string
+  discoverWait?: number
 }
 
 export function registerServicesCommand(program: Command): void {
@@ -35,10 +38,16 @@ export function registerServicesCommand(program: Command): void {
     .option('--nkey <seed>', 'authenticate with an nkey seed')
     .option('--creds <file>', 'authenticate with a .creds file')
     .option('--ca <file>', 'trust this CA for TLS')
+    .option(
+      '--discover-wait <ms>',
+      `after connecting, the longest a turn waits for the enabled announced services to announce themselves (0–${MAX_DISCOVER_WAIT_MS}, default ${DEFAULT_DISCOVER_WAIT_MS})`,
+      discoverWait,
+    )
     .action((url: string | undefined, options: BrokerOptions, command: Command) =>
       withAtelier(command, async ({ services: service }) => {
         if (url === undefined) {
-          const info = service.brokerInfo()
+          // How the connection stands is known only by trying it: this process has no other.
+          const info = await service.connect()
           warn(info.warning)
           return printJson(info)
         }
@@ -46,6 +55,7 @@ export function registerServicesCommand(program: Command): void {
           url,
           auth: { kind: 'none' },
           ...(options.ca && { caFile: resolve(options.ca) }),
+          ...(options.discoverWait !== undefined && { discoverWaitMs: options.discoverWait }),
         }
         if (options.token) Object.assign(input, { auth: { kind: 'token' }, secret: options.token })
         else if (options.user) {
@@ -133,7 +143,10 @@ function describe(info: ToolServiceInfo): string {
         descriptor['reply-to'] === 'inbox' ? 'each call’s inbox' : descriptor['response-queue']
       }`
   const state = info.enabled ? 'on' : 'off'
-  const tools = info.tools.map((tool) => tool.name).join(', ') || 'no tools'
+  // A tool may be off while its service is on (its own switch), or with it (the service is off).
+  const tools =
+    info.tools.map(({ name }) => (info.enabledTools.includes(name) ? name : `${name} (off)`)).join(', ') ||
+    'no tools'
   const changed = info.changes
     ? `  changed since enabled: ${info.changes.map(describeChange).join('; ')}`
     : ''
@@ -144,6 +157,14 @@ function describeChange({ field, before, after }: DescriptorChange): string {
   if (before === undefined) return `${field} added`
   if (after === undefined) return `${field} gone`
   return `${field} ${JSON.stringify(before)} → ${JSON.stringify(after)}`
+}
+
+function discoverWait(text: string): number {
+  const ms = Number(text)
+  if (!Number.isInteger(ms) || ms < 0 || ms > MAX_DISCOVER_WAIT_MS) {
+    throw new InvalidArgumentError(`a whole number of milliseconds from 0 to ${MAX_DISCOVER_WAIT_MS}`)
+  }
+  return ms
 }
 
 /** A warning about the broker, on stderr: stdout stays what a script reads. */

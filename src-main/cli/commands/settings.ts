@@ -1,7 +1,9 @@
 import { type Command, InvalidArgumentError } from 'commander'
 import type { ToolParameterDescriptor, UpdateToolSettingsBody } from '../../../src-shared/tools'
+import type { Atelier } from '../../app/create-atelier'
 import { LOCAL_USER } from '../../app/create-atelier'
 import { printJson, withAtelier } from '../open-atelier'
+import { loadServedTools } from '../served-tools'
 
 export function registerSettingsCommand(program: Command): void {
   const settings = program.command('settings').description("read or change a tool's settings")
@@ -9,7 +11,10 @@ export function registerSettingsCommand(program: Command): void {
     .command('get <tool>')
     .description("print a tool's effective settings and its parameter descriptors as JSON")
     .action((tool: string, _options: unknown, command: Command) =>
-      withAtelier(command, ({ tools }) => printJson(tools.settings.get(LOCAL_USER, tool))),
+      withAtelier(command, async (atelier) => {
+        await loadUnlessBuiltIn(atelier, tool)
+        printJson(atelier.tools.settings.get(LOCAL_USER, tool))
+      }),
     )
   settings
     .command('set <tool> <assignments...>')
@@ -17,13 +22,20 @@ export function registerSettingsCommand(program: Command): void {
       'change settings, e.g. `enabled=false` or `maxResults=50`; same validation as the settings panel',
     )
     .action((tool: string, assignments: string[], _options: unknown, command: Command) =>
-      withAtelier(command, ({ tools }) => {
+      withAtelier(command, async (atelier) => {
+        await loadUnlessBuiltIn(atelier, tool)
+        const { tools } = atelier
         const { parameterDescriptors } = tools.settings.get(LOCAL_USER, tool)
         printJson(
           tools.settings.update(LOCAL_USER, tool, parseAssignments(assignments, parameterDescriptors)),
         )
       }),
     )
+}
+
+/** A custom tool or a service's tool is in the registry once loaded or connected; a built-in always is. */
+async function loadUnlessBuiltIn(atelier: Atelier, tool: string): Promise<void> {
+  if (!atelier.tools.registry.get(tool)) await loadServedTools(atelier, null)
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import type { ToolSettingsDescriptor } from '../../../src-shared/tools'
 import { LOCAL_USER } from '../../app/create-atelier'
 import { printJson, withAtelier } from '../open-atelier'
+import { loadServedTools } from '../served-tools'
 
 export function registerToolsCommand(program: Command): void {
   program
@@ -11,8 +12,9 @@ export function registerToolsCommand(program: Command): void {
     .option('--json', 'print the full list as JSON')
     .option('--cwd <dir>', "with a trusted project's own custom tools")
     .action((options: { json?: boolean; cwd?: string }, command: Command) =>
-      withAtelier(command, async ({ tools, customTools }) => {
-        await customTools.prepare(options.cwd === undefined ? null : resolve(options.cwd))
+      withAtelier(command, async (atelier) => {
+        const { tools } = atelier
+        await loadServedTools(atelier, options.cwd === undefined ? null : resolve(options.cwd))
         const list = tools.settings.list(LOCAL_USER)
         if (options.json) {
           // A custom tool says where its module is, at the top, as scripts look for it.

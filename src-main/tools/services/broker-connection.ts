@@ -4,11 +4,12 @@
  * connection stands for the panel.
  */
 import { AtelierError, errorMessage } from '../../../src-shared/errors'
-import type {
-  BrokerInfo,
-  BrokerInput,
-  NatsServiceDescriptor,
-  ServiceAnnouncement,
+import {
+  type BrokerInfo,
+  type BrokerInput,
+  DEFAULT_DISCOVER_WAIT_MS,
+  type NatsServiceDescriptor,
+  type ServiceAnnouncement,
 } from '../../../src-shared/tool-services'
 import { BROKER_URL, type SealedSecrets } from '../../core/sealed-secrets'
 import type { AppSettingsRepository } from '../../db/app-settings-repository'
@@ -28,6 +29,7 @@ interface StoredBroker {
   url: string | null
   auth: BrokerInfo['auth']
   caFile: string | null
+  discoverWaitMs: number
 }
 
 export interface BrokerConnectionDeps {
@@ -39,6 +41,8 @@ export interface BrokerConnectionDeps {
   onStatus(): void
   /** A live service announced itself (unchecked: it comes from the network). */
   onAnnouncement(announcement: ServiceAnnouncement): void
+  /** Every live service was asked to announce itself now (the connection came up, or back). */
+  onDiscover(): void
 }
 
 export class BrokerConnection {
@@ -86,7 +90,12 @@ export class BrokerConnection {
     this.deps.settings.set(BROKER_URL_KEY, url?.sealed?.toString('base64') ?? null, now)
     this.deps.settings.set(
       BROKER_KEY,
-      { url: url?.shown ?? null, auth: input.auth, caFile: input.caFile ?? null },
+      {
+        url: url?.shown ?? null,
+        auth: input.auth,
+        caFile: input.caFile ?? null,
+        discoverWaitMs: input.discoverWaitMs ?? stored.discoverWaitMs,
+      },
       now,
     )
     if (input.secret !== undefined) {
@@ -165,6 +174,9 @@ export class BrokerConnection {
         this.deps.onStatus()
       },
       onAnnouncement: (announcement) => this.deps.onAnnouncement(announcement),
+      onDiscover: () => {
+        if (this.broker === broker) this.deps.onDiscover()
+      },
       log: (message) => this.deps.errors.record(BROKER_LOG, message),
     })
     this.broker = broker
@@ -198,12 +210,18 @@ export class BrokerConnection {
     try {
       const stored = text === undefined ? undefined : (JSON.parse(text) as StoredBroker)
       if (stored && typeof stored === 'object' && stored.auth && typeof stored.auth.kind === 'string') {
-        return { url: stored.url ?? null, auth: stored.auth, caFile: stored.caFile ?? null }
+        return {
+          url: stored.url ?? null,
+          auth: stored.auth,
+          caFile: stored.caFile ?? null,
+          // Saved before the wait was a setting: the default.
+          discoverWaitMs: stored.discoverWaitMs ?? DEFAULT_DISCOVER_WAIT_MS,
+        }
       }
     } catch {
       // A corrupt setting is no broker.
     }
-    return { url: null, auth: { kind: 'none' }, caFile: null }
+    return { url: null, auth: { kind: 'none' }, caFile: null, discoverWaitMs: DEFAULT_DISCOVER_WAIT_MS }
   }
 
   /** The URL as typed, sealed, when it carries credentials. */

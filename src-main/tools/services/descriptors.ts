@@ -16,9 +16,17 @@ import {
   type ToolDescriptor as ToolDescriptorType,
 } from '../../../src-shared/tool-services'
 import type { JsonSchema } from '../../../src-shared/tools'
+import { jsonSchemaProblem } from '../arg-parsing'
 
 /** The JSON Schema types an argument may declare. */
 const ARGUMENT_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array'])
+/**
+ * An object argument without a schema takes any keys. Said so, a strict wire format cannot express
+ * it (it would close the object to `{}`), so the tool goes to the model without strict mode.
+ */
+const ANY_OBJECT = { additionalProperties: {} }
+/** The types whose values have a shape of their own, which a `schema` describes. */
+const SHAPED_TYPES = new Set(['object', 'array'])
 
 export interface Descriptors {
   services: ServiceDescriptorType[]
@@ -91,26 +99,48 @@ export function toolConfig(
     }
   }
   for (const argument of tool.arguments ?? []) {
+    const which = `The argument "${argument.name}" of the tool "${tool.name}"`
     if (!ARGUMENT_TYPES.has(argument.type)) {
-      throw invalid(
-        `The argument "${argument.name}" of the tool "${tool.name}" has the type "${argument.type}"; use one of ${[...ARGUMENT_TYPES].join(', ')}.`,
-      )
+      throw invalid(`${which} has the type "${argument.type}"; use one of ${[...ARGUMENT_TYPES].join(', ')}.`)
     }
+    if (argument.schema) checkArgumentSchema(which, argument.type, argument.schema)
   }
   return config
 }
 
-/** What the model sees: every declared argument, each required, nothing else. */
+/** A `schema` fits only an object or array argument, of its own type, and must compile. */
+function checkArgumentSchema(which: string, type: string, schema: Record<string, unknown>): void {
+  if (!SHAPED_TYPES.has(type)) {
+    throw invalid(`${which} has a schema, which only an object or array argument may have.`)
+  }
+  if (schema.type !== undefined && schema.type !== type) {
+    throw invalid(`${which} is of type "${type}", but its schema says ${JSON.stringify(schema.type)}.`)
+  }
+  const problem = jsonSchemaProblem(argumentSchema(type, '', schema))
+  if (problem) throw invalid(`${which} has a schema that is not valid JSON Schema: ${problem}`)
+}
+
+/**
+ * What the model sees: every declared argument — with its schema, when it has one — required
+ * unless it says `"required": false`, and nothing else.
+ */
 export function argumentsSchema(tool: ToolDescriptorType): JsonSchema {
   const args = tool.arguments ?? []
   return {
     type: 'object',
     properties: Object.fromEntries(
-      args.map((argument) => [argument.name, { type: argument.type, description: argument.description }]),
+      args.map(({ name, type, description, schema }) => [
+        name,
+        argumentSchema(type, description, schema ?? (type === 'object' ? ANY_OBJECT : undefined)),
+      ]),
     ),
-    required: args.map((argument) => argument.name),
+    required: args.filter((argument) => argument.required !== false).map((argument) => argument.name),
     additionalProperties: false,
   }
+}
+
+function argumentSchema(type: string, description: string, schema: Record<string, unknown> = {}): JsonSchema {
+  return { ...schema, type, description }
 }
 
 function invalid(message: string): AtelierError {

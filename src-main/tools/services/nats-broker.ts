@@ -25,7 +25,7 @@ import {
   cancelSubject,
   DISCOVER_SUBJECT,
   type NatsServiceDescriptor,
-  parseServiceResponse,
+  readServiceResponse,
   type ServiceAnnouncement,
 } from '../../../src-shared/tool-services'
 import { ToolError } from '../errors'
@@ -48,6 +48,8 @@ export interface NatsBrokerOptions {
   onStatus?(status: BrokerStatus, error?: string): void
   /** An announcement that fits the closed schema; any other is logged and dropped here. */
   onAnnouncement?(announcement: ServiceAnnouncement): void
+  /** The discover went out: live services answer it with their announcements. */
+  onDiscover?(): void
   log?(message: string): void
 }
 
@@ -279,12 +281,15 @@ export class NatsBroker {
       return
     }
     const text = message.string()
-    const response = parseServiceResponse(text)
-    if (!response) {
-      this.log(`Ignored a message on ${subject} for ${id} that is not a service response: ${excerpt(text)}`)
+    const read = readServiceResponse(text)
+    if ('problem' in read) {
+      this.log(
+        `A message on ${subject} for ${id} is not a service response (${read.problem}): ${excerpt(text)}`,
+      )
+      call.unusable(read.problem)
       return
     }
-    call.receive(response)
+    call.receive(read.response)
   }
 
   private announcement(text: string): void {
@@ -309,6 +314,12 @@ export class NatsBroker {
       connection.publish(DISCOVER_SUBJECT)
     } catch (error) {
       this.log(`Could not send the discover request: ${describe(error)}`)
+      return
+    }
+    try {
+      this.options.onDiscover?.()
+    } catch (error) {
+      this.log(`A discover could not be handled: ${describe(error)}`)
     }
   }
 

@@ -2,8 +2,8 @@
  * One call to a tool service in flight, whatever the transport (NATS or stdio): its partial
  * responses, the final one, the error convention, the inactivity timeout and the cancel.
  */
-import type { ServiceResponse } from '../../../src-shared/tool-services'
-import { ToolError } from '../errors'
+import { FATAL_ERROR_TYPE, type ServiceResponse } from '../../../src-shared/tool-services'
+import { FatalToolError, ToolError } from '../errors'
 import type { ServiceCall } from './transport'
 
 export interface PendingCallHooks {
@@ -17,7 +17,8 @@ export interface PendingCallHooks {
 /**
  * One call in flight, whatever the transport: the responses before the last go to `onPartial`,
  * the last resolves with every `response` concatenated, an error response rejects as
- * `execution_failed` with the service's type and message. Silence for `inactivityMs` sends the
+ * `execution_failed` with the service's type and message — or, of type `fatal`, as a FatalToolError
+ * that ends the turn (its message kept in the log and shown to the person, never to the model). Silence for `inactivityMs` sends the
  * cancel and rejects as `timeout`; the signal sends the cancel and rejects with its reason. Every
  * path clears the timer and the abort listener and calls `done` once.
  */
@@ -54,6 +55,12 @@ export class PendingServiceCall {
     if (this.finished) return
     if (response.error) {
       const { type, message } = response.error
+      if (type === FATAL_ERROR_TYPE) {
+        const fatal = `The service ${this.serviceId} reported a fatal error: ${message}`
+        this.hooks.log?.(fatal)
+        this.settle(new FatalToolError(fatal))
+        return
+      }
       this.settle(
         new ToolError(
           'execution_failed',
@@ -73,6 +80,22 @@ export class PendingServiceCall {
     } catch (error) {
       this.hooks.log?.(`A partial response of ${this.serviceId} could not be shown: ${describe(error)}`)
     }
+  }
+
+  /**
+   * A message came for this call that cannot be used (see readServiceResponse): the call ends at
+   * once, saying what was wrong, rather than waiting out its timeout for a response that will not
+   * come in another shape. The cancel tells the service to stop.
+   */
+  unusable(problem: string): void {
+    if (this.finished) return
+    this.sendCancel()
+    this.settle(
+      new ToolError(
+        'execution_failed',
+        `The service ${this.serviceId} sent a response that cannot be used: ${problem}.`,
+      ),
+    )
   }
 
   /** Ends the call with this error (the process or connection is gone); sends no cancel. */

@@ -1,15 +1,17 @@
 /**
- * The latest failures of each tool service, and of the broker connection, kept for the panel: a
- * bad response, a process that died, an announcement or a tool that did not fit.
+ * The latest failures of each tool service, and of the broker connection, kept for the panel and
+ * the CLI: a bad response, a process that died, an announcement or a tool that did not fit. They
+ * are kept in the database, so a process shows what another one met (`atelier services list`
+ * what the desktop app's broker connection ignored, and the other way round).
  */
+import type { ToolServicesRepository } from '../../db/tool-services-repository'
 
 /** How many failures each service keeps for the panel. */
 const KEPT_ERRORS = 10
 
 export class ServiceErrorLog {
-  private readonly errors = new Map<string, string[]>()
-
   constructor(
+    private readonly repository: ToolServicesRepository,
     private readonly now: () => number,
     /** A failure was kept: the panel follows. */
     private readonly onRecord: () => void,
@@ -17,14 +19,13 @@ export class ServiceErrorLog {
 
   /** Keeps a failure of `id` (a service's id, or `BROKER_LOG`), timestamped; the oldest beyond ten go. */
   record(id: string, message: string): void {
-    const kept = [...(this.errors.get(id) ?? []), `${new Date(this.now()).toISOString()} ${message}`]
-    this.errors.set(id, kept.slice(-KEPT_ERRORS))
+    this.repository.addError(id, message, this.now(), KEPT_ERRORS)
     this.onRecord()
   }
 
   /** The failures of `id`, newest last. */
   of(id: string): string[] {
-    return this.errors.get(id) ?? []
+    return this.repository.errors(id).map(({ at, message }) => `${new Date(at).toISOString()} ${message}`)
   }
 }
 

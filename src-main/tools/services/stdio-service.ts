@@ -17,7 +17,7 @@ import { createInterface } from 'node:readline'
 import { StringDecoder } from 'node:string_decoder'
 import { AtelierError } from '../../../src-shared/errors'
 import {
-  parseServiceResponse,
+  readServiceResponse,
   type StdioCancelLine,
   type StdioRequestLine,
   type StdioServiceDescriptor,
@@ -250,14 +250,15 @@ export class StdioService implements ServiceTransport {
       )
       return
     }
-    const response = parseServiceResponse(line)
-    if (!response) {
+    const read = readServiceResponse(line)
+    if ('problem' in read) {
       this.log(
-        `Ignored a line from the service ${this.descriptor.id} for ${id} that is not a service response: ${excerpt(line)}`,
+        `A line from the service ${this.descriptor.id} for ${id} is not a service response (${read.problem}): ${excerpt(line)}`,
       )
+      pending.unusable(read.problem)
       return
     }
-    pending.receive(response)
+    pending.receive(read.response)
   }
 
   /** The process is gone (exited, or never started): its calls fail, the next call starts another. */

@@ -11,6 +11,7 @@ import {
   type BrokerInput,
   isStdioService,
   type ServiceDescriptor,
+  type ServiceDiscovery,
   type ToolDescriptor,
   type ToolServiceInfo,
 } from '../../../src-shared/tool-services'
@@ -23,6 +24,7 @@ import type { ConfineServer } from '../sandbox/command-sandbox'
 import type { ToolSettingsService } from '../tool-settings-service'
 import { BrokerConnection } from './broker-connection'
 import { readDescriptors, toolConfig } from './descriptors'
+import { DiscoverRound } from './discover-round'
 import { type KeptAnnouncement, ServiceAnnouncements } from './service-announcements'
 import { ServiceErrorLog } from './service-error-log'
 import { ServiceToolSync } from './service-tool-sync'
@@ -38,6 +40,13 @@ const ANNOUNCE_WAIT_MS = 1000
 export interface UnreachableService {
   id: string
   error: string
+}
+
+/** What a turn's preparation found: the services it goes without, and the discover round it waited for. */
+export interface PreparedServices {
+  unreachable: UnreachableService[]
+  /** Set when the broker's discover round was under way: how long the turn waited, who answered. */
+  discovery?: ServiceDiscovery
 }
 
 export interface ToolServiceDeps {
@@ -62,12 +71,13 @@ export class ToolServiceService {
   private readonly announcements: ServiceAnnouncements
   private readonly stdio: StdioPool
   private readonly tools: ServiceToolSync
+  private readonly round = new DiscoverRound()
   private readonly now: () => number
   private closed = false
 
   constructor(private readonly deps: ToolServiceDeps) {
     this.now = deps.now ?? Date.now
-    this.errors = new ServiceErrorLog(this.now, () => this.changed())
+    this.errors = new ServiceErrorLog(deps.repository, this.now, () => this.changed())
     this.announcements = new ServiceAnnouncements({
       now: this.now,
       onUpdate: (changed) => {
@@ -84,7 +94,11 @@ export class ToolServiceService {
         this.sync()
         this.changed()
       },
-      onAnnouncement: (announcement) => this.announcements.receive(announcement),
+      onAnnouncement: (announcement) => {
+        this.announcements.receive(announcement)
+        this.round.answer(announcement.service.id)
+      },
+      onDiscover: () => this.round.started(),
     })
     this.stdio = new StdioPool({
       baseDir: deps.baseDir,
@@ -197,6 +211,7 @@ export class ToolServiceService {
     this.broker.save(input)
     const closed = this.broker.disconnect()
     this.announcements.clear()
+    this.round.reset()
     this.sync()
     await closed
     this.changed()
@@ -214,17 +229,27 @@ export class ToolServiceService {
   }
 
   /**
-   * For a turn: connects the broker when one is set, brings every reachable tool into the registry,
-   * and says which enabled services cannot be reached (the turn goes on without their tools).
+   * For a turn: connects the broker when one is set, waits while the discover round is under way
+   * for the enabled announced services to answer (up to the broker's `discoverWaitMs`), brings
+   * every reachable tool into the registry, and says which enabled services cannot be reached (the
+   * turn goes on without their tools).
    */
-  async prepare(): Promise<UnreachableService[]> {
+  async prepare(): Promise<PreparedServices> {
     await this.broker.connect(CONNECT_WAIT_MS)
+    if (this.broker.connected) {
+      const discovery = await this.round.until(
+        () => this.awaitedServices().length === 0,
+        this.broker.info().discoverWaitMs,
+      )
+      this.sync()
+      return { unreachable: [], ...(discovery && { discovery }) }
+    }
     this.sync()
-    if (this.broker.connected) return []
-    return this.deps.repository
+    const unreachable = this.deps.repository
       .services()
       .filter(({ descriptor, enabled }) => enabled && !isStdioService(descriptor))
       .map(({ descriptor }) => ({ id: descriptor.id, error: this.broker.whyUnreachable() }))
+    return { unreachable }
   }
 
   /**
@@ -244,6 +269,7 @@ export class ToolServiceService {
   async close(): Promise<void> {
     this.closed = true
     this.announcements.clear()
+    this.round.reset()
     await this.stdio.close()
     await this.broker.close()
   }
@@ -274,6 +300,14 @@ export class ToolServiceService {
     }
   }
 
+  /** The announced services the person enabled that have not announced themselves (yet). */
+  private awaitedServices(): string[] {
+    const configured = new Set(this.deps.repository.services().map(({ descriptor }) => descriptor.id))
+    return [...this.deps.repository.enabledVersions().keys()].filter(
+      (id) => !configured.has(id) && !this.announcements.get(id),
+    )
+  }
+
   /** Makes the registry hold exactly the tools that can be called now. */
   private sync(): void {
     // Closing runs on after the database has closed: nothing is read any more.
@@ -296,9 +330,19 @@ export class ToolServiceService {
       origin,
       enabled,
       tools,
+      enabledTools: enabled
+        ? tools.map(({ name }) => name).filter((name) => this.offers(descriptor.id, name))
+        : [],
       ...(stdio && { running: this.stdio.running(descriptor.id) }),
       errors: this.errors.of(descriptor.id),
     }
+  }
+
+  /** Whether the registry holds the tool, for this service, switched on. */
+  private offers(service: string, name: string): boolean {
+    const entry = this.deps.registry.get(name)
+    if (entry?.source.kind !== 'service' || entry.source.service !== service) return false
+    return this.deps.toolSettings.resolve(this.deps.user, entry).settings.enabled
   }
 
   private changed(): void {

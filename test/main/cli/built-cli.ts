@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterEach } from 'vitest'
+import type { TurnEvent } from '../../../src-shared/agent'
 import { type FakeProvider, startFakeProvider } from '../../support/fake-provider'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
@@ -87,6 +88,14 @@ export function fakeRunArgs(
     project,
     ...extra,
   ]
+}
+
+/** The events a `run --json` printed, one NDJSON line each. */
+export function runEvents({ stdout }: CliResult): TurnEvent[] {
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as TurnEvent)
 }
 
 /** Starts fake providers for a test file's tests, each closed after its test. */

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { connect, headers } from '@nats-io/transport-node'
 import { afterEach, describe, expect, it } from 'vitest'
 import { LOCAL_USER } from '../../../src-main/app/create-atelier'
+import { isStrictCompatible, toStrictSchema } from '../../../src-main/providers/tool-mapper'
 import type { ToolCallScope } from '../../../src-main/tools/executor'
 import type { StdioPool } from '../../../src-main/tools/services/stdio-pool'
 import { useAgentFixture } from '../../support/agent-harness'
@@ -15,6 +16,7 @@ import { progressReports, toolResult, toolResults } from '../../support/turn-eve
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const JOKES = JOKE_SERVICE_MAIN
 const PID_SERVICE = join(ROOT, 'test', 'fixtures', 'services', 'pid-service.ts')
+const FAKE_STDIO = join(ROOT, 'test', 'fixtures', 'services', 'fake-stdio-service.ts')
 
 /** Calls made straight through the executor, as `atelier tool` makes them: no turn, no approvals. */
 const scope: ToolCallScope = { user: LOCAL_USER, workingDirectory: null, mode: 'chat', restrict: false }
@@ -391,6 +393,139 @@ describe('tool services', { timeout: 90_000 }, () => {
     expect(isAlive(pid as number)).toBe(false)
     expect(atelier.services.list()[0]).toMatchObject({ enabled: false, running: false })
     expect(atelier.tools.registry.get('tell-joke')).toBeUndefined()
+  })
+
+  it('lists per tool whether a turn offers it: the tool off while its service is on, and all off with the service', async () => {
+    const { atelier } = await fixture()
+    atelier.services.add([
+      {
+        id: 'joke-stdio',
+        command: [process.execPath, '--import', 'tsx', JOKES, '--stdio'],
+        cwd: ROOT,
+        'config-params': [{ name: 'style' }],
+      },
+      { ...jokeTool('tell-joke', { style: 'pun' }), service: 'joke-stdio' },
+      { ...jokeTool('tell-dad-joke', { style: 'dad' }), service: 'joke-stdio' },
+    ])
+    expect(atelier.services.list()[0]).toMatchObject({
+      enabled: true,
+      enabledTools: ['tell-joke', 'tell-dad-joke'],
+    })
+    atelier.tools.settings.update(LOCAL_USER, 'tell-dad-joke', { enabled: false })
+    expect(atelier.services.list()[0]).toMatchObject({ enabled: true, enabledTools: ['tell-joke'] })
+    await atelier.services.setEnabled('joke-stdio', false)
+    expect(atelier.services.list()[0]).toMatchObject({ enabled: false, enabledTools: [] })
+  })
+
+  it('offers an optional argument (nullable under strict mode) and checks an argument against its schema', async () => {
+    const { atelier } = await fixture()
+    const filter = {
+      type: 'object',
+      properties: { lang: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+      required: ['lang'],
+      additionalProperties: false,
+    }
+    atelier.services.add([
+      { id: 'echo', command: [process.execPath, '--import', 'tsx', FAKE_STDIO], cwd: ROOT },
+      {
+        type: 'tool-service',
+        name: 'echo',
+        description: 'Echoes the request.',
+        service: 'echo',
+        arguments: [
+          { name: 'mode', type: 'string', description: 'What to do' },
+          { name: 'count', type: 'integer', description: 'How many', required: false },
+          { name: 'filter', type: 'object', description: 'Which ones', schema: filter },
+          { name: 'extra', type: 'object', description: 'Anything', required: false },
+        ],
+      },
+    ])
+    const parameters = atelier.tools.registry.get('echo')?.tool.definition.parameters ?? {}
+    expect(parameters).toMatchObject({
+      required: ['mode', 'filter'],
+      properties: { filter: { ...filter, description: 'Which ones' } },
+    })
+    // The seed's object argument without a schema takes any keys: strict mode cannot say so, and is not used.
+    expect(isStrictCompatible(toStrictSchema(parameters))).toBe(false)
+    const { extra: _extra, ...typed } = (parameters.properties ?? {}) as Record<string, unknown>
+    const strict = toStrictSchema({ ...parameters, properties: typed, required: ['mode', 'filter'] })
+    expect(isStrictCompatible(strict)).toBe(true)
+    expect(strict.properties).toMatchObject({
+      count: { type: ['integer', 'null'] },
+      filter: { properties: { lang: { type: 'string' }, tags: { type: ['array', 'null'] } } },
+    })
+
+    const call = (args: Record<string, unknown>) =>
+      atelier.tools.executor.execute({ name: 'echo', arguments: args }, scope)
+    const answered = await call({ mode: 'echo', count: null, filter: { lang: 'en', tags: null } })
+    expect(answered.isError).toBe(false)
+    expect(JSON.parse(JSON.parse(answered.content).arguments)).toEqual({
+      mode: 'echo',
+      filter: { lang: 'en' },
+    })
+    expect(await call({ mode: 'echo', filter: { lang: 3 } })).toMatchObject({
+      isError: true,
+      errorType: 'validation_failed',
+      content: expect.stringContaining('/filter/lang'),
+    })
+    expect(await call({ mode: 'echo', count: 2 })).toMatchObject({
+      isError: true,
+      errorType: 'validation_failed',
+    })
+
+    const add = (argument: Record<string, unknown>) => () =>
+      atelier.services.add({
+        type: 'tool-service',
+        name: 'bad',
+        description: 'Refused.',
+        service: 'echo',
+        arguments: [{ name: 'x', description: 'x', ...argument }],
+      })
+    expect(add({ type: 'string', schema: { minLength: 2 } })).toThrow(
+      /only an object or array argument may have/,
+    )
+    expect(add({ type: 'array', schema: { type: 'object' } })).toThrow(
+      /is of type "array", but its schema says "object"/,
+    )
+    expect(add({ type: 'object', schema: { properties: { a: { type: 'nope' } } } })).toThrow(
+      /has a schema that is not valid JSON Schema/,
+    )
+  })
+
+  it('ends the turn on an error of type fatal: the person reads it, the service keeps it, the model never sees it', async () => {
+    const { atelier, fake, run } = await fixture()
+    atelier.services.add([
+      { id: 'licensed', command: [process.execPath, '--import', 'tsx', FAKE_STDIO], cwd: ROOT },
+      {
+        type: 'tool-service',
+        name: 'licensed',
+        description: 'Needs a licence.',
+        service: 'licensed',
+        arguments: [{ name: 'mode', type: 'string', description: 'What to do' }],
+      },
+    ])
+    fake.enqueue(
+      { toolCalls: [{ id: 'f', name: 'licensed', arguments: '{"mode":"fatal"}' }] },
+      { text: 'Never asked.' },
+    )
+    const { events } = await run('Use the licence')
+
+    expect(toolResult(events, 'f')).toMatchObject({ isError: true, errorType: 'fatal' })
+    expect(JSON.stringify(toolResult(events, 'f'))).not.toContain('licence key')
+    expect(events.find((event) => event.type === 'turn_error')).toMatchObject({
+      code: 'fatal_tool_error',
+      message: expect.stringContaining('The licence key expired'),
+    })
+    expect(JSON.stringify(fake.requestsOf('openai-chat').map((request) => request.body))).not.toContain(
+      'licence key',
+    )
+    expect(atelier.services.list()[0]?.errors).toEqual([
+      expect.stringContaining('reported a fatal error: The licence key expired'),
+    ])
+    // Kept in the database until the service is removed: one added again under its id starts clean.
+    await atelier.services.remove('licensed')
+    atelier.services.add({ id: 'licensed', command: [process.execPath, '--import', 'tsx', FAKE_STDIO] })
+    expect(atelier.services.list()[0]?.errors).toEqual([])
   })
 
   it('refuses descriptors that do not fit, naming what is wrong', () => {

@@ -143,13 +143,16 @@ async function fakeService(url: string, auth: { user?: string; pass?: string } =
         break
       case 'garbage':
         respond(id, { error: null, response: 'no header', end_of_stream: true }, false)
-        respond(id, 'this is not json')
-        respond(id, '[1, 2, 3]')
         respond(randomUUID(), { error: null, response: 'unknown id', end_of_stream: true })
-        respond(id, JSON.stringify({ response: 'missing fields' }))
-        respond(id, JSON.stringify({ error: 'wrong', response: 'x', end_of_stream: true }))
-        respond(id, JSON.stringify({ error: null, response: 7, end_of_stream: true }))
         ok(id, 'the real answer')
+        break
+      case 'unusable':
+        respond(id, String(args.text))
+        break
+      case 'seed-shapes':
+        // As a service not built on the SDK may answer: no `error` key, then a `response` that is an object.
+        respond(id, JSON.stringify({ response: 'first, ', end_of_stream: false }))
+        respond(id, JSON.stringify({ error: null, response: { jokes: 2 }, end_of_stream: true }))
         break
       case 'hang':
         break
@@ -321,7 +324,7 @@ describe('NatsBroker', () => {
     expect(service.cancels).toEqual([])
   })
 
-  it('ignores and logs garbage on the response subject, and the real answer still lands', async () => {
+  it('ignores and logs what belongs to no call on the response subject, and the real answer still lands', async () => {
     const server = await startServer()
     await fakeService(server.url)
     const { broker, logs } = await connectedBroker(server.url)
@@ -329,11 +332,48 @@ describe('NatsBroker', () => {
     const { call, partials } = makeCall({ mode: 'garbage' })
     await expect(broker.transportFor(JOKES).call(call)).resolves.toBe('the real answer')
     expect(partials).toEqual([])
-    expect(logs.filter((line) => line.startsWith('Ignored a message on jokes.responses'))).toHaveLength(7)
+    expect(logs.filter((line) => line.startsWith('Ignored a message on jokes.responses'))).toHaveLength(2)
     expect(logs.join('\n')).toContain('without an id header')
     expect(logs.join('\n')).toContain('for no call in flight')
-    expect(logs.join('\n')).toContain('not a service response')
   })
+
+  it('takes a response without an `error` key as no error, and an object `response` as its JSON', async () => {
+    const server = await startServer()
+    await fakeService(server.url)
+    const { broker, logs } = await connectedBroker(server.url)
+
+    const { call, partials } = makeCall({ mode: 'seed-shapes' })
+    await expect(broker.transportFor(JOKES).call(call)).resolves.toBe('first, {"jokes":2}')
+    expect(partials).toEqual(['first, '])
+    expect(logs).toEqual([])
+  })
+
+  it.each([
+    ['this is not json', 'it is not JSON'],
+    ['[1, 2, 3]', 'it is not a JSON object'],
+    [JSON.stringify({ response: 'no end' }), '"end_of_stream" is not true or false'],
+    [JSON.stringify({ error: 'wrong', response: 'x', end_of_stream: true }), '"error" is neither null'],
+  ])(
+    'ends the call at once, naming the problem, when its response is unusable: %s',
+    async (text, problem) => {
+      const server = await startServer()
+      const service = await fakeService(server.url)
+      const { broker, logs } = await connectedBroker(server.url)
+
+      const started = Date.now()
+      const { call } = makeCall({ mode: 'unusable', text }, { inactivityMs: 20_000 })
+      const failure = await broker
+        .transportFor(JOKES)
+        .call(call)
+        .catch((error: unknown) => error)
+      expect(Date.now() - started).toBeLessThan(5000)
+      expect(failure).toMatchObject({ code: 'execution_failed' })
+      expect((failure as Error).message).toContain('The service jokes sent a response that cannot be used: ')
+      expect((failure as Error).message).toContain(problem)
+      expect(logs.join('\n')).toContain('is not a service response')
+      await waitFor(() => service.cancels.length === 1, 'the cancel')
+    },
+  )
 
   it('hands each response to its own call when calls share a response subject', async () => {
     const server = await startServer()
@@ -587,14 +627,28 @@ describe('StdioService', () => {
     await waitFor(() => service.stderr.includes(`cancelled ${call.id}`), 'the cancel line')
   })
 
-  it('ignores and logs bad stdout lines', async () => {
+  it('ignores and logs stdout lines that belong to no call', async () => {
     const { service, logs } = stdioService()
     await expect(service.call(makeCall({ mode: 'garbage' }).call)).resolves.toBe('the real answer')
-    expect(logs).toHaveLength(6)
+    expect(logs).toHaveLength(4)
     expect(logs.join('\n')).toContain('not JSON')
     expect(logs.join('\n')).toContain('without an id')
     expect(logs.join('\n')).toContain('for no call in flight')
+  })
+
+  it('ends a call at once whose response line is unusable, and one whose error is of type fatal as fatal', async () => {
+    const { service, logs } = stdioService()
+    await expect(service.call(makeCall({ mode: 'unusable' }).call)).rejects.toMatchObject({
+      code: 'execution_failed',
+      message: 'The service jokes sent a response that cannot be used: "end_of_stream" is not true or false.',
+    })
+    await expect(service.call(makeCall({ mode: 'fatal' }).call)).rejects.toMatchObject({
+      name: 'FatalToolError',
+      code: 'fatal',
+      message: 'The service jokes reported a fatal error: The licence key expired (key ends 4f2a).',
+    })
     expect(logs.join('\n')).toContain('not a service response')
+    expect(logs.join('\n')).toContain('reported a fatal error: The licence key expired')
   })
 
   it('fails the call when the process exits mid-call, and the next call starts it again', async () => {

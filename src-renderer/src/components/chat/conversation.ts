@@ -371,6 +371,9 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
     }
     case 'servers_unavailable':
       return { ...state, unavailableServers: event.servers }
+    // The services it waited for show in the turn's tools; the wait itself is for `--json` readers.
+    case 'services_discovered':
+      return state
     case 'text_delta':
       return updateDraft(state, turnId, (parts) => {
         const last = parts.at(-1)

@@ -1,7 +1,12 @@
 import { type FormEvent, useId, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
 import { MASKED_VALUE } from '../../../../src-shared/secrets'
-import type { BrokerAuth, BrokerInfo, BrokerInput } from '../../../../src-shared/tool-services'
+import {
+  type BrokerAuth,
+  type BrokerInfo,
+  type BrokerInput,
+  MAX_DISCOVER_WAIT_MS,
+} from '../../../../src-shared/tool-services'
 import { fieldErrors } from './field-errors'
 import { LastErrors } from './LastErrors'
 import { Notice } from './Notice'
@@ -9,8 +14,8 @@ import { splitRequestError } from './request-errors'
 import { TextField } from './TextField'
 
 type AuthKind = BrokerAuth['kind']
-type Field = 'url' | 'user' | 'secret' | 'file' | 'caFile'
-const FIELDS: readonly Field[] = ['url', 'user', 'secret', 'file', 'caFile']
+type Field = 'url' | 'user' | 'secret' | 'file' | 'caFile' | 'discoverWaitMs'
+const FIELDS: readonly Field[] = ['url', 'user', 'secret', 'file', 'caFile', 'discoverWaitMs']
 
 const AUTH_KINDS: { kind: AuthKind; label: string }[] = [
   { kind: 'none', label: 'None' },
@@ -45,6 +50,7 @@ function formOf(broker: BrokerInfo) {
     user: broker.auth.kind === 'user' ? broker.auth.user : '',
     file: broker.auth.kind === 'creds' ? broker.auth.file : '',
     caFile: broker.caFile ?? '',
+    discoverWaitMs: String(broker.discoverWaitMs),
   }
 }
 
@@ -84,6 +90,8 @@ export function BrokerCard({
     if (form.kind === 'user' && !form.user.trim()) found.user = 'Enter the user name.'
     if (form.kind === 'creds' && !form.file.trim()) found.file = 'Enter the path of the .creds file.'
     if (secretLabel && !secret && !broker.hasSecret) found.secret = `Enter the ${secretLabel.toLowerCase()}.`
+    if (!/^\d+$/.test(form.discoverWaitMs.trim()) || Number(form.discoverWaitMs) > MAX_DISCOVER_WAIT_MS)
+      found.discoverWaitMs = `Enter a whole number of milliseconds from 0 to ${MAX_DISCOVER_WAIT_MS}.`
     return found
   }
 
@@ -104,6 +112,7 @@ export function BrokerCard({
       url: form.url.trim() || null,
       auth,
       caFile: form.caFile.trim() || null,
+      discoverWaitMs: Number(form.discoverWaitMs.trim()),
       ...(secretLabel && secret && { secret }),
     }
     setSaving(true)
@@ -258,6 +267,15 @@ export function BrokerCard({
           spellCheck={false}
           placeholder="/etc/ssl/private-ca.pem"
           hint="Optional: the certificate of a private CA, for a broker whose TLS certificate it signed."
+        />
+        <TextField
+          fields={fields}
+          field="discoverWaitMs"
+          label="Wait for announcements (ms)"
+          value={form.discoverWaitMs}
+          onChange={(discoverWaitMs) => edit({ discoverWaitMs })}
+          inputMode="numeric"
+          hint="Once connected, a turn waits up to this long for the announced services you turned on to announce themselves, and goes on as soon as they have."
         />
       </div>
       {formError && (

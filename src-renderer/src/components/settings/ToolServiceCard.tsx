@@ -242,6 +242,7 @@ export function ToolServiceCard({
               <ServiceTool
                 key={tool.name}
                 tool={tool}
+                offered={service.enabledTools.includes(tool.name)}
                 onRemove={configured ? () => onRemoveTool(tool.name) : undefined}
               />
             ))}
@@ -295,7 +296,16 @@ function ChangedNotice({ changes }: { changes: DescriptorChange[] }) {
 }
 
 /** One tool of a service: its name, what it does, the arguments the model gives and the config it sends. */
-function ServiceTool({ tool, onRemove }: { tool: ToolDescriptor; onRemove?: () => void }) {
+function ServiceTool({
+  tool,
+  offered,
+  onRemove,
+}: {
+  tool: ToolDescriptor
+  /** A turn offers it now: its service on and reachable, its own switch (Settings → Tools) on. */
+  offered: boolean
+  onRemove?: () => void
+}) {
   const config = configOf(tool)
   const args = tool.arguments ?? []
   return (
@@ -303,6 +313,7 @@ function ServiceTool({ tool, onRemove }: { tool: ToolDescriptor; onRemove?: () =
       <div className="service-tool-head">
         <code className="tool-name">{tool.name}</code>
         <span className="service-tool-description">{tool.description}</span>
+        {!offered && <span className="tag">off</span>}
         {onRemove && (
           <button
             type="button"
@@ -320,6 +331,11 @@ function ServiceTool({ tool, onRemove }: { tool: ToolDescriptor; onRemove?: () =
           {args.map((argument) => (
             <li key={argument.name}>
               <code>{argument.name}</code> <span className="tag">{argument.type}</span>{' '}
+              {argument.required === false && (
+                <>
+                  <span className="tag">optional</span>{' '}
+                </>
+              )}
               <span className="muted">{argument.description}</span>
             </li>
           ))}
