@@ -38,6 +38,7 @@ import { HookEntry, HookEvent, HookImport, HookRun, HookScope } from './hooks'
 import { InstructionFileInfo, InstructionSettings } from './instructions'
 import { McpServerInfo, McpServerInput, McpServerStatus, McpSignIn } from './mcp'
 import { McpGetPromptRequest, McpRenderedPrompt, McpServerPrompts, McpServerResources } from './mcp-catalog'
+import { ModelPrice, ModelPriceEntry, UsageReport, UsageTotal } from './prices'
 import {
   AgentProfile,
   CreateAgentProfileBody,
@@ -506,6 +507,34 @@ export const methods = {
   ),
   /** The models a provider would list with these settings, unsaved: the form's Test connection. */
   'providers.test': method(TestProviderBody, ProviderTestResult),
+  /** A provider's prices by model: the person's own, and the defaults that apply at its endpoint. */
+  'prices.list': method(
+    Type.Object({ providerId: Id }, { additionalProperties: false }),
+    Type.Array(ModelPriceEntry),
+  ),
+  /** States a model's price for a provider; its later responses are costed at it. The list after. */
+  'prices.set': method(
+    Type.Object(
+      { providerId: Id, model: Type.String({ minLength: 1, maxLength: 200 }), price: ModelPrice },
+      { additionalProperties: false },
+    ),
+    Type.Array(ModelPriceEntry),
+  ),
+  /** Forgets the person's price of a model (the default applies again, where there is one). The list after. */
+  'prices.reset': method(
+    Type.Object(
+      { providerId: Id, model: Type.String({ minLength: 1, maxLength: 200 }) },
+      { additionalProperties: false },
+    ),
+    Type.Array(ModelPriceEntry),
+  ),
+  /** Tokens and cost of the last `days` days (today included): per day, the costliest chats, the total. */
+  'usage.report': method(
+    Type.Object({ days: Type.Integer({ minimum: 1, maximum: 366 }) }, { additionalProperties: false }),
+    UsageReport,
+  ),
+  /** A chat's tokens and cost, its subagents' included. */
+  'usage.chat': method(Type.Object({ chatId: Id }, { additionalProperties: false }), UsageTotal),
   'agents.list': method(Empty, Type.Array(AgentProfile)),
   'agents.create': method(CreateAgentProfileBody, AgentProfile),
   'agents.update': method(UpdateAgentProfileBody, AgentProfile),

@@ -33,11 +33,13 @@ import { FreshnessRepository } from '../db/freshness-repository'
 import { InstructionFilesRepository } from '../db/instruction-files-repository'
 import { McpOAuthCredentialsRepository } from '../db/mcp-oauth-credentials-repository'
 import { McpServersRepository } from '../db/mcp-servers-repository'
+import { ModelPricesRepository } from '../db/model-prices-repository'
 import { PermissionRulesRepository } from '../db/permission-rules-repository'
 import { ProvidersRepository } from '../db/providers-repository'
 import { RunningCommandsRepository } from '../db/running-commands-repository'
 import { ToolServicesRepository } from '../db/tool-services-repository'
 import { ToolSettingsRepository } from '../db/tool-settings-repository'
+import { UsageRepository } from '../db/usage-repository'
 import { hooksFileIn } from '../hooks/hook-files'
 import { HookService } from '../hooks/hook-service'
 import { postToolUseHook, preToolUseHook } from '../hooks/tool-hooks'
@@ -48,6 +50,7 @@ import { EditDiagnostics } from '../lsp/edit-diagnostics'
 import { LanguageServerService } from '../lsp/language-servers'
 import { PreferencesService } from '../preferences/preferences-service'
 import { ProviderImageGenerator } from '../providers/image-generation'
+import { PriceService } from '../providers/price-service'
 import { ProviderService, type SecretStore } from '../providers/provider-service'
 import type { RetryPolicy } from '../providers/retry'
 import { builtinTools } from '../tools/builtin'
@@ -134,6 +137,10 @@ export interface Atelier {
   services: ToolServiceService
   customTools: CustomToolService
   providers: ProviderService
+  /** What models cost: the person's prices and the defaults. */
+  prices: PriceService
+  /** Tokens and costs added up by chat, day and period. */
+  usage: UsageRepository
   profiles: AgentProfileService
   /** Turns: started, retried, stopped; the conversation with its calls. */
   agent: TurnService
@@ -186,6 +193,8 @@ export function createAtelier({
   const sealed = new SealedSecrets(new LocalSecretStore(dataDir))
   const toolSettings = new ToolSettingsService(registry, new ToolSettingsRepository(db), Date.now, sealed)
   const providers = new ProviderService(new ProvidersRepository(db), events, secrets, env)
+  const prices = new PriceService(new ModelPricesRepository(db), new ProvidersRepository(db))
+  const usage = new UsageRepository(db)
   const sandbox = new CommandSandbox({
     settings: () => preferences.get().sandbox,
     protectedPaths: () => preferences.get().protectedPaths,
@@ -399,6 +408,7 @@ export function createAtelier({
         },
       }),
     ...(retry && { retry }),
+    prices,
   })
   const info = { name: PRODUCT_NAME, version: APP_VERSION, dataDir, home }
   const handlers = createHandlers({
@@ -416,6 +426,8 @@ export function createAtelier({
     preferences,
     toolSettings,
     providers,
+    prices,
+    usage,
     profiles,
     agent,
     projection,
@@ -441,6 +453,8 @@ export function createAtelier({
     services,
     customTools,
     providers,
+    prices,
+    usage,
     profiles,
     agent,
     projection,

@@ -12,10 +12,12 @@ import { listFolders, recentFolders } from '../chats/folders'
 import type { CheckpointService } from '../checkpoints/checkpoint-service'
 import type { SlashCommandService } from '../commands/slash-command-service'
 import type { ChatSearchRepository } from '../db/chat-search-repository'
+import type { UsageRepository } from '../db/usage-repository'
 import type { HookService } from '../hooks/hook-service'
 import type { LanguageServerService } from '../lsp/language-servers'
 import type { PreferencesService } from '../preferences/preferences-service'
 import type { ProviderImageGenerator } from '../providers/image-generation'
+import type { PriceService } from '../providers/price-service'
 import type { ProviderService } from '../providers/provider-service'
 import type { CustomToolService } from '../tools/custom/custom-tool-service'
 import type { McpCatalog } from '../tools/mcp/mcp-catalog'
@@ -35,6 +37,8 @@ export interface HandlerServices {
   preferences: PreferencesService
   toolSettings: ToolSettingsService
   providers: ProviderService
+  prices: PriceService
+  usage: UsageRepository
   profiles: AgentProfileService
   agent: TurnService
   projection: ToolProjectionService
@@ -72,6 +76,8 @@ export function createHandlers({
   preferences,
   toolSettings,
   providers,
+  prices,
+  usage,
   profiles,
   agent,
   projection,
@@ -154,6 +160,11 @@ export function createHandlers({
     'providers.delete': (request) => providers.delete(request),
     'providers.models': (request) => providers.models(request),
     'providers.test': (request) => providers.test(request),
+    'prices.list': (request) => prices.list(request),
+    'prices.set': (request) => prices.set(request),
+    'prices.reset': (request) => prices.reset(request),
+    'usage.report': ({ days }) => usage.report(days),
+    'usage.chat': ({ chatId }) => usage.chat(chatId),
     'agents.list': () => profiles.list(),
     'agents.create': (request) => profiles.create(request),
     'agents.update': (request) => profiles.update(request),
