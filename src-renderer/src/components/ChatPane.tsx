@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import type { AtelierApi } from '../../../src-shared/api'
 import { type ApprovalMode, DEFAULT_APPROVAL_MODE } from '../../../src-shared/approvals'
 import type { Chat } from '../../../src-shared/contract'
@@ -10,7 +10,7 @@ import { ChatBody } from './chat/ChatBody'
 import { type ChatChanges, ChatHeader } from './chat/ChatHeader'
 import { ChatIcon } from './chat/ChatIcon'
 import { ChatContext } from './chat/chat-context'
-import type { RevealedMessage } from './chat/conversation'
+import { conversationUsage, type RevealedMessage } from './chat/conversation'
 import { ModelPicker } from './chat/ModelPicker'
 import { TrustNotice } from './chat/TrustNotice'
 import { useConversation } from './chat/useConversation'
@@ -134,6 +134,8 @@ function ChatSession({
     provider?.contextWindow,
   ])
   const conversation = useConversation(api, chat.id, contextKey, fresh)
+  const { messages, calls } = conversation.state
+  const usage = useMemo(() => conversationUsage(messages, calls), [messages, calls])
 
   return (
     <section className="chat-view" aria-labelledby="chat-title">
@@ -143,6 +145,7 @@ function ChatSession({
         agents={agents}
         approvalMode={approvalMode}
         context={conversation.state.context}
+        usage={usage}
         running={conversation.running}
         onCompact={conversation.compact}
         onConfigure={configure}
