@@ -43,6 +43,8 @@ import {
   AgentProfile,
   CreateAgentProfileBody,
   CreateProviderBody,
+  DetectedServer,
+  DetectLocalBody,
   ProviderInfo,
   ProvidersList,
   ProviderTestResult,
@@ -507,6 +509,11 @@ export const methods = {
   ),
   /** The models a provider would list with these settings, unsaved: the form's Test connection. */
   'providers.test': method(TestProviderBody, ProviderTestResult),
+  /**
+   * The model servers running on this computer (Ollama, LM Studio, llama.cpp, vLLM), probed on
+   * 127.0.0.1 only, with their models: the provider form's Detect local servers.
+   */
+  'providers.detectLocal': method(DetectLocalBody, Type.Array(DetectedServer)),
   /** A provider's prices by model: the person's own, and the defaults that apply at its endpoint. */
   'prices.list': method(
     Type.Object({ providerId: Id }, { additionalProperties: false }),

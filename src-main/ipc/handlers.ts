@@ -17,6 +17,7 @@ import type { HookService } from '../hooks/hook-service'
 import type { LanguageServerService } from '../lsp/language-servers'
 import type { PreferencesService } from '../preferences/preferences-service'
 import type { ProviderImageGenerator } from '../providers/image-generation'
+import { detectLocalServers } from '../providers/local-servers'
 import type { PriceService } from '../providers/price-service'
 import type { ProviderService } from '../providers/provider-service'
 import type { CustomToolService } from '../tools/custom/custom-tool-service'
@@ -160,6 +161,7 @@ export function createHandlers({
     'providers.delete': (request) => providers.delete(request),
     'providers.models': (request) => providers.models(request),
     'providers.test': (request) => providers.test(request),
+    'providers.detectLocal': ({ ports }) => detectLocalServers(ports),
     'prices.list': (request) => prices.list(request),
     'prices.set': (request) => prices.set(request),
     'prices.reset': (request) => prices.reset(request),

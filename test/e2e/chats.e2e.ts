@@ -128,7 +128,7 @@ describe('the renderer in Chromium, served by the web host', () => {
       permissions: ['add', 'list', 'onChanged', 'remove', 'update'],
       preferences: ['get', 'onChanged', 'update'],
       prices: ['list', 'reset', 'set'],
-      providers: ['create', 'delete', 'list', 'models', 'onChanged', 'test', 'update'],
+      providers: ['create', 'delete', 'detectLocal', 'list', 'models', 'onChanged', 'test', 'update'],
       sandbox: ['status'],
       services: ['add', 'broker', 'connect', 'list', 'onChanged', 'remove', 'setBroker', 'setEnabled'],
       tools: ['list', 'run', 'stop', 'update'],
