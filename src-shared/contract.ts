@@ -38,6 +38,7 @@ import { HookEntry, HookEvent, HookImport, HookRun, HookScope } from './hooks'
 import { InstructionFileInfo, InstructionSettings } from './instructions'
 import { McpServerInfo, McpServerInput, McpServerStatus, McpSignIn } from './mcp'
 import { McpGetPromptRequest, McpRenderedPrompt, McpServerPrompts, McpServerResources } from './mcp-catalog'
+import { NotificationSettings } from './notifications'
 import { ModelPrice, ModelPriceEntry, UsageReport, UsageTotal } from './prices'
 import {
   AgentProfile,
@@ -142,6 +143,8 @@ export const Preferences = Type.Object({
   subagentDepth: Type.Union([Type.Literal(1), Type.Literal(2)]),
   /** Language servers: which run, how long an edit waits for their diagnostics, the person's own. */
   codeIntelligence: CodeIntelligenceSettings,
+  /** Which turn events raise a desktop notification while the window is not in front. */
+  notifications: NotificationSettings,
 })
 export type Preferences = Static<typeof Preferences>
 

@@ -21,7 +21,7 @@ import '../settings.css'
 type SectionId = SettingsSection
 
 const SECTIONS: SectionTab<SectionId>[] = [
-  { id: 'appearance', label: 'Appearance', description: 'Theme, turns, about' },
+  { id: 'appearance', label: 'Appearance', description: 'Theme, turns, notifications' },
   { id: 'tools', label: 'Tools', description: 'Switches, parameters, playground' },
   { id: 'permissions', label: 'Permissions', description: 'Rules, protected paths' },
   { id: 'sandbox', label: 'Sandbox', description: 'What commands may reach' },
