@@ -219,8 +219,7 @@ app.whenReady().then(() => {
     callback(permission === 'notifications' && isAppUrl(details.requestingUrl)),
   )
   session.defaultSession.setPermissionCheckHandler(
-    (_contents, permission, requestingOrigin) =>
-      permission === 'notifications' && isAppUrl(requestingOrigin),
+    (_contents, permission, requestingOrigin) => permission === 'notifications' && isAppUrl(requestingOrigin),
   )
   protocol.handle(APP_SCHEME, async (request) => {
     const url = new URL(request.url)

@@ -45,7 +45,6 @@ import {
   CreateAgentProfileBody,
   CreateProviderBody,
   DetectedServer,
-  DetectLocalBody,
   ProviderInfo,
   ProvidersList,
   ProviderTestResult,
@@ -516,7 +515,7 @@ export const methods = {
    * The model servers running on this computer (Ollama, LM Studio, llama.cpp, vLLM), probed on
    * 127.0.0.1 only, with their models: the provider form's Detect local servers.
    */
-  'providers.detectLocal': method(DetectLocalBody, Type.Array(DetectedServer)),
+  'providers.detectLocal': method(Empty, Type.Array(DetectedServer)),
   /** A provider's prices by model: the person's own, and the defaults that apply at its endpoint. */
   'prices.list': method(
     Type.Object({ providerId: Id }, { additionalProperties: false }),

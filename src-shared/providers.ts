@@ -229,27 +229,6 @@ export const LocalServerKind = Type.Union([
 ])
 export type LocalServerKind = Static<typeof LocalServerKind>
 
-const Port = Type.Integer({ minimum: 1, maximum: 65_535 })
-
-/** Where to look: each server's port, its usual one unless given. The host is always 127.0.0.1. */
-export const DetectLocalBody = Type.Object(
-  {
-    ports: Type.Optional(
-      Type.Object(
-        {
-          ollama: Type.Optional(Port),
-          'lm-studio': Type.Optional(Port),
-          'llama-cpp': Type.Optional(Port),
-          vllm: Type.Optional(Port),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-  },
-  { additionalProperties: false },
-)
-export type DetectLocalBody = Static<typeof DetectLocalBody>
-
 /** A local server that answered: its OpenAI-compatible base URL and the models it lists. */
 export const DetectedServer = Type.Object({
   server: LocalServerKind,

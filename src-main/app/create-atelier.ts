@@ -3,6 +3,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import packageJson from '../../package.json'
 import type { Chat, EventPayload } from '../../src-shared/contract'
+import type { LocalServerKind } from '../../src-shared/providers'
 import { AgentProfileService } from '../agent/agent-profiles'
 import { readAttachments } from '../agent/attachments'
 import { ContextService } from '../agent/context/context-service'
@@ -96,6 +97,8 @@ export interface AtelierOptions {
   env?: NodeJS.ProcessEnv
   /** The OS folder dialog (Electron's); without it the renderer browses folders itself. */
   pickFolder?: () => Promise<string | null>
+  /** Where Detect local servers looks, by server: each one's usual port unless given (tests give their own). */
+  localServerPorts?: Partial<Record<LocalServerKind, number>>
   /** How provider failures are retried (tests shorten the waits). */
   retry?: RetryPolicy
   /**
@@ -172,6 +175,7 @@ export function createAtelier({
   secrets,
   env,
   pickFolder,
+  localServerPorts,
   retry,
   hasUI = false,
   spawnToolHost,
@@ -420,6 +424,7 @@ export function createAtelier({
     services,
     customTools,
     ...(pickFolder && { pickFolder }),
+    ...(localServerPorts && { localServerPorts }),
     info,
     chats,
     chatSearch,

@@ -1,5 +1,6 @@
 import type { AppInfo } from '../../src-shared/contract'
 import { AtelierError, errorMessage } from '../../src-shared/errors'
+import type { LocalServerKind } from '../../src-shared/providers'
 import type { AgentProfileService } from '../agent/agent-profiles'
 import type { ContextService } from '../agent/context/context-service'
 import type { FolderMentions } from '../agent/mentions'
@@ -65,6 +66,8 @@ export interface HandlerServices {
   customTools: CustomToolService
   /** The OS folder dialog; only the desktop app has one. */
   pickFolder?: () => Promise<string | null>
+  /** Where Detect local servers looks, by server: each one's usual port unless given (tests give their own). */
+  localServerPorts?: Partial<Record<LocalServerKind, number>>
   /** Whose settings the calls read and write. */
   user: string
 }
@@ -98,6 +101,7 @@ export function createHandlers({
   services,
   customTools,
   pickFolder,
+  localServerPorts,
   user,
 }: HandlerServices): ContractHandlers {
   return {
@@ -161,7 +165,7 @@ export function createHandlers({
     'providers.delete': (request) => providers.delete(request),
     'providers.models': (request) => providers.models(request),
     'providers.test': (request) => providers.test(request),
-    'providers.detectLocal': ({ ports }) => detectLocalServers(ports),
+    'providers.detectLocal': () => detectLocalServers(localServerPorts),
     'prices.list': (request) => prices.list(request),
     'prices.set': (request) => prices.set(request),
     'prices.reset': (request) => prices.reset(request),
