@@ -1,57 +1,29 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { Server } from 'node:http'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { detectLocalServers, loopbackUrl } from '../../../src-main/providers/local-servers'
-
-type Routes = Record<string, (body: string) => unknown>
-
-/** A real HTTP server on a free loopback port answering JSON by path; anything else is a 404. */
-async function fakeServer(routes: Routes, contentType = 'application/json'): Promise<Server> {
-  const server = createServer((request, response) => {
-    let body = ''
-    request.on('data', (chunk) => {
-      body += chunk
-    })
-    request.on('end', () => {
-      const route = routes[request.url ?? '']
-      if (!route) return response.writeHead(404).end()
-      const answer = route(body)
-      response.writeHead(200, { 'content-type': contentType })
-      response.end(typeof answer === 'string' ? answer : JSON.stringify(answer))
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return server
-}
-
-const portOf = (server: Server) => (server.address() as AddressInfo).port
-
-/** A port nothing listens on: one just freed. */
-async function closedPort(): Promise<number> {
-  const server = await fakeServer({})
-  const port = portOf(server)
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
+import {
+  closedPort,
+  ollamaRoutes,
+  portOf,
+  type Routes,
+  startFakeServer,
+  stopServer,
+} from '../../support/fake-local-servers'
 
 describe('detectLocalServers', () => {
   const servers: Server[] = []
   afterEach(async () => {
     vi.restoreAllMocks()
-    await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))))
+    await Promise.all(servers.splice(0).map(stopServer))
   })
   const start = async (routes: Routes, contentType?: string) => {
-    const server = await fakeServer(routes, contentType)
+    const server = await startFakeServer(routes, contentType)
     servers.push(server)
     return portOf(server)
   }
 
   it('lists the servers that answer, with their models and context lengths, and only those', async () => {
-    const ollama = await start({
-      '/api/tags': () => ({ models: [{ name: 'llama3.2:3b', size: 1 }, { name: 'qwen3:8b' }] }),
-      '/api/show': (body) =>
-        JSON.parse(body).model === 'llama3.2:3b' ? { model_info: { 'llama.context_length': 131072 } } : {},
-    })
+    const ollama = await start(ollamaRoutes(['llama3.2:3b', 'qwen3:8b'], { 'llama3.2:3b': 131072 }))
     const vllm = await start({
       '/v1/models': () => ({ object: 'list', data: [{ id: 'Qwen/Qwen3-8B', max_model_len: 32768 }] }),
     })
