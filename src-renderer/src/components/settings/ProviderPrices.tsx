@@ -40,11 +40,13 @@ export function ProviderPrices({ api, provider }: { api: AtelierApi; provider: P
   const [draft, setDraft] = useState<Draft>(EMPTY)
   const [error, setError] = useState<string>()
 
+  // Which defaults apply depends on where the provider points: asked again when that changes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the kind and address decide the list
   useEffect(() => {
     api.prices
       .list({ providerId: provider.id })
       .then(setEntries, (failure: unknown) => setError(errorMessage(failure)))
-  }, [api, provider.id])
+  }, [api, provider.id, provider.kind, provider.baseUrl])
 
   async function change(run: () => Promise<ModelPriceEntry[]>) {
     try {
