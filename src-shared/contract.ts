@@ -39,7 +39,7 @@ import { InstructionFileInfo, InstructionSettings } from './instructions'
 import { McpServerInfo, McpServerInput, McpServerStatus, McpSignIn } from './mcp'
 import { McpGetPromptRequest, McpRenderedPrompt, McpServerPrompts, McpServerResources } from './mcp-catalog'
 import { NotificationSettings } from './notifications'
-import { ModelPrice, ModelPriceEntry, UsageReport, UsageTotal } from './prices'
+import { ModelPrice, ModelPriceEntry } from './prices'
 import {
   AgentProfile,
   CreateAgentProfileBody,
@@ -57,6 +57,7 @@ import { SandboxInfo, SandboxSettings } from './sandbox'
 import { ToolCallResult, ToolCallState } from './tool-calls'
 import { BrokerInfo, BrokerInput, ToolServiceInfo } from './tool-services'
 import { ToolSettingsDescriptor, ToolSettingsListResponse, UpdateToolSettingsBody } from './tools'
+import { UsageReport, UsageTotal } from './usage'
 import { SEARCH_ENGINES } from './web-search'
 
 export { ChatMode }

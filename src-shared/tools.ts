@@ -6,8 +6,8 @@ import { type Static, Type } from '@sinclair/typebox'
 import { FileDiagnostic } from './code-intelligence'
 import { TOOL_ERROR_TYPES } from './errors'
 import { PlanContinueMode, PlanStep } from './plans'
-import { UsageTotal } from './prices'
 import { SandboxReport } from './sandbox'
+import { UsageTotal } from './usage'
 
 /** A JSON Schema object, as sent to providers. Built-in tools author it with TypeBox. */
 export type JsonSchema = Record<string, unknown>

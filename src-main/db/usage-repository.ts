@@ -1,4 +1,4 @@
-import type { ChatUsage, DayUsage, UsageReport, UsageTotal } from '../../src-shared/prices'
+import type { ChatUsage, DayUsage, UsageReport, UsageTotal } from '../../src-shared/usage'
 import type { Database } from './database'
 
 /** How many chats a report names: the costliest, enough to see where the money went. */

@@ -1,4 +1,4 @@
-import type { UsageTotal } from '../../../../src-shared/prices'
+import type { UsageTotal } from '../../../../src-shared/usage'
 import { costText, shortTokens, usageText } from './tokens'
 
 /**

@@ -18,9 +18,9 @@ import type {
 import type { ChatSearchResult } from '../../../../src-shared/contract'
 import type { ErrorCode } from '../../../../src-shared/errors'
 import type { PlanStep } from '../../../../src-shared/plans'
-import { addUsage, NO_USAGE, responseTotal, type UsageTotal } from '../../../../src-shared/prices'
 import { isFinished, type ToolCallResult, type ToolCallState } from '../../../../src-shared/tool-calls'
 import type { OutputReport, PartialReport } from '../../../../src-shared/tools'
+import { addUsage, NO_USAGE, responseTotal, type UsageTotal } from '../../../../src-shared/usage'
 import type { ComposerAttachment } from './attachments'
 
 /** A call's result as its card shows it. */

@@ -1,5 +1,5 @@
 import type { ContextStatus } from '../../../../src-shared/agent'
-import { dollarsText, type UsageTotal } from '../../../../src-shared/prices'
+import { dollarsText, type UsageTotal } from '../../../../src-shared/usage'
 
 /** Drops a trailing ".0" (and any zeros after the point): 16.0 → "16", 1.50 → "1.5". */
 function trim(value: string): string {

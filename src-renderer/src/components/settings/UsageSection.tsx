@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react'
 import type { AtelierApi } from '../../../../src-shared/api'
-import type { UsageReport, UsageTotal } from '../../../../src-shared/prices'
+import type { UsageReport, UsageTotal } from '../../../../src-shared/usage'
 import { errorMessage } from '../../errors'
 import { costText, fullTokens } from '../chat/tokens'
 
