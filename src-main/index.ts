@@ -213,8 +213,14 @@ app.whenReady().then(() => {
     app.exit(1)
     return
   }
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
-  session.defaultSession.setPermissionCheckHandler(() => false)
+  // One permission, for our own page only: notifications (a turn finished, failed or waits for the
+  // person while the window is behind others). Every other request is refused.
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, callback, details) =>
+    callback(permission === 'notifications' && isAppUrl(details.requestingUrl)),
+  )
+  session.defaultSession.setPermissionCheckHandler(
+    (_contents, permission, requestingOrigin) => permission === 'notifications' && isAppUrl(requestingOrigin),
+  )
   protocol.handle(APP_SCHEME, async (request) => {
     const url = new URL(request.url)
     const file = url.host === APP_HOST ? await readStaticFile(RENDERER_DIR, url.pathname) : undefined

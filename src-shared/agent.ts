@@ -38,6 +38,11 @@ export const Usage = Type.Object({
   outputTokens: Type.Number(),
   /** Input tokens the provider read from its prompt cache, where it says. */
   cachedTokens: Type.Optional(Type.Number()),
+  /**
+   * What the response cost in US dollars, at the model's price when it was answered (see
+   * src-shared/prices.ts); absent where no price was known: never guessed.
+   */
+  costUsd: Type.Optional(Type.Number()),
 })
 export type Usage = Static<typeof Usage>
 

@@ -38,10 +38,13 @@ import { HookEntry, HookEvent, HookImport, HookRun, HookScope } from './hooks'
 import { InstructionFileInfo, InstructionSettings } from './instructions'
 import { McpServerInfo, McpServerInput, McpServerStatus, McpSignIn } from './mcp'
 import { McpGetPromptRequest, McpRenderedPrompt, McpServerPrompts, McpServerResources } from './mcp-catalog'
+import { NotificationSettings } from './notifications'
+import { ModelPrice, ModelPriceEntry } from './prices'
 import {
   AgentProfile,
   CreateAgentProfileBody,
   CreateProviderBody,
+  DetectedServer,
   ProviderInfo,
   ProvidersList,
   ProviderTestResult,
@@ -54,6 +57,7 @@ import { SandboxInfo, SandboxSettings } from './sandbox'
 import { ToolCallResult, ToolCallState } from './tool-calls'
 import { BrokerInfo, BrokerInput, ToolServiceInfo } from './tool-services'
 import { ToolSettingsDescriptor, ToolSettingsListResponse, UpdateToolSettingsBody } from './tools'
+import { UsageReport, UsageTotal } from './usage'
 import { SEARCH_ENGINES } from './web-search'
 
 export { ChatMode }
@@ -148,6 +152,8 @@ export const Preferences = Type.Object({
   subagentDepth: Type.Union([Type.Literal(1), Type.Literal(2)]),
   /** Language servers: which run, how long an edit waits for their diagnostics, the person's own. */
   codeIntelligence: CodeIntelligenceSettings,
+  /** Which turn events raise a desktop notification while the window is not in front. */
+  notifications: NotificationSettings,
 })
 export type Preferences = Static<typeof Preferences>
 
@@ -572,6 +578,39 @@ export const methods = {
   ),
   /** The models a provider would list with these settings, unsaved: the form's Test connection. */
   'providers.test': method(TestProviderBody, ProviderTestResult),
+  /**
+   * The model servers running on this computer (Ollama, LM Studio, llama.cpp, vLLM), probed on
+   * 127.0.0.1 only, with their models: the provider form's Detect local servers.
+   */
+  'providers.detectLocal': method(Empty, Type.Array(DetectedServer)),
+  /** A provider's prices by model: the person's own, and the defaults that apply at its endpoint. */
+  'prices.list': method(
+    Type.Object({ providerId: Id }, { additionalProperties: false }),
+    Type.Array(ModelPriceEntry),
+  ),
+  /** States a model's price for a provider; its later responses are costed at it. The list after. */
+  'prices.set': method(
+    Type.Object(
+      { providerId: Id, model: Type.String({ minLength: 1, maxLength: 200 }), price: ModelPrice },
+      { additionalProperties: false },
+    ),
+    Type.Array(ModelPriceEntry),
+  ),
+  /** Forgets the person's price of a model (the default applies again, where there is one). The list after. */
+  'prices.reset': method(
+    Type.Object(
+      { providerId: Id, model: Type.String({ minLength: 1, maxLength: 200 }) },
+      { additionalProperties: false },
+    ),
+    Type.Array(ModelPriceEntry),
+  ),
+  /** Tokens and cost of the last `days` days (today included): per day, the costliest chats, the total. */
+  'usage.report': method(
+    Type.Object({ days: Type.Integer({ minimum: 1, maximum: 366 }) }, { additionalProperties: false }),
+    UsageReport,
+  ),
+  /** A chat's tokens and cost, its subagents' included. */
+  'usage.chat': method(Type.Object({ chatId: Id }, { additionalProperties: false }), UsageTotal),
   'agents.list': method(Empty, Type.Array(AgentProfile)),
   'agents.create': method(CreateAgentProfileBody, AgentProfile),
   'agents.update': method(UpdateAgentProfileBody, AgentProfile),

@@ -219,3 +219,28 @@ export const UpdateAgentProfileBody = Type.Object(
   { additionalProperties: false },
 )
 export type UpdateAgentProfileBody = Static<typeof UpdateAgentProfileBody>
+
+/** The local model servers Atelier looks for, each at its usual port on this computer. */
+export const LocalServerKind = Type.Union([
+  Type.Literal('ollama'),
+  Type.Literal('lm-studio'),
+  Type.Literal('llama-cpp'),
+  Type.Literal('vllm'),
+])
+export type LocalServerKind = Static<typeof LocalServerKind>
+
+/** A local server that answered: its OpenAI-compatible base URL and the models it lists. */
+export const DetectedServer = Type.Object({
+  server: LocalServerKind,
+  /** Its product's name: "Ollama", "LM Studio"… */
+  name: Type.String(),
+  baseUrl: Type.String(),
+  models: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      /** The context window in tokens, where the server lists it. */
+      contextLength: Type.Optional(Type.Integer()),
+    }),
+  ),
+})
+export type DetectedServer = Static<typeof DetectedServer>

@@ -7,6 +7,7 @@ import { FileDiagnostic } from './code-intelligence'
 import { TOOL_ERROR_TYPES } from './errors'
 import { PlanContinueMode, PlanStep } from './plans'
 import { SandboxReport } from './sandbox'
+import { UsageTotal } from './usage'
 
 /** A JSON Schema object, as sent to providers. Built-in tools author it with TypeBox. */
 export type JsonSchema = Record<string, unknown>
@@ -315,7 +316,7 @@ export const ToolDisplay = Type.Union([
     agent: Type.String(),
     description: Type.String(),
     status: Type.Union([Type.Literal('completed'), Type.Literal('failed'), Type.Literal('stopped')]),
-    usage: Type.Object({ inputTokens: Type.Number(), outputTokens: Type.Number() }),
+    usage: UsageTotal,
     answer: Type.String(),
   }),
 ])

@@ -6,10 +6,11 @@
  * its questions in its parent chat's line, and stops when the call does. Its answer is the call's
  * result; its events reach the parent's stream wrapped with the call's id.
  */
-import type { ChatMessage, Turn, TurnEvent, TurnStatus, Usage } from '../../src-shared/agent'
+import type { ChatMessage, Turn, TurnEvent, TurnStatus } from '../../src-shared/agent'
 import type { ApprovalMode } from '../../src-shared/approvals'
 import type { Chat } from '../../src-shared/contract'
 import type { AgentProfile } from '../../src-shared/providers'
+import { addUsage, NO_USAGE, responseTotal, type UsageTotal } from '../../src-shared/usage'
 import type { Asker } from '../approvals/askers'
 import type { ChatService } from '../chats/chat-service'
 import type { ConversationRepository } from '../db/conversation-repository'
@@ -183,18 +184,16 @@ function lastAnswer(messages: readonly ChatMessage[]): string {
   return ''
 }
 
-/** Tokens of the child's responses, and of its own subagents' (their results carry theirs). */
-function usageOf(messages: readonly ChatMessage[]): Pick<Usage, 'inputTokens' | 'outputTokens'> {
-  let inputTokens = 0
-  let outputTokens = 0
+/** Tokens and cost of the child's responses, and of its own subagents' (their results carry theirs). */
+function usageOf(messages: readonly ChatMessage[]): UsageTotal {
+  let total = NO_USAGE
   for (const message of messages) {
-    const nested = message.parts.flatMap((part) =>
-      part.type === 'tool_result' && part.display?.kind === 'subagent' ? [part.display.usage] : [],
-    )
-    for (const usage of [message.usage, ...nested]) {
-      inputTokens += usage?.inputTokens ?? 0
-      outputTokens += usage?.outputTokens ?? 0
+    if (message.usage) total = addUsage(total, responseTotal(message.usage))
+    for (const part of message.parts) {
+      if (part.type === 'tool_result' && part.display?.kind === 'subagent') {
+        total = addUsage(total, part.display.usage)
+      }
     }
   }
-  return { inputTokens, outputTokens }
+  return total
 }

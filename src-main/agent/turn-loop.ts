@@ -19,6 +19,7 @@ import type {
   WebSearchPart,
 } from '../../src-shared/agent'
 import { type ErrorCode, errorMessage } from '../../src-shared/errors'
+import { costOf, type DefaultPrice } from '../../src-shared/prices'
 import { isContextOverflow, ProviderError } from '../providers/provider-error'
 import { type RetryPolicy, streamWithRetry } from '../providers/retry'
 import type { ModelRequest, ProviderAdapter } from '../providers/types'
@@ -41,6 +42,8 @@ export interface TurnLoopSetup {
   /** Runs each response's tool calls (and knows their state). */
   scheduler: ToolScheduler
   retry?: RetryPolicy
+  /** The model's price: each response's usage carries its cost. None known: tokens only. */
+  price?: DefaultPrice
   signal: AbortSignal
   /** Commits one message; it is in the database when this returns. */
   commit(role: MessageRole, parts: MessagePart[], usage?: Usage): ChatMessage
@@ -206,8 +209,8 @@ async function streamResponse(
           }
           break
         case 'usage':
-          usage = event.usage
-          emit(event)
+          usage = setup.price ? { ...event.usage, costUsd: costOf(event.usage, setup.price) } : event.usage
+          emit({ type: 'usage', usage })
           break
         case 'done':
           stopReason = event.stopReason

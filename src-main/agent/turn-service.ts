@@ -29,6 +29,7 @@ import { type ConversationRepository, INTERRUPTED } from '../db/conversation-rep
 import type { TurnHooks } from '../hooks/turn-hooks'
 import type { PreferencesService } from '../preferences/preferences-service'
 import { createProviderAdapter } from '../providers/adapters'
+import type { PriceService } from '../providers/price-service'
 import type { ProviderService } from '../providers/provider-service'
 import type { RetryPolicy } from '../providers/retry'
 import type { ToolExecutor } from '../tools/executor'
@@ -77,6 +78,8 @@ export interface TurnServiceDeps {
    */
   readAttachments?: (attachments: readonly Attachment[], chat: Chat) => Promise<AttachmentPart[]>
   retry?: RetryPolicy
+  /** Prices the responses of a turn's model, where a price is known. */
+  prices?: Pick<PriceService, 'priceFor'>
 }
 
 export interface TurnRequest {
@@ -451,6 +454,7 @@ export class TurnService {
         maxIterations,
         scheduler: running.scheduler,
         ...(this.deps.retry && { retry: this.deps.retry }),
+        price: this.deps.prices?.priceFor(provider),
         signal: controller.signal,
         commit: (role, parts, usage) => {
           closing()

@@ -3,6 +3,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import packageJson from '../../package.json'
 import type { Chat, EventPayload } from '../../src-shared/contract'
+import type { LocalServerKind } from '../../src-shared/providers'
 import { AgentProfileService } from '../agent/agent-profiles'
 import { readAttachments } from '../agent/attachments'
 import { ContextService } from '../agent/context/context-service'
@@ -35,11 +36,13 @@ import { FreshnessRepository } from '../db/freshness-repository'
 import { InstructionFilesRepository } from '../db/instruction-files-repository'
 import { McpOAuthCredentialsRepository } from '../db/mcp-oauth-credentials-repository'
 import { McpServersRepository } from '../db/mcp-servers-repository'
+import { ModelPricesRepository } from '../db/model-prices-repository'
 import { PermissionRulesRepository } from '../db/permission-rules-repository'
 import { ProvidersRepository } from '../db/providers-repository'
 import { RunningCommandsRepository } from '../db/running-commands-repository'
 import { ToolServicesRepository } from '../db/tool-services-repository'
 import { ToolSettingsRepository } from '../db/tool-settings-repository'
+import { UsageRepository } from '../db/usage-repository'
 import { hooksFileIn } from '../hooks/hook-files'
 import { HookService } from '../hooks/hook-service'
 import { postToolUseHook, preToolUseHook } from '../hooks/tool-hooks'
@@ -50,6 +53,7 @@ import { EditDiagnostics } from '../lsp/edit-diagnostics'
 import { LanguageServerService } from '../lsp/language-servers'
 import { PreferencesService } from '../preferences/preferences-service'
 import { ProviderImageGenerator } from '../providers/image-generation'
+import { PriceService } from '../providers/price-service'
 import { ProviderService, type SecretStore } from '../providers/provider-service'
 import type { RetryPolicy } from '../providers/retry'
 import { builtinTools } from '../tools/builtin'
@@ -95,6 +99,8 @@ export interface AtelierOptions {
   env?: NodeJS.ProcessEnv
   /** The OS folder dialog (Electron's); without it the renderer browses folders itself. */
   pickFolder?: () => Promise<string | null>
+  /** Where Detect local servers looks, by server: each one's usual port unless given (tests give their own). */
+  localServerPorts?: Partial<Record<LocalServerKind, number>>
   /** How provider failures are retried (tests shorten the waits). */
   retry?: RetryPolicy
   /**
@@ -138,6 +144,10 @@ export interface Atelier {
   services: ToolServiceService
   customTools: CustomToolService
   providers: ProviderService
+  /** What models cost: the person's prices and the defaults. */
+  prices: PriceService
+  /** Tokens and costs added up by chat, day and period. */
+  usage: UsageRepository
   profiles: AgentProfileService
   /** Turns: started, retried, stopped; the conversation with its calls. */
   agent: TurnService
@@ -169,6 +179,7 @@ export function createAtelier({
   secrets,
   env,
   pickFolder,
+  localServerPorts,
   retry,
   hasUI = false,
   spawnToolHost,
@@ -191,6 +202,8 @@ export function createAtelier({
   const sealed = new SealedSecrets(new LocalSecretStore(dataDir))
   const toolSettings = new ToolSettingsService(registry, new ToolSettingsRepository(db), Date.now, sealed)
   const providers = new ProviderService(new ProvidersRepository(db), events, secrets, env)
+  const prices = new PriceService(new ModelPricesRepository(db), new ProvidersRepository(db))
+  const usage = new UsageRepository(db)
   const sandbox = new CommandSandbox({
     settings: () => preferences.get().sandbox,
     protectedPaths: () => preferences.get().protectedPaths,
@@ -405,6 +418,7 @@ export function createAtelier({
         },
       }),
     ...(retry && { retry }),
+    prices,
   })
   const chatFiles = new ChatFiles({
     chats,
@@ -423,6 +437,7 @@ export function createAtelier({
     services,
     customTools,
     ...(pickFolder && { pickFolder }),
+    ...(localServerPorts && { localServerPorts }),
     info,
     chats,
     chatSearch,
@@ -430,6 +445,8 @@ export function createAtelier({
     preferences,
     toolSettings,
     providers,
+    prices,
+    usage,
     profiles,
     agent,
     projection,
@@ -456,6 +473,8 @@ export function createAtelier({
     services,
     customTools,
     providers,
+    prices,
+    usage,
     profiles,
     agent,
     projection,

@@ -540,6 +540,25 @@ export const migrations: readonly Migration[] = [
     sql: CHAT_SEARCH_SCHEMA,
   },
   {
+    version: 27,
+    name: 'model prices',
+    sql: `
+      -- The person's price of a model of a provider, in US dollars per million tokens: it wins over
+      -- the defaults in src-shared/prices.ts. A response's cost is kept in its usage when answered.
+      CREATE TABLE model_prices (
+        provider_id TEXT NOT NULL REFERENCES providers (id) ON DELETE CASCADE,
+        model TEXT NOT NULL,
+        input REAL NOT NULL,
+        cached_input REAL NOT NULL,
+        output REAL NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (provider_id, model)
+      );
+      -- Usage per day reads messages by when they were written.
+      CREATE INDEX messages_with_usage_by_time ON messages (created_at) WHERE usage IS NOT NULL;
+    `,
+  },
+  {
     version: 28,
     name: "tool services' last errors",
     sql: `

@@ -1,5 +1,6 @@
 import type { AppInfo } from '../../src-shared/contract'
 import { AtelierError, errorMessage } from '../../src-shared/errors'
+import type { LocalServerKind } from '../../src-shared/providers'
 import type { AgentProfileService } from '../agent/agent-profiles'
 import type { ContextService } from '../agent/context/context-service'
 import type { FolderMentions } from '../agent/mentions'
@@ -13,10 +14,13 @@ import { listFolders, recentFolders } from '../chats/folders'
 import type { CheckpointService } from '../checkpoints/checkpoint-service'
 import type { SlashCommandService } from '../commands/slash-command-service'
 import type { ChatSearchRepository } from '../db/chat-search-repository'
+import type { UsageRepository } from '../db/usage-repository'
 import type { HookService } from '../hooks/hook-service'
 import type { LanguageServerService } from '../lsp/language-servers'
 import type { PreferencesService } from '../preferences/preferences-service'
 import type { ProviderImageGenerator } from '../providers/image-generation'
+import { detectLocalServers } from '../providers/local-servers'
+import type { PriceService } from '../providers/price-service'
 import type { ProviderService } from '../providers/provider-service'
 import type { CustomToolService } from '../tools/custom/custom-tool-service'
 import type { McpCatalog } from '../tools/mcp/mcp-catalog'
@@ -37,6 +41,8 @@ export interface HandlerServices {
   preferences: PreferencesService
   toolSettings: ToolSettingsService
   providers: ProviderService
+  prices: PriceService
+  usage: UsageRepository
   profiles: AgentProfileService
   agent: TurnService
   projection: ToolProjectionService
@@ -62,6 +68,8 @@ export interface HandlerServices {
   customTools: CustomToolService
   /** The OS folder dialog; only the desktop app has one. */
   pickFolder?: () => Promise<string | null>
+  /** Where Detect local servers looks, by server: each one's usual port unless given (tests give their own). */
+  localServerPorts?: Partial<Record<LocalServerKind, number>>
   /** Whose settings the calls read and write. */
   user: string
 }
@@ -75,6 +83,8 @@ export function createHandlers({
   preferences,
   toolSettings,
   providers,
+  prices,
+  usage,
   profiles,
   agent,
   projection,
@@ -94,6 +104,7 @@ export function createHandlers({
   services,
   customTools,
   pickFolder,
+  localServerPorts,
   user,
 }: HandlerServices): ContractHandlers {
   return {
@@ -161,6 +172,12 @@ export function createHandlers({
     'providers.delete': (request) => providers.delete(request),
     'providers.models': (request) => providers.models(request),
     'providers.test': (request) => providers.test(request),
+    'providers.detectLocal': () => detectLocalServers(localServerPorts),
+    'prices.list': (request) => prices.list(request),
+    'prices.set': (request) => prices.set(request),
+    'prices.reset': (request) => prices.reset(request),
+    'usage.report': ({ days }) => usage.report(days),
+    'usage.chat': ({ chatId }) => usage.chat(chatId),
     'agents.list': () => profiles.list(),
     'agents.create': (request) => profiles.create(request),
     'agents.update': (request) => profiles.update(request),

@@ -4,6 +4,7 @@ import { DEFAULT_CHECKPOINT_SETTINGS } from '../../src-shared/checkpoints'
 import { DEFAULT_CODE_INTELLIGENCE_SETTINGS } from '../../src-shared/code-intelligence'
 import { type MethodRequest, Preferences } from '../../src-shared/contract'
 import { DEFAULT_INSTRUCTION_SETTINGS } from '../../src-shared/instructions'
+import { DEFAULT_NOTIFICATION_SETTINGS } from '../../src-shared/notifications'
 import { DEFAULT_SANDBOX_SETTINGS } from '../../src-shared/sandbox'
 import type { AtelierEvents } from '../core/events'
 import type { AppSettingsRepository } from '../db/app-settings-repository'
@@ -26,6 +27,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   // A subagent that delegates again multiplies cost and hides work two levels down: off unless asked for.
   subagentDepth: 1,
   codeIntelligence: DEFAULT_CODE_INTELLIGENCE_SETTINGS,
+  notifications: DEFAULT_NOTIFICATION_SETTINGS,
 }
 
 /**

@@ -58,6 +58,8 @@ const KIND_NAMES: Record<ProviderKind, string> = {
 
 /** What a turn needs to reach a model. */
 export interface ResolvedProvider {
+  /** The stored provider's id; the kind's name for one made up from the environment. */
+  id: string
   config: ProviderConfig
   model: string
   /** The provider's name, for messages. */
@@ -144,7 +146,7 @@ export class ProviderService {
   }
 
   delete({ id }: { id: string }): { id: string } {
-    if (!this.repository.delete(id)) throw notFound(id)
+    if (!this.repository.delete(id)) throw providerNotFound(id)
     this.changed()
     return { id }
   }
@@ -266,7 +268,13 @@ export class ProviderService {
         },
       )
     }
-    return { config, model: chosen, name: provider.name, contextWindow: provider.contextWindow }
+    return {
+      id: provider.id,
+      config,
+      model: chosen,
+      name: provider.name,
+      contextWindow: provider.contextWindow,
+    }
   }
 
   /**
@@ -341,7 +349,7 @@ export class ProviderService {
 
   private stored(id: string): StoredProvider {
     const provider = this.repository.get(id)
-    if (!provider) throw notFound(id)
+    if (!provider) throw providerNotFound(id)
     return provider
   }
 
@@ -415,6 +423,7 @@ async function answersChat(
   }
 }
 
-function notFound(id: string): AtelierError {
+/** The error for a provider id that names none. */
+export function providerNotFound(id: string): AtelierError {
   return new AtelierError('not_found', `No provider with id "${id}".`, { id })
 }

@@ -12,6 +12,7 @@ import { Welcome } from './components/Welcome'
 import { errorMessage } from './errors'
 import type { SettingsTarget } from './settings-navigation'
 import { applyTheme } from './theme'
+import { useTurnNotifications } from './turn-notifications'
 
 /** Settings opened at a target carry when, so opening the same target again goes there again. */
 type View = { kind: 'chat' } | { kind: 'settings'; target?: SettingsTarget & { at: number } }
@@ -125,6 +126,12 @@ export function App({ api }: { api: AtelierApi }) {
     window.addEventListener('keydown', onKeyDown)
     return () => window.removeEventListener('keydown', onKeyDown)
   }, [createChat])
+
+  const openChat = useCallback((id: string) => {
+    setSelectedId(id)
+    setView({ kind: 'chat' })
+  }, [])
+  useTurnNotifications(api, chats, preferences?.notifications, openChat)
 
   const selected = chats.find((chat) => chat.id === selectedId)
   /** Opens the chat a search result is in, scrolled to its message. */

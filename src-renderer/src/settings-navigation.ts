@@ -13,6 +13,7 @@ export type SettingsSection =
   | 'custom'
   | 'hooks'
   | 'providers'
+  | 'usage'
   | 'agents'
 
 /** Where to open Settings: a section, and in Providers, the provider to open for editing. */
@@ -34,6 +35,7 @@ export const SECTION_BY_LABEL: Record<string, SettingsSection> = {
   Hooks: 'hooks',
   'Custom tools': 'custom',
   Providers: 'providers',
+  Usage: 'usage',
   'Agent profiles': 'agents',
 }
 

@@ -131,11 +131,13 @@ describe('the renderer in Chromium, served by the web host', () => {
       ],
       permissions: ['add', 'list', 'onChanged', 'remove', 'update'],
       preferences: ['get', 'onChanged', 'update'],
-      providers: ['create', 'delete', 'list', 'models', 'onChanged', 'test', 'update'],
+      prices: ['list', 'reset', 'set'],
+      providers: ['create', 'delete', 'detectLocal', 'list', 'models', 'onChanged', 'test', 'update'],
       sandbox: ['status'],
       services: ['add', 'broker', 'connect', 'list', 'onChanged', 'remove', 'setBroker', 'setEnabled'],
       tools: ['list', 'run', 'stop', 'update'],
       turns: ['edit', 'onEvent', 'regenerate', 'retry', 'start', 'stop'],
+      usage: ['chat', 'report'],
     })
     const rejection = await page.evaluate(() =>
       window.atelier?.chats

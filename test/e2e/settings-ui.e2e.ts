@@ -425,7 +425,7 @@ describe('the settings view in Chromium, served by the web host', () => {
     // Only the selected tab is in the Tab order.
     expect(
       await page.getByRole('tab').evaluateAll((tabs) => tabs.map((t) => t.getAttribute('tabindex'))),
-    ).toEqual(['0', '-1', '-1', '-1', '-1', '-1', '-1', '-1', '-1', '-1', '-1', '-1'])
+    ).toEqual(['0', '-1', '-1', '-1', '-1', '-1', '-1', '-1', '-1', '-1', '-1', '-1', '-1'])
 
     await page.keyboard.press('ArrowDown')
     await page.getByRole('tabpanel', { name: 'Tools' }).getByRole('switch').first().waitFor()

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import type { AtelierApi } from '../../../src-shared/api'
 import { type ApprovalMode, DEFAULT_APPROVAL_MODE } from '../../../src-shared/approvals'
 import type { Chat } from '../../../src-shared/contract'
@@ -11,7 +11,7 @@ import { type ChatChanges, ChatHeader } from './chat/ChatHeader'
 import { ChatIcon } from './chat/ChatIcon'
 import { type ChatLineage, ChatLineageBar } from './chat/ChatLineageBar'
 import { ChatContext } from './chat/chat-context'
-import type { RevealedMessage } from './chat/conversation'
+import { conversationUsage, type RevealedMessage } from './chat/conversation'
 import { ModelPicker } from './chat/ModelPicker'
 import { TrustNotice } from './chat/TrustNotice'
 import { useConversation } from './chat/useConversation'
@@ -143,6 +143,8 @@ function ChatSession({
     provider?.contextWindow,
   ])
   const conversation = useConversation(api, chat.id, contextKey, fresh)
+  const { messages, calls } = conversation.state
+  const usage = useMemo(() => conversationUsage(messages, calls), [messages, calls])
 
   return (
     <section className="chat-view" aria-labelledby="chat-title">
@@ -152,6 +154,7 @@ function ChatSession({
         agents={agents}
         approvalMode={approvalMode}
         context={conversation.state.context}
+        usage={usage}
         running={conversation.running}
         onCompact={conversation.compact}
         onConfigure={configure}

@@ -15,12 +15,13 @@ import { SandboxSection } from './settings/SandboxSection'
 import { type SectionTab, SectionTabs } from './settings/SectionTabs'
 import { ServicesSection } from './settings/ServicesSection'
 import { ToolsSection } from './settings/ToolsSection'
+import { UsageSection } from './settings/UsageSection'
 import '../settings.css'
 
 type SectionId = SettingsSection
 
 const SECTIONS: SectionTab<SectionId>[] = [
-  { id: 'appearance', label: 'Appearance', description: 'Theme, turns, about' },
+  { id: 'appearance', label: 'Appearance', description: 'Theme, turns, notifications' },
   { id: 'tools', label: 'Tools', description: 'Switches, parameters, playground' },
   { id: 'permissions', label: 'Permissions', description: 'Rules, protected paths' },
   { id: 'sandbox', label: 'Sandbox', description: 'What commands may reach' },
@@ -30,7 +31,8 @@ const SECTIONS: SectionTab<SectionId>[] = [
   { id: 'services', label: 'Tool services', description: 'Broker, services, descriptors' },
   { id: 'custom', label: 'Custom tools', description: 'Your modules, trust, logs' },
   { id: 'hooks', label: 'Hooks', description: 'Your commands at lifecycle points' },
-  { id: 'providers', label: 'Providers', description: 'Models and API keys' },
+  { id: 'providers', label: 'Providers', description: 'Models, API keys, prices' },
+  { id: 'usage', label: 'Usage', description: 'Tokens and cost by day and chat' },
   { id: 'agents', label: 'Agent profiles', description: 'Prompts, tools, modes, AGENTS.md' },
 ]
 
@@ -109,6 +111,7 @@ export function SettingsView({
         editingAt={target?.at}
       />
     ),
+    usage: () => <UsageSection api={api} />,
     agents: () => <AgentProfilesSection api={api} preferences={preferences} onChange={onChange} />,
   }
 

@@ -4,6 +4,7 @@ import { DEFAULT_PROTECTED_PATHS } from '../../../src-shared/approvals'
 import { DEFAULT_CHECKPOINT_SETTINGS } from '../../../src-shared/checkpoints'
 import { DEFAULT_CODE_INTELLIGENCE_SETTINGS } from '../../../src-shared/code-intelligence'
 import { DEFAULT_INSTRUCTION_SETTINGS } from '../../../src-shared/instructions'
+import { DEFAULT_NOTIFICATION_SETTINGS } from '../../../src-shared/notifications'
 import { DEFAULT_SANDBOX_SETTINGS } from '../../../src-shared/sandbox'
 import { useTempDirs } from '../../support/temp-dir'
 
@@ -24,6 +25,7 @@ describe('PreferencesService', () => {
       subagentDepth: 1,
       instructions: DEFAULT_INSTRUCTION_SETTINGS,
       codeIntelligence: DEFAULT_CODE_INTELLIGENCE_SETTINGS,
+      notifications: DEFAULT_NOTIFICATION_SETTINGS,
     })
     first.preferences.update({ theme: 'dark', maxIterations: 12 })
     first.close()
@@ -40,6 +42,7 @@ describe('PreferencesService', () => {
         subagentDepth: 1,
         instructions: DEFAULT_INSTRUCTION_SETTINGS,
         codeIntelligence: DEFAULT_CODE_INTELLIGENCE_SETTINGS,
+        notifications: DEFAULT_NOTIFICATION_SETTINGS,
       })
     } finally {
       second.close()
@@ -100,6 +103,7 @@ describe('PreferencesService', () => {
         subagentDepth: 1,
         instructions: DEFAULT_INSTRUCTION_SETTINGS,
         codeIntelligence: DEFAULT_CODE_INTELLIGENCE_SETTINGS,
+        notifications: DEFAULT_NOTIFICATION_SETTINGS,
       })
       expect(atelier.preferences.update({ theme: 'light' })).toEqual({
         theme: 'light',
@@ -112,6 +116,7 @@ describe('PreferencesService', () => {
         subagentDepth: 1,
         instructions: DEFAULT_INSTRUCTION_SETTINGS,
         codeIntelligence: DEFAULT_CODE_INTELLIGENCE_SETTINGS,
+        notifications: DEFAULT_NOTIFICATION_SETTINGS,
       })
       expect(atelier.preferences.get()).toEqual({
         theme: 'light',
@@ -124,6 +129,7 @@ describe('PreferencesService', () => {
         subagentDepth: 1,
         instructions: DEFAULT_INSTRUCTION_SETTINGS,
         codeIntelligence: DEFAULT_CODE_INTELLIGENCE_SETTINGS,
+        notifications: DEFAULT_NOTIFICATION_SETTINGS,
       })
     } finally {
       atelier.close()

@@ -1,8 +1,9 @@
 import { memo, useDeferredValue } from 'react'
 import type { Usage } from '../../../../src-shared/agent'
 import type { ToolCallState } from '../../../../src-shared/tool-calls'
+import type { UsageTotal } from '../../../../src-shared/usage'
 import { CopyButton } from './CopyButton'
-import { type AssistantPart, responsePieces, type ShellChunk, type UsageTotal } from './conversation'
+import { type AssistantPart, responsePieces, type ShellChunk } from './conversation'
 import { MarkdownText } from './MarkdownText'
 import { focusableMessage, MessageAction, MessageActions } from './MessageActions'
 import { useMessageActionsContext } from './message-actions-context'
@@ -25,6 +26,8 @@ interface AssistantMessageProps {
   usage?: Usage | undefined
   /** What the subagents of its `task` calls used, in all (not in the context: their own). */
   subagentUsage?: UsageTotal | undefined
+  /** What its whole turn used, on the turn's last response (when the turn had more than it). */
+  turnUsage?: UsageTotal | undefined
 }
 
 function StreamingText({ text }: { text: string }) {
@@ -51,6 +54,7 @@ export const AssistantMessage = memo(function AssistantMessage({
   live,
   usage,
   subagentUsage,
+  turnUsage,
 }: AssistantMessageProps) {
   const actions = useMessageActionsContext()
   const pieces = responsePieces(parts)
@@ -120,7 +124,10 @@ export const AssistantMessage = memo(function AssistantMessage({
           />
         )}
         {usage && (
-          <span className="message-usage" title="Tokens of this response, as the provider counted them">
+          <span
+            className="message-usage"
+            title="Tokens of this response, as the provider counted them, and its cost where the model has a price"
+          >
             <span className="visually-hidden">Tokens: </span>
             {usageText(usage)}
           </span>
@@ -128,6 +135,14 @@ export const AssistantMessage = memo(function AssistantMessage({
         {subagentUsage && (
           <span className="message-usage" title="Tokens its subagents used, in their own contexts">
             subagents: {usageText(subagentUsage)}
+          </span>
+        )}
+        {turnUsage && (
+          <span
+            className="message-usage"
+            title="What the whole turn used: every response, its subagents’ included"
+          >
+            turn: {usageText(turnUsage)}
           </span>
         )}
       </MessageActions>

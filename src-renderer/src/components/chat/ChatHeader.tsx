@@ -5,11 +5,13 @@ import { APPROVAL_MODES, type ApprovalMode } from '../../../../src-shared/approv
 import type { Chat, ChatMode, MethodRequest } from '../../../../src-shared/contract'
 import { isAtelierErrorPayload } from '../../../../src-shared/errors'
 import type { AgentProfile } from '../../../../src-shared/providers'
+import type { UsageTotal } from '../../../../src-shared/usage'
 import { errorMessage } from '../../errors'
 import { APPROVAL_MODE_HINTS, APPROVAL_MODE_LABELS } from '../approval-words'
 import { CapabilitiesDialog } from './CapabilitiesDialog'
 import { ChatExportMenu } from './ChatExportMenu'
 import { ChatIcon } from './ChatIcon'
+import { ChatUsage } from './ChatUsage'
 import { CompactButton } from './CompactButton'
 import { ContextGauge } from './ContextGauge'
 import { FolderBrowserDialog } from './FolderBrowserDialog'
@@ -32,6 +34,8 @@ interface ChatHeaderProps {
   approvalMode: ApprovalMode
   /** How full the model's context is; null when not known. */
   context: ContextStatus | null
+  /** What the chat has used so far, its subagents included. */
+  usage: UsageTotal
   /** A turn runs (Compact now waits). */
   running: boolean
   onCompact(): Promise<Compaction | null>
@@ -55,6 +59,7 @@ export const ChatHeader = memo(function ChatHeader({
   agents,
   approvalMode,
   context,
+  usage,
   running,
   onCompact,
   onConfigure,
@@ -210,6 +215,7 @@ export const ChatHeader = memo(function ChatHeader({
           </span>
         </div>
         <ContextGauge context={context} />
+        <ChatUsage usage={usage} />
         <CompactButton running={running} onCompact={onCompact} onError={onError} />
         <button
           type="button"

@@ -164,6 +164,7 @@ export function MessageList({
             live={row.live}
             usage={row.usage}
             subagentUsage={row.subagentUsage}
+            turnUsage={row.turnUsage}
           />
         )
       case 'turn_end': {

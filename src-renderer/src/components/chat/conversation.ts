@@ -20,6 +20,7 @@ import type { ErrorCode } from '../../../../src-shared/errors'
 import type { PlanStep } from '../../../../src-shared/plans'
 import { isFinished, type ToolCallResult, type ToolCallState } from '../../../../src-shared/tool-calls'
 import type { OutputReport, PartialReport } from '../../../../src-shared/tools'
+import { addUsage, NO_USAGE, responseTotal, type UsageTotal } from '../../../../src-shared/usage'
 import type { ComposerAttachment } from './attachments'
 
 /** A call's result as its card shows it. */
@@ -153,9 +154,6 @@ export interface SubagentView {
   running: boolean
 }
 
-/** Tokens in and out, added up. */
-export type UsageTotal = Pick<Usage, 'inputTokens' | 'outputTokens'>
-
 export const initialConversation: ConversationState = {
   loaded: false,
   loadError: null,
@@ -194,19 +192,12 @@ function applySubagentEvent(view: SubagentView, event: SubagentEvent['event']): 
       return { ...view, output: { ...view.output, [key]: addOutput(view.output[key], event.output) } }
     }
     case 'usage':
-      return { ...view, usage: addUsage(view.usage, event.usage) }
+      return { ...view, usage: addUsage(view.usage, responseTotal(event.usage)) }
     case 'turn_completed':
     case 'turn_error':
       return { ...view, running: false }
     default:
       return view
-  }
-}
-
-export function addUsage(total: UsageTotal, usage: UsageTotal): UsageTotal {
-  return {
-    inputTokens: total.inputTokens + usage.inputTokens,
-    outputTokens: total.outputTokens + usage.outputTokens,
   }
 }
 
@@ -473,7 +464,7 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
         calls: [],
         states: {},
         output: {},
-        usage: { inputTokens: 0, outputTokens: 0 },
+        usage: NO_USAGE,
         running: true,
       }
       return {
@@ -504,6 +495,11 @@ export type Row =
       usage: Usage | undefined
       /** What the subagents of its `task` calls used, in all; absent when it ran none. */
       subagentUsage?: UsageTotal
+      /**
+       * On the last response of an ended turn of several responses or with subagents: what the
+       * whole turn used, its subagents included.
+       */
+      turnUsage?: UsageTotal
     }
   /** Where the context was compacted: after the message it names. */
   | { kind: 'compaction'; key: string; compaction: Compaction }
@@ -557,7 +553,7 @@ function subagentUsage(
     if (part.kind !== 'tool_call' || part.name !== 'task') continue
     const display = state.calls[callKey(turnId, part.id)]?.result?.display
     const usage = display?.kind === 'subagent' ? display.usage : state.subagents[part.id]?.usage
-    if (usage) total = addUsage(total ?? { inputTokens: 0, outputTokens: 0 }, usage)
+    if (usage) total = addUsage(total ?? NO_USAGE, usage)
   }
   return total
 }
@@ -581,6 +577,22 @@ function assistantParts(message: ChatMessage): AssistantPart[] {
   })
   partsCache.set(message, parts)
   return parts
+}
+
+/** What the whole conversation used: every response, its subagents' included. */
+export function conversationUsage(
+  messages: ConversationState['messages'],
+  calls: ConversationState['calls'],
+): UsageTotal {
+  let total = NO_USAGE
+  for (const message of messages) {
+    if (message.usage) total = addUsage(total, responseTotal(message.usage))
+  }
+  for (const call of Object.values(calls)) {
+    const display = call.result?.display
+    if (display?.kind === 'subagent') total = addUsage(total, display.usage)
+  }
+  return total
 }
 
 export function runningTurn(state: ConversationState): Turn | undefined {
@@ -621,6 +633,8 @@ export function buildRows(state: ConversationState): Row[] {
     for (const compaction of between) rows.push(marker(compaction))
     between = []
   }
+  const turnUsage = new Map<string, { total: UsageTotal; responses: number; subagents: boolean }>()
+  const lastResponse = new Map<string, Extract<Row, { kind: 'assistant' }>>()
   let currentTurn: string | undefined
   for (const message of state.messages) {
     if (message.turnId !== currentTurn) {
@@ -634,16 +648,28 @@ export function buildRows(state: ConversationState): Row[] {
       const index = responseIndex.get(message.turnId) ?? 0
       responseIndex.set(message.turnId, index + 1)
       const parts = assistantParts(message)
+      const subagents = subagentUsage(state, message.turnId, parts)
+      const turn = turnUsage.get(message.turnId) ?? { total: NO_USAGE, responses: 0, subagents: false }
+      turnUsage.set(message.turnId, {
+        total: addUsage(
+          addUsage(turn.total, message.usage ? responseTotal(message.usage) : NO_USAGE),
+          subagents ?? NO_USAGE,
+        ),
+        responses: turn.responses + 1,
+        subagents: turn.subagents || subagents !== undefined,
+      })
       if (parts.length > 0) {
-        rows.push({
-          kind: 'assistant',
+        const row = {
+          kind: 'assistant' as const,
           key: `r:${message.turnId}:${index}`,
           turnId: message.turnId,
           parts,
           live: false,
           usage: message.usage,
-          subagentUsage: subagentUsage(state, message.turnId, parts),
-        })
+          subagentUsage: subagents,
+        }
+        rows.push(row)
+        lastResponse.set(message.turnId, row)
       }
     }
     for (const compaction of markers.get(message.id) ?? []) {
@@ -654,6 +680,11 @@ export function buildRows(state: ConversationState): Row[] {
   }
   endTurn(currentTurn)
   flushBetween()
+  for (const [turnId, row] of lastResponse) {
+    const used = turnUsage.get(turnId)
+    const ended = turnsById.get(turnId)?.status !== 'running'
+    if (used && ended && (used.responses > 1 || used.subagents)) row.turnUsage = used.total
+  }
   // Compactions after a message not loaded yet (it is on its way): at the end, for now.
   for (const compactions of markers.values())
     for (const compaction of compactions) rows.push(marker(compaction))

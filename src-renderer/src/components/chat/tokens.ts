@@ -1,4 +1,5 @@
-import type { ContextStatus, Usage } from '../../../../src-shared/agent'
+import type { ContextStatus } from '../../../../src-shared/agent'
+import { dollarsText, type UsageTotal } from '../../../../src-shared/usage'
 
 /** Drops a trailing ".0" (and any zeros after the point): 16.0 → "16", 1.50 → "1.5". */
 function trim(value: string): string {
@@ -21,11 +22,23 @@ export function fullTokens(tokens: number): string {
   return fullNumber.format(Math.round(tokens))
 }
 
-/** A response's tokens: "1,234 in · 56 out · 1,000 cached". */
-export function usageText(usage: Pick<Usage, 'inputTokens' | 'outputTokens' | 'cachedTokens'>): string {
+/** Tokens, and dollars where priced: "1,234 in · 56 out · 1,000 cached · $0.0022". */
+export function usageText(usage: UsageTotal): string {
   const parts = [`${fullTokens(usage.inputTokens)} in`, `${fullTokens(usage.outputTokens)} out`]
   if (usage.cachedTokens) parts.push(`${fullTokens(usage.cachedTokens)} cached`)
+  const cost = costText(usage)
+  if (cost) parts.push(cost)
   return parts.join(' · ')
+}
+
+/**
+ * What responses cost: "$0.0022", with "+ 2 unpriced" where some had no price (their cost is
+ * unknown, so the sum is a floor); undefined when none had one.
+ */
+export function costText(usage: UsageTotal): string | undefined {
+  if (usage.costUsd === undefined) return undefined
+  const unpriced = usage.unpricedResponses ?? 0
+  return unpriced > 0 ? `${dollarsText(usage.costUsd)} + ${unpriced} unpriced` : dollarsText(usage.costUsd)
 }
 
 export const WINDOW_SOURCES: Record<ContextStatus['windowSource'], string> = {

@@ -1,5 +1,6 @@
 import { useId } from 'react'
 import type { AppInfo, Preferences, Theme } from '../../../../src-shared/contract'
+import { NotificationsGroup } from './NotificationsGroup'
 import { NumberSetting } from './NumberSetting'
 
 const THEMES: { value: Theme; label: string }[] = [
@@ -14,7 +15,10 @@ interface AppearanceSectionProps {
   onChange(changes: Partial<Preferences>): void
 }
 
-/** Theme, how long a turn may run and when its context is compacted, and what this installation is. */
+/**
+ * Theme, how long a turn may run and when its context is compacted, which turn events notify, and
+ * what this installation is.
+ */
 export function AppearanceSection({ info, preferences, onChange }: AppearanceSectionProps) {
   const id = useId()
   return (
@@ -60,6 +64,7 @@ export function AppearanceSection({ info, preferences, onChange }: AppearanceSec
           onSave={(compactionThresholdPercent) => onChange({ compactionThresholdPercent })}
         />
       </section>
+      <NotificationsGroup preferences={preferences} onChange={onChange} />
       {info && (
         <section className="setting-group about" aria-labelledby={`${id}-about`}>
           <h3 id={`${id}-about`}>About</h3>

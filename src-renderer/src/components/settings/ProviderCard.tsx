@@ -9,6 +9,7 @@ import {
 import { errorMessage } from '../../errors'
 import { ConnectionTestResult, useConnectionTest } from './ConnectionTest'
 import { ItemActions } from './ItemActions'
+import { ProviderPrices } from './ProviderPrices'
 import { kindInfo } from './provider-kinds'
 
 interface ProviderCardProps {
@@ -95,6 +96,7 @@ export function ProviderCard({ api, provider, onEdit, onDelete }: ProviderCardPr
         )}
       </dl>
       <ConnectionTestResult name={provider.name} test={test} />
+      <ProviderPrices api={api} provider={provider} />
     </section>
   )
 }

@@ -16,6 +16,7 @@ import { errorMessage } from '../../errors'
 import { ConnectionTest } from './ConnectionTest'
 import { FormFooter } from './FormFooter'
 import { fieldErrors } from './field-errors'
+import { LocalServerDetection } from './LocalServerDetection'
 import { Notice } from './Notice'
 import { defaultProviderName, kindInfo, PROVIDER_KINDS, type ProviderPreset } from './provider-kinds'
 import { splitRequestError } from './request-errors'
@@ -191,6 +192,7 @@ export function ProviderForm({ api, keyStorage, provider, preset, onDone, onCanc
   return (
     <form className="editor" aria-labelledby={`${id}-title`} noValidate onSubmit={submit}>
       <h3 id={`${id}-title`}>{provider ? `Edit ${provider.name}` : 'Add a provider'}</h3>
+      {!provider && <LocalServerDetection api={api} onAdded={onDone} />}
       <div className="editor-grid">
         <div className="field">
           <label className="field-label" htmlFor={`${id}-kind`}>
