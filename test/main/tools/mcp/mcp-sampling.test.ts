@@ -144,7 +144,7 @@ describe('MCP sampling', { timeout: 60_000 }, () => {
       })
       return { action: 'approve', messages: request.messages, systemPrompt: '', maxTokens: 5 }
     })
-    expect(await refused).toMatchObject({ ok: false })
+    expect(await refused).toMatchObject({ ok: false, error: { code: 'validation_failed' } })
     expect(turn.status).toBe('completed')
     expect(sampledRequests(fake)).toHaveLength(1)
     expect(server.samples).toEqual([expect.objectContaining({ content: { type: 'text', text: 'Summer' } })])
