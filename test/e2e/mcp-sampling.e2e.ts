@@ -1,11 +1,8 @@
 import type { Page } from 'playwright-core'
-import { afterEach, describe, expect, it } from 'vitest'
-import {
-  type ElicitationServer,
-  SAMPLING_REQUEST,
-  startElicitationServer,
-} from '../fixtures/elicitation-mcp-server'
-import { conversation, conversationText, screenshot, send, useChatApp } from './support'
+import { describe, expect, it } from 'vitest'
+import { SAMPLING_REQUEST } from '../fixtures/elicitation-mcp-server'
+import { useProbeChat } from './probe-chat'
+import { conversation, conversationText, screenshot, send } from './support'
 
 const TOOL = 'probe__ask_model'
 
@@ -16,24 +13,10 @@ const TOOL = 'probe__ask_model'
  * request on the call's card, found by role and name.
  */
 describe('MCP sampling in the chat', () => {
-  const { open } = useChatApp()
-  const servers: ElicitationServer[] = []
-  afterEach(async () => {
-    for (const server of servers.splice(0)) await server.close()
-  })
-
-  async function openWithServer(colorScheme: 'light' | 'dark' = 'light') {
-    const server = await startElicitationServer()
-    servers.push(server)
-    const opened = await open({ approvalMode: 'full-auto', colorScheme })
-    const added = await opened.app.atelier.dispatch('mcp.add', {
-      name: 'probe',
-      transport: 'http',
-      url: server.url,
-      headers: {},
-    })
-    expect(added.ok).toBe(true)
-    opened.fake.enqueue(
+  const openProbeChat = useProbeChat()
+  const openWithServer = (colorScheme: 'light' | 'dark' = 'light') =>
+    openProbeChat(
+      colorScheme,
       { toolCalls: [{ name: TOOL, arguments: '{}' }] },
       {
         text: 'Summer',
@@ -42,8 +25,6 @@ describe('MCP sampling in the chat', () => {
       },
       { text: 'Release named.' },
     )
-    return { ...opened, server }
-  }
 
   const request = (page: Page) =>
     conversation(page).getByRole('form', { name: 'Sampling request from probe' })
