@@ -1,6 +1,7 @@
 /**
  * What Atelier asks the person during a tool call, whoever asks: the approval policy (may this call
- * run?), a custom tool (may it apply the change it proposes?), an MCP server (its form). One question
+ * run?), a custom tool (may it apply the change it proposes?), an MCP server (its form, or a
+ * completion from the chat's model it wants). One question
  * type with a kind, asked one at a time in call order inside the call's own card, answered through
  * one contract method (`calls.answer`) — and, once answered, kept with the call as a decision.
  */
@@ -8,6 +9,7 @@ import { type Static, Type } from '@sinclair/typebox'
 import { ApprovalAnswer, ApprovalRequest, ConfirmationRequest, QuestionBase } from './approvals'
 import { ElicitationAnswer, ElicitationRequest } from './elicitation'
 import { PlanAnswer, PlanContinueMode } from './plans'
+import { SamplingAnswer, SamplingRequest } from './sampling'
 
 /** A plan the model proposed in plan mode (`propose_plan`), as Markdown: Approve, or Keep planning. */
 export const PlanReviewRequest = Type.Object({
@@ -21,30 +23,36 @@ export const Question = Type.Union([
   ApprovalRequest,
   ConfirmationRequest,
   ElicitationRequest,
+  SamplingRequest,
   PlanReviewRequest,
 ])
 export type Question = Static<typeof Question>
 export type QuestionKind = Question['kind']
 
 /** An answer to any question; `answerFits` tells whether it answers a given one. */
-export const Answer = Type.Union([ApprovalAnswer, ElicitationAnswer, PlanAnswer])
+export const Answer = Type.Union([ApprovalAnswer, ElicitationAnswer, SamplingAnswer, PlanAnswer])
 export type Answer = Static<typeof Answer>
 
 /** The answer each kind of question takes. */
 export type AnswerTo<Q extends Question> = Q extends ElicitationRequest
   ? ElicitationAnswer
-  : Q extends ConfirmationRequest
-    ? Extract<ApprovalAnswer, { decision: 'allow-once' | 'deny' }>
-    : Q extends PlanReviewRequest
-      ? PlanAnswer
-      : ApprovalAnswer
+  : Q extends SamplingRequest
+    ? SamplingAnswer
+    : Q extends ConfirmationRequest
+      ? Extract<ApprovalAnswer, { decision: 'allow-once' | 'deny' }>
+      : Q extends PlanReviewRequest
+        ? PlanAnswer
+        : ApprovalAnswer
 
 /**
- * Whether `answer` is one `question` takes: a form's answer for a form, Apply or Discard for a
- * change, Approve or Keep planning for a plan.
+ * Whether `answer` is one `question` takes: a form's answer for a form, Approve or Decline for a
+ * sampling request, Apply or Discard for a change, Approve or Keep planning for a plan.
  */
 export function answerFits<Q extends Question>(question: Q, answer: Answer): answer is AnswerTo<Q> {
-  if (question.kind === 'elicitation') return 'action' in answer
+  if (question.kind === 'elicitation')
+    return 'action' in answer && ['accept', 'decline', 'cancel'].includes(answer.action)
+  if (question.kind === 'sampling')
+    return 'action' in answer && (answer.action === 'approve' || answer.action === 'decline')
   if (!('decision' in answer)) return false
   const forPlan = answer.decision === 'approve-plan' || answer.decision === 'keep-planning'
   if (question.kind === 'plan') return forPlan
@@ -73,6 +81,7 @@ export const CallDecision = Type.Object({
     Type.Literal('approval'),
     Type.Literal('confirmation'),
     Type.Literal('elicitation'),
+    Type.Literal('sampling'),
     Type.Literal('plan'),
   ]),
   outcome: Type.Union([
@@ -97,10 +106,12 @@ export const CallDecision = Type.Object({
   summary: Type.Optional(Type.String()),
   /** The mode an approved plan goes on in. */
   mode: Type.Optional(PlanContinueMode),
-  /** The MCP server that asked (a form). */
+  /** The MCP server that asked (a form, a sampling request). */
   server: Type.Optional(Type.String()),
   /** A form's answer in words, as the person read it: `Release name: autumn · Urgent: no`. */
   answer: Type.Optional(Type.String()),
+  /** The tokens an approved sampling request used: the chat's, though no response of it shows them. */
+  usage: Type.Optional(Type.Object({ inputTokens: Type.Number(), outputTokens: Type.Number() })),
   /** Epoch milliseconds. */
   at: Type.Number(),
   /** How long the person took. */

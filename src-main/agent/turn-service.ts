@@ -38,6 +38,7 @@ import type { CommandSandbox } from '../tools/sandbox/command-sandbox'
 import { QuestionLine } from '../tools/scheduler/question-line'
 import { ToolScheduler } from '../tools/scheduler/scheduler'
 import type { AgentProfileService } from './agent-profiles'
+import { chatModel } from './chat-model'
 import type { ContextService } from './context/context-service'
 import type { SubagentService } from './subagents'
 import { buildSystemPrompt, sandboxPrompt } from './system-prompt'
@@ -441,6 +442,7 @@ export class TurnService {
           running.scheduler?.retool({ offered: retooled.offered, gate: gateIn(mode) })
         },
         ...(checkpoints && { checkpoints }),
+        model: chatModel(adapter, provider.model, this.deps.retry),
         ...(this.deps.subagents && {
           subagents: this.deps.subagents.forTurn({ chat, request, approvalMode: () => mode, emit }),
         }),

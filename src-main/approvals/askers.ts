@@ -16,10 +16,10 @@ export type { Asker, AskResult }
 /** Said to the model when a call needed a person and there was none. */
 export const NOBODY_TO_ASK = 'The user has not approved this call (non-interactive run).'
 
-/** Where nobody can answer: what would ask is refused, and a server's form is declined. */
+/** Where nobody can answer: what would ask is refused, and a server's form or sampling request is declined. */
 export const nobodyToAsk: Asker = {
   answerAtOnce: (question) =>
-    question.kind === 'elicitation'
+    question.kind === 'elicitation' || question.kind === 'sampling'
       ? { action: 'decline' }
       : { decision: 'unanswered', reason: NOBODY_TO_ASK },
   ask: async (question) => nobodyToAsk.answerAtOnce?.(question) as AskResult,
@@ -54,6 +54,7 @@ function assertAnswers(question: Question, answer: Answer): void {
       approval: 'an approval takes allow-once, allow-chat, always or deny',
       confirmation: 'a proposed change takes allow-once (apply) or deny (discard)',
       elicitation: "a server's form takes accept, decline or cancel",
+      sampling: "a server's sampling request takes approve (with the request to send) or decline",
       plan: 'a proposed plan takes approve-plan (with a mode) or keep-planning',
     }[question.kind]
     throw new AtelierError('invalid_answer', `That answer does not fit the question: ${takes}.`, {})

@@ -2,20 +2,22 @@
  * Questions in a terminal: the card on stderr, the answer on stdin — `[y]es once / [c]hat /
  * [a]lways / [n]o` for an approval, `[y]es apply / [n]o discard` for a change a tool proposes, the
  * mode to go on in (or feedback) for a proposed plan. Only where both are a terminal; elsewhere
- * nobody can answer, and what would ask is refused. An MCP server's form is declined either way: a
- * form is not something to fill in here.
+ * nobody can answer, and what would ask is refused. An MCP server's form or sampling request is
+ * answered as `--elicitation` says (see ./headless-elicitation.ts).
  */
 import { createInterface, type Interface } from 'node:readline/promises'
 import type { ApprovalRequest, ConfirmationRequest } from '../../src-shared/approvals'
 import type { Question } from '../../src-shared/questions'
 import { type Asker, type AskResult, NOBODY_TO_ASK } from '../approvals/askers'
-import { declineHeadless } from './headless-elicitation'
+import { answerServerAtOnce, askServerInTerminal, type ElicitationChoice } from './headless-elicitation'
 
-export function terminalAsker(): Asker {
+/** `elicitation`: how an MCP server's form or sampling request is answered (`--elicitation`). */
+export function terminalAsker(elicitation: ElicitationChoice = 'decline'): Asker {
   const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true
   return {
     answerAtOnce: (question) => {
-      if (question.kind === 'elicitation') return declineHeadless(question)
+      if (question.kind === 'elicitation' || question.kind === 'sampling')
+        return answerServerAtOnce(question, elicitation, interactive)
       return interactive ? undefined : { decision: 'unanswered', reason: NOBODY_TO_ASK }
     },
     ask: (question, signal) => askInTerminal(question, signal),
@@ -23,7 +25,14 @@ export function terminalAsker(): Asker {
 }
 
 async function askInTerminal(question: Question, signal: AbortSignal): Promise<AskResult> {
-  if (question.kind === 'elicitation') return declineHeadless(question)
+  if (question.kind === 'elicitation' || question.kind === 'sampling') {
+    const prompt = createInterface({ input: process.stdin, output: process.stderr })
+    try {
+      return await askServerInTerminal(question, prompt, signal)
+    } finally {
+      prompt.close()
+    }
+  }
   if (question.kind === 'plan')
     process.stderr.write(`\n? ${question.tool} proposes a plan:\n${question.plan}\n`)
   else process.stderr.write(describeRequest(question))

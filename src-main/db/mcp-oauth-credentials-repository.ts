@@ -2,7 +2,9 @@ import type { Database } from './database'
 
 /**
  * What OAuth keeps per remote MCP server. `client_secret` and `client_private_key` are part of the
- * server's settings (saved with them); the others are what signing in leaves behind.
+ * server's settings (saved with them); the others are what signing in leaves behind, and
+ * `sign_in_needed` what the next sign-in must ask for (a step-up's wider scope), for whichever
+ * process signs in next.
  */
 export type McpOAuthCredentialKind =
   | 'client_secret'
@@ -11,6 +13,7 @@ export type McpOAuthCredentialKind =
   | 'tokens'
   | 'code_verifier'
   | 'discovery'
+  | 'sign_in_needed'
 
 /** Sealed values only: the repository never sees a credential in clear. */
 export class McpOAuthCredentialsRepository {

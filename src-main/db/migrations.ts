@@ -573,6 +573,27 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX tool_service_errors_by_source ON tool_service_errors (source, id);
     `,
   },
+  {
+    version: 30,
+    name: "what an MCP server's sign-in still needs",
+    sql: `
+      -- One more kind: that a server needs signing in again, and the scope it asked for (a step-up),
+      -- so "atelier mcp login" in another process asks for it. The table is rebuilt to widen its
+      -- CHECK; nothing references it, so no row elsewhere goes with the old one.
+      CREATE TABLE mcp_oauth_credentials_new (
+        server_id TEXT NOT NULL REFERENCES mcp_servers (id) ON DELETE CASCADE,
+        kind TEXT NOT NULL CHECK (kind IN
+          ('client_secret', 'client_private_key', 'client_information', 'tokens', 'code_verifier',
+           'discovery', 'sign_in_needed')),
+        sealed BLOB NOT NULL,
+        PRIMARY KEY (server_id, kind)
+      );
+      INSERT INTO mcp_oauth_credentials_new (server_id, kind, sealed)
+        SELECT server_id, kind, sealed FROM mcp_oauth_credentials;
+      DROP TABLE mcp_oauth_credentials;
+      ALTER TABLE mcp_oauth_credentials_new RENAME TO mcp_oauth_credentials;
+    `,
+  },
 ]
 
 /** The profiles a `task` can name from the start; ordinary rows, so the person edits or removes them. */

@@ -127,6 +127,8 @@ function messageOf(question: Question): string {
       return `${question.tool} asks you to confirm: ${question.action.label}`
     case 'elicitation':
       return `${question.server} asks: ${question.message}`
+    case 'sampling':
+      return `${question.server} asks to send a request to the model.`
     case 'plan':
       return 'The agent proposes a plan for your review.'
   }

@@ -52,5 +52,6 @@ export function withHost(call: ToolCallRecord, host: ToolHost): ToolContext {
     ask: host.ask,
     switchApprovalMode: host.switchApprovalMode,
     subagents: host.subagents,
+    sample: host.sample,
   }
 }

@@ -217,6 +217,7 @@ export class ToolExecutor {
       ...(scope.ask && { ask: scope.ask }),
       ...(scope.switchApprovalMode && { switchApprovalMode: scope.switchApprovalMode }),
       ...(scope.subagents && { subagents: scope.subagents }),
+      ...(scope.sample && { sample: scope.sample }),
     }
     const maxChars = tool.maxResultChars ?? this.maxResultChars
     return new PreparedCall(

@@ -1,8 +1,10 @@
 import type { Static, TSchema } from '@sinclair/typebox'
+import type { StopReason, Usage } from '../../src-shared/agent'
 import type { ApprovalMode, PendingActionView } from '../../src-shared/approvals'
 import type { ChatMode } from '../../src-shared/contract'
 import type { ElicitationQuestion } from '../../src-shared/elicitation'
 import type { Answer, Question } from '../../src-shared/questions'
+import type { SamplingMessage, SamplingQuestion } from '../../src-shared/sampling'
 import type {
   ToolCallDescription,
   ToolDefinition,
@@ -54,6 +56,23 @@ export interface SubagentHost {
   kindOf(agent: string): ToolKind
   /** Runs the child turn to its end: its answer, or an error result when it failed or was stopped. */
   run(task: SubagentTask, signal: AbortSignal): Promise<ToolOutput>
+}
+
+/** What the chat's model answered a request sent on a server's behalf, and the tokens it took. */
+export interface SampledCompletion {
+  text: string
+  /** The model that answered, as the server is told it. */
+  model: string
+  stopReason: StopReason
+  usage?: Usage
+}
+
+/** The chat's provider and model, asked for one completion without tools. */
+export interface ChatModel {
+  complete(
+    request: { system: string; messages: SamplingMessage[]; maxTokens: number },
+    signal: AbortSignal,
+  ): Promise<SampledCompletion>
 }
 
 /** A person's answer, or why none can come (a run with no terminal to ask on). */
@@ -129,6 +148,12 @@ export interface ToolHost {
    * terminal); rejects when the call is stopped first.
    */
   ask?: (question: ToolQuestion, signal: AbortSignal) => Promise<AskResult>
+  /**
+   * An MCP server's sampling request: shown to the person on the call's card and, once approved as
+   * they left it, sent to the chat's model; the completion, or undefined when they declined. Absent
+   * outside a turn (the playground, `atelier tool`): there is no chat's model to ask.
+   */
+  sample?: (question: SamplingQuestion, signal: AbortSignal) => Promise<SampledCompletion | undefined>
   /** Runs subagents (the `task` tool); absent outside a turn. */
   subagents?: SubagentHost
 }

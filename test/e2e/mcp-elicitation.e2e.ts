@@ -1,12 +1,8 @@
 import type { Page } from 'playwright-core'
-import { afterEach, describe, expect, it } from 'vitest'
-import {
-  DEFAULTS,
-  ELICITATION_MESSAGE,
-  type ElicitationServer,
-  startElicitationServer,
-} from '../fixtures/elicitation-mcp-server'
-import { conversation, conversationText, screenshot, send, stopButton, turnOver, useChatApp } from './support'
+import { describe, expect, it } from 'vitest'
+import { DEFAULTS, ELICITATION_MESSAGE } from '../fixtures/elicitation-mcp-server'
+import { useProbeChat } from './probe-chat'
+import { conversation, conversationText, screenshot, send, stopButton, turnOver } from './support'
 
 const TOOL = 'probe__ask_person'
 
@@ -16,26 +12,13 @@ const TOOL = 'probe__ask_person'
  * person answering the form the way a person (or a screen reader) finds it, by role and name.
  */
 describe('MCP elicitation in the chat', () => {
-  const { open } = useChatApp()
-  const servers: ElicitationServer[] = []
-  afterEach(async () => {
-    for (const server of servers.splice(0)) await server.close()
-  })
-
-  async function openWithServer(colorScheme: 'light' | 'dark' = 'light') {
-    const server = await startElicitationServer()
-    servers.push(server)
-    const opened = await open({ approvalMode: 'full-auto', colorScheme })
-    const added = await opened.app.atelier.dispatch('mcp.add', {
-      name: 'probe',
-      transport: 'http',
-      url: server.url,
-      headers: {},
-    })
-    expect(added.ok).toBe(true)
-    opened.fake.enqueue({ toolCalls: [{ name: TOOL, arguments: '{}' }] }, { text: 'Release prepared.' })
-    return { ...opened, server }
-  }
+  const openProbeChat = useProbeChat()
+  const openWithServer = (colorScheme: 'light' | 'dark' = 'light') =>
+    openProbeChat(
+      colorScheme,
+      { toolCalls: [{ name: TOOL, arguments: '{}' }] },
+      { text: 'Release prepared.' },
+    )
 
   const question = (page: Page) => conversation(page).getByRole('form', { name: 'Question from probe' })
   const answered = (page: Page) => conversation(page).getByRole('group', { name: 'Question from probe' })

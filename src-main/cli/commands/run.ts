@@ -12,6 +12,7 @@ import { ContextWindow } from '../../../src-shared/providers'
 import { DEFAULT_PROFILE } from '../../agent/agent-profiles'
 import { doneByTheApp } from '../../commands/slash-command-service'
 import { terminalAsker } from '../approval-prompt'
+import { ELICITATION_CHOICES, type ElicitationChoice } from '../headless-elicitation'
 import { abortOnSignals, withAtelier } from '../open-atelier'
 import { profileModeOption } from './tool'
 
@@ -28,6 +29,7 @@ interface RunOptions {
   json?: boolean
   chat?: string
   approval?: ApprovalMode
+  elicitation: ElicitationChoice
 }
 
 /** Exit code of a turn the person stopped, as shells report an interrupted command. */
@@ -79,6 +81,14 @@ export function registerRunCommand(program: Command): void {
       contextWindow,
     )
     .addOption(approvalOption())
+    .addOption(
+      new Option(
+        '--elicitation <answer>',
+        "an MCP server's form or sampling request: decline it, accept the form's defaults and send the request as asked, or ask on the terminal",
+      )
+        .choices(ELICITATION_CHOICES)
+        .default('decline'),
+    )
     .option('--json', 'print the neutral stream events as NDJSON on stdout')
     .option('--chat <id>', 'continue that chat (created if absent) instead of starting a new one')
     .action((prompt: string, options: RunOptions, command: Command) =>
@@ -123,7 +133,7 @@ export function registerRunCommand(program: Command): void {
             ...(options.maxIterations && { maxIterations: options.maxIterations }),
             ...(options.contextWindow && { contextWindow: options.contextWindow }),
             ...(options.approval && { approvalMode: options.approval }),
-            asker: terminalAsker(),
+            asker: terminalAsker(options.elicitation),
             signal: stop.signal,
             onEvent: (event) => {
               print(event)

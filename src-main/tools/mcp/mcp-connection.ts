@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import {
   type CallToolResult,
+  CreateMessageRequestSchema,
   ElicitRequestSchema,
   type GetPromptResult,
   ListRootsRequestSchema,
@@ -26,9 +27,9 @@ import packageJson from '../../../package.json'
 import { AtelierError } from '../../../src-shared/errors'
 import type { McpServerConfig } from '../../core/mcp-server-config'
 import { type ConfineServer, serverLaunch } from '../sandbox/command-sandbox'
-import { ElicitationRouter } from './elicitation'
 import { AtelierOAuthProvider, SignInRequiredError } from './oauth/atelier-oauth-provider'
 import { closeProcessTree } from './process-tree'
+import { ServerRequestRouter } from './server-requests'
 
 export type { McpServerConfig }
 
@@ -54,7 +55,7 @@ export class McpConnection {
   private stderrText = ''
   /** What `roots/list` answers: the folder of the chat that last prepared the servers. */
   private roots: Root[] = []
-  private router: ElicitationRouter | undefined
+  private router: ServerRequestRouter | undefined
 
   constructor(
     readonly config: McpServerConfig,
@@ -66,9 +67,9 @@ export class McpConnection {
     private readonly confine?: ConfineServer,
   ) {}
 
-  /** Routes the server's questions (elicitation) to the person behind the call in flight. */
-  get elicitations(): ElicitationRouter {
-    this.router ??= new ElicitationRouter(this.config.name)
+  /** Routes what the server asks (elicitation, sampling) to the call in flight it belongs to. */
+  get requests(): ServerRequestRouter {
+    this.router ??= new ServerRequestRouter(this.config.name)
     return this.router
   }
 
@@ -181,8 +182,12 @@ export class McpConnection {
       { name: 'Atelier', version: packageJson.version },
       {
         // Elicitation in form mode only (URL mode is not handled); the SDK fills the schema's defaults
-        // into an accepted answer.
-        capabilities: { roots: { listChanged: true }, elicitation: { form: { applyDefaults: true } } },
+        // into an accepted answer. Sampling without tools or context inclusion (see ./sampling.ts).
+        capabilities: {
+          roots: { listChanged: true },
+          elicitation: { form: { applyDefaults: true } },
+          sampling: {},
+        },
         listChanged: {
           // Only the cache is dropped, at once: the next turn or inspection lists the tools again.
           tools: {
@@ -199,7 +204,10 @@ export class McpConnection {
     client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
       request.params.mode === 'url'
         ? { action: 'decline' }
-        : this.elicitations.handle(request.params, extra.signal),
+        : this.requests.elicit(request.params, extra.signal),
+    )
+    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
+      this.requests.sample(request.params, extra.signal),
     )
     client.onclose = () => {
       // The server went away (crashed, killed): the next use connects again.

@@ -16,13 +16,13 @@ import { ToolError } from '../errors'
 import type { ToolRegistry } from '../registry'
 import type { ConfineServer } from '../sandbox/command-sandbox'
 import { clampIntegerSetting, integerParameter, TIMEOUT_SECONDS } from '../settings-policy'
-import type { EffectiveToolSettings, RegisteredTool } from '../types'
-import type { AskPerson } from './elicitation'
+import type { EffectiveToolSettings, RegisteredTool, ToolHost } from '../types'
 import { IdleDeadline } from './idle-deadline'
 import { McpAuthorizationError, McpConnection, type McpServerConfig } from './mcp-connection'
 import { mcpToolName } from './names'
 import { SignInRequiredError } from './oauth/atelier-oauth-provider'
 import { toToolOutput } from './results'
+import type { AskPerson } from './server-requests'
 
 interface Entry {
   connection: McpConnection
@@ -254,11 +254,12 @@ function mcpTool(connection: McpConnection, server: McpServerConfig, tool: Tool)
           idleDeadline.pausedWhile(async () => {
             const answer = await askPerson({ kind: 'elicitation', ...question }, signal)
             // Nobody to answer: the server hears no.
-            return 'action' in answer ? answer : { action: 'decline' }
+            return 'action' in answer && answer.action !== 'approve' ? answer : { action: 'decline' }
           }))
       try {
-        // While it runs, the server's questions (elicitation) go to this call's person.
-        const result = await connection.elicitations.during(context.chatId, ask, context.signal, () =>
+        // While it runs, what the server asks (a form, a completion) goes to this call's person and chat.
+        const answers = { ask, sample: sampleWhileIdle(context.sample, idleDeadline) }
+        const result = await connection.requests.during(context.chatId, answers, context.signal, () =>
           connection.callTool(tool.name, (args ?? {}) as Record<string, unknown>, {
             signal: AbortSignal.any([context.signal, idleDeadline.signal]),
             onProgress: (progress) => {
@@ -288,6 +289,11 @@ function mcpTool(connection: McpConnection, server: McpServerConfig, tool: Tool)
       }
     }),
   }
+}
+
+/** A call's sampling, its idle timeout standing still while the person and then the model answer. */
+function sampleWhileIdle(sample: ToolHost['sample'], deadline: IdleDeadline): ToolHost['sample'] {
+  return sample && ((question, signal) => deadline.pausedWhile(() => sample(question, signal)))
 }
 
 function statusOf({ id, name }: { id: string; name: string }, entry: Entry | undefined): McpServerStatus {

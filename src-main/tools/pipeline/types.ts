@@ -33,6 +33,8 @@ export interface ToolCallScope {
   switchApprovalMode?: ToolHost['switchApprovalMode']
   /** Runs subagents for the call (see ToolHost). */
   subagents?: ToolHost['subagents']
+  /** Sends an MCP server's approved sampling request to the chat's model (see ToolHost). */
+  sample?: ToolHost['sample']
   /** The person ran it themselves outside the sandbox (`atelier tool --no-sandbox`): commands run as they are. */
   unsandboxed?: boolean
 }

@@ -17,12 +17,13 @@ import type { Chat } from '../../../src-shared/contract'
 import { answerInWords } from '../../../src-shared/elicitation'
 import type { HookRun } from '../../../src-shared/hooks'
 import type { CallDecision, Question } from '../../../src-shared/questions'
+import { type SamplingQuestion, type SamplingRequest, samplingSummary } from '../../../src-shared/sampling'
 import type { ToolCallResult, ToolCallState } from '../../../src-shared/tool-calls'
 import type { ToolKind, ToolSource } from '../../../src-shared/tools'
 import { untilAborted } from '../../core/abort'
 import { FatalToolError, ToolError } from '../errors'
 import type { HookPermission, PreparedCall, ToolExecutor, ToolHookCall } from '../executor'
-import type { AskResult, SubagentHost, ToolHost, ToolQuestion } from '../types'
+import type { AskResult, ChatModel, SampledCompletion, SubagentHost, ToolHost, ToolQuestion } from '../types'
 import { CallOrder, type CallSlot } from './call-order'
 import { type CallSink, CallTracker } from './call-tracker'
 import type { Asked, QuestionLine } from './question-line'
@@ -66,6 +67,8 @@ export interface SchedulerSetup {
   checkpoints?: CallCheckpoints
   /** Runs subagents for a call (the `task` tool), given the call, what the turn offers and how it asks. */
   subagents?: (call: SubagentCall) => SubagentHost
+  /** The chat's provider and model, for what an MCP server asks of them (sampling). */
+  model?: ChatModel
   /** The person's stop. */
   signal: AbortSignal
 }
@@ -298,8 +301,50 @@ export class ToolScheduler {
     return asked.answer
   }
 
+  /**
+   * An MCP server's sampling request: put to the person, then — approved, as they left it — sent to
+   * the chat's model. One decision is kept with the call, with the tokens the completion used.
+   */
+  private async sample(
+    tracker: CallTracker,
+    model: ChatModel,
+    question: SamplingQuestion,
+    signal: AbortSignal,
+  ): Promise<SampledCompletion | undefined> {
+    const { id, chatId, name } = tracker.state
+    const full: SamplingRequest = {
+      kind: 'sampling',
+      ...question,
+      id: randomUUID(),
+      chatId,
+      callId: id,
+      tool: name,
+    }
+    const asked = await this.ask(tracker, full, signal)
+    const decision = decisionOn(full, asked)
+    const { answer } = asked
+    if (!('action' in answer) || answer.action !== 'approve') {
+      tracker.decided(decision)
+      return undefined
+    }
+    let completion: SampledCompletion | undefined
+    try {
+      completion = await model.complete(
+        { system: answer.systemPrompt, messages: answer.messages, maxTokens: answer.maxTokens },
+        signal,
+      )
+      return completion
+    } finally {
+      const usage = completion?.usage
+      tracker.decided({
+        ...decision,
+        ...(usage && { usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } }),
+      })
+    }
+  }
+
   private scopeOf(tracker: CallTracker) {
-    const { chat, user, abortTurn, switchApprovalMode, subagents, sink } = this.setup
+    const { chat, user, abortTurn, switchApprovalMode, subagents, sink, model } = this.setup
     const ask = (question: ToolQuestion, signal: AbortSignal) =>
       this.askWhileRunning(tracker, question, signal)
     return {
@@ -312,6 +357,10 @@ export class ToolScheduler {
       ...(abortTurn && { abortTurn }),
       ...(switchApprovalMode && { switchApprovalMode }),
       ...(subagents && { subagents: subagents({ callId: tracker.state.id, offered: this.offered, ask }) }),
+      ...(model && {
+        sample: (question: SamplingQuestion, signal: AbortSignal) =>
+          this.sample(tracker, model, question, signal),
+      }),
       ask,
       onUpdate: (progress: Parameters<ToolHost['onUpdate']>[0]) => {
         if (progress.kind === 'output') {
@@ -331,6 +380,8 @@ function aboutQuestion(question: Question): Pick<CallDecision, 'kind' | 'summary
       return { kind: 'confirmation', summary: question.action.label }
     case 'elicitation':
       return { kind: 'elicitation', summary: question.message, server: question.server }
+    case 'sampling':
+      return { kind: 'sampling', summary: samplingSummary(question), server: question.server }
     case 'plan':
       return { kind: 'plan' }
   }
@@ -345,7 +396,9 @@ function decisionOn(question: Question, { answer, waitedMs, asked }: Asked): Cal
     by: asked ? 'person' : 'nobody',
   } as const
   if ('action' in answer) {
-    const outcome = ({ accept: 'accepted', decline: 'declined', cancel: 'cancelled' } as const)[answer.action]
+    const outcome = (
+      { accept: 'accepted', approve: 'allowed', decline: 'declined', cancel: 'cancelled' } as const
+    )[answer.action]
     if (answer.action !== 'accept' || question.kind !== 'elicitation') return { ...base, outcome }
     return { ...base, outcome, answer: answerInWords(question.requestedSchema, answer.content) }
   }

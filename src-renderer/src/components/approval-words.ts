@@ -27,6 +27,7 @@ export function decisionLabel({ kind, outcome, by, scope, mode }: CallDecision):
   if (outcome === 'cancelled') return 'Cancelled'
   if (kind === 'confirmation') return outcome === 'allowed' ? 'Applied' : 'Discarded'
   if (kind === 'elicitation') return outcome === 'accepted' ? 'Answered' : 'Declined'
+  if (kind === 'sampling') return outcome === 'allowed' ? 'Sent to the model' : 'Declined'
   if (kind === 'plan') {
     if (outcome === 'denied') return by === 'nobody' ? 'Not reviewed' : 'Sent back to planning'
     return mode ? `Approved, going on in ${APPROVAL_MODE_LABELS[mode]}` : 'Approved'

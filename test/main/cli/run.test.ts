@@ -456,6 +456,7 @@ describe('atelier run (built CLI)', { timeout: 120_000 }, () => {
       '--agent <name>',
       '--max-iterations <n>',
       '--context-window <tokens>',
+      '--elicitation <answer>',
       '--json',
       '--chat <id>',
       '-h, --help',
@@ -466,5 +467,6 @@ describe('atelier run (built CLI)', { timeout: 120_000 }, () => {
       expect(stdout).toContain(`"${kind}"`)
     expect(stdout).toContain('"agent"')
     expect(stdout).toContain('"chat"')
+    for (const answer of ['decline', 'defaults', 'ask']) expect(stdout).toContain(`"${answer}"`)
   })
 })

@@ -46,10 +46,14 @@ export interface McpOAuthOptions {
   onChange(): void
 }
 
-/** A passive flow stopped at the person: `scope` is what it would have asked for (a step-up's wider one). */
+/**
+ * A passive flow stopped at the person: `scope` is what it would have asked for (a step-up's wider
+ * one). Stored with the server's credentials, so a sign-in started by another process (`atelier
+ * mcp login` after `atelier run` was refused) asks for it too.
+ */
 interface NeedsSignIn {
   reachedAuthorization: boolean
-  scope: string | undefined
+  scope?: string
 }
 
 /**
@@ -66,7 +70,6 @@ interface PendingSignIn {
 export type Reconnect = () => Promise<McpServerStatus | undefined>
 
 export class McpOAuth {
-  private readonly needsSignIn = new Map<string, NeedsSignIn>()
   /** Why the last sign-in of a server failed (timed out, refused, the exchange failed). */
   private readonly failures = new Map<string, string>()
   private readonly pending = new Map<string, PendingSignIn>()
@@ -91,8 +94,9 @@ export class McpOAuth {
 
   /** `refused`: the server's last connection was refused as unauthorized. */
   state(serverId: string, refused: boolean): McpAuthState {
-    if (refused || this.needsSignIn.has(serverId)) return 'needs-sign-in'
-    return this.credentials(serverId).has('tokens') ? 'signed-in' : 'none'
+    const credentials = this.credentials(serverId)
+    if (refused || credentials.has('sign_in_needed')) return 'needs-sign-in'
+    return credentials.has('tokens') ? 'signed-in' : 'none'
   }
 
   failure(serverId: string): string | undefined {
@@ -133,7 +137,7 @@ export class McpOAuth {
     }
     // After a passive flow got as far as authorizing (a step-up, a refresh token refused), signing
     // in asks for what it would have asked for, whatever tokens are stored.
-    const stopped = this.needsSignIn.get(target.id)
+    const stopped = credentials.read<NeedsSignIn>('sign_in_needed')
     const again = stopped?.reachedAuthorization === true
     let authorizationUrl: URL | undefined
     const provider = new AtelierOAuthProvider(
@@ -192,7 +196,7 @@ export class McpOAuth {
       this.pending.delete(target.id)
       callback.close(new AtelierError('sign_in_not_needed', 'No browser was needed.'))
       await probe?.close()
-      this.needsSignIn.delete(target.id)
+      credentials.forget('sign_in_needed')
       await reconnect()
       return { authorizationUrl: null, opened: false }
     }
@@ -213,7 +217,7 @@ export class McpOAuth {
         if (!entry.cancelled) credentials.forget('code_verifier')
         await probe?.close()
       }
-      this.needsSignIn.delete(target.id)
+      credentials.forget('sign_in_needed')
       await reconnect()
     })()
     entry.completion = completion
@@ -238,15 +242,18 @@ export class McpOAuth {
     return this.pending.get(serverId)?.completion ?? Promise.resolve()
   }
 
-  /** Forgets the tokens (and a sign-in under way); the next use needs signing in again. */
+  /**
+   * Forgets the tokens, a sign-in under way and the scope a step-up asked for; the next use needs
+   * signing in again, from the start.
+   */
   signOut(serverId: string): void {
     this.cancel(serverId, new AtelierError('signed_out', 'Signed out.'))
     const credentials = this.credentials(serverId)
-    const hadSignedIn = credentials.has('tokens') || this.needsSignIn.has(serverId)
-    credentials.forget('tokens', 'code_verifier', 'discovery')
+    const hadSignedIn = credentials.has('tokens') || credentials.has('sign_in_needed')
+    credentials.forget('tokens', 'code_verifier', 'discovery', 'sign_in_needed')
     this.failures.delete(serverId)
-    if (hadSignedIn) this.needsSignIn.set(serverId, { reachedAuthorization: false, scope: undefined })
-    else this.needsSignIn.delete(serverId)
+    if (hadSignedIn)
+      credentials.write('sign_in_needed', { reachedAuthorization: false } satisfies NeedsSignIn)
   }
 
   /**
@@ -256,7 +263,7 @@ export class McpOAuth {
   forget(serverId: string, { credentials = true } = {}): void {
     this.cancel(serverId, new AtelierError('sign_in_superseded', 'The server was changed.'))
     if (credentials) this.options.repository.forgetSignIn(serverId)
-    this.needsSignIn.delete(serverId)
+    else this.credentials(serverId).forget('sign_in_needed')
     this.failures.delete(serverId)
   }
 
@@ -275,8 +282,7 @@ export class McpOAuth {
       )
     }
     // The connection's own provider asks for a token on the server's 401, as it would for a turn.
-    this.credentials(target.id).forget('tokens')
-    this.needsSignIn.delete(target.id)
+    this.credentials(target.id).forget('tokens', 'sign_in_needed')
     const status = await reconnect()
     if (status?.error) {
       const failure = this.failed(target, new Error(status.error))
@@ -287,16 +293,23 @@ export class McpOAuth {
   }
 
   private markNeedsSignIn(serverId: string, scope: string | undefined, reachedAuthorization: boolean): void {
-    const known = this.needsSignIn.get(serverId)
-    this.needsSignIn.set(serverId, {
+    const credentials = this.credentials(serverId)
+    const known = credentials.read<NeedsSignIn>('sign_in_needed')
+    const kept = reachedAuthorization ? scope : known?.scope
+    const next: NeedsSignIn = {
       reachedAuthorization: reachedAuthorization || (known?.reachedAuthorization ?? false),
-      scope: reachedAuthorization ? scope : known?.scope,
-    })
+      ...(kept !== undefined && { scope: kept }),
+    }
+    if (known?.reachedAuthorization === next.reachedAuthorization && known.scope === next.scope) return
+    credentials.write('sign_in_needed', next)
     if (!known) this.options.onChange()
   }
 
   private signedIn(serverId: string): void {
-    if (this.needsSignIn.delete(serverId)) this.options.onChange()
+    const credentials = this.credentials(serverId)
+    if (!credentials.has('sign_in_needed')) return
+    credentials.forget('sign_in_needed')
+    this.options.onChange()
   }
 
   private cancel(serverId: string, reason: Error): void {

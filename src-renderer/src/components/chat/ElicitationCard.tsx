@@ -1,4 +1,4 @@
-import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
+import { type FormEvent, useId, useRef, useState } from 'react'
 import {
   type ElicitationContent,
   type ElicitationField,
@@ -9,18 +9,19 @@ import {
 import { isAtelierErrorPayload } from '../../../../src-shared/errors'
 import type { CallDecision } from '../../../../src-shared/questions'
 import { decisionLabel } from '../approval-words'
-import { mayTakeFocus, useReply } from './ApprovalCard'
+import { useReply } from './ApprovalCard'
 import { ChatIcon } from './ChatIcon'
-
-/** Questions that have taken focus once; a card the list renders again (scrolled back) leaves focus be. */
-const focusTaken = new Set<string>()
+import { ServerQuestionActions, ServerQuestionForm } from './ServerQuestionForm'
+import { usageText } from './tokens'
 
 /**
  * How an MCP server's question during a call was answered, as one line in the call's card: what the
- * server was told (an accepted form in its own words), kept after a reload.
+ * server was told (an accepted form in its own words; the tokens a sampling request used), kept
+ * after a reload.
  */
 export function AnsweredQuestion({ decision }: { decision: CallDecision }) {
-  const summary = decision.answer ?? [decision.server, decision.summary].filter(Boolean).join(' · ')
+  const tokens = decision.usage && `tokens: ${usageText(decision.usage)}`
+  const summary = decision.answer ?? [decision.server, decision.summary, tokens].filter(Boolean).join(' · ')
   return (
     // biome-ignore lint/a11y/useSemanticElements: a fieldset groups form controls; this is one answered question
     <div
@@ -99,13 +100,6 @@ export function ElicitationQuestion({ question: request }: { question: Elicitati
     },
   })
 
-  useEffect(() => {
-    if (focusTaken.has(request.id)) return
-    focusTaken.add(request.id)
-    if (mayTakeFocus())
-      form.current?.querySelector<HTMLElement>('input, select, button')?.focus({ preventScroll: true })
-  }, [request.id])
-
   const accept = (event: FormEvent) => {
     event.preventDefault()
     const { content, problems: unreadable } = contentOf(fields, values)
@@ -119,37 +113,22 @@ export function ElicitationQuestion({ question: request }: { question: Elicitati
     void reply({ action: 'accept', content })
   }
 
-  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
-    if (event.key !== 'Escape' || event.defaultPrevented || event.nativeEvent.isComposing) return
-    // Handled here, so the chat's own Esc (stop the turn) does not also fire.
-    event.preventDefault()
-    void reply({ action: 'cancel' })
-  }
-
   const set = (name: string, value: FormValue) => {
     setValues((current) => ({ ...current, [name]: value }))
     setProblems(({ [name]: _fixed, ...rest }) => rest)
   }
 
   return (
-    <form
-      ref={form}
-      className="approval approval--waiting approval--active elicitation"
-      aria-label={`Question from ${request.server}`}
-      aria-describedby={`${id}-message`}
-      noValidate
+    <ServerQuestionForm
+      form={form}
+      question={request}
+      label={`Question from ${request.server}`}
+      describedBy={`${id}-message`}
+      asks="asks"
+      focus="input, select, button"
       onSubmit={accept}
-      onKeyDown={onKeyDown}
+      onEscape={() => void reply({ action: 'cancel' })}
     >
-      <header className="approval-head">
-        <span className="approval-icon">
-          <ChatIcon name="info" size={16} />
-        </span>
-        <span className="approval-title">
-          <code className="approval-code">{request.server}</code> asks
-        </span>
-        <span className="badge badge--approval">Waiting for you</span>
-      </header>
       <div className="approval-body">
         <p className="elicitation-message" id={`${id}-message`}>
           {request.message}
@@ -171,33 +150,20 @@ export function ElicitationQuestion({ question: request }: { question: Elicitati
           </p>
         )}
       </div>
-      {error && (
-        <p className="inline-error approval-error" role="alert">
-          The answer was not taken: {error}
-        </p>
-      )}
-      <div className="approval-actions">
-        <div className="approval-allow">
-          <button type="submit" className="approval-primary" disabled={disabled}>
-            Accept
-          </button>
-          <button
-            type="button"
-            className="approval-deny-button"
-            disabled={disabled}
-            onClick={() => void reply({ action: 'decline' })}
-          >
-            Decline
-          </button>
-          <button type="button" disabled={disabled} onClick={() => void reply({ action: 'cancel' })}>
-            Cancel
-          </button>
-        </div>
-      </div>
+      <ServerQuestionActions
+        submit="Accept"
+        error={error}
+        disabled={disabled}
+        onDecline={() => void reply({ action: 'decline' })}
+      >
+        <button type="button" disabled={disabled} onClick={() => void reply({ action: 'cancel' })}>
+          Cancel
+        </button>
+      </ServerQuestionActions>
       <p className="approval-keys">
         <kbd>Enter</kbd> accepts · <kbd>Esc</kbd> cancels · what you send goes to {request.server}
       </p>
-    </form>
+    </ServerQuestionForm>
   )
 }
 

@@ -15,6 +15,7 @@ import { HookRuns } from './HookRuns'
 import { MarkdownText } from './MarkdownText'
 import { PlanChecklist, PlanQuestion } from './PlanCards'
 import { RevealedCallContext } from './revealed-call-context'
+import { SamplingQuestion } from './SamplingCard'
 import { ShellOutput } from './ShellOutput'
 import { SubagentSection } from './SubagentSection'
 import { ToolImages } from './ToolImages'
@@ -47,6 +48,8 @@ function QuestionView({ question }: { question: Question }) {
       return <ConfirmationQuestion question={question} />
     case 'elicitation':
       return <ElicitationQuestion question={question} />
+    case 'sampling':
+      return <SamplingQuestion question={question} />
     case 'plan':
       return <PlanQuestion question={question} />
   }
@@ -286,7 +289,7 @@ export const ToolCallCard = memo(function ToolCallCard({
           </p>
         )}
         {state?.decisions.map((decision) =>
-          decision.kind === 'elicitation' ? (
+          decision.kind === 'elicitation' || decision.kind === 'sampling' ? (
             <AnsweredQuestion key={decision.at + decision.kind} decision={decision} />
           ) : decision.by === 'mode' && decision.outcome === 'allowed' ? null : (
             <DecisionLine key={decision.at + decision.kind} decision={decision} tool={call.name} />

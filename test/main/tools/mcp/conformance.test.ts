@@ -4,6 +4,10 @@
  * Node 22 and the suite are installed from npm into a scratch folder; the client itself runs on
  * this test's Node, as Atelier does.
  *
+ * A scenario a user meets through the CLI runs through the built CLI (`npm run build` first): the
+ * form of `elicitation-sep1034-client-defaults` answered by `atelier run --elicitation defaults`, and
+ * every step-up signed in for by `atelier mcp login` in a process of its own.
+ *
  * Each scenario is listed as passing today or failing today (with why). A passing one that fails
  * is a regression; a failing one that passes means the list is stale and must move it. A scenario
  * the suite has that is in neither list fails too, so a new suite version is looked at, not skipped.
@@ -34,7 +38,7 @@ const PASSING: Record<string, string> = {
   tools_call: 'lists the tools and calls add_numbers through the executor',
   'sse-retry': "the SDK's Streamable HTTP transport reconnects after retry with Last-Event-ID",
   'elicitation-sep1034-client-defaults':
-    "answers the server's form through the executor's elicit, accepting its defaults",
+    "`atelier run --elicitation defaults` accepts the server's form with its defaults",
   'auth/metadata-default': 'signs in: path-based protected-resource metadata, then RFC 8414 metadata',
   'auth/metadata-var1': 'signs in: authorization-server metadata by OpenID discovery',
   'auth/metadata-var2':
@@ -45,7 +49,7 @@ const PASSING: Record<string, string> = {
   'auth/scope-from-scopes-supported': 'asks for every scope the resource metadata supports',
   'auth/scope-omitted-when-undefined': 'asks for no scope where none is named',
   'auth/scope-step-up':
-    'a call refused for want of scope needs sign-in; signing in again asks for the wider scope',
+    'a call refused for want of scope needs sign-in; `atelier mcp login`, in another process, asks for the wider scope',
   'auth/scope-retry-limit': 'gives up after three authorizations for a scope the server never accepts',
   'auth/token-endpoint-auth-basic': 'client_secret_basic where that is all the server takes',
   'auth/token-endpoint-auth-post': 'client_secret_post where that is all the server takes',

@@ -5,19 +5,14 @@
  */
 import { realpathSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createAtelier, LOCAL_USER } from '../../../../src-main/app/create-atelier'
+import { LOCAL_USER } from '../../../../src-main/app/create-atelier'
 import { nobodyToAsk } from '../../../../src-main/approvals/askers'
 import type { TurnEvent } from '../../../../src-shared/agent'
 import type { ElicitationAnswer, ElicitationRequest } from '../../../../src-shared/elicitation'
-import {
-  DEFAULTS,
-  ELICITATION_MESSAGE,
-  type ElicitationServer,
-  REQUESTED_SCHEMA,
-  startElicitationServer,
-} from '../../../fixtures/elicitation-mcp-server'
+import { DEFAULTS, ELICITATION_MESSAGE, REQUESTED_SCHEMA } from '../../../fixtures/elicitation-mcp-server'
 import { useAgentFixture } from '../../../support/agent-harness'
 import { type FakeProvider, startFakeProvider } from '../../../support/fake-provider'
+import { useProbeServers } from '../../../support/probe-servers'
 import { useTempDirs } from '../../../support/temp-dir'
 import { toolResults } from '../../../support/turn-events'
 import { atelier as cli, fakeRunArgs } from '../../cli/built-cli'
@@ -32,23 +27,13 @@ describe('MCP elicitation', { timeout: 60_000 }, () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
   })
 
-  async function withServer(): Promise<ElicitationServer> {
-    const server = await startElicitationServer()
-    cleanups.push(() => server.close())
-    return server
-  }
+  const { start: withServer, add, dataDirWith } = useProbeServers()
 
   /** A chat whose model calls the server's tool once, then answers in text. */
   async function setup() {
     const server = await withServer()
     const agent = await fixture()
-    const added = await agent.atelier.dispatch('mcp.add', {
-      name: 'probe',
-      transport: 'http',
-      url: server.url,
-      headers: {},
-    })
-    expect(added.ok).toBe(true)
+    await add(agent.atelier, server)
     agent.fake.enqueue({ toolCalls: [{ id: 'call_1', name: TOOL, arguments: '{}' }] }, { text: 'Done.' })
     /** Runs the turn; each card is answered by `onCard`, through the contract, as the chat view does. */
     const run = (onCard: (request: ElicitationRequest) => unknown) => {
@@ -265,21 +250,6 @@ describe('MCP elicitation', { timeout: 60_000 }, () => {
 
   describe('headless (the built CLI)', { timeout: 120_000 }, () => {
     const DECLINED = `Declined the MCP server “probe”'s question (no one to answer in a headless run): ${ELICITATION_MESSAGE}\n`
-
-    /** A data folder with the server added, as `atelier mcp add` or the settings would leave it. */
-    async function dataDirWith(server: ElicitationServer): Promise<string> {
-      const dataDir = tempDir()
-      const app = createAtelier({ dataDir })
-      const added = await app.dispatch('mcp.add', {
-        name: 'probe',
-        transport: 'http',
-        url: server.url,
-        headers: {},
-      })
-      await app.close()
-      expect(added.ok).toBe(true)
-      return dataDir
-    }
 
     it('atelier tool declines the question and says so on stderr', async () => {
       const server = await withServer()

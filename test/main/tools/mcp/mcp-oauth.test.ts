@@ -200,6 +200,28 @@ describe('OAuth sign-in to remote MCP servers', () => {
     expect(info().auth).toBe('signed-in')
   })
 
+  it('the scope a step-up asked for outlives the process; signing out forgets it', async () => {
+    const server = await serve({ scopesSupported: ['mcp:read'], toolScope: 'mcp:read mcp:write' })
+    const first = open()
+    addRemote(first.atelier, server.url)
+    await browse((await first.atelier.mcp.signIn('remote')).authorizationUrl ?? '')
+    await first.atelier.mcp.signInCompletion('remote')
+    expect(await first.call()).toMatchObject({ isError: true })
+    await first.atelier.close()
+
+    const second = open({ dataDir: first.dataDir })
+    expect(second.info().auth).toBe('needs-sign-in')
+    const again = await second.atelier.mcp.signIn('remote')
+    expect(new URL(again.authorizationUrl ?? '').searchParams.get('scope')).toBe('mcp:read mcp:write')
+    await second.atelier.mcp.signOut('remote')
+    await second.atelier.close()
+
+    const third = open({ dataDir: first.dataDir })
+    expect(third.info().auth).toBe('needs-sign-in')
+    const fresh = await third.atelier.mcp.signIn('remote')
+    expect(new URL(fresh.authorizationUrl ?? '').searchParams.get('scope')).toBe('mcp:read')
+  })
+
   it('refuses a callback that does not carry the state it sent, and goes on waiting', async () => {
     const server = await serve()
     const { atelier, info } = open()
@@ -415,6 +437,45 @@ describe('OAuth sign-in to remote MCP servers', () => {
       code: 0,
     })
 
+    const { authorizationUrl, exited, output } = loginThroughCli(dataDir)
+    const url = await authorizationUrl
+    expect(output().stdout).toContain('Open this URL to sign in to remote:')
+    expect((await browse(url)).status).toBe(200)
+    expect(await exited).toBe(0)
+    expect(output().stdout).toMatch(/Signed in to remote: 1 tool\n$/)
+    expect(output().stderr).toBe('')
+
+    expect((await cli(dataDir, 'mcp', 'list')).stdout).toMatch(/^on\s+remote\s+\S+ {2}\(signed in\)$/m)
+    expect((await cli(dataDir, 'tool', TOOL, '{}')).stdout).toMatch(/^signed in as client-/)
+    expect(await cli(dataDir, 'mcp', 'logout', 'remote')).toMatchObject({
+      code: 0,
+      stdout: 'Signed out of remote\n',
+    })
+    expect((await cli(dataDir, 'mcp', 'login', 'nothing')).code).toBe(1)
+  }, 60_000)
+
+  it('a step-up refused in one process is signed in for by `atelier mcp login` in another', async () => {
+    const server = await serve({ scopesSupported: ['mcp:read'], toolScope: 'mcp:read mcp:write' })
+    const dataDir = tempDir()
+    expect((await cli(dataDir, 'mcp', 'add', 'remote', '--url', server.url)).code).toBe(0)
+    const first = loginThroughCli(dataDir)
+    await browse(await first.authorizationUrl)
+    expect(await first.exited).toBe(0)
+
+    const refused = await cli(dataDir, 'tool', TOOL, '{}')
+    expect(refused.stdout + refused.stderr).toContain('atelier mcp login remote')
+    expect((await cli(dataDir, 'mcp', 'list')).stdout).toMatch(/\(needs sign-in\)$/m)
+
+    const again = loginThroughCli(dataDir)
+    const url = await again.authorizationUrl
+    expect(new URL(url).searchParams.get('scope')).toBe('mcp:read mcp:write')
+    await browse(url)
+    expect(await again.exited).toBe(0)
+    expect((await cli(dataDir, 'tool', TOOL, '{}')).stdout).toMatch(/^signed in as client-/)
+  }, 90_000)
+
+  /** `atelier mcp login remote` in a process of its own: the URL it prints, and its exit. */
+  function loginThroughCli(dataDir: string) {
     const login = spawn(process.execPath, [BIN, '--data-dir', dataDir, 'mcp', 'login', 'remote'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     })
@@ -425,7 +486,7 @@ describe('OAuth sign-in to remote MCP servers', () => {
       stderr += chunk
     })
     const exited = new Promise<number | null>((resolve) => login.once('exit', resolve))
-    const authorizationUrl = await new Promise<string>((resolve, reject) => {
+    const authorizationUrl = new Promise<string>((resolve, reject) => {
       login.stdout.setEncoding('utf8').on('data', (chunk: string) => {
         stdout += chunk
         const url = /^(http\S+\/authorize\?\S+)$/m.exec(stdout)?.[1]
@@ -433,18 +494,6 @@ describe('OAuth sign-in to remote MCP servers', () => {
       })
       login.once('exit', () => reject(new Error(`login exited early: ${stdout}${stderr}`)))
     })
-    expect(stdout).toContain('Open this URL to sign in to remote:')
-    expect((await browse(authorizationUrl)).status).toBe(200)
-    expect(await exited).toBe(0)
-    expect(stdout).toMatch(/Signed in to remote: 1 tool\n$/)
-    expect(stderr).toBe('')
-
-    expect((await cli(dataDir, 'mcp', 'list')).stdout).toMatch(/^on\s+remote\s+\S+ {2}\(signed in\)$/m)
-    expect((await cli(dataDir, 'tool', TOOL, '{}')).stdout).toMatch(/^signed in as client-/)
-    expect(await cli(dataDir, 'mcp', 'logout', 'remote')).toMatchObject({
-      code: 0,
-      stdout: 'Signed out of remote\n',
-    })
-    expect((await cli(dataDir, 'mcp', 'login', 'nothing')).code).toBe(1)
-  }, 60_000)
+    return { authorizationUrl, exited, output: () => ({ stdout, stderr }) }
+  }
 })
