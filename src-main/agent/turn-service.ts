@@ -409,6 +409,7 @@ export class TurnService {
         chat,
         turnId: turn.id,
         user: this.deps.user,
+        model: { provider: provider.name, model: provider.model },
         offered: tools.offered,
         executor: this.deps.executor,
         gate: gateIn(approvalMode),
@@ -525,6 +526,7 @@ export class TurnService {
         status: 'interrupted',
         error: message,
         errorCode: code,
+        toolError: false,
         startedAt: 0,
         endedAt: null,
       }
@@ -532,7 +534,7 @@ export class TurnService {
     this.running.delete(chatId)
     const turn = this.deps.conversation.endTurn(turnId, outcome.status, outcome.error ?? null)
     if (outcome.error) emit({ type: 'turn_error', turnId, status: turn.status, ...outcome.error })
-    else emit({ type: 'turn_completed', turnId, status: turn.status })
+    else emit({ type: 'turn_completed', turnId, status: turn.status, toolError: turn.toolError })
     return turn
   }
 }

@@ -17,6 +17,7 @@ import type { PreferencesService } from '../preferences/preferences-service'
 import type { ProviderImageGenerator } from '../providers/image-generation'
 import type { ProviderService } from '../providers/provider-service'
 import type { CustomToolService } from '../tools/custom/custom-tool-service'
+import type { CustomToolSessions } from '../tools/custom/session-relay'
 import type { McpCatalog } from '../tools/mcp/mcp-catalog'
 import type { McpServerService } from '../tools/mcp/mcp-server-service'
 import { folderIsMissing } from '../tools/pipeline/folder'
@@ -55,6 +56,8 @@ export interface HandlerServices {
   mentions: FolderMentions
   services: ToolServiceService
   customTools: CustomToolService
+  /** Tells custom tools of a fork and of the app opening another chat. */
+  customToolSessions: CustomToolSessions
   /** The OS folder dialog; only the desktop app has one. */
   pickFolder?: () => Promise<string | null>
   /** Whose settings the calls read and write. */
@@ -86,6 +89,7 @@ export function createHandlers({
   mentions,
   services,
   customTools,
+  customToolSessions,
   pickFolder,
   user,
 }: HandlerServices): ContractHandlers {
@@ -95,7 +99,11 @@ export function createHandlers({
     'chats.create': (request) => chats.create(request),
     'chats.rename': (request) => chats.rename(request),
     'chats.delete': (request) => chats.delete(request),
-    'chats.fork': (request) => chats.fork(request),
+    'chats.fork': (request) => {
+      const fork = chats.fork(request)
+      customToolSessions.forked(request.id, fork)
+      return fork
+    },
     'chats.discardIfEmpty': (request) => chats.discardIfEmpty(request),
     // Choosing a profile switches the chat to that profile's mode, unless a mode is given too.
     'chats.configure': (request) => {
@@ -110,6 +118,7 @@ export function createHandlers({
     },
     'chats.messages': (request) => {
       const chat = chats.get(request.id)
+      customToolSessions.opened(chat.id)
       if (chat.mode === 'agent') checkpoints.warm(chat.workingDir)
       return agent.view(request)
     },

@@ -20,9 +20,9 @@ import type { CallDecision, Question } from '../../../src-shared/questions'
 import type { ToolCallResult, ToolCallState } from '../../../src-shared/tool-calls'
 import type { ToolKind, ToolSource } from '../../../src-shared/tools'
 import { untilAborted } from '../../core/abort'
-import { FatalToolError, ToolError } from '../errors'
+import { FatalToolError, logFatal, ToolError } from '../errors'
 import type { HookPermission, PreparedCall, ToolExecutor, ToolHookCall } from '../executor'
-import type { AskResult, SubagentHost, ToolHost, ToolQuestion } from '../types'
+import type { AskResult, SubagentHost, ToolCallRecord, ToolHost, ToolQuestion } from '../types'
 import { CallOrder, type CallSlot } from './call-order'
 import { type CallSink, CallTracker } from './call-tracker'
 import type { Asked, QuestionLine } from './question-line'
@@ -68,6 +68,8 @@ export interface SchedulerSetup {
   subagents?: (call: SubagentCall) => SubagentHost
   /** The person's stop. */
   signal: AbortSignal
+  /** The provider (its name) and model the turn talks to, for the calls' records. */
+  model?: ToolCallRecord['model']
 }
 
 /** A call as the folder's checkpoints see it: who it is, what it may do, and the paths it names. */
@@ -174,6 +176,7 @@ export class ToolScheduler {
             end(tracker, await this.runOne(tracker, prepared, slot, before, decided, batch.signal))
           } catch (error) {
             if (!FatalToolError.isInstance(error)) throw error
+            logFatal(part.name, error)
             fatal ??= { name: part.name, message: error.message }
             batch.abort(error)
             end(tracker, { ...notRun(FATAL_RESULT), errorType: 'fatal' })
@@ -299,7 +302,7 @@ export class ToolScheduler {
   }
 
   private scopeOf(tracker: CallTracker) {
-    const { chat, user, abortTurn, switchApprovalMode, subagents, sink } = this.setup
+    const { chat, user, abortTurn, switchApprovalMode, subagents, sink, model } = this.setup
     const ask = (question: ToolQuestion, signal: AbortSignal) =>
       this.askWhileRunning(tracker, question, signal)
     return {
@@ -309,6 +312,7 @@ export class ToolScheduler {
       mode: chat.mode,
       restrict: chat.mode === 'agent',
       offered: this.offered,
+      ...(model && { model }),
       ...(abortTurn && { abortTurn }),
       ...(switchApprovalMode && { switchApprovalMode }),
       ...(subagents && { subagents: subagents({ callId: tracker.state.id, offered: this.offered, ask }) }),
