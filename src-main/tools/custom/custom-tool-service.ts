@@ -175,7 +175,8 @@ export class CustomToolService {
    */
   list(project: string | null = null): CustomToolsInfo {
     const trusts = this.trusts.all()
-    const found = this.discover(project).map((folder) => ({
+    const { folders, skipped } = this.discovery(project)
+    const found = folders.map((folder) => ({
       folder,
       standing: this.standing(folder, trusts),
     }))
@@ -187,6 +188,7 @@ export class CustomToolService {
     return {
       folders: found.map(({ folder, standing }) => this.folderInfo(folder, standing)),
       configuredPaths: [...this.deps.configuredPaths()],
+      skippedPaths: skipped,
       trustedFolders: trusts.map((each) => each.folder),
       trustNeeded:
         project && waiting.length > 0
@@ -282,6 +284,10 @@ export class CustomToolService {
   }
 
   private discover(project: string | null): FoundFolder[] {
+    return this.discovery(project).folders
+  }
+
+  private discovery(project: string | null) {
     return discoverToolFolders({ home: this.home, project, configuredPaths: this.deps.configuredPaths() })
   }
 
