@@ -38,6 +38,7 @@ import { discoverToolFolders, type FoundFolder } from './discovery'
 import { FolderEnvironment } from './folder-environment'
 import { FolderTrust, isAsTrusted, type TrustedFolder } from './folder-trust'
 import type { HostedResult, HostedToolInfo, SessionEvent } from './host-protocol'
+import { claimNames } from './loader'
 import { fingerprintOf } from './module-fingerprints'
 import { renderTheme } from './render-theme'
 import { type LoadOutcome, nodeHost, type SpawnHost, ToolHostProcess } from './tool-host-process'
@@ -430,23 +431,20 @@ export class CustomToolService {
   private register(hosted: HostedFolder): void {
     const { registry } = this.deps
     hosted.registered = true
-    for (const tool of hosted.outcome?.tools ?? []) {
-      const holder = registry.get(tool.name)
-      if (holder) {
-        const heldBy =
-          holder.source.kind === 'custom'
-            ? holder.source.module
-            : holder.source.kind === 'builtin'
-              ? 'a built-in tool'
-              : holder.source.kind === 'mcp'
-                ? `the MCP server ${holder.source.server}`
-                : `the tool service ${holder.source.service}`
-        const list = hosted.conflicts.get(tool.file) ?? []
-        list.push({ name: tool.name, heldBy })
-        hosted.conflicts.set(tool.file, list)
-        this.writeLog(tool.file, 'error', `The tool "${tool.name}" is not loaded: ${heldBy} has that name.`)
-        continue
-      }
+    const { claimed, refused } = claimNames(hosted.outcome?.tools ?? [], (name) => {
+      const holder = registry.get(name)?.source
+      if (!holder) return undefined
+      if (holder.kind === 'custom') return holder.module
+      if (holder.kind === 'builtin') return 'a built-in tool'
+      return holder.kind === 'mcp' ? `the MCP server ${holder.server}` : `the tool service ${holder.service}`
+    })
+    for (const { tool, heldBy } of refused) {
+      const list = hosted.conflicts.get(tool.file) ?? []
+      list.push({ name: tool.name, heldBy })
+      hosted.conflicts.set(tool.file, list)
+      this.writeLog(tool.file, 'error', `The tool "${tool.name}" is not loaded: ${heldBy} has that name.`)
+    }
+    for (const tool of claimed) {
       const source = {
         kind: 'custom' as const,
         module: tool.file,

@@ -80,13 +80,16 @@ export function hostEntry(): { entry: string; execArgv: string[] } {
   return { entry: fileURLToPath(new URL('./host.ts', import.meta.url)), execArgv: ['--import', 'tsx'] }
 }
 
-/** What the modules import by name: Atelier's own typebox (its package root) and `atelier` itself. */
+/**
+ * What the modules import by name: Atelier's own typebox (its package root) and `atelier` — its
+ * module contract alone, not the package's whole entry, which would load the app into every host.
+ */
 export function moduleAliases(): Record<string, string> {
   const typebox = packageRoot(
     '@sinclair/typebox',
     createRequire(import.meta.url).resolve('@sinclair/typebox'),
   )
-  const built = ['./atelier.js', '../atelier.js']
+  const built = ['./custom-tool-contract.js', '../custom-tool-contract.js']
     .map((candidate) => new URL(candidate, import.meta.url))
     .find((url) => existsSync(url))
   const atelier = built ?? new URL('../../../src-custom-tool/index.ts', import.meta.url)
