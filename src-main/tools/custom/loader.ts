@@ -8,7 +8,6 @@
 import { randomUUID } from 'node:crypto'
 import { homedir } from 'node:os'
 import { resolve } from 'node:path'
-import type { JsonSchema, ToolKind } from '../../../src-shared/tools'
 import { ephemeralLedger } from '../../core/freshness-ledger'
 import { validateToolArguments } from '../arg-parsing'
 import { shellEnvironment } from '../builtin/shell'
@@ -24,15 +23,8 @@ export interface CustomToolCallResult {
   details?: unknown
 }
 
-export interface LoadedCustomTool {
-  name: string
-  label: string
-  description: string
-  /** Its TypeBox schema, as JSON Schema. */
-  parameters: JsonSchema
-  kind: ToolKind
-  /** The module that made it. */
-  file: string
+/** A loaded tool as the host said it (name, label, description, JSON Schema, kind, module), and its calls. */
+export interface LoadedCustomTool extends HostedToolInfo {
   /**
    * Runs a call in the module's host, its arguments checked against `parameters` first. Rejects
    * with a FatalToolError when the tool raises one.
