@@ -282,7 +282,7 @@ export function createAtelier({
   const conversation = new ConversationRepository(db)
   const customToolSessions = new CustomToolSessions({
     events,
-    chat: (id) => chats.get(id),
+    project: (id) => projectFolder(chats.get(id)),
     turnCount: (chatId) => conversation.turns(chatId).length,
     notify: (project, event) => customTools.session(project, event),
   })

@@ -8,14 +8,13 @@
 import type { CustomToolMessage } from '../../../src-custom-tool/index'
 import type { ChatMessage, TurnEvent } from '../../../src-shared/agent'
 import type { Unsubscribe } from '../../../src-shared/api'
-import type { Chat } from '../../../src-shared/contract'
-import { projectFolder } from '../../agent/tool-projection'
 import type { AtelierEvents } from '../../core/events'
 import type { SessionEvent } from './host-protocol'
 
 export interface SessionRelayDeps {
   events: AtelierEvents
-  chat(id: string): Chat
+  /** The project folder a chat's tools serve (none in chat mode); throws for a chat that is gone. */
+  project(chatId: string): string | null
   /** How many turns the chat has, the one starting included. */
   turnCount(chatId: string): number
   /** Where the events go: the custom tools serving the chat's project. */
@@ -41,7 +40,7 @@ export class CustomToolSessions {
   }
 
   /** A chat forked from another: `branch`, told to the fork's project. */
-  forked(from: string, fork: Chat): void {
+  forked(from: string, fork: { id: string }): void {
     this.tell(fork.id, { reason: 'branch', chatId: fork.id, fromChatId: from })
   }
 
@@ -84,7 +83,7 @@ export class CustomToolSessions {
   private tell(chatId: string, event: SessionEvent): void {
     let project: string | null
     try {
-      project = projectFolder(this.deps.chat(chatId))
+      project = this.deps.project(chatId)
     } catch {
       // Deleted meanwhile: nobody's session any more.
       return
