@@ -92,6 +92,11 @@ const calls = new Map<string, AbortController>()
 const waiting = new Map<string, (message: ToHost) => void>()
 let home = process.cwd()
 let hasUI = false
+/**
+ * Settles once the modules are loaded and heard `start`: a session event sent while they load (a
+ * turn that began as the host started) waits for it, or no module would be there to hear it.
+ */
+let ready: Promise<void> = Promise.resolve()
 
 const noUI: CustomToolUI = { notify: () => {} }
 let ui: CustomToolUI = noUI
@@ -470,7 +475,7 @@ onMessage((message) => {
             send({ type: 'notify', id: scope.getStore()?.callId ?? null, level, message: String(text) }),
         })
       }
-      void load(message.files, message.aliases)
+      ready = load(message.files, message.aliases)
       return
     case 'call':
       void call(message)
@@ -487,7 +492,7 @@ onMessage((message) => {
       waiting.delete(message.confirmId)
       return
     case 'session':
-      void session(message.event, message.cwd)
+      void ready.then(() => session(message.event, message.cwd))
       return
     case 'messages-read':
       waiting.get(message.readId)?.(message)
