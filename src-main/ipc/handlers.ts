@@ -118,7 +118,8 @@ export function createHandlers({
     },
     'chats.messages': (request) => {
       const chat = chats.get(request.id)
-      customToolSessions.opened(chat.id)
+      // A subagent's conversation opens inside its task's card, in the chat the person is in.
+      if (chat.parentChatId === undefined) customToolSessions.opened(chat.id)
       if (chat.mode === 'agent') checkpoints.warm(chat.workingDir)
       return agent.view(request)
     },
