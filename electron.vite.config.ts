@@ -8,7 +8,7 @@ export default defineConfig({
       rollupOptions: {
         // The CLI shares the main bundle's services but never imports `electron`. A custom tool
         // host runs as a process of its own, a search worker as a thread of the main process;
-        // `atelier` is what tool modules import by that name.
+        // `atelier` is the package's entry, and `custom-tool-contract` what tool modules import by that name.
         input: {
           index: resolve('src-main/index.ts'),
           cli: resolve('src-main/cli/main.ts'),
@@ -17,7 +17,10 @@ export default defineConfig({
           'search-worker': resolve('src-main/tools/search/search-worker.ts'),
           // web_fetch turns HTML into Markdown in a thread of this entry (tools/web/page-content.ts).
           'page-worker': resolve('src-main/tools/web/page-worker.ts'),
-          atelier: resolve('src-custom-tool/index.ts'),
+          // The package's entry: the module contract and the loader as a library (src-main/atelier-package.ts).
+          atelier: resolve('src-main/atelier-package.ts'),
+          // What a tool module in a host gets for `atelier`: the contract alone, without the app.
+          'custom-tool-contract': resolve('src-custom-tool/index.ts'),
         },
       },
     },

@@ -27,6 +27,29 @@ export interface CustomToolResult<Details = unknown> {
 /** Streams a partial result; each replaces the one before on the tool card. */
 export type CustomToolUpdate<Details = unknown> = (partial: CustomToolResult<Details>) => void
 
+/** The model a chat's turn talks to: the provider's name (as in Settings → Providers) and the model's id. */
+export interface CustomToolModel {
+  provider: string
+  model: string
+}
+
+/** One message of a chat as Atelier stores it: its parts are text, tool calls and tool results. */
+export interface CustomToolMessage {
+  id: string
+  role: 'user' | 'assistant' | 'tool'
+  parts: { type: string; [key: string]: unknown }[]
+  createdAt: number
+}
+
+/**
+ * Read access to a chat's conversation, to rebuild a tool's state from its history when the
+ * session changes (a branch, a switch, a resumed chat). It reads; nothing here writes.
+ */
+export interface CustomToolSessionManager {
+  /** The chat's messages, oldest first; none outside a chat. */
+  getMessages(): Promise<CustomToolMessage[]>
+}
+
 /** What a call knows of where it runs. */
 export interface CustomToolContext {
   toolCallId: string
@@ -39,14 +62,24 @@ export interface CustomToolContext {
   hasUI: boolean
   /** The tool's settings as saved in Settings → Tools (its timeout, for one). */
   settings: Record<string, unknown>
+  /** The provider and model of the turn that made the call; null outside a turn (`atelier tool`). */
+  model: CustomToolModel | null
+  /** The chat's messages, read-only. */
+  sessionManager: CustomToolSessionManager
   /** Stops the whole turn, this call included, as the person's stop button does. */
   abort(reason?: string): void
 }
 
 /**
- * Lifecycle of a tool module. Atelier sends `start` after the factory ran and `shutdown` before
- * its host stops (a reload after an edit, the app quitting). The other reasons are reserved for
- * sessions features; a handler should ignore what it does not know.
+ * Lifecycle of a tool module. Atelier sends `start` after the factory ran and `shutdown` before its
+ * host stops (a reload after an edit, the app quitting); `new` for a chat created, `branch` for a
+ * chat forked (`chatId` the fork, `fromChatId` the chat it came from), `switch` when the app opens
+ * another chat, `resume` for the first turn in this process of a chat that had turns before,
+ * `turn_start` and `turn_end` around each turn, `message` for each message a turn stores,
+ * `auto_compaction_start`/`auto_compaction_end` around a compaction and `auto_retry_start`/
+ * `auto_retry_end` around a provider retry. `tree`, `ttsr_triggered` and `todo_reminder` have no
+ * moment in Atelier and never come (docs/custom-tools.md says why). A handler should ignore what it
+ * does not know.
  */
 export interface CustomToolSessionEvent {
   reason:
@@ -55,17 +88,46 @@ export interface CustomToolSessionEvent {
     | 'branch'
     | 'tree'
     | 'shutdown'
+    | 'new'
+    | 'resume'
+    | 'turn_start'
+    | 'turn_end'
+    | 'message'
     | 'auto_compaction_start'
     | 'auto_compaction_end'
     | 'auto_retry_start'
     | 'auto_retry_end'
     | 'ttsr_triggered'
     | 'todo_reminder'
+  /** The chat it happened in; absent for `start` and `shutdown`, which are the host's own. */
+  chatId?: string
+  /** For `branch`: the chat the fork was made from. */
+  fromChatId?: string
+  /** For `message`: the message stored. */
+  message?: CustomToolMessage
 }
 
 export interface CustomToolSessionContext {
   cwd: string
   hasUI: boolean
+  /** The event's chat's messages, read-only (none for `start` and `shutdown`). */
+  sessionManager: CustomToolSessionManager
+}
+
+/**
+ * The app's colours, light or dark as the app shows now, for a render hook that colours its
+ * Markdown (an inline `<span style>` is dropped: use them to choose words or emoji, or in an image).
+ */
+export interface CustomToolTheme {
+  name: 'light' | 'dark'
+  colors: {
+    bg: string
+    fg: string
+    muted: string
+    border: string
+    accent: string
+    danger: string
+  }
 }
 
 export interface RenderResultOptions {
@@ -73,6 +135,8 @@ export interface RenderResultOptions {
   expanded: boolean
   /** The result is an `onUpdate` partial, not the final one. */
   isPartial: boolean
+  /** For a partial of a running call: counts up with each update, to animate a spinner by. */
+  spinnerFrame?: number
 }
 
 /**
@@ -100,9 +164,14 @@ export interface CustomTool<Parameters extends TSchema = TSchema, Details = unkn
   /** Errors here are logged and change nothing else. */
   onSession?(event: CustomToolSessionEvent, ctx: CustomToolSessionContext): void | Promise<void>
   /** The card's head for this call, as Markdown; undefined for the default. */
-  renderCall?(args: Static<Parameters>): string | undefined
+  renderCall?(args: Static<Parameters>, theme: CustomToolTheme): string | undefined
   /** The card's body for a result, as Markdown; undefined, or a throw, for the default. */
-  renderResult?(result: CustomToolResult<Details>, options: RenderResultOptions): string | undefined
+  renderResult?(
+    result: CustomToolResult<Details>,
+    options: RenderResultOptions,
+    theme: CustomToolTheme,
+    args: Static<Parameters>,
+  ): string | undefined
 }
 
 export interface ExecOptions {
@@ -158,7 +227,7 @@ export interface CustomToolAPI {
   readonly logger: CustomToolLogger
   /** Atelier's own `@sinclair/typebox`, so schemas need no install beside the tool. */
   readonly typebox: typeof TypeBox
-  /** This module: the helpers below. */
+  /** This module: the helpers and FatalToolError below. */
   readonly atelier: AtelierExports
   /**
    * Asks the person, on a card in the chat, to apply a change; resolves true once `apply` ran,
@@ -176,6 +245,19 @@ export interface CustomToolAPI {
 type AnyTool = CustomTool<any, any>
 
 export type CustomToolFactory = (api: CustomToolAPI) => AnyTool | AnyTool[] | Promise<AnyTool | AnyTool[]>
+
+/**
+ * A failure the model cannot fix (a bug, an expired credential, a database down): throw it from
+ * `execute` and the turn ends; its message goes to the person, never into the model's context, and
+ * its `cause` only to the module's log.
+ */
+export class FatalToolError extends Error {
+  override readonly name = 'FatalToolError'
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options)
+  }
+}
 
 /** A text result. */
 export function textResult<Details = unknown>(text: string, details?: Details): CustomToolResult<Details> {
@@ -199,4 +281,5 @@ export interface AtelierExports {
   textResult: typeof textResult
   defineTools: typeof defineTools
   defineTool: typeof defineTool
+  FatalToolError: typeof FatalToolError
 }

@@ -204,6 +204,7 @@ app.whenReady().then(() => {
       pickFolder: pickFolderWithDialog,
       hasUI: true,
       spawnToolHost: utilityToolHost,
+      systemDark: () => nativeTheme.shouldUseDarkColors,
       // An MCP server's sign-in page: https, or http on this machine — checked here too, so no other
       // page ever reaches the system browser through this.
       openExternal: (url) => (opensInBrowser(url) ? shell.openExternal(url).then(() => true) : false),

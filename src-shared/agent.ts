@@ -189,6 +189,8 @@ export const Turn = Type.Object({
   error: Type.Union([Type.String(), Type.Null()]),
   /** Why it failed, as a code the app acts on (`provider_auth` opens the provider's settings…). */
   errorCode: Type.Union([ErrorCode, Type.Null()]),
+  /** Whether any call of the turn ended in error (failed, refused or stopped): `ctx.turn.toolError`. */
+  toolError: Type.Boolean(),
   startedAt: Type.Number(),
   endedAt: Type.Union([Type.Number(), Type.Null()]),
 })
@@ -264,7 +266,13 @@ const OWN_TURN_EVENTS = [
   }),
   /** A prompt or a response was committed to the database (a call's result comes with its `tool_call`). */
   Type.Object({ type: Type.Literal('message'), message: ChatMessage }),
-  Type.Object({ type: Type.Literal('turn_completed'), turnId: Type.String(), status: TurnStatus }),
+  Type.Object({
+    type: Type.Literal('turn_completed'),
+    turnId: Type.String(),
+    status: TurnStatus,
+    /** Whether any call of the turn ended in error, as its stored record says. */
+    toolError: Type.Boolean(),
+  }),
   Type.Object({
     type: Type.Literal('turn_error'),
     turnId: Type.String(),

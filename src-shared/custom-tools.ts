@@ -4,9 +4,13 @@
  */
 import { type Static, Type } from '@sinclair/typebox'
 
-/** Where a tool folder was found: the person's own, the bound project's, or a path in the settings. */
+/**
+ * Where a tool folder was found: the person's own, a plugin they installed (an Atelier plugin
+ * package, or a Claude Code plugin's `tools`), the bound project's, or a path in the settings.
+ */
 export const ToolFolderOrigin = Type.Union([
   Type.Literal('user'),
+  Type.Literal('plugin'),
   Type.Literal('project'),
   Type.Literal('configured'),
 ])
@@ -80,6 +84,8 @@ export const CustomToolsInfo = Type.Object({
   folders: Type.Array(CustomToolFolderInfo),
   /** The paths set in the settings, as written. */
   configuredPaths: Type.Array(Type.String()),
+  /** Configured paths not looked at, with why (a relative path where no folder is bound). */
+  skippedPaths: Type.Array(Type.Object({ path: Type.String(), reason: Type.String() })),
   /** Project folders the person trusts to run their tool files, by real path. */
   trustedFolders: Type.Array(Type.String()),
   /**

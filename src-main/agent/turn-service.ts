@@ -414,6 +414,7 @@ export class TurnService {
         chat,
         turnId: turn.id,
         user: this.deps.user,
+        model: { provider: provider.name, model: provider.model },
         offered: tools.offered,
         executor: this.deps.executor,
         gate: gateIn(approvalMode),
@@ -442,7 +443,7 @@ export class TurnService {
           running.scheduler?.retool({ offered: retooled.offered, gate: gateIn(mode) })
         },
         ...(checkpoints && { checkpoints }),
-        model: chatModel(adapter, provider.model, this.deps.retry),
+        chatModel: chatModel(adapter, provider.model, this.deps.retry),
         ...(this.deps.subagents && {
           subagents: this.deps.subagents.forTurn({ chat, request, approvalMode: () => mode, emit }),
         }),
@@ -532,6 +533,7 @@ export class TurnService {
         status: 'interrupted',
         error: message,
         errorCode: code,
+        toolError: false,
         startedAt: 0,
         endedAt: null,
       }
@@ -539,7 +541,7 @@ export class TurnService {
     this.running.delete(chatId)
     const turn = this.deps.conversation.endTurn(turnId, outcome.status, outcome.error ?? null)
     if (outcome.error) emit({ type: 'turn_error', turnId, status: turn.status, ...outcome.error })
-    else emit({ type: 'turn_completed', turnId, status: turn.status })
+    else emit({ type: 'turn_completed', turnId, status: turn.status, toolError: turn.toolError })
     return turn
   }
 }

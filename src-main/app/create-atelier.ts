@@ -61,6 +61,7 @@ import { CODE_TOOLS } from '../tools/code-intelligence'
 import { CommandJournal } from '../tools/command-journal'
 import { CustomToolService } from '../tools/custom/custom-tool-service'
 import { FolderTrust } from '../tools/custom/folder-trust'
+import { CustomToolSessions, toolMessage } from '../tools/custom/session-relay'
 import type { SpawnHost } from '../tools/custom/tool-host-process'
 import { ToolExecutor } from '../tools/executor'
 import { McpCatalog } from '../tools/mcp/mcp-catalog'
@@ -121,6 +122,11 @@ export interface AtelierOptions {
   mcpSignInTimeoutMs?: number
   /** Finds the platform's sandbox; by default a probe of this machine (tests stand in a missing one). */
   detectSandbox?: () => Promise<Sandbox>
+  /**
+   * Whether the system shows dark now (Electron's nativeTheme), for the `system` theme as custom
+   * tools' render hooks see it; light where nobody can tell (the CLI, the web host).
+   */
+  systemDark?: () => boolean
   /**
    * Where web_search's keyed engines are, in place of their public APIs: for tests, at local fakes.
    * Only code passes it, so no setting can send a key to another server.
@@ -188,6 +194,7 @@ export function createAtelier({
   mcpSignInTimeoutMs,
   detectSandbox,
   searchEndpoints,
+  systemDark,
 }: AtelierOptions): Atelier {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const db = openDatabase(join(dataDir, DATABASE_FILE), { nativeBinding })
@@ -287,8 +294,21 @@ export function createAtelier({
     confine: (command, folder) => sandbox.confineProgram(command, folder),
     // A project's hooks run under the same trust as its tools, as the file was when trusted.
     alsoTrusted: (project) => [hooksFileIn(project)],
+    theme: () => {
+      const { theme } = preferences.get()
+      if (theme !== 'system') return theme
+      return systemDark?.() ? 'dark' : 'light'
+    },
+    messages: (chatId) => conversation.messages(chatId).map(toolMessage),
   })
   const conversation = new ConversationRepository(db)
+  const customToolSessions = new CustomToolSessions({
+    events,
+    project: (id) => projectFolder(chats.get(id)),
+    turnCount: (chatId) => conversation.turns(chatId).length,
+    notify: (project, event) => customTools.session(project, event),
+  })
+  const stopSessions = customToolSessions.start()
   // Turns left running by a process that is gone died with it.
   conversation.markInterrupted()
   answerInterruptedCommands({ db, commands: runningCommands, conversation })
@@ -346,7 +366,7 @@ export function createAtelier({
     preferences,
     projection,
     ...(retry && { retry }),
-    notifyCustomTools: (folder, reason) => customTools.session(folder, reason),
+    notifyCustomTools: (folder, event) => customTools.session(folder, event),
     sandbox,
     beforeCompaction: (chat, trigger) =>
       turnHooks.compacting({ id: chat.id, folder: projectFolder(chat) }, trigger),
@@ -436,6 +456,7 @@ export function createAtelier({
     mcpCatalog,
     services,
     customTools,
+    customToolSessions,
     ...(pickFolder && { pickFolder }),
     ...(localServerPorts && { localServerPorts }),
     info,
@@ -487,6 +508,7 @@ export function createAtelier({
     languageServers,
     dispatch: createDispatcher(handlers),
     close: () => {
+      stopSessions()
       agent.close()
       clearTimeout(pruning)
       checkpoints.close()

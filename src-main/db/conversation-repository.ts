@@ -34,7 +34,16 @@ interface TurnRow {
   owner_start: string | null
   started_at: number
   ended_at: number | null
+  /** Not a column: read from the turn's calls (see TURN_COLUMNS). */
+  tool_error: 0 | 1
 }
+
+/**
+ * A turn with whether any of its calls ended in error (failed or stopped), read from its stored
+ * calls so it can never disagree with them.
+ */
+const TURN_COLUMNS = `t.*, EXISTS (SELECT 1 FROM tool_calls c WHERE c.turn_id = t.id
+  AND c.status IN ('failed', 'cancelled')) AS tool_error`
 
 type RunningRow = Pick<TurnRow, 'id' | 'pid' | 'owner_start'>
 
@@ -157,6 +166,7 @@ function toTurn(row: TurnRow): Turn {
     status: row.status,
     error: row.error,
     errorCode: row.error_code,
+    toolError: row.tool_error === 1,
     startedAt: row.started_at,
     endedAt: row.ended_at,
   }
@@ -243,9 +253,9 @@ export class ConversationRepository {
         `SELECT id, pid, owner_start FROM turns WHERE chat_id = ? AND status = 'running'`,
       ),
       turns: db.prepare<[string], TurnRow>(
-        'SELECT * FROM turns WHERE chat_id = ? ORDER BY started_at, rowid',
+        `SELECT ${TURN_COLUMNS} FROM turns t WHERE chat_id = ? ORDER BY started_at, t.rowid`,
       ),
-      turn: db.prepare<[string], TurnRow>('SELECT * FROM turns WHERE id = ?'),
+      turn: db.prepare<[string], TurnRow>(`SELECT ${TURN_COLUMNS} FROM turns t WHERE id = ?`),
       append: db.prepare(
         `INSERT INTO messages (id, chat_id, turn_id, seq, role, parts, usage, created_at)
          VALUES (?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE chat_id = ?), ?, ?, ?, ?)`,

@@ -23,6 +23,7 @@ import { detectLocalServers } from '../providers/local-servers'
 import type { PriceService } from '../providers/price-service'
 import type { ProviderService } from '../providers/provider-service'
 import type { CustomToolService } from '../tools/custom/custom-tool-service'
+import type { CustomToolSessions } from '../tools/custom/session-relay'
 import type { McpCatalog } from '../tools/mcp/mcp-catalog'
 import type { McpServerService } from '../tools/mcp/mcp-server-service'
 import { folderIsMissing } from '../tools/pipeline/folder'
@@ -66,6 +67,8 @@ export interface HandlerServices {
   mentions: FolderMentions
   services: ToolServiceService
   customTools: CustomToolService
+  /** Tells custom tools of a fork and of the app opening another chat. */
+  customToolSessions: CustomToolSessions
   /** The OS folder dialog; only the desktop app has one. */
   pickFolder?: () => Promise<string | null>
   /** Where Detect local servers looks, by server: each one's usual port unless given (tests give their own). */
@@ -103,6 +106,7 @@ export function createHandlers({
   mentions,
   services,
   customTools,
+  customToolSessions,
   pickFolder,
   localServerPorts,
   user,
@@ -113,7 +117,11 @@ export function createHandlers({
     'chats.create': (request) => chats.create(request),
     'chats.rename': (request) => chats.rename(request),
     'chats.delete': (request) => chats.delete(request),
-    'chats.fork': (request) => checkpoints.fork(request),
+    'chats.fork': async (request) => {
+      const fork = await checkpoints.fork(request)
+      customToolSessions.forked(request.id, fork.chat)
+      return fork
+    },
     'chats.search': (request) => ({ results: chatSearch.find(request) }),
     'chats.pin': (request) => chats.pin(request),
     'chats.archive': (request) => chats.archive(request),
@@ -133,6 +141,8 @@ export function createHandlers({
     },
     'chats.messages': (request) => {
       const chat = chats.get(request.id)
+      // A subagent's conversation opens inside its task's card, in the chat the person is in.
+      if (chat.parentChatId === undefined) customToolSessions.opened(chat.id)
       if (chat.mode === 'agent') checkpoints.warm(chat.workingDir)
       return agent.view(request)
     },

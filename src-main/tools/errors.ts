@@ -108,18 +108,44 @@ const FATAL_TOOL_ERROR = errorBrand('FatalToolError')
 
 /**
  * A failure the model cannot fix (a bug, an expired credential, a database down). It ends the run;
- * its message goes to the user, never into the model's context.
+ * its message goes to the person, never into the model's context. `cause` — the error underneath,
+ * with whatever internals it holds — goes to the log only (see `logFatal`).
+ *
+ * Tools in other processes raise it too: a custom tool's host sends it across as `fatal` (see
+ * custom/host-protocol.ts), and any runner may return the envelope `{ isError: true, errorType:
+ * 'fatal', content: message, data: { cause } }`, which the executor turns into this error.
  */
 export class FatalToolError extends ToolError {
   override readonly name = 'FatalToolError'
   declare readonly code: 'fatal'
 
-  constructor(message: string) {
+  constructor(message: string, options?: { cause?: unknown }) {
     super('fatal', message)
+    if (options?.cause !== undefined) this.cause = options.cause
     FATAL_TOOL_ERROR.mark(this)
   }
 
   static override isInstance(value: unknown): value is FatalToolError {
     return FATAL_TOOL_ERROR.is(value)
+  }
+}
+
+/**
+ * A fatal failure's whole story for the log: the tool, its message, and the cause with its stack.
+ * The log is for the person and whoever debugs; the model and the turn's stored error get the
+ * message alone.
+ */
+export function logFatal(tool: string, error: FatalToolError): void {
+  const cause = error.cause === undefined ? '' : `\nCaused by: ${describeCause(error.cause)}`
+  console.error(`${tool} failed fatally: ${error.message}${cause}`)
+}
+
+function describeCause(cause: unknown): string {
+  if (cause instanceof Error) return cause.stack ?? `${cause.name}: ${cause.message}`
+  if (typeof cause === 'string') return cause
+  try {
+    return JSON.stringify(cause)
+  } catch {
+    return String(cause)
   }
 }

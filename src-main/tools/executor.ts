@@ -14,7 +14,7 @@ import type { ImageGenerator } from '../core/images'
 import type { CodeIntelligence } from './code-intelligence'
 import type { CommandJournal } from './command-journal'
 import { withHost } from './define-tool'
-import { FatalToolError, ToolError } from './errors'
+import { FatalToolError, logFatal, ToolError } from './errors'
 import { checkCall, describeCall, previewCall } from './pipeline/describe'
 import { assertFolderPresent } from './pipeline/folder'
 import {
@@ -34,7 +34,7 @@ import { DEFAULT_MAX_RESULT_CHARS } from './result-limits'
 import type { CommandSandbox } from './sandbox/command-sandbox'
 import { clampIntegerSetting, TIMEOUT_SECONDS } from './settings-policy'
 import type { ToolSettingsService } from './tool-settings-service'
-import type { RegisteredTool, ToolCallRecord, ToolContext, ToolHost } from './types'
+import type { RegisteredTool, ToolCallRecord, ToolContext, ToolHost, ToolOutput } from './types'
 import type { SearchEndpoints } from './web-search/search-engines'
 
 export type {
@@ -155,14 +155,20 @@ export class ToolExecutor {
    * error result, except FatalToolError, which is thrown.
    */
   async execute(call: ToolCall, scope: ToolCallScope): Promise<ToolExecutionResult> {
-    let prepared: PreparedCall
     try {
-      prepared = this.prepare(call, scope)
-      if (this.beforeHooks.size > 0) await this.runBeforeHooks(prepared)
+      let prepared: PreparedCall
+      try {
+        prepared = this.prepare(call, scope)
+        if (this.beforeHooks.size > 0) await this.runBeforeHooks(prepared)
+      } catch (error) {
+        return this.failed(call.name, error, scope.signal)
+      }
+      return await this.run(prepared, scope.signal)
     } catch (error) {
-      return this.failed(call.name, error, scope.signal)
+      // Only a fatal failure gets here; a turn's scheduler logs its own.
+      if (FatalToolError.isInstance(error)) logFatal(call.name, error)
+      throw error
     }
-    return this.run(prepared, scope.signal)
   }
 
   /**
@@ -199,6 +205,7 @@ export class ToolExecutor {
       settings,
       // Set when the call starts to run (see runWithinBudget): a wait for a person is not its budget.
       deadline: 0,
+      ...(scope.model && { model: scope.model }),
     }
     const host: ToolHost = {
       signal: controller.signal,
@@ -276,7 +283,9 @@ export class ToolExecutor {
         prepared.timeoutSeconds,
         prepared.commit,
       )
-      const result = shapeResult(toToolOutput(returned), performance.now() - started, prepared.maxResultChars)
+      const output = toToolOutput(returned, record.tool)
+      if (output.isError && output.errorType === 'fatal') throw fatalOf(output)
+      const result = shapeResult(output, performance.now() - started, prepared.maxResultChars)
       return await this.runAfterHooks(prepared, result)
     } catch (error) {
       if (FatalToolError.isInstance(error)) throw error
@@ -316,4 +325,13 @@ export class ToolExecutor {
     if (FatalToolError.isInstance(error)) throw error
     return shapeResult(failureOutput(name, error, stopped), 0, this.maxResultChars)
   }
+}
+
+/**
+ * The fatal envelope a runner in another process returns (a tool service's `fatal` error): its
+ * content is the message for the person, its `data.cause` what the log keeps.
+ */
+function fatalOf(output: ToolOutput): FatalToolError {
+  const cause = (output.data as { cause?: unknown } | undefined)?.cause
+  return new FatalToolError(output.content, cause === undefined ? undefined : { cause })
 }

@@ -106,6 +106,8 @@ export interface ToolCallRecord {
   settings: EffectiveToolSettings
   /** Epoch milliseconds by which the call must have ended (its timeout). */
   deadline: number
+  /** The provider (its name) and model of the turn that made the call; absent outside a turn. */
+  model?: { provider: string; model: string }
 }
 
 /** What the host lends a running call: the ways back to the person, the chat and the app. */

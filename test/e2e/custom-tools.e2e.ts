@@ -154,9 +154,13 @@ describe('custom tools in the app', () => {
     expect(await cards.nth(1).locator('.tool-result-content').textContent()).toBe('running v2')
     expect(await cards.nth(0).locator('.tool-result-content').textContent()).toBe('running v1')
     // The old module was told it ends before the new one started.
+    const events = () => readFileSync(record, 'utf8').trim().split('\n')
     await expect
-      .poll(() => readFileSync(record, 'utf8').trim().split('\n'))
+      .poll(() => events().filter((line) => / (start|shutdown)$/.test(line)))
       .toEqual(['v1 start', 'v1 shutdown', 'v2 start'])
+    // The first turn began as its folder's host started: its first events waited for the modules.
+    expect(events().slice(0, 4)).toEqual(['v1 start', 'v1 new', 'v1 turn_start', 'v1 message'])
+    expect(events().at(-1)).toBe('v2 turn_end')
   })
 
   it("keeps an untrusted project's tools from running until the person trusts the folder", async () => {

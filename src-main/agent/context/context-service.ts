@@ -12,7 +12,7 @@ import { createProviderAdapter } from '../../providers/adapters'
 import type { ResolvedProvider } from '../../providers/provider-service'
 import type { RetryPolicy } from '../../providers/retry'
 import type { ProviderAdapter } from '../../providers/types'
-import type { SessionReason } from '../../tools/custom/host-protocol'
+import type { SessionEvent } from '../../tools/custom/host-protocol'
 import type { CommandSandbox } from '../../tools/sandbox/command-sandbox'
 import { buildSystemPrompt, sandboxPrompt } from '../system-prompt'
 import { projectFolder, type ToolProjectionService } from '../tool-projection'
@@ -26,7 +26,7 @@ export interface ContextServiceDeps {
   projection: ToolProjectionService
   retry?: RetryPolicy
   /** Tells the custom tools serving a folder of a lifecycle event (onSession). */
-  notifyCustomTools?: (folder: string | null, reason: SessionReason) => void
+  notifyCustomTools?: (folder: string | null, event: SessionEvent) => void
   /** What the system prompt says of the sandbox. */
   sandbox?: CommandSandbox
   /** The project's instruction files as a section of the system prompt. */
@@ -91,7 +91,7 @@ export class ContextService {
       compactions: conversation.compactions(chat.id),
       store: (compaction) => conversation.addCompaction(compaction),
       onAutoCompaction: (phase) => {
-        this.deps.notifyCustomTools?.(folder, `auto_compaction_${phase}`)
+        this.deps.notifyCustomTools?.(folder, { reason: `auto_compaction_${phase}`, chatId: chat.id })
         // Not waited for: the request is on its way, and PreCompact cannot hold a compaction back.
         if (phase === 'start') void this.deps.beforeCompaction?.(chat, 'auto')
       },

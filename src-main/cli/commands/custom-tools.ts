@@ -87,11 +87,13 @@ export function registerCustomToolsCommand(program: Command): void {
 }
 
 function describe(info: CustomToolsInfo): string {
-  if (info.folders.length === 0) return 'no custom tool files found\n'
+  const skipped = info.skippedPaths.map(({ path, reason }) => `skipped    ${path}: ${reason}`)
+  if (info.folders.length === 0) return `${['no custom tool files found', ...skipped].join('\n')}\n`
   const lines = info.folders.flatMap((folder) => [
     `${folder.path}  (${folder.origin}${folder.trusted ? '' : ', not trusted'}${folder.environment.length > 0 ? `, passed: ${folder.environment.join(' ')}` : ''})`,
     ...folder.files.map((file) => `  ${describeFile(file)}`),
   ])
+  lines.push(...skipped)
   if (info.trustNeeded) {
     lines.push(
       '',

@@ -19,6 +19,7 @@ import {
 } from 'node:fs'
 import { homedir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
+import type { CustomToolMessage } from '../../../src-custom-tool/index'
 import type {
   CustomToolFileInfo,
   CustomToolFolderInfo,
@@ -36,8 +37,10 @@ import type { RegisteredTool, ToolOutput } from '../types'
 import { discoverToolFolders, type FoundFolder } from './discovery'
 import { FolderEnvironment } from './folder-environment'
 import { FolderTrust, isAsTrusted, type TrustedFolder } from './folder-trust'
-import type { HostedResult, HostedToolInfo, SessionReason } from './host-protocol'
+import type { HostedResult, HostedToolInfo, SessionEvent } from './host-protocol'
+import { claimNames } from './loader'
 import { fingerprintOf } from './module-fingerprints'
+import { renderTheme } from './render-theme'
 import { type LoadOutcome, nodeHost, type SpawnHost, ToolHostProcess } from './tool-host-process'
 
 /** A change is acted on once the folder has been quiet this long (an editor writes in bursts). */
@@ -46,6 +49,8 @@ const DEBOUNCE_MS = 150
 const MAX_LOG_BYTES = 1024 * 1024
 /** What the panel shows of a log. */
 const LOG_TAIL_BYTES = 64 * 1024
+/** Session events kept for a project none of whose hosts runs yet: a turn's first ones, not a day's. */
+const MAX_PENDING_EVENTS = 50
 
 export interface CustomToolDeps {
   registry: ToolRegistry
@@ -66,6 +71,10 @@ export interface CustomToolDeps {
    * folder records them as they are, and one edited since waits, as a module does.
    */
   alsoTrusted?: (project: string) => string[]
+  /** Whether the app shows light or dark now, for the render hooks; light when not given (the CLI). */
+  theme?: () => 'light' | 'dark'
+  /** A chat's messages, for a module's `sessionManager`; none when not given. */
+  messages?: (chatId: string) => CustomToolMessage[]
   now?: () => number
 }
 
@@ -112,6 +121,11 @@ export class CustomToolService {
   private closed = false
   /** Settles when the preparing under way is done: preparations run one at a time. */
   private preparing: Promise<unknown> = Promise.resolve()
+  /**
+   * Session events no host heard, by project (`''`: none): a chat's first turn begins before its
+   * tool folders load, so its `new` and `turn_start` wait here for them.
+   */
+  private readonly pending = new Map<string, { event: SessionEvent; cwd: string }[]>()
 
   constructor(private readonly deps: CustomToolDeps) {
     this.home = deps.home ?? homedir()
@@ -133,14 +147,27 @@ export class CustomToolService {
   }
 
   /**
-   * A session event of a chat in `project` (an automatic compaction), for the modules serving it:
-   * the person's own and that project's.
+   * A session event of a chat in `project`, for the modules serving it: the person's own and that
+   * project's. When none of their hosts runs, it waits for the next load of that project.
    */
-  session(project: string | null, reason: SessionReason): void {
-    for (const hosted of this.hosted.values()) {
-      if (hosted.found.project !== undefined && hosted.found.project !== project) continue
-      hosted.host.session(reason, project ?? this.home)
+  session(project: string | null, event: SessionEvent): void {
+    const cwd = project ?? this.home
+    let heard = false
+    for (const hosted of this.servingHosts(project)) {
+      if (!hosted.host.running) continue
+      hosted.host.session(event, cwd)
+      heard = true
     }
+    if (heard) return
+    const waiting = this.pending.get(project ?? '') ?? []
+    waiting.push({ event, cwd })
+    this.pending.set(project ?? '', waiting.slice(-MAX_PENDING_EVENTS))
+  }
+
+  private servingHosts(project: string | null): HostedFolder[] {
+    return [...this.hosted.values()].filter(
+      (hosted) => hosted.found.project === undefined || hosted.found.project === project,
+    )
   }
 
   /**
@@ -149,7 +176,8 @@ export class CustomToolService {
    */
   list(project: string | null = null): CustomToolsInfo {
     const trusts = this.trusts.all()
-    const found = this.discover(project).map((folder) => ({
+    const { folders, skipped } = this.discovery(project)
+    const found = folders.map((folder) => ({
       folder,
       standing: this.standing(folder, trusts),
     }))
@@ -161,6 +189,7 @@ export class CustomToolService {
     return {
       folders: found.map(({ folder, standing }) => this.folderInfo(folder, standing)),
       configuredPaths: [...this.deps.configuredPaths()],
+      skippedPaths: skipped,
       trustedFolders: trusts.map((each) => each.folder),
       trustNeeded:
         project && waiting.length > 0
@@ -256,6 +285,10 @@ export class CustomToolService {
   }
 
   private discover(project: string | null): FoundFolder[] {
+    return this.discovery(project).folders
+  }
+
+  private discovery(project: string | null) {
     return discoverToolFolders({ home: this.home, project, configuredPaths: this.deps.configuredPaths() })
   }
 
@@ -338,6 +371,11 @@ export class CustomToolService {
     for (const hosted of loading) {
       if (!hosted.registered) this.register(hosted)
     }
+    const waiting = this.pending.get(project ?? '')
+    this.pending.delete(project ?? '')
+    for (const { event, cwd } of waiting ?? []) {
+      for (const hosted of loading) hosted.host.session(event, cwd)
+    }
     if (changes) this.changed()
   }
 
@@ -370,6 +408,8 @@ export class CustomToolService {
           for (const file of files) this.writeLog(file, 'host', message)
         },
         onStateChange: () => this.changed(),
+        theme: () => renderTheme(this.deps.theme?.() ?? 'light'),
+        messages: (chatId) => this.deps.messages?.(chatId) ?? [],
       }),
     }
     try {
@@ -391,23 +431,20 @@ export class CustomToolService {
   private register(hosted: HostedFolder): void {
     const { registry } = this.deps
     hosted.registered = true
-    for (const tool of hosted.outcome?.tools ?? []) {
-      const holder = registry.get(tool.name)
-      if (holder) {
-        const heldBy =
-          holder.source.kind === 'custom'
-            ? holder.source.module
-            : holder.source.kind === 'builtin'
-              ? 'a built-in tool'
-              : holder.source.kind === 'mcp'
-                ? `the MCP server ${holder.source.server}`
-                : `the tool service ${holder.source.service}`
-        const list = hosted.conflicts.get(tool.file) ?? []
-        list.push({ name: tool.name, heldBy })
-        hosted.conflicts.set(tool.file, list)
-        this.writeLog(tool.file, 'error', `The tool "${tool.name}" is not loaded: ${heldBy} has that name.`)
-        continue
-      }
+    const { claimed, refused } = claimNames(hosted.outcome?.tools ?? [], (name) => {
+      const holder = registry.get(name)?.source
+      if (!holder) return undefined
+      if (holder.kind === 'custom') return holder.module
+      if (holder.kind === 'builtin') return 'a built-in tool'
+      return holder.kind === 'mcp' ? `the MCP server ${holder.server}` : `the tool service ${holder.service}`
+    })
+    for (const { tool, heldBy } of refused) {
+      const list = hosted.conflicts.get(tool.file) ?? []
+      list.push({ name: tool.name, heldBy })
+      hosted.conflicts.set(tool.file, list)
+      this.writeLog(tool.file, 'error', `The tool "${tool.name}" is not loaded: ${heldBy} has that name.`)
+    }
+    for (const tool of claimed) {
       const source = {
         kind: 'custom' as const,
         module: tool.file,

@@ -4,6 +4,12 @@
  * person's code; the app keeps what must outlive it: the programs `exec` starts, the log files,
  * the person's answers.
  */
+import type {
+  CustomToolMessage,
+  CustomToolModel,
+  CustomToolSessionEvent,
+  CustomToolTheme,
+} from '../../../src-custom-tool/index'
 import type { CustomToolLoadError } from '../../../src-shared/custom-tools'
 import type { JsonSchema, ToolKind } from '../../../src-shared/tools'
 
@@ -23,6 +29,9 @@ export interface CallContextMessage {
   cwd: string
   mode: 'agent' | 'chat'
   settings: Record<string, unknown>
+  model: CustomToolModel | null
+  /** The app's colours as it shows now, for the render hooks. */
+  theme: CustomToolTheme
 }
 
 export interface PartialResult {
@@ -43,7 +52,10 @@ export interface HostedResult {
 }
 
 /** The session events the app sends while hosts run (start and shutdown are the host's own). */
-export type SessionReason = 'auto_compaction_start' | 'auto_compaction_end'
+export type SessionReason = Exclude<CustomToolSessionEvent['reason'], 'start' | 'shutdown'>
+
+/** A session event the app sends, with the chat it happened in. */
+export type SessionEvent = Omit<CustomToolSessionEvent, 'reason'> & { reason: SessionReason }
 
 export type ToHost =
   | {
@@ -64,7 +76,9 @@ export type ToHost =
     }
   | { type: 'confirmed'; confirmId: string; accepted: boolean; error?: string }
   /** A lifecycle event of the session a chat in `cwd` runs (onSession). */
-  | { type: 'session'; reason: SessionReason; cwd: string }
+  | { type: 'session'; event: SessionEvent; cwd: string }
+  /** The answer to `messages`. */
+  | { type: 'messages-read'; readId: string; messages: CustomToolMessage[] }
   /** Asked after an abort: a host that cannot answer is stuck in a loop. */
   | { type: 'ping' }
   | { type: 'shutdown' }
@@ -78,7 +92,13 @@ export type FromHost =
   | { type: 'update'; id: string; partial: PartialResult }
   | { type: 'notify'; id: string | null; level: 'info' | 'warning' | 'error'; message: string }
   | { type: 'result'; id: string; result: HostedResult }
-  | { type: 'failed'; id: string; message: string }
+  /**
+   * The call threw. `fatal`: a FatalToolError (by its name), which ends the turn; its cause, as
+   * text, is for the log alone.
+   */
+  | { type: 'failed'; id: string; message: string; fatal?: { cause?: string } }
+  /** A module reads a chat's messages (`ctx.sessionManager`). */
+  | { type: 'messages'; readId: string; chatId: string | null }
   | { type: 'abort-turn'; id: string; reason: string }
   | {
       type: 'exec'

@@ -16,6 +16,7 @@ import type {
   CustomToolAPI,
   CustomToolLogger,
   CustomToolResult,
+  CustomToolSessionManager,
   CustomToolUI,
   ExecResult,
   PendingAction,
@@ -25,6 +26,7 @@ import {
   type AtelierExports,
   defineTool,
   defineTools,
+  FatalToolError,
   textResult,
 } from '../../../src-custom-tool/index'
 import type { CustomToolLoadError } from '../../../src-shared/custom-tools'
@@ -35,7 +37,7 @@ import type {
   HostedResult,
   HostedToolInfo,
   PartialResult,
-  SessionReason,
+  SessionEvent,
   ToHost,
 } from './host-protocol'
 
@@ -61,7 +63,13 @@ function onMessage(listener: (message: ToHost) => void): void {
 process.on('disconnect', () => process.exit(0))
 
 /** `api.atelier`: what a module could import from 'atelier', handed over so it needs no import. */
-const ATELIER_EXPORTS: AtelierExports = { ATELIER_CUSTOM_TOOLS_VERSION, textResult, defineTool, defineTools }
+const ATELIER_EXPORTS: AtelierExports = {
+  ATELIER_CUSTOM_TOOLS_VERSION,
+  textResult,
+  defineTool,
+  defineTools,
+  FatalToolError,
+}
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
 const KINDS: ReadonlySet<string> = new Set(['read', 'edit', 'execute', 'network', 'other'])
@@ -84,6 +92,11 @@ const calls = new Map<string, AbortController>()
 const waiting = new Map<string, (message: ToHost) => void>()
 let home = process.cwd()
 let hasUI = false
+/**
+ * Settles once the modules are loaded and heard `start`: a session event sent while they load (a
+ * turn that began as the host started) waits for it, or no module would be there to hear it.
+ */
+let ready: Promise<void> = Promise.resolve()
 
 const noUI: CustomToolUI = { notify: () => {} }
 let ui: CustomToolUI = noUI
@@ -155,6 +168,22 @@ function exec(command: string, args: string[], options: Parameters<CustomToolAPI
     signal?.removeEventListener('abort', cancel)
     return result
   })
+}
+
+/** A chat's messages, read through the app (which holds the conversation). */
+function sessionManagerOf(chatId: string | null): CustomToolSessionManager {
+  return {
+    getMessages: async () => {
+      if (chatId === null) return []
+      const readId = randomUUID()
+      const answer = await request<Extract<ToHost, { type: 'messages-read' }>>(readId, {
+        type: 'messages',
+        readId,
+        chatId,
+      })
+      return answer.messages
+    },
+  }
 }
 
 async function pushPendingAction(action: PendingAction): Promise<boolean> {
@@ -306,16 +335,17 @@ async function load(files: string[], aliases: Record<string, string>): Promise<v
     }
   }
   send({ type: 'loaded', tools: loaded, errors })
-  await session('start')
+  await session({ reason: 'start' })
 }
 
-async function session(reason: 'start' | 'shutdown' | SessionReason, cwd = home): Promise<void> {
+async function session(event: SessionEvent | { reason: 'start' | 'shutdown' }, cwd = home): Promise<void> {
+  const sessionManager = sessionManagerOf('chatId' in event ? (event.chatId ?? null) : null)
   for (const { tool, file } of tools.values()) {
     if (!tool.onSession) continue
     try {
-      await scope.run({ file, cwd }, () => tool.onSession?.({ reason }, { cwd, hasUI }))
+      await scope.run({ file, cwd }, () => tool.onSession?.({ ...event }, { cwd, hasUI, sessionManager }))
     } catch (error) {
-      log(file, 'warn', [`onSession(${reason}) of ${tool.name} failed:`, error])
+      log(file, 'warn', [`onSession(${event.reason}) of ${tool.name} failed:`, error])
     }
   }
 }
@@ -329,6 +359,18 @@ function rendered(file: string, name: string, render: () => string | undefined):
     log(file, 'warn', [`${name} failed; the card shows the default:`, error])
     return undefined
   }
+}
+
+/**
+ * A FatalToolError by its name: the module's own copy of `atelier` (or its own class, as other
+ * frameworks name it) is not this host's, so `instanceof` cannot tell.
+ */
+function isFatal(error: unknown): error is Error {
+  return error instanceof Error && error.name === 'FatalToolError'
+}
+
+function causeText(cause: unknown): string {
+  return cause instanceof Error ? (cause.stack ?? String(cause)) : inspect(cause)
 }
 
 function textOf(result: CustomToolResult): string {
@@ -352,17 +394,23 @@ async function call(message: Extract<ToHost, { type: 'call' }>): Promise<void> {
   const { tool, file } = loaded
   const controller = new AbortController()
   calls.set(id, controller)
+  const { theme } = context
   const renderCall = tool.renderCall
-  const callText = renderCall && rendered(file, 'renderCall', () => renderCall.call(tool, args as never))
+  const callText =
+    renderCall && rendered(file, 'renderCall', () => renderCall.call(tool, args as never, theme))
   const renderResult = tool.renderResult
-  const render = (result: CustomToolResult, expanded: boolean, isPartial: boolean) =>
+  const render = (
+    result: CustomToolResult,
+    options: Parameters<NonNullable<CustomTool['renderResult']>>[1],
+  ) =>
     renderResult &&
-    rendered(file, 'renderResult', () => renderResult.call(tool, result, { expanded, isPartial }))
+    rendered(file, 'renderResult', () => renderResult.call(tool, result, options, theme, args))
+  let spinnerFrame = 0
   const onUpdate = (partial: CustomToolResult) => {
     if (!calls.has(id) || !isResult(partial)) return
     const update: PartialResult = { text: textOf(partial) }
     if (callText) update.call = callText
-    const view = render(partial, true, true)
+    const view = render(partial, { expanded: true, isPartial: true, spinnerFrame: spinnerFrame++ })
     if (view) update.rendered = view
     send({ type: 'update', id, partial: update })
   }
@@ -373,6 +421,8 @@ async function call(message: Extract<ToHost, { type: 'call' }>): Promise<void> {
     mode: context.mode,
     hasUI,
     settings: context.settings,
+    model: context.model,
+    sessionManager: sessionManagerOf(context.chatId),
     abort: (reason?: string) =>
       send({ type: 'abort-turn', id, reason: reason ?? `The tool ${name} stopped the turn.` }),
   }
@@ -396,13 +446,19 @@ async function call(message: Extract<ToHost, { type: 'call' }>): Promise<void> {
       ),
     }
     if (callText) hosted.call = callText
-    const collapsed = render(result, false, false)
-    const expanded = render(result, true, false)
+    const collapsed = render(result, { expanded: false, isPartial: false })
+    const expanded = render(result, { expanded: true, isPartial: false })
     if (collapsed) hosted.collapsed = collapsed
     if (expanded) hosted.expanded = expanded
     send({ type: 'result', id, result: hosted })
   } catch (error) {
-    send({ type: 'failed', id, message: errorMessage(error) })
+    if (isFatal(error)) {
+      // The cause stays in the module's log and the app's; the model never reads either.
+      if (error.cause !== undefined)
+        log(file, 'error', [`${name} failed fatally: ${error.message}; cause:`, error.cause])
+      const cause = error.cause === undefined ? undefined : causeText(error.cause)
+      send({ type: 'failed', id, message: error.message, fatal: cause === undefined ? {} : { cause } })
+    } else send({ type: 'failed', id, message: errorMessage(error) })
   } finally {
     calls.delete(id)
   }
@@ -419,7 +475,7 @@ onMessage((message) => {
             send({ type: 'notify', id: scope.getStore()?.callId ?? null, level, message: String(text) }),
         })
       }
-      void load(message.files, message.aliases)
+      ready = load(message.files, message.aliases)
       return
     case 'call':
       void call(message)
@@ -436,13 +492,17 @@ onMessage((message) => {
       waiting.delete(message.confirmId)
       return
     case 'session':
-      void session(message.reason, message.cwd)
+      void ready.then(() => session(message.event, message.cwd))
+      return
+    case 'messages-read':
+      waiting.get(message.readId)?.(message)
+      waiting.delete(message.readId)
       return
     case 'ping':
       send({ type: 'pong' })
       return
     case 'shutdown':
-      void session('shutdown').then(() => send({ type: 'shutdown-done' }))
+      void session({ reason: 'shutdown' }).then(() => send({ type: 'shutdown-done' }))
       return
   }
 })

@@ -11,14 +11,15 @@ import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { CustomToolMessage, CustomToolTheme } from '../../../src-custom-tool/index'
 import type { CustomToolLoadError } from '../../../src-shared/custom-tools'
 import { errorMessage } from '../../../src-shared/errors'
 import type { ToolProgress } from '../../../src-shared/tools'
-import { ToolError } from '../errors'
+import { FatalToolError, ToolError } from '../errors'
 import { runShellCommand } from '../processes'
 import type { ConfineProgram } from '../sandbox/command-sandbox'
 import type { ToolCallRecord, ToolHost } from '../types'
-import type { FromHost, HostedResult, HostedToolInfo, SessionReason, ToHost } from './host-protocol'
+import type { FromHost, HostedResult, HostedToolInfo, SessionEvent, ToHost } from './host-protocol'
 
 /** A started host: a message channel and a way to end it. Node's fork, or Electron's utility process. */
 export interface HostChannel {
@@ -79,13 +80,16 @@ export function hostEntry(): { entry: string; execArgv: string[] } {
   return { entry: fileURLToPath(new URL('./host.ts', import.meta.url)), execArgv: ['--import', 'tsx'] }
 }
 
-/** What the modules import by name: Atelier's own typebox (its package root) and `atelier` itself. */
+/**
+ * What the modules import by name: Atelier's own typebox (its package root) and `atelier` — its
+ * module contract alone, not the package's whole entry, which would load the app into every host.
+ */
 export function moduleAliases(): Record<string, string> {
   const typebox = packageRoot(
     '@sinclair/typebox',
     createRequire(import.meta.url).resolve('@sinclair/typebox'),
   )
-  const built = ['./atelier.js', '../atelier.js']
+  const built = ['./custom-tool-contract.js', '../custom-tool-contract.js']
     .map((candidate) => new URL(candidate, import.meta.url))
     .find((url) => existsSync(url))
   const atelier = built ?? new URL('../../../src-custom-tool/index.ts', import.meta.url)
@@ -139,6 +143,10 @@ export interface ToolHostOptions {
   hostLog(message: string): void
   /** Said whenever the host starts or ends. */
   onStateChange(): void
+  /** The app's colours as it shows now, for the render hooks of a call. */
+  theme(): CustomToolTheme
+  /** A chat's messages, for a module's `sessionManager`. */
+  messages(chatId: string): CustomToolMessage[]
 }
 
 interface RunningCall {
@@ -184,8 +192,8 @@ export class ToolHostProcess {
   }
 
   /** Tells a running host's modules of a session event (onSession); a host not running hears nothing. */
-  session(reason: SessionReason, cwd: string): void {
-    if (!this.closed) this.started?.channel.send({ type: 'session', reason, cwd })
+  session(event: SessionEvent, cwd: string): void {
+    if (!this.closed) this.started?.channel.send({ type: 'session', event, cwd })
   }
 
   /** Starts the host (when it is not running) and says what loading the folder's modules gave. */
@@ -234,6 +242,8 @@ export class ToolHostProcess {
             record.mode === 'agent' && record.workingDirectory ? record.workingDirectory : this.options.home,
           mode: record.mode,
           settings: record.settings.parameters,
+          model: record.model ?? null,
+          theme: this.options.theme(),
         },
       })
     })
@@ -337,7 +347,21 @@ export class ToolHostProcess {
         call?.resolve(message.result)
         return
       case 'failed':
-        call?.reject(new Error(message.message))
+        call?.reject(
+          message.fatal
+            ? new FatalToolError(
+                message.message,
+                message.fatal.cause === undefined ? undefined : message.fatal,
+              )
+            : new Error(message.message),
+        )
+        return
+      case 'messages':
+        channel.send({
+          type: 'messages-read',
+          readId: message.readId,
+          messages: message.chatId === null ? [] : this.readMessages(message.chatId),
+        })
         return
       case 'abort-turn':
         if (live?.host.abortTurn) live.host.abortTurn(message.reason)
@@ -358,6 +382,15 @@ export class ToolHostProcess {
       case 'pong':
         this.pong?.()
         return
+    }
+  }
+
+  /** A chat that is gone (deleted meanwhile) has no messages to read. */
+  private readMessages(chatId: string): CustomToolMessage[] {
+    try {
+      return this.options.messages(chatId)
+    } catch {
+      return []
     }
   }
 

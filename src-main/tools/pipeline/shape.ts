@@ -10,10 +10,19 @@ import type { ToolOutput } from '../types'
 import { Timeout } from './run'
 import type { ToolExecutionResult } from './types'
 
-/** A string is the observation itself; a ToolOutput is taken as is; anything else is JSON. */
-export function toToolOutput(value: unknown): ToolOutput {
+/**
+ * A string is the observation itself; a ToolOutput is taken as is — keys it does not know
+ * ignored (logged once), so a tool's own extras never cost it its `isError`; anything else is JSON.
+ * `tool` names the tool in that log line.
+ */
+export function toToolOutput(value: unknown, tool = 'A tool'): ToolOutput {
   if (typeof value === 'string') return { content: value }
-  if (isToolOutput(value)) return value
+  if (isToolOutput(value)) return knownKeys(value, tool)
+  return jsonOutput(value)
+}
+
+/** Any value as the JSON text the model reads. */
+function jsonOutput(value: unknown): ToolOutput {
   if (value === undefined || value === null) return { content: '(no output)' }
   try {
     const content = JSON.stringify(value, null, 2) ?? String(value)
@@ -26,12 +35,12 @@ export function toToolOutput(value: unknown): ToolOutput {
 }
 
 /**
- * A result object read exactly as `toToolOutput` reads it (the model's text is unchanged), with a
- * display payload for the UI alongside: what built-ins use to show their results as files, matches
- * and trees rather than as JSON.
+ * A built-in's result object as the JSON text the model reads — whatever keys it has, a `content`
+ * among them (a file's text) — with a display payload for the UI alongside: what built-ins use to
+ * show their results as files, matches and trees rather than as JSON.
  */
 export function withDisplay(value: object, display: ToolDisplay | undefined): ToolOutput {
-  const output = toToolOutput(value)
+  const output = jsonOutput(value)
   return display ? { ...output, display } : output
 }
 
@@ -40,7 +49,22 @@ const OUTPUT_KEYS = new Set(['content', 'isError', 'errorType', 'truncated', 'di
 function isToolOutput(value: unknown): value is ToolOutput {
   if (typeof value !== 'object' || value === null || typeof (value as ToolOutput).content !== 'string')
     return false
-  return Object.keys(value).every((key) => OUTPUT_KEYS.has(key))
+  const { isError } = value as ToolOutput
+  return isError === undefined || typeof isError === 'boolean'
+}
+
+/** The extra keys already logged, per tool: a tool that always sends one is logged once, not per call. */
+const loggedExtras = new Set<string>()
+
+function knownKeys(output: ToolOutput, tool: string): ToolOutput {
+  const extras = Object.keys(output).filter((key) => !OUTPUT_KEYS.has(key))
+  if (extras.length === 0) return output
+  const logged = `${tool}\0${extras.join(',')}`
+  if (!loggedExtras.has(logged)) {
+    loggedExtras.add(logged)
+    console.warn(`${tool} returned keys a tool result does not have, ignored: ${extras.join(', ')}.`)
+  }
+  return Object.fromEntries(Object.entries(output).filter(([key]) => OUTPUT_KEYS.has(key))) as ToolOutput
 }
 
 /** What the model reads of a failure: the tool's own words, or how the executor stopped it. */

@@ -1,7 +1,7 @@
 import type { ChatMode } from '../../../src-shared/contract'
 import type { ToolCallResult } from '../../../src-shared/tool-calls'
 import type { ToolProgress } from '../../../src-shared/tools'
-import type { ToolHost } from '../types'
+import type { ToolCallRecord, ToolHost } from '../types'
 
 /** One call as a model made it. `arguments` may be the raw JSON text or already parsed. */
 export interface ToolCall {
@@ -22,6 +22,8 @@ export interface ToolCallScope {
    * there is no turn (`atelier tool`, the playground): every enabled tool may run.
    */
   offered?: ReadonlySet<string>
+  /** The provider and model of the turn that makes the call; absent where there is no turn. */
+  model?: ToolCallRecord['model']
   /** The person's stop (for a one-shot `execute`; a turn's scheduler passes its own to `run`). */
   signal?: AbortSignal
   onUpdate?: (progress: ToolProgress) => void

@@ -21,9 +21,17 @@ import { type SamplingQuestion, type SamplingRequest, samplingSummary } from '..
 import type { ToolCallResult, ToolCallState } from '../../../src-shared/tool-calls'
 import type { ToolKind, ToolSource } from '../../../src-shared/tools'
 import { untilAborted } from '../../core/abort'
-import { FatalToolError, ToolError } from '../errors'
+import { FatalToolError, logFatal, ToolError } from '../errors'
 import type { HookPermission, PreparedCall, ToolExecutor, ToolHookCall } from '../executor'
-import type { AskResult, ChatModel, SampledCompletion, SubagentHost, ToolHost, ToolQuestion } from '../types'
+import type {
+  AskResult,
+  ChatModel,
+  SampledCompletion,
+  SubagentHost,
+  ToolCallRecord,
+  ToolHost,
+  ToolQuestion,
+} from '../types'
 import { CallOrder, type CallSlot } from './call-order'
 import { type CallSink, CallTracker } from './call-tracker'
 import type { Asked, QuestionLine } from './question-line'
@@ -68,9 +76,11 @@ export interface SchedulerSetup {
   /** Runs subagents for a call (the `task` tool), given the call, what the turn offers and how it asks. */
   subagents?: (call: SubagentCall) => SubagentHost
   /** The chat's provider and model, for what an MCP server asks of them (sampling). */
-  model?: ChatModel
+  chatModel?: ChatModel
   /** The person's stop. */
   signal: AbortSignal
+  /** The provider (its name) and model the turn talks to, for the calls' records. */
+  model?: ToolCallRecord['model']
 }
 
 /** A call as the folder's checkpoints see it: who it is, what it may do, and the paths it names. */
@@ -177,6 +187,7 @@ export class ToolScheduler {
             end(tracker, await this.runOne(tracker, prepared, slot, before, decided, batch.signal))
           } catch (error) {
             if (!FatalToolError.isInstance(error)) throw error
+            logFatal(part.name, error)
             fatal ??= { name: part.name, message: error.message }
             batch.abort(error)
             end(tracker, { ...notRun(FATAL_RESULT), errorType: 'fatal' })
@@ -344,7 +355,7 @@ export class ToolScheduler {
   }
 
   private scopeOf(tracker: CallTracker) {
-    const { chat, user, abortTurn, switchApprovalMode, subagents, sink, model } = this.setup
+    const { chat, user, abortTurn, switchApprovalMode, subagents, sink, model, chatModel } = this.setup
     const ask = (question: ToolQuestion, signal: AbortSignal) =>
       this.askWhileRunning(tracker, question, signal)
     return {
@@ -354,12 +365,13 @@ export class ToolScheduler {
       mode: chat.mode,
       restrict: chat.mode === 'agent',
       offered: this.offered,
+      ...(model && { model }),
       ...(abortTurn && { abortTurn }),
       ...(switchApprovalMode && { switchApprovalMode }),
       ...(subagents && { subagents: subagents({ callId: tracker.state.id, offered: this.offered, ask }) }),
-      ...(model && {
+      ...(chatModel && {
         sample: (question: SamplingQuestion, signal: AbortSignal) =>
-          this.sample(tracker, model, question, signal),
+          this.sample(tracker, chatModel, question, signal),
       }),
       ask,
       onUpdate: (progress: Parameters<ToolHost['onUpdate']>[0]) => {

@@ -165,7 +165,23 @@ describe('atelier run (built CLI)', { timeout: 120_000 }, () => {
       type: 'turn_completed',
       turnId: (events[0] as { turnId: string }).turnId,
       status: 'completed',
+      toolError: false,
     })
+  })
+
+  it('says in --json turn_completed whether a call of the turn ended in error', async () => {
+    const { fake, runArgs } = await setup()
+    fake.enqueue(
+      { toolCalls: [{ name: 'read_file', arguments: '{"path":"no-such-file.txt"}' }] },
+      { text: 'There is no such file.' },
+    )
+    const { code, stdout } = await atelier(runArgs('read it', '--json'))
+    expect(code).toBe(0)
+    const events = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as TurnEvent)
+    expect(events.at(-1)).toMatchObject({ type: 'turn_completed', status: 'completed', toolError: true })
   })
 
   it('exits 1 and says so when the model is still calling tools at --max-iterations', async () => {

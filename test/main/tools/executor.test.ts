@@ -231,6 +231,53 @@ describe('ToolExecutor', () => {
       })
     })
 
+    it('accepts a ToolOutput with keys it does not know: they are ignored, logged once, and isError stays', async () => {
+      const { executor } = withTool(async () => ({ content: 'no such file', isError: true, extra: 1 }))
+      const warned: unknown[] = []
+      const warn = console.warn
+      console.warn = (...parts: unknown[]) => warned.push(parts.join(' '))
+      try {
+        for (const _ of [1, 2]) {
+          const result = await executor.execute({ name: 'search', arguments: { pattern: 'x' } }, scope)
+          expect(result).toMatchObject({
+            content: 'no such file',
+            isError: true,
+            errorType: 'execution_failed',
+          })
+          expect(result).not.toHaveProperty('extra')
+        }
+      } finally {
+        console.warn = warn
+      }
+      expect(warned).toEqual(['search returned keys a tool result does not have, ignored: extra.'])
+    })
+
+    it('a runner in another process raises a fatal failure by the envelope: errorType fatal, the cause in data', async () => {
+      const { executor } = withTool(async () => ({
+        content: 'the broker lost its database',
+        isError: true,
+        errorType: 'fatal',
+        data: { cause: 'pq: password authentication failed for user "svc"' },
+      }))
+      const logged: unknown[] = []
+      const error = console.error
+      console.error = (...parts: unknown[]) => logged.push(parts.join(' '))
+      try {
+        await expect(
+          executor.execute({ name: 'search', arguments: { pattern: 'x' } }, scope),
+        ).rejects.toMatchObject({
+          name: 'FatalToolError',
+          message: 'the broker lost its database',
+          cause: 'pq: password authentication failed for user "svc"',
+        })
+      } finally {
+        console.error = error
+      }
+      expect(logged).toEqual([
+        'search failed fatally: the broker lost its database\nCaused by: pq: password authentication failed for user "svc"',
+      ])
+    })
+
     it('truncates a large result with a notice, never splitting a character', async () => {
       const { executor } = withTool(async () => `${'a'.repeat(9)}😀${'b'.repeat(100)}`, 10)
       const result = await executor.execute({ name: 'search', arguments: { pattern: 'x' } }, scope)
@@ -265,6 +312,9 @@ describe('ToolExecutor', () => {
         message: 'credentials expired',
       })
       expect(seen).toEqual([])
+      // Its cause stays with it, for the log.
+      const cause = new Error('token revoked')
+      expect(new FatalToolError('credentials expired', { cause }).cause).toBe(cause)
     })
   })
 

@@ -343,6 +343,7 @@ function applyEvent(state: ConversationState, turnId: string, event: TurnEvent):
         status: 'running',
         error: null,
         errorCode: null,
+        toolError: false,
         startedAt: Date.now(),
         endedAt: null,
       }

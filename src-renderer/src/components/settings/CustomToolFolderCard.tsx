@@ -12,6 +12,7 @@ import { StringListField } from './StringListField'
 
 const ORIGIN_LABELS: Record<ToolFolderOrigin, string> = {
   user: 'Your own',
+  plugin: 'Plugin',
   project: 'Project',
   configured: 'Configured',
 }

@@ -107,6 +107,11 @@ export function CustomToolsSection({ api, folder, preferences, onChange }: Custo
           ))}
         </div>
       )}
+      {info?.skippedPaths.map((skipped) => (
+        <p key={skipped.path} className="muted custom-skipped">
+          Skipped <code>{skipped.path}</code>: {skipped.reason}
+        </p>
+      ))}
       <PathListGroup
         saved={preferences?.customToolPaths}
         onSave={(customToolPaths) => onChange({ customToolPaths })}

@@ -7,7 +7,7 @@ import { fileOf, toolSource, useCustomToolApps, waitFor, writeFile } from '../..
 import { toolResults } from '../../../support/turn-events'
 
 /**
- * A module that says its version, records its lifecycle in `sessions.log` of the home (the cwd of
+ * A module that says its version, records its host's lifecycle in `sessions.log` of the home (the cwd of
  * `onSession`), and, given `gate`, holds its call until that file exists.
  */
 function versioned(version: string): string {
@@ -33,7 +33,10 @@ export default (api) => {
       return { content: [{ type: 'text', text: '${version}' }] }
     },
     onSession(event, ctx) {
-      record(event.reason + ' in ' + (ctx.cwd === home ? 'home' : ctx.cwd))
+      // The host's own lifecycle; a turn's events (turn_start, message…) come too, and are not this test's.
+      if (event.reason === 'start' || event.reason === 'shutdown') {
+        record(event.reason + ' in ' + (ctx.cwd === home ? 'home' : ctx.cwd))
+      }
     },
   }
 }
