@@ -574,7 +574,7 @@ export const migrations: readonly Migration[] = [
     `,
   },
   {
-    version: 30,
+    version: 29,
     name: "what an MCP server's sign-in still needs",
     sql: `
       -- One more kind: that a server needs signing in again, and the scope it asked for (a step-up),

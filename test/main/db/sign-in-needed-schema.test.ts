@@ -5,12 +5,12 @@ import { openDatabase } from '../../../src-main/db/database'
 import { migrations } from '../../../src-main/db/migrations'
 import { useTempDirs } from '../../support/temp-dir'
 
-describe("schema 30: what an MCP server's sign-in still needs", () => {
+describe("schema 29: what an MCP server's sign-in still needs", () => {
   const tempDir = useTempDirs()
 
   it('keeps the credentials stored before, takes sign_in_needed, still refuses an unknown kind and goes with its server', () => {
     const file = join(tempDir(), DATABASE_FILE)
-    const old = openDatabase(file, { migrations: migrations.filter((m) => m.version < 30) })
+    const old = openDatabase(file, { migrations: migrations.filter((m) => m.version < 29) })
     old.exec(
       `INSERT INTO mcp_servers (id, name, transport, config, enabled, approved_launch, created_at, updated_at)
        VALUES ('s', 'remote', 'http', '{}', 1, NULL, 0, 0)`,
