@@ -246,6 +246,7 @@ function mcpTool(connection: McpConnection, server: McpServerConfig, tool: Tool)
         idle * 1000,
         () =>
           new ToolError('timeout', `${tool.name} on “${server.name}” timed out: no progress for ${idle} s`),
+        context.signal,
       )
       const { ask: askPerson } = context
       const ask: AskPerson | undefined =
@@ -260,7 +261,7 @@ function mcpTool(connection: McpConnection, server: McpServerConfig, tool: Tool)
         // While it runs, the server's questions (elicitation) go to this call's person.
         const result = await connection.elicitations.during(context.chatId, ask, context.signal, () =>
           connection.callTool(tool.name, (args ?? {}) as Record<string, unknown>, {
-            signal: AbortSignal.any([context.signal, idleDeadline.signal]),
+            signal: idleDeadline.signal,
             onProgress: (progress) => {
               idleDeadline.restart()
               context.onUpdate(countedProgress(progress))
