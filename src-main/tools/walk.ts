@@ -35,7 +35,7 @@ import { clampIntegerSetting, integerParameter } from './settings-policy'
 /**
  * The warm cache's budget per chat folder (tools/search/tree-cache.ts): by default a sixty-fourth
  * of the machine's memory, in steps of 64 MiB, from 64 MiB to 1 GiB. A tree of 200,000 files takes
- * about 80 MiB, so from 8 GiB of memory a tree that size is kept warm (a 64 MiB budget never
+ * about 87 MiB, so from 8 GiB of memory a tree that size is kept warm (a 64 MiB budget never
  * held it); each folder uses only what its tree needs.
  */
 const CACHE_MIB = {
