@@ -1,7 +1,7 @@
 /**
  * MCP servers against the bare SDK client, both talking to the reference everything server over
  * stdio: a tool call through the executor (validation, settings, timeouts, result mapping) against
- * `client.callTool`, and the warm projection a turn or the inspector makes (cached listing, wire
+ * `client.callTool`, in turn round by round, and the warm projection a turn or the inspector makes (cached listing, wire
  * format) against one bare `tools/list`. Also how long turning a server off takes until its process
  * is gone, and the cold start the inspector pays so the next turn does not.
  */
@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { LOCAL_USER } from '../src-main/app/create-atelier'
 import { EVERYTHING_SERVER } from '../test/support/mcp-servers'
-import { type Benchmark, measure, sized, withBenchAtelier } from './measure'
+import { type Benchmark, measure, paired, sized, withBenchAtelier } from './measure'
 
 const CALLS = sized(200, 5)
 const LISTINGS = sized(20, 2)
@@ -74,14 +74,16 @@ const mcpBenchmark: Benchmark = async () => {
         await capabilities()
         const coldMs = performance.now() - coldStart
 
-        const ours = await measure(CALLS, ROUNDS, (i) =>
-          atelier.tools.executor.execute(
-            { name: 'everything__echo', arguments: { message: `call ${i}` } },
-            scope,
-          ),
-        )
-        const reference = await measure(CALLS, ROUNDS, (i) =>
-          bare.callTool({ name: 'echo', arguments: { message: `call ${i}` } }),
+        // In turn, round by round, so that a slow patch of a shared machine falls on both alike.
+        const [ours, reference] = await paired(
+          CALLS,
+          ROUNDS,
+          () =>
+            atelier.tools.executor.execute(
+              { name: 'everything__echo', arguments: { message: 'call' } },
+              scope,
+            ),
+          () => bare.callTool({ name: 'echo', arguments: { message: 'call' } }),
         )
         const warm = await measure(LISTINGS, ROUNDS, capabilities)
         const listing = await measure(LISTINGS, ROUNDS, () => bare.listTools())

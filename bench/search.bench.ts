@@ -20,6 +20,7 @@ import { FreshnessRepository } from '../src-main/db/freshness-repository'
 import { type ToolCallScope, ToolExecutor } from '../src-main/tools/executor'
 import { dropSearchCache } from '../src-main/tools/search/search-call'
 import { searchPool } from '../src-main/tools/search/worker-pool'
+import { WALK_SETTING_DEFAULTS } from '../src-main/tools/walk'
 import { type Benchmark, type BenchmarkResult, median, paired, sized, withBenchAtelier } from './measure'
 import { generateTree, TREE } from './search-tree'
 import { requireSystemTool } from './system-tool'
@@ -31,8 +32,9 @@ const RIPGREP = requireSystemTool('ripgrep')
 const REPO = fileURLToPath(new URL('..', import.meta.url))
 const MAX_FILE_SIZE = 1_048_576
 const MAX_MATCHES_PER_FILE = 1000
-/** The warm cache budgets tried, smallest first, until one holds the whole tree. */
-const CACHE_BUDGETS_MIB = [64, 128, 256, 512]
+/** The warm cache budgets tried, the default first, then doubled until one holds the whole tree. */
+const DEFAULT_CACHE_MIB = WALK_SETTING_DEFAULTS.cacheMiB
+const CACHE_BUDGETS_MIB = [1, 2, 4, 8].map((times) => DEFAULT_CACHE_MIB * times)
 const MIB = 1024 * 1024
 
 const searches: { name: string; pattern: string; caseInsensitive?: boolean }[] = [
@@ -238,7 +240,7 @@ const benchmark: Benchmark = async () => {
         dropSearchCache(tree.workingDirectory)
       }
       const cacheNote =
-        `cacheMiB ${budget}${budget > (CACHE_BUDGETS_MIB[0] as number) ? ` (${CACHE_BUDGETS_MIB[0]} is not enough)` : ''}, ` +
+        `cacheMiB ${budget}${budget > DEFAULT_CACHE_MIB ? ` (the default ${DEFAULT_CACHE_MIB} is not enough)` : ' (the default here)'}, ` +
         `the tree's cache ${(held / MIB).toFixed(1)} MiB`
       for (const search of searches) {
         const before = (await cacheTotals()).filesRead

@@ -269,12 +269,14 @@ export class HookService {
    * returns; a file to edit is a copy, so an edit that fails half-way leaves the cache as the disk.
    */
   private read(path: string, forEditing = false): HooksFile {
+    // Asked before every tool call, where most people have no hooks file: a missing file is told
+    // by the answer, not by a thrown error, whose making costs more than the stat itself.
     let stamp = 'missing'
     try {
-      const { mtimeMs, size } = statSync(path)
-      stamp = `${mtimeMs} ${size}`
+      const found = statSync(path, { throwIfNoEntry: false })
+      if (found) stamp = `${found.mtimeMs} ${found.size}`
     } catch {
-      // No file: no hooks.
+      // A file that cannot be looked at (its folder unreadable) is read as none, as a missing one.
     }
     const cached = this.files.get(path)
     const file = cached?.stamp === stamp ? cached.file : readHooksFile(path)

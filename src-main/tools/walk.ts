@@ -21,6 +21,7 @@ import {
   realpathSync,
   statSync,
 } from 'node:fs'
+import { totalmem } from 'node:os'
 import { dirname, join, sep } from 'node:path'
 import ignore, { type Ignore } from 'ignore'
 import picomatch from 'picomatch'
@@ -31,8 +32,17 @@ import { isInsideReal, type PathPolicy, type PathScope, resolveAndValidatePath }
 import { toToolOutput } from './pipeline/shape'
 import { clampIntegerSetting, integerParameter } from './settings-policy'
 
-/** The warm cache's budget per chat folder (tools/search/tree-cache.ts). */
-const CACHE_MIB = { min: 0, max: 4096, fallback: 64 }
+/**
+ * The warm cache's budget per chat folder (tools/search/tree-cache.ts): by default a sixty-fourth
+ * of the machine's memory, in steps of 64 MiB, from 64 MiB to 1 GiB. A tree of 200,000 files takes
+ * about 87 MiB, so from 8 GiB of memory a tree that size is kept warm (a 64 MiB budget never
+ * held it); each folder uses only what its tree needs.
+ */
+const CACHE_MIB = {
+  min: 0,
+  max: 4096,
+  fallback: Math.min(1024, Math.max(64, 64 * Math.floor(totalmem() / 64 / 2 ** 20 / 64))),
+}
 
 /** The walk settings glob and grep share, with their defaults. */
 export const WALK_SETTING_DESCRIPTORS: ToolParameterDescriptor[] = [

@@ -246,6 +246,7 @@ function mcpTool(connection: McpConnection, server: McpServerConfig, tool: Tool)
         idle * 1000,
         () =>
           new ToolError('timeout', `${tool.name} on “${server.name}” timed out: no progress for ${idle} s`),
+        context.signal,
       )
       const { ask: askPerson } = context
       const ask: AskPerson | undefined =
@@ -261,7 +262,7 @@ function mcpTool(connection: McpConnection, server: McpServerConfig, tool: Tool)
         const answers = { ask, sample: sampleWhileIdle(context.sample, idleDeadline) }
         const result = await connection.requests.during(context.chatId, answers, context.signal, () =>
           connection.callTool(tool.name, (args ?? {}) as Record<string, unknown>, {
-            signal: AbortSignal.any([context.signal, idleDeadline.signal]),
+            signal: idleDeadline.signal,
             onProgress: (progress) => {
               idleDeadline.restart()
               context.onUpdate(countedProgress(progress))

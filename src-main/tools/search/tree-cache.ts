@@ -43,6 +43,21 @@ import { type TrigramTable, trigramTable } from './trigrams'
 
 /** Files past this size get no summary and are always read (when under maxFileSizeBytes). */
 const SUMMARY_MAX_BYTES = 8 * 1024 * 1024
+/**
+ * What the budget counts, as measured in a worker's heap with a 200,000-file tree listed, watched
+ * and summarized: a folder's own records (its watch about 500 bytes of them), a listed entry (its
+ * Dirent) besides its name, a summarized file's place in its folder's map. A folder's packed
+ * summaries count as their array's length.
+ */
+const FOLDER_BYTES = 1100
+const ENTRY_BYTES = 100
+const SUMMARY_ENTRY_BYTES = 55
+/**
+ * A summary in its folder's packed array: the size's low and high 32 bits, then the table's length
+ * in words (BINARY for a binary file, 0 for one too large to summarize), then the table.
+ */
+const SUMMARY_HEADER_WORDS = 3
+const BINARY = -1
 const OPEN_FILE = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)
 
 /** What a call asks of the cache: the project folder it belongs to, and that folder's budget. */
@@ -65,7 +80,6 @@ export interface CacheStats {
 
 export interface FileSummary {
   size: number
-  mtimeMs: number
   binary: boolean
   /** Absent for binary files and files over SUMMARY_MAX_BYTES. */
   table?: TrigramTable
@@ -81,7 +95,19 @@ interface CachedFolder {
   watcher?: FSWatcher
   /** Undefined until read; null when the folder has none. */
   ignore?: IgnoreLevel | null
-  files: Map<string, FileSummary>
+  /** Where each summarized file's summary starts in `summaries`. */
+  files: Map<string, number>
+  /**
+   * The folder's file summaries one after another (see SUMMARY_HEADER_WORDS): one array a folder,
+   * not a summary object and a table array a file, which cost more than most tables. A dropped
+   * summary leaves a gap until the array is next repacked.
+   */
+  summaries: Int32Array
+  /** Words of `summaries` in use, gaps included; and those of summaries still kept. */
+  used: number
+  live: number
+  /** What its listing counts against the budget. */
+  listingBytes: number
   /** The cached folders directly inside it. */
   children: Set<string>
   /** A grep walked it: its files are worth summarizing. */
@@ -142,7 +168,14 @@ export class TreeCache {
   summary(folder: string, path: string): FileSummary | undefined {
     const cached = this.folders.get(folder)
     if (!cached?.watcher) return undefined
-    return cached.files.get(path.slice(folder.endsWith(sep) ? folder.length : folder.length + 1))
+    const at = cached.files.get(path.slice(folder.endsWith(sep) ? folder.length : folder.length + 1))
+    if (at === undefined) return undefined
+    const words = cached.summaries
+    const size = (words[at + 1] as number) * 2 ** 32 + ((words[at] as number) >>> 0)
+    const length = words[at + 2] as number
+    if (length === BINARY) return { size, binary: true }
+    if (length === 0) return { size, binary: false }
+    return { size, binary: false, table: { words, at: at + SUMMARY_HEADER_WORDS, length } }
   }
 
   /** Forgets everything: nothing cached is trusted any more. */
@@ -192,6 +225,8 @@ export class TreeCache {
         if (folder.root.over) break
       }
       this.toSummarize.delete(path)
+      // Summarized as far as it goes: the room grown for more is given back.
+      if (!folder.root.over) this.repack(folder, folder.live)
     }
     if (this.checkDue) {
       this.checkDue = false
@@ -245,6 +280,10 @@ export class TreeCache {
       entries,
       stamp,
       files: new Map(),
+      summaries: new Int32Array(0),
+      used: 0,
+      live: 0,
+      listingBytes: 0,
       children: new Set(),
       summarize: forGrep,
       bytes: 0,
@@ -293,7 +332,7 @@ export class TreeCache {
     }
     const entry = String(name)
     folder.entries = undefined
-    folder.files.delete(entry)
+    this.dropSummary(folder, entry)
     if (entry === '.gitignore') folder.ignore = undefined
     const inside = join(path, entry)
     if (folder.children.has(inside)) this.forget(inside)
@@ -311,7 +350,8 @@ export class TreeCache {
     try {
       const stats = fstatSync(fd)
       if (!stats.isFile()) return
-      const summary: FileSummary = { size: stats.size, mtimeMs: stats.mtimeMs, binary: false }
+      let table: Int32Array | undefined
+      let binary = false
       if (stats.size <= SUMMARY_MAX_BYTES) {
         const bytes = Buffer.allocUnsafe(stats.size)
         let length = 0
@@ -321,11 +361,10 @@ export class TreeCache {
           length += read
         }
         const content = bytes.subarray(0, length)
-        summary.binary = looksBinary(content)
-        if (!summary.binary) summary.table = trigramTable(content)
+        binary = looksBinary(content)
+        if (!binary) table = trigramTable(content)
       }
-      folder.files.set(name, summary)
-      this.grow(folder, 64 + name.length * 2 + (summary.table?.byteLength ?? 0))
+      this.keepSummary(folder, name, stats.size, binary, table)
     } catch {
       // Unreadable: it gets no summary and is read (and refused) as a cold grep would.
     } finally {
@@ -336,16 +375,74 @@ export class TreeCache {
   /** Counts a folder's listing against its project folder's budget. */
   private account(folder: CachedFolder, entries: Dirent[]): void {
     folder.entries = entries
-    let bytes = 256
-    for (const entry of entries) bytes += 96 + entry.name.length * 2
-    for (const [name, summary] of folder.files)
-      bytes += 64 + name.length * 2 + (summary.table?.byteLength ?? 0)
-    this.grow(folder, bytes - folder.bytes)
+    let bytes = 0
+    for (const entry of entries) bytes += ENTRY_BYTES + entry.name.length
+    folder.listingBytes = bytes
+    this.resize(folder)
   }
 
-  private grow(folder: CachedFolder, bytes: number): void {
-    folder.bytes += bytes
-    folder.root.bytes += bytes
+  /** Packs a file's summary after the folder's others, making room (and closing gaps) as needed. */
+  private keepSummary(
+    folder: CachedFolder,
+    name: string,
+    size: number,
+    binary: boolean,
+    table: Int32Array | undefined,
+  ): void {
+    this.dropSummary(folder, name)
+    const words = SUMMARY_HEADER_WORDS + (table?.length ?? 0)
+    if (folder.used + words > folder.summaries.length) {
+      this.repack(folder, Math.max(2 * folder.live, 64) + words)
+      // The room made took the project folder past its budget: it is no longer cached.
+      if (folder.root.over) return
+    }
+    const at = folder.used
+    const into = folder.summaries
+    into[at] = size % 2 ** 32
+    into[at + 1] = Math.floor(size / 2 ** 32)
+    into[at + 2] = binary ? BINARY : (table?.length ?? 0)
+    if (table) into.set(table, at + SUMMARY_HEADER_WORDS)
+    folder.files.set(name, at)
+    folder.used += words
+    folder.live += words
+    this.resize(folder)
+  }
+
+  private dropSummary(folder: CachedFolder, name: string): void {
+    const at = folder.files.get(name)
+    if (at === undefined) return
+    folder.files.delete(name)
+    folder.live -= SUMMARY_HEADER_WORDS + Math.max(0, folder.summaries[at + 2] as number)
+  }
+
+  /** Copies the kept summaries, in a row, into an array of `capacity` words. */
+  private repack(folder: CachedFolder, capacity: number): void {
+    if (capacity === folder.summaries.length && folder.used === folder.live) return
+    const from = folder.summaries
+    const into = new Int32Array(capacity)
+    let used = 0
+    for (const [name, at] of folder.files) {
+      const words = SUMMARY_HEADER_WORDS + Math.max(0, from[at + 2] as number)
+      into.set(from.subarray(at, at + words), used)
+      folder.files.set(name, used)
+      used += words
+    }
+    folder.summaries = into
+    folder.used = used
+    folder.live = used
+    this.resize(folder)
+  }
+
+  /** Counts the folder's listing and summaries, as they are now, against the budget. */
+  private resize(folder: CachedFolder): void {
+    const bytes =
+      FOLDER_BYTES +
+      folder.listingBytes +
+      folder.files.size * SUMMARY_ENTRY_BYTES +
+      folder.summaries.byteLength
+    const grown = bytes - folder.bytes
+    folder.bytes = bytes
+    folder.root.bytes += grown
     if (folder.root.bytes > folder.root.budgetBytes) this.overBudget(folder.root)
   }
 

@@ -158,22 +158,20 @@ export class ServiceToolSync {
             call.settings.parameters.inactivitySeconds,
             INACTIVITY_SECONDS,
           )
-          const transport =
-            want.transport === 'stdio'
-              ? this.deps.stdio.transportFor(want.service)
-              : this.deps.natsTransport(want.service)
-          const answer = transport.call({
+          const serviceCall = {
             id: randomUUID(),
             request: { user: call.user, config: configText, arguments: JSON.stringify(call.args) },
             signal: host.signal,
             inactivityMs: inactivitySeconds * 1000,
-            onPartial: (text) => host.onUpdate({ kind: 'output', stream: 'stdout', text }),
-          })
-          // A stdio service's process may have started, or ended, with the call: the panel follows.
-          if (want.transport === 'stdio') {
-            this.deps.onStdioCall()
-            void answer.finally(() => this.deps.onStdioCall()).catch(() => {})
+            onPartial: (text: string) => host.onUpdate({ kind: 'output', stream: 'stdout', text }),
           }
+          if (want.transport !== 'stdio') return this.deps.natsTransport(want.service).call(serviceCall)
+          const stdio = this.deps.stdio.transportFor(want.service)
+          const pid = stdio.pid
+          const answer = stdio.call(serviceCall)
+          // The panel follows a process that started, or ended, with the call; a call to the process
+          // already running changes nothing it shows (and listing the services is a database read).
+          void answer.finally(() => stdio.pid !== pid && this.deps.onStdioCall()).catch(() => {})
           return answer
         },
       },

@@ -689,29 +689,30 @@ describe('the warm tree cache', () => {
   })
 
   it('past its budget a folder is not cached, and searches stay right', async () => {
-    // 200 files of 40 KiB: a summary of 8 KiB each, 1.6 MB in all, when 1 MiB is shared by the workers.
+    // 200 files of 99 KiB: a summary of 8 KiB each, 1.6 MB in all, when 1 MiB is shared by the workers.
     const count = 200
-    const text = (n: number) => `file ${n}\n${`line of file ${n}, some words to vary the text\n`.repeat(900)}`
+    const text = (n: number) =>
+      `file ${n}\n${`line of file ${n}, some words to vary the text\n`.repeat(2200)}`
     const files = manyFiles(count, text)
     files['f1/60.txt'] = `${text(60)}needle 60\n`
     const { grep, path, settings } = setup(files, { cacheMiB: 1 })
-    expect(await grep('needle')).toEqual(['f1/60.txt:902:needle 60'])
+    expect(await grep('needle')).toEqual(['f1/60.txt:2202:needle 60'])
     expect(await settledTotals()).toMatchObject({ folders: 0, watched: 0, summaries: 0, bytes: 0 })
 
     writeFileSync(path('f3/170.txt'), `${text(170)}needle 170\n`)
     unlinkSync(path('f1/60.txt'))
     const again = await filesReadBy(() => grep('needle'))
-    expect(again.result).toEqual(['f3/170.txt:902:needle 170'])
+    expect(again.result).toEqual(['f3/170.txt:2202:needle 170'])
     // Nothing summarized: every file is read again.
     expect(again.read).toBe(count - 1)
     expect(await settledTotals()).toMatchObject({ folders: 0, summaries: 0, bytes: 0 })
 
     // A bigger budget counts once the folder's caches are dropped.
     settings({ cacheMiB: 64 })
-    expect(await grep('needle')).toEqual(['f3/170.txt:902:needle 170'])
+    expect(await grep('needle')).toEqual(['f3/170.txt:2202:needle 170'])
     expect(await settledTotals()).toMatchObject({ folders: 0, bytes: 0 })
     dropSearchCache(path())
-    expect(await grep('needle')).toEqual(['f3/170.txt:902:needle 170'])
+    expect(await grep('needle')).toEqual(['f3/170.txt:2202:needle 170'])
     const stats = await settledTotals()
     expect(stats.watched).toBeGreaterThanOrEqual(1 + count / 50)
     expect(stats.summaries).toBeGreaterThanOrEqual(count - 1)
