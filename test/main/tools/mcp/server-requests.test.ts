@@ -20,7 +20,7 @@ describe('ServerRequestRouter sampling', () => {
       sent += 1
       // The first request waits, so that a second one arrives while it is answered.
       if (sent === 1) await new Promise<void>((resolve) => (release = resolve))
-      return { text: `answer ${sent}`, model: 'm', stopReason: 'endTurn' as const }
+      return { text: `answer ${sent}`, model: 'm', stopReason: 'end_turn' as const }
     }
     const signal = new AbortController().signal
     const outcomes = await router.during(null, { ask: undefined, sample }, signal, async () => {
