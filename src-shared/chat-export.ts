@@ -24,7 +24,7 @@ export type ExportedCall = Static<typeof ExportedCall>
 
 /** A turn with its messages (in order) and its calls' last states; their results are in the messages. */
 export const ExportedTurn = Type.Composite([
-  Type.Omit(Turn, ['chatId']),
+  Type.Omit(Turn, ['chatId', 'toolError']),
   Type.Object({ messages: Type.Array(ExportedMessage), calls: Type.Array(ExportedCall) }),
 ])
 export type ExportedTurn = Static<typeof ExportedTurn>

@@ -91,7 +91,7 @@ export class ChatFiles {
         createdAt: chat.createdAt,
         updatedAt: chat.updatedAt,
       },
-      turns: conversation.turns(id).map(({ chatId: _chat, ...turn }) => ({
+      turns: conversation.turns(id).map(({ chatId: _chat, toolError: _derived, ...turn }) => ({
         ...turn,
         messages: messages
           .filter((message) => message.turnId === turn.id)
@@ -143,6 +143,8 @@ export class ChatFiles {
         ...turn,
         id: turnId,
         chatId,
+        // Not stored: read from the turn's calls, as the database does.
+        toolError: turnCalls.some((call) => call.status === 'failed' || call.status === 'cancelled'),
         ...(running && { status: 'interrupted', error: INTERRUPTED.message, errorCode: INTERRUPTED.code }),
       })
       for (const message of turnMessages) messages.push({ ...message, id: newId(message.id), chatId, turnId })

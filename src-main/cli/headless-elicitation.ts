@@ -18,6 +18,12 @@ import {
 import { approvedAsAsked, type SamplingAnswer, type SamplingQuestion } from '../../src-shared/sampling'
 import type { AskResult, ToolQuestion } from '../tools/types'
 
+/**
+ * The most tokens `--elicitation defaults` lets a sampling request ask of the model, whatever the
+ * server asked: nobody watches a headless run's spending.
+ */
+export const HEADLESS_SAMPLING_MAX_TOKENS = 4096
+
 /** The choices of `--elicitation`. */
 export const ELICITATION_CHOICES = ['decline', 'defaults', 'ask'] as const
 export type ElicitationChoice = (typeof ELICITATION_CHOICES)[number]
@@ -39,8 +45,12 @@ export function answerServerAtOnce(
   if (choice === 'ask' && interactive) return undefined
   if (choice === 'defaults') {
     if (question.kind === 'sampling') {
-      tell(`Sent the MCP server “${oneLine(question.server)}”'s sampling request to the model as asked.`)
-      return approvedAsAsked(question)
+      const approved = approvedAsAsked(question)
+      const maxTokens = Math.min(approved.maxTokens, HEADLESS_SAMPLING_MAX_TOKENS)
+      tell(
+        `Sent the MCP server “${oneLine(question.server)}”'s sampling request to the model as asked (at most ${maxTokens} tokens).`,
+      )
+      return { ...approved, maxTokens }
     }
     const content = elicitationDefaults(question.requestedSchema)
     const problems = Object.values(elicitationProblems(question.requestedSchema, content))

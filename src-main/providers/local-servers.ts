@@ -11,6 +11,9 @@ const LOOPBACK = '127.0.0.1'
 const PROBE_TIMEOUT_MS = 1500
 /** Ollama is asked for each model's context length; past this many models, the rest go without. */
 const MAX_DETAILED_MODELS = 20
+/** The most of a server's answer read (a list of models is a few kilobytes), and of models listed. */
+const MAX_ANSWER_BYTES = 1024 * 1024
+const MAX_MODELS = 200
 
 interface LocalServer {
   name: string
@@ -70,7 +73,19 @@ async function getJson(url: string, signal: AbortSignal, body?: unknown): Promis
     }),
   })
   if (!response.ok) throw new Error(`${url} answered ${response.status}`)
-  return response.json()
+  // Whatever listens on the port answers, a hostile program included: read no more than a list of
+  // models takes, and stop downloading there.
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for await (const chunk of response.body ?? []) {
+    size += chunk.byteLength
+    if (size > MAX_ANSWER_BYTES) {
+      await response.body?.cancel()
+      throw new Error(`${url} answered more than ${MAX_ANSWER_BYTES} bytes`)
+    }
+    chunks.push(chunk)
+  }
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'))
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
@@ -87,7 +102,7 @@ function positiveInteger(value: unknown): number | undefined {
 async function ollamaModels(port: number, signal: AbortSignal): Promise<Model[] | undefined> {
   const listed = record(await getJson(loopbackUrl(port, '/api/tags'), signal))?.models
   if (!Array.isArray(listed)) return undefined
-  const names = listed.flatMap((entry) => {
+  const names = listed.slice(0, MAX_MODELS).flatMap((entry) => {
     const name = record(entry)?.name
     return typeof name === 'string' ? [name] : []
   })
@@ -114,7 +129,7 @@ async function ollamaModels(port: number, signal: AbortSignal): Promise<Model[] 
 async function openAiModels(port: number, signal: AbortSignal): Promise<Model[] | undefined> {
   const data = record(await getJson(loopbackUrl(port, '/v1/models'), signal))?.data
   if (!Array.isArray(data)) return undefined
-  return data.flatMap((entry): Model[] => {
+  return data.slice(0, MAX_MODELS).flatMap((entry): Model[] => {
     const model = record(entry)
     if (typeof model?.id !== 'string') return []
     const contextLength =

@@ -50,8 +50,12 @@ const compiled = new WeakMap<JsonSchema, SchemaCheck>()
  * TypeBox's compiler, whose messages read better.
  */
 let ajv: Ajv | undefined
+/**
+ * `addUsedSchema: false`: a schema that names itself (`$id`) is not kept by that name, so the same
+ * schema announced again, or two servers' schemas with one `$id`, compile rather than collide.
+ */
 function plainSchemas(): Ajv {
-  ajv ??= addFormats(new Ajv({ allErrors: true, strict: false, verbose: true }))
+  ajv ??= addFormats(new Ajv({ allErrors: true, strict: false, verbose: true, addUsedSchema: false }))
   return ajv
 }
 

@@ -2,14 +2,15 @@
  * Desktop notifications of turns while the window is not in front: a turn finished, failed, or a
  * call waits for the person. The renderer decides, as only it knows whether the window is seen, and
  * uses the web Notification API — OS notifications in Electron, the browser's in the web host.
- * A notification says the chat's title and a fixed phrase (the tool's name for an approval): never
- * a file's content, an answer, a command or anything else the turn read or wrote.
+ * A notification says the chat's title (masked: see `notificationTitle`) and a fixed phrase (the
+ * tool's name for an approval): never a file's content, an answer, a command or anything else the
+ * turn read or wrote.
  */
 import { useEffect, useRef } from 'react'
 import type { TurnEvent } from '../../src-shared/agent'
 import type { AtelierApi } from '../../src-shared/api'
 import type { Chat } from '../../src-shared/contract'
-import type { NotificationSettings } from '../../src-shared/notifications'
+import { type NotificationSettings, notificationTitle } from '../../src-shared/notifications'
 
 export interface TurnNotice {
   kind: keyof NotificationSettings
@@ -75,7 +76,10 @@ export function useTurnNotifications(
       if (!notice || !chat || !settings?.[notice.kind] || told.has(notice.key)) return
       if (Notification.permission !== 'granted' || !windowUnseen()) return
       told.add(notice.key)
-      const notification = new Notification(chat.title, { body: notice.phrase, tag: chatId })
+      const notification = new Notification(notificationTitle(chat.title), {
+        body: notice.phrase,
+        tag: chatId,
+      })
       notification.onclick = () => {
         window.focus()
         openChat(chatId)

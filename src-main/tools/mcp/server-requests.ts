@@ -37,7 +37,16 @@ interface InFlight extends CallAnswers {
   chatId: string | null
   /** The call's own stop: a request it answers is cancelled with it. */
   signal: AbortSignal
+  /** Sampling requests this call has taken so far, and whether one is being answered now. */
+  sampled: number
+  sampling: boolean
 }
+
+/**
+ * Sampling requests one tool call answers at most. Each spends the person's model; a server that
+ * asks in a loop (or many at once) is declined past this, whatever the person or `--elicitation` says.
+ */
+export const MAX_SAMPLING_PER_CALL = 5
 
 /** The person said no to a sampling request: the error the specification names for it. */
 const SAMPLING_DECLINED = -1
@@ -54,7 +63,7 @@ export class ServerRequestRouter {
     signal: AbortSignal,
     call: () => Promise<T>,
   ): Promise<T> {
-    const entry: InFlight = { chatId, ...answers, signal }
+    const entry: InFlight = { chatId, ...answers, signal, sampled: 0, sampling: false }
     this.inFlight.push(entry)
     try {
       return await call()
@@ -96,10 +105,28 @@ export class ServerRequestRouter {
     const call = this.caller('sampling request')
     const question = samplingQuestion(this.server, params)
     if (!call?.sample) throw new McpError(SAMPLING_DECLINED, 'No one here can approve a sampling request.')
-    const signal = AbortSignal.any([call.signal, requestSignal])
-    const completion = await untilAborted(call.sample(question, signal), signal)
-    if (!completion) throw new McpError(SAMPLING_DECLINED, 'The user declined the sampling request.')
-    return samplingResult(completion)
+    if (call.sampling) {
+      throw new McpError(
+        SAMPLING_DECLINED,
+        'One sampling request at a time: the last one is not answered yet.',
+      )
+    }
+    if (call.sampled >= MAX_SAMPLING_PER_CALL) {
+      throw new McpError(
+        SAMPLING_DECLINED,
+        `A tool call answers at most ${MAX_SAMPLING_PER_CALL} sampling requests; this one is declined.`,
+      )
+    }
+    call.sampled += 1
+    call.sampling = true
+    try {
+      const signal = AbortSignal.any([call.signal, requestSignal])
+      const completion = await untilAborted(call.sample(question, signal), signal)
+      if (!completion) throw new McpError(SAMPLING_DECLINED, 'The user declined the sampling request.')
+      return samplingResult(completion)
+    } finally {
+      call.sampling = false
+    }
   }
 
   /** The call a request belongs to; undefined when it cannot be told whose it is. */

@@ -5,6 +5,7 @@ import {
   answerServerAtOnce,
   askServerInTerminal,
   declineHeadless,
+  HEADLESS_SAMPLING_MAX_TOKENS,
   type ServerQuestion,
 } from '../../../src-main/cli/headless-elicitation'
 import type { ElicitationSchema } from '../../../src-shared/elicitation'
@@ -78,6 +79,14 @@ describe('questions of MCP servers in a headless run', () => {
       systemPrompt: 'One word.',
       maxTokens: 40,
     })
+  })
+
+  it('--elicitation defaults caps what a sampling request may spend, whatever the server asked', () => {
+    expect(answerServerAtOnce({ ...SAMPLING, maxTokens: 1_000_000 }, 'defaults', false)).toMatchObject({
+      action: 'approve',
+      maxTokens: HEADLESS_SAMPLING_MAX_TOKENS,
+    })
+    expect(written.join('')).toContain(`at most ${HEADLESS_SAMPLING_MAX_TOKENS} tokens`)
   })
 
   it('--elicitation defaults declines a form whose defaults do not answer it, and says why', () => {

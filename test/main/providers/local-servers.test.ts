@@ -53,6 +53,19 @@ describe('detectLocalServers', () => {
     ])
   })
 
+  it('reads no more than a list of models takes, and lists at most 200 models', async () => {
+    const many = Array.from({ length: 5000 }, (_, index) => ({ id: `model-${index}` }))
+    const listing = await start({ '/v1/models': () => ({ object: 'list', data: many }) })
+    const flood = await start({
+      '/v1/models': () => ({ data: [{ id: 'x', pad: 'x'.repeat(2 * 1024 * 1024) }] }),
+    })
+
+    const found = await detectLocalServers({ vllm: listing, 'llama-cpp': flood })
+
+    expect(found.map(({ server }) => server)).toEqual(['vllm'])
+    expect(found[0]?.models).toHaveLength(200)
+  })
+
   it('probes 127.0.0.1 and nothing else', async () => {
     const fetched: string[] = []
     const realFetch = globalThis.fetch

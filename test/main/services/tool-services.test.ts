@@ -492,6 +492,41 @@ describe('tool services', { timeout: 90_000 }, () => {
     )
   })
 
+  it('takes an argument schema that names itself ($id) again and again, as a re-announced service sends it', async () => {
+    const { atelier } = await fixture()
+    const described = () => ({
+      type: 'tool-service',
+      name: 'echo',
+      description: 'Echoes the request.',
+      service: 'echo',
+      arguments: [
+        {
+          name: 'filter',
+          type: 'object',
+          description: 'Which ones',
+          schema: {
+            $id: 'https://example.com/filter',
+            type: 'object',
+            properties: { lang: { type: 'string' } },
+          },
+        },
+      ],
+    })
+    atelier.services.add([
+      { id: 'echo', command: [process.execPath, '--import', 'tsx', FAKE_STDIO], cwd: ROOT },
+      described(),
+    ])
+    atelier.services.add(described())
+    const answered = await atelier.tools.executor.execute(
+      { name: 'echo', arguments: { filter: { lang: 'en' } } },
+      scope,
+    )
+    expect(answered.isError).toBe(false)
+    expect(
+      await atelier.tools.executor.execute({ name: 'echo', arguments: { filter: { lang: 3 } } }, scope),
+    ).toMatchObject({ isError: true, errorType: 'validation_failed' })
+  })
+
   it('ends the turn on an error of type fatal: the person reads it, the service keeps it, the model never sees it', async () => {
     const { atelier, fake, run } = await fixture()
     atelier.services.add([

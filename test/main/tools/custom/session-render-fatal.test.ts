@@ -99,7 +99,7 @@ describe('custom tools in a turn: session events, render hooks, ctx, fatal error
       `turn_end ${chat.id}`,
     ])
     const forked = await atelier.dispatch('chats.fork', { id: chat.id })
-    const fork = (forked as { ok: true; value: { id: string } }).value
+    const fork = (forked as { ok: true; value: { chat: { id: string } } }).value.chat
     await atelier.dispatch('chats.messages', { id: chat.id })
     await atelier.dispatch('chats.messages', { id: fork.id })
     await waitFor(() => lines().includes(`switch ${fork.id}`), 'the switch')
