@@ -32,6 +32,16 @@ export interface ChatFilesDeps {
   now?: () => number
 }
 
+/**
+ * What an imported chat starts with whatever its file says, as a new chat does: no folder, so chat
+ * mode, and no approval mode of its own. A file is anyone's to write; trust (a folder, full-auto) is
+ * only ever given here, by the person, to a chat they see.
+ */
+const UNTRUSTED = { mode: 'chat', workingDir: null, approvalMode: null } as const satisfies Pick<
+  Chat,
+  'mode' | 'workingDir' | 'approvalMode'
+>
+
 /** Characters of a title kept in an export's file name. */
 const FILENAME_LENGTH = 60
 
@@ -118,8 +128,9 @@ export class ChatFiles {
 
   /**
    * A new chat holding the export's conversation, every turn, message and compaction under a new
-   * id. The file is checked whole against `ChatExport` before anything is written, and the chat is
-   * written in one transaction; its images are saved first and removed again if that fails.
+   * id, without the folder, mode and approval mode the file names (`UNTRUSTED`). The file is
+   * checked whole against `ChatExport` before anything is written, and the chat is written in one
+   * transaction; its images are saved first and removed again if that fails.
    */
   async importExport(data: unknown): Promise<Chat> {
     const file = checked(data)
@@ -174,7 +185,7 @@ export class ChatFiles {
       elidedThrough: known(compaction.elidedThrough),
       summarizedThrough: known(compaction.summarizedThrough),
     }))
-    const chat: Chat = { ...file.chat, id: chatId, pinned: false, archived: false }
+    const chat: Chat = { ...file.chat, ...UNTRUSTED, id: chatId, pinned: false, archived: false }
     const saved: string[] = []
     try {
       const paths = new Map<string, string>()

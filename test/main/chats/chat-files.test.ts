@@ -11,7 +11,8 @@ const fixtureText = () => readFileSync(FIXTURE, 'utf8')
 
 /**
  * The export with what an import makes anew put by place: ids by their order, image paths by the
- * order of the images, and when and by which version it was written.
+ * order of the images, and when and by which version it was written; without the chat's folder,
+ * mode and approval mode, which an import never takes from the file.
  */
 function byPlace(file: ChatExport): unknown {
   const names = new Map<string, string>()
@@ -21,7 +22,8 @@ function byPlace(file: ChatExport): unknown {
   }
   for (const [c, compaction] of file.compactions.entries()) names.set(compaction.id, `compaction ${c}`)
   for (const [i, image] of file.images.entries()) names.set(image.path, `image ${i}`)
-  const json = JSON.stringify({ ...file, exportedAt: 0, atelier: '' }, (_key, value) =>
+  const { mode: _mode, workingDir: _folder, approvalMode: _approval, ...chat } = file.chat
+  const json = JSON.stringify({ ...file, chat, exportedAt: 0, atelier: '' }, (_key, value) =>
     typeof value === 'string' ? (names.get(value) ?? value) : value,
   )
   return JSON.parse(json)
@@ -36,7 +38,7 @@ describe('ChatFiles', () => {
       const { atelier } = await fixture()
       const original = JSON.parse(fixtureText()) as ChatExport
       const chat = await atelier.chatFiles.import({ text: fixtureText() })
-      expect(chat).toMatchObject({ title: 'Find the TODOs', mode: 'agent', pinned: false, archived: false })
+      expect(chat).toMatchObject({ title: 'Find the TODOs', model: 'gpt-fixture', pinned: false, archived: false })
       expect(atelier.chats.list().map((each) => each.id)).toContain(chat.id)
 
       const exported = await atelier.chatFiles.exportJson(chat.id)
@@ -66,6 +68,17 @@ describe('ChatFiles', () => {
       const [request] = fake.requests.slice(before)
       const roles = request?.body.messages.map((message: { role: string }) => message.role)
       expect(roles).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user'])
+    })
+
+    it('never take trust from the file: no folder, chat mode, no approval mode, as a new chat', async () => {
+      const { atelier, home } = await fixture()
+      const hostile = JSON.parse(fixtureText()) as ChatExport
+      hostile.chat = { ...hostile.chat, mode: 'agent', workingDir: home, approvalMode: 'full-auto' }
+      const chat = await atelier.chatFiles.import({ text: JSON.stringify(hostile) })
+      const fresh = atelier.chats.create({})
+      for (const made of [chat, atelier.chats.get(chat.id)]) {
+        expect(made).toMatchObject({ mode: fresh.mode, workingDir: null, approvalMode: null })
+      }
     })
 
     it('refuse a truncated file with a typed error, and create nothing', async () => {
