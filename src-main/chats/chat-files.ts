@@ -185,6 +185,16 @@ export class ChatFiles {
       elidedThrough: known(compaction.elidedThrough),
       summarizedThrough: known(compaction.summarizedThrough),
     }))
+    // An image is named only by the path the file carries it under: any other path would be a file
+    // of this machine, and an attached image's file is sent to the provider with the next turn.
+    const carried = new Set(file.images.map((image) => image.path))
+    for (const message of messages) {
+      mapImagePaths(message.parts, (path) => {
+        if (!carried.has(path))
+          throw invalidFile(`a message names the image "${path}", which it does not carry.`)
+        return path
+      })
+    }
     const chat: Chat = { ...file.chat, ...UNTRUSTED, id: chatId, pinned: false, archived: false }
     const saved: string[] = []
     try {
@@ -199,7 +209,7 @@ export class ChatFiles {
         paths.set(image.path, path)
       }
       for (const message of messages) {
-        message.parts = mapImagePaths(message.parts, (path) => paths.get(path) ?? path)
+        message.parts = mapImagePaths(message.parts, (path) => paths.get(path) as string)
       }
       this.deps.imports.write({ chat, turns, messages, calls, compactions })
     } catch (error) {

@@ -1,10 +1,11 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Value } from '@sinclair/typebox/value'
 import { describe, expect, it } from 'vitest'
 import { ChatExport } from '../../../src-shared/chat-export'
 import { useAgentFixture } from '../../support/agent-harness'
+import { FAKE_PNG } from '../../support/fake-provider'
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/chats/tool-chat.json', import.meta.url))
 const fixtureText = () => readFileSync(FIXTURE, 'utf8')
@@ -38,7 +39,12 @@ describe('ChatFiles', () => {
       const { atelier } = await fixture()
       const original = JSON.parse(fixtureText()) as ChatExport
       const chat = await atelier.chatFiles.import({ text: fixtureText() })
-      expect(chat).toMatchObject({ title: 'Find the TODOs', model: 'gpt-fixture', pinned: false, archived: false })
+      expect(chat).toMatchObject({
+        title: 'Find the TODOs',
+        model: 'gpt-fixture',
+        pinned: false,
+        archived: false,
+      })
       expect(atelier.chats.list().map((each) => each.id)).toContain(chat.id)
 
       const exported = await atelier.chatFiles.exportJson(chat.id)
@@ -98,6 +104,22 @@ describe('ChatFiles', () => {
       await expect(atelier.chatFiles.import({ text: '{"mcpServers": {}}' })).rejects.toMatchObject({
         code: 'invalid_chat_file',
         message: expect.stringContaining('not an Atelier chat export'),
+      })
+      expect(atelier.chats.list()).toHaveLength(chats)
+      const images = join(atelier.dataDir, 'images')
+      expect(existsSync(images) ? readdirSync(images) : []).toEqual([])
+    })
+
+    it('refuse a message naming an image the file does not carry, and create nothing', async () => {
+      const { atelier, project } = await fixture()
+      const chats = atelier.chats.list().length
+      const secret = join(project, 'secret.png')
+      writeFileSync(secret, FAKE_PNG)
+      const hostile = JSON.parse(fixtureText())
+      hostile.turns[0].messages[0].parts[0].attachment.path = secret
+      await expect(atelier.chatFiles.import({ text: JSON.stringify(hostile) })).rejects.toMatchObject({
+        code: 'invalid_chat_file',
+        message: expect.stringContaining(secret),
       })
       expect(atelier.chats.list()).toHaveLength(chats)
       const images = join(atelier.dataDir, 'images')
