@@ -3,6 +3,7 @@
  * so the model can tell what the person attached from what they wrote; images go beside the text
  * in each provider's own image format. And what reads them when a prompt is sent.
  */
+import { resolve } from 'node:path'
 import type { AttachmentPart, MessagePart } from '../../src-shared/agent'
 import type {
   AttachedContent,
@@ -16,6 +17,7 @@ import { MAX_ATTACHMENTS, MAX_IMAGE_BYTES, MAX_MESSAGE_IMAGE_BYTES } from '../..
 import type { Chat } from '../../src-shared/contract'
 import { AtelierError } from '../../src-shared/errors'
 import type { ModelImage } from '../providers/types'
+import { isInside } from '../tools/paths'
 
 /** A user message's text for the model: its attachments' blocks first, then what was typed. */
 export function userMessageText(parts: readonly MessagePart[]): string {
@@ -26,10 +28,16 @@ export function userMessageText(parts: readonly MessagePart[]): string {
   return [...blocks, ...typed].join('\n')
 }
 
-/** A user message's images, by where they are saved; the adapters read the bytes. */
-export function userMessageImages(parts: readonly MessagePart[]): ModelImage[] {
+/**
+ * A user message's images, by where they are saved; the adapters read the bytes. Given the images
+ * folder (for a request, not an estimate), an image saved anywhere else is left out: the adapters
+ * would send whatever file a stored path names, and a stored message is not proof it was Atelier's.
+ */
+export function userMessageImages(parts: readonly MessagePart[], imagesDir?: string): ModelImage[] {
   return parts.flatMap((part) =>
-    part.type === 'attachment' && part.attachment.kind === 'image'
+    part.type === 'attachment' &&
+    part.attachment.kind === 'image' &&
+    (imagesDir === undefined || isInside(resolve(imagesDir), resolve(part.attachment.path)))
       ? [{ mimeType: part.attachment.mimeType, path: part.attachment.path }]
       : [],
   )

@@ -10,9 +10,10 @@ export const UNFINISHED_CALL =
  * The stored conversation as the model must see it: each response's tool calls answered right after
  * it, in call order — results are stored as they finish, which for parallel calls is any order — and
  * a call left without a result (a stop, a crash) answered with a note, since no provider accepts an
- * unanswered call.
+ * unanswered call. Given the images folder, a prompt's images are only those saved in it
+ * (`userMessageImages`).
  */
-export function toModelMessages(messages: readonly ChatMessage[]): ModelMessage[] {
+export function toModelMessages(messages: readonly ChatMessage[], imagesDir?: string): ModelMessage[] {
   const results = new Map<string, ToolResultPart>()
   for (const message of messages) {
     for (const part of message.parts) if (part.type === 'tool_result') results.set(part.callId, part)
@@ -20,7 +21,7 @@ export function toModelMessages(messages: readonly ChatMessage[]): ModelMessage[
   const model: ModelMessage[] = []
   for (const message of messages) {
     if (message.role === 'user') {
-      const images = userMessageImages(message.parts)
+      const images = userMessageImages(message.parts, imagesDir)
       model.push({ role: 'user', text: userMessageText(message.parts), ...(images.length > 0 && { images }) })
     } else if (message.role === 'assistant') {
       // The provider's own searches and citations were its output, not something it takes back.

@@ -234,10 +234,11 @@ export function createAtelier({
     languageServers.keepFolders(folders)
   })
   const runningCommands = new RunningCommandsRepository(db)
+  const imagesDir = join(dataDir, IMAGES_FOLDER)
   const executorServices = {
     protectedPaths: [dataDir],
     ledgers: new FreshnessRepository(db),
-    images: new ProviderImageGenerator(providers, join(dataDir, IMAGES_FOLDER)),
+    images: new ProviderImageGenerator(providers, imagesDir),
     ...(searchEndpoints && { searchEndpoints }),
     sandbox,
     journal: new CommandJournal(runningCommands),
@@ -370,6 +371,7 @@ export function createAtelier({
     sandbox,
     beforeCompaction: (chat, trigger) =>
       turnHooks.compacting({ id: chat.id, folder: projectFolder(chat) }, trigger),
+    imagesDir,
   })
   const questions = new InAppAsker()
   const checkpoints = new CheckpointService({

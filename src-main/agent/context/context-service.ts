@@ -33,6 +33,8 @@ export interface ContextServiceDeps {
   instructions?: (chat: Chat) => string
   /** The person's PreCompact hooks: run before a compaction, by the person (`manual`) or to fit (`auto`). */
   beforeCompaction?: (chat: Chat, trigger: 'manual' | 'auto') => Promise<void>
+  /** Where the chats' images are saved, the only place a request sends a prompt's image from. */
+  imagesDir: string
 }
 
 /** What a turn's context is built for: its id (null between turns), system prompt, tools, events and stop. */
@@ -96,6 +98,7 @@ export class ContextService {
         if (phase === 'start') void this.deps.beforeCompaction?.(chat, 'auto')
       },
       ...(this.deps.retry && { retry: this.deps.retry }),
+      imagesDir: this.deps.imagesDir,
     })
   }
 

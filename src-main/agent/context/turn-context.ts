@@ -42,6 +42,8 @@ export interface ContextSetup {
   onAutoCompaction?(phase: 'start' | 'end'): void
   signal: AbortSignal
   retry?: RetryPolicy
+  /** Where the chats' images are saved: a request sends a prompt's image only from there. */
+  imagesDir: string
 }
 
 export class TurnContext {
@@ -147,8 +149,8 @@ export class TurnContext {
   }
 
   private build(history: readonly ChatMessage[]): ModelRequest {
-    const { model, system, tools } = this.setup
-    return { model, system, tools, messages: modelView(history, this.state) }
+    const { model, system, tools, imagesDir } = this.setup
+    return { model, system, tools, messages: modelView(history, this.state, imagesDir) }
   }
 
   private budget(): Budget {

@@ -42,8 +42,15 @@ export function summaryMessage(summary: string): string {
   return `[Summary of the earlier part of this conversation, which was compacted to fit the context window]\n\n${summary}`
 }
 
-/** The conversation as the model sees it under `state`. */
-export function modelView(history: readonly ChatMessage[], state: ViewState): ModelMessage[] {
+/**
+ * The conversation as the model sees it under `state`; for a request to send, given the images
+ * folder its prompts' images must be in (`toModelMessages`).
+ */
+export function modelView(
+  history: readonly ChatMessage[],
+  state: ViewState,
+  imagesDir?: string,
+): ModelMessage[] {
   // A message the state names is always in the history; were one missing (an edited database), -1
   // hides nothing.
   const start = startOf(history, state)
@@ -65,7 +72,7 @@ export function modelView(history: readonly ChatMessage[], state: ViewState): Mo
     return { ...message, parts }
   })
   const shaped = elided.size === 0 ? kept : kept.map((message) => withStubs(message, elided))
-  const messages = toModelMessages(shaped)
+  const messages = toModelMessages(shaped, imagesDir)
   if (state.summary !== null) messages.unshift({ role: 'user', text: summaryMessage(state.summary) })
   return messages
 }

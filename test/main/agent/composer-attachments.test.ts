@@ -89,6 +89,30 @@ describe('an image attached to a prompt', () => {
     expect(first.content).toBe(`${MISSING_IMAGE}\nWhat is this?`)
   })
 
+  it('is sent only from the images folder: a stored path to any other file is left out', async () => {
+    const { atelier, fake, chat, project } = await fixture('openai-chat')
+    fake.enqueue({ text: 'A pixel.' })
+    await turnThroughContract(atelier, {
+      chatId: chat.id,
+      prompt: 'What is this?',
+      attachments: [{ kind: 'image', mimeType: 'image/png', base64: PNG }],
+    })
+    // A message that names a file of the machine (written by an older import, or by hand).
+    const secret = join(project, 'secret.png')
+    writeFileSync(secret, Buffer.concat([FAKE_PNG, Buffer.from('secret')]))
+    const [prompt] = atelier.agent.conversation({ id: chat.id }).messages
+    const part = prompt?.parts.find((candidate) => candidate.type === 'attachment')
+    const saved = part?.type === 'attachment' && part.attachment.kind === 'image' ? part.attachment.path : ''
+    atelier.db
+      .prepare('UPDATE messages SET parts = replace(parts, ?, ?) WHERE id = ?')
+      .run(saved, secret, prompt?.id)
+
+    fake.enqueue({ text: 'ok' })
+    await turnThroughContract(atelier, { chatId: chat.id, prompt: 'And now?' })
+    const first = fake.requestsOf('openai-chat')[1]?.body.messages.find((m: Wire) => m.role === 'user')
+    expect(first.content).toBe('What is this?')
+  })
+
   it('is taken only as bytes: a path to an image saved for another message is refused', async () => {
     const { atelier, chat } = await fixture('openai-chat')
     const { error } = await turnThroughContract(atelier, {
