@@ -257,11 +257,20 @@ export const Capabilities = Type.Object({
 export type Capabilities = Static<typeof Capabilities>
 
 /**
- * The longest file `chats.import` takes as text. With JSON escaping a character costs at most 3
- * bytes in the request, which keeps it under the web host's message limit (`MAX_REQUEST_BYTES`);
- * the CLI reads larger files directly.
+ * The longest file `chats.import` takes as text: 64 Mi characters, room for a chat with many
+ * screenshots inline (an export carries its images as base64). The desktop app's IPC carries that
+ * much; the web host's messages stop sooner (`MAX_REQUEST_BYTES`: it reads up to 16 at once), and
+ * its bridge says so. The CLI reads a file of any size. Checked by `chats.import` itself, not its
+ * schema, so a file too large is refused as a chat file (`chatFileTooLarge`), not as a bad request.
  */
-export const MAX_CHAT_IMPORT_CHARS = 3_000_000
+export const MAX_CHAT_IMPORT_CHARS = 64 * 1024 * 1024
+
+/** Why a chat file of this many characters is not imported through the app; undefined when it is. */
+export function chatFileTooLarge(chars: number): string | undefined {
+  if (chars <= MAX_CHAT_IMPORT_CHARS) return undefined
+  const megabytes = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MB`
+  return `This file cannot be imported as a chat: it is ${megabytes(chars)}, and the app imports chat files up to ${megabytes(MAX_CHAT_IMPORT_CHARS)}. \`atelier chats import FILE\` takes it whatever its size.`
+}
 
 /** `json`: lossless, for `chats.import` (its shape is `ChatExport`, src-shared/chat-export.ts); `markdown`: to read. */
 export const ChatExportFormat = Type.Union([Type.Literal('json'), Type.Literal('markdown')])
@@ -330,13 +339,11 @@ export const methods = {
   ),
   /**
    * A new chat from a `chats.export` JSON file's text. A file that is not one (malformed, cut short,
-   * of another version) is refused with `invalid_chat_file`, and nothing is created.
+   * of another version, longer than MAX_CHAT_IMPORT_CHARS) is refused with `invalid_chat_file`, and
+   * nothing is created.
    */
   'chats.import': method(
-    Type.Object(
-      { text: Type.String({ minLength: 1, maxLength: MAX_CHAT_IMPORT_CHARS }) },
-      { additionalProperties: false },
-    ),
+    Type.Object({ text: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
     Chat,
   ),
   /**

@@ -8,7 +8,12 @@ import {
   ChatExport,
   type ExportedImage,
 } from '../../src-shared/chat-export'
-import type { Chat, ChatExportFile, MethodRequest } from '../../src-shared/contract'
+import {
+  type Chat,
+  type ChatExportFile,
+  chatFileTooLarge,
+  type MethodRequest,
+} from '../../src-shared/contract'
 import { AtelierError } from '../../src-shared/errors'
 import { isFinished, type ToolCallState } from '../../src-shared/tool-calls'
 import type { ChatImports } from '../db/chat-imports'
@@ -115,8 +120,15 @@ export class ChatFiles {
     }
   }
 
-  /** A new chat from a JSON export's text; see `importExport`. */
-  async import({ text }: { text: string }): Promise<Chat> {
+  /** `chats.import`: a new chat from a JSON export's text the app sent, at most MAX_CHAT_IMPORT_CHARS. */
+  async import({ text }: MethodRequest<'chats.import'>): Promise<Chat> {
+    const tooLarge = chatFileTooLarge(text.length)
+    if (tooLarge) throw new AtelierError('invalid_chat_file', tooLarge, { chars: text.length })
+    return this.importText(text)
+  }
+
+  /** A new chat from a JSON export's text of any size (the CLI reads the file itself); see `importExport`. */
+  async importText(text: string): Promise<Chat> {
     let data: unknown
     try {
       data = JSON.parse(text)

@@ -1,6 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { AtelierApi } from '../../src-shared/api'
-import type { AppInfo, Chat, ChatSearchResult, Preferences } from '../../src-shared/contract'
+import {
+  type AppInfo,
+  type Chat,
+  type ChatSearchResult,
+  chatFileTooLarge,
+  type Preferences,
+} from '../../src-shared/contract'
 import { ChatPane } from './components/ChatPane'
 import { ChatSearchDialog } from './components/ChatSearchDialog'
 import { ChatSidebar } from './components/ChatSidebar'
@@ -174,6 +180,9 @@ export function App({ api }: { api: AtelierApi }) {
         onPin={(id, pinned) => attempt(() => api.chats.pin({ id, pinned }))}
         onArchive={(id, archived) => attempt(() => api.chats.archive({ id, archived }))}
         onImport={async (text) => {
+          // Said before a large file is sent at all, and in words, rather than as a refused request.
+          const tooLarge = chatFileTooLarge(text.length)
+          if (tooLarge) return setError(tooLarge)
           const chat = await attempt(() => api.chats.import({ text }))
           if (!chat) return
           setSelectedId(chat.id)

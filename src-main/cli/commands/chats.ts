@@ -77,7 +77,7 @@ export function registerChatsCommand(program: Command): Command {
     .option('--json', 'print the new chat as JSON')
     .action((path: string, options: { json?: boolean }, command: Command) =>
       withAtelier(command, async ({ chatFiles }) => {
-        const chat = await chatFiles.import({ text: readFileSync(path, 'utf8') })
+        const chat = await chatFiles.importText(readFileSync(path, 'utf8'))
         if (options.json) printJson(chat)
         else write(`Imported as ${chat.id}  ${chat.title}`)
       }),

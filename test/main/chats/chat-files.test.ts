@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { Value } from '@sinclair/typebox/value'
 import { describe, expect, it } from 'vitest'
 import { ChatExport } from '../../../src-shared/chat-export'
+import { chatFileTooLarge, MAX_CHAT_IMPORT_CHARS } from '../../../src-shared/contract'
 import { useAgentFixture } from '../../support/agent-harness'
 import { FAKE_PNG } from '../../support/fake-provider'
 
@@ -124,6 +125,23 @@ describe('ChatFiles', () => {
       expect(atelier.chats.list()).toHaveLength(chats)
       const images = join(atelier.dataDir, 'images')
       expect(existsSync(images) ? readdirSync(images) : []).toEqual([])
+    })
+
+    it('refuse a file longer than the app takes as a chat file, saying how large and what to do', async () => {
+      const { atelier } = await fixture()
+      const chats = atelier.chats.list().length
+      const text = `${fixtureText()}${' '.repeat(MAX_CHAT_IMPORT_CHARS + 4 * 1024 * 1024)}`
+      const result = await atelier.dispatch('chats.import', { text })
+      expect(result).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_chat_file', message: chatFileTooLarge(text.length) },
+      })
+      expect(chatFileTooLarge(text.length)).toMatch(
+        /^This file cannot be imported as a chat: it is 68\.0 MB, and the app imports chat files up to 64\.0 MB\. `atelier chats import FILE` takes it/,
+      )
+      expect(atelier.chats.list()).toHaveLength(chats)
+      // Up to the limit, a file is a chat file like any other.
+      expect(chatFileTooLarge(MAX_CHAT_IMPORT_CHARS)).toBeUndefined()
     })
 
     it('refuse the whole file when its database write fails, its saved images removed', async () => {
