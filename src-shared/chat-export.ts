@@ -42,7 +42,10 @@ export const ExportedImage = Type.Object({
 })
 export type ExportedImage = Static<typeof ExportedImage>
 
-/** The chat's own settings; its id, list state (pinned, archived) and fork link stay with this machine's copy. */
+/**
+ * The chat's own settings; its id, list state (pinned, archived) and fork link stay with this
+ * machine's copy. Its folder, mode and approval mode are for reading: an import gives them no trust.
+ */
 export const ExportedChat = Type.Composite([
   Type.Pick(Chat, [
     'mode',
