@@ -2,6 +2,7 @@ import { readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
+import { MAX_CHAT_IMPORT_CHARS } from '../../src-shared/contract'
 import { conversation, conversationText, screenshot, send, turnOver, useChatApp } from './support'
 
 const chatList = (page: Page) => page.getByRole('navigation', { name: 'Chats' })
@@ -43,7 +44,7 @@ describe('the chat library', () => {
     await expect.poll(() => listed(page)).toEqual(['Alpha', 'Beta', 'Untitled chat'])
   })
 
-  it('exports a chat as Markdown and JSON, imports the JSON back, and refuses a file cut short', async () => {
+  it('exports a chat as Markdown and JSON, imports the JSON back, and refuses a file cut short or too large', async () => {
     const { page, app, fake } = await open()
     fake.enqueue({ text: 'The answer is **42**.' })
     await runTurn(page, 'What is the answer?', '42')
@@ -71,6 +72,12 @@ describe('the chat library', () => {
       buffer: Buffer.from(json.text.slice(0, 100)),
     })
     await page.getByRole('alert').filter({ hasText: 'cannot be imported as a chat' }).waitFor()
+    expect(app.atelier.chats.list()).toHaveLength(1)
+    // Too large to send: refused in the renderer, saying its size, before the web host's own limit.
+    const large = join(tempDir(), 'large.json')
+    writeFileSync(large, Buffer.concat([Buffer.from(json.text), Buffer.alloc(MAX_CHAT_IMPORT_CHARS, ' ')]))
+    await importFile.setInputFiles(large)
+    await page.getByRole('alert').filter({ hasText: 'chat files up to 64.0 MB' }).waitFor()
     expect(app.atelier.chats.list()).toHaveLength(1)
 
     await importFile.setInputFiles({
