@@ -4,7 +4,8 @@
  * chat's, and a model without a price shows its tokens only.
  */
 import { describe, expect, it } from 'vitest'
-import type { TurnEvent, Usage } from '../../../src-shared/agent'
+import type { TurnEvent } from '../../../src-shared/agent'
+import type { Usage } from '../../../src-shared/usage'
 import { useAgentFixture } from '../../support/agent-harness'
 import { toolResult } from '../../support/turn-events'
 
