@@ -23,11 +23,6 @@ export const Usage = Type.Object({
 })
 export type Usage = Static<typeof Usage>
 
-/** A response's usage as a copy's (see `copied`). */
-export function copiedUsage(usage: Usage): Usage {
-  return { ...usage, copied: true }
-}
-
 /**
  * Tokens and dollars added up over responses (an answer's subagents, a turn, a chat, a day).
  * `costUsd` is the dollars of the responses that had a price, absent when none had; those without

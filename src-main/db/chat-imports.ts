@@ -1,10 +1,9 @@
 import type { ChatMessage, Compaction, Turn } from '../../src-shared/agent'
 import type { Chat } from '../../src-shared/contract'
 import type { ToolCallState } from '../../src-shared/tool-calls'
-import { copiedUsage } from '../../src-shared/usage'
 import type { ChatsRepository } from './chats-repository'
 import { callParameters } from './conversation-repository'
-import { copiedDecisions } from './copied-usage'
+import { copiedDecisions, copiedUsage } from './copied-usage'
 import type { Database } from './database'
 
 /** A whole conversation to write at once, every id already its own. */

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { copiedUsage } from '../../src-shared/usage'
-import { copiedDecisions } from './copied-usage'
+import { copiedDecisions, copiedUsage } from './copied-usage'
 import type { Database } from './database'
 
 type Row = Record<string, unknown>
