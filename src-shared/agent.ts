@@ -8,6 +8,7 @@ import { AttachedContent } from './attachments'
 import { ErrorCode } from './errors'
 import { ToolCallResult, ToolCallState } from './tool-calls'
 import { OutputReport } from './tools'
+import { Usage } from './usage'
 
 /** `agent`: tools work in the bound folder; `chat`: the folder is not injected. */
 export const ChatMode = Type.Union([Type.Literal('chat'), Type.Literal('agent')])
@@ -31,20 +32,6 @@ export const StopReason = Type.Union([
   Type.Literal('other'),
 ])
 export type StopReason = Static<typeof StopReason>
-
-/** Tokens of one model response, as its provider reported them. */
-export const Usage = Type.Object({
-  inputTokens: Type.Number(),
-  outputTokens: Type.Number(),
-  /** Input tokens the provider read from its prompt cache, where it says. */
-  cachedTokens: Type.Optional(Type.Number()),
-  /**
-   * What the response cost in US dollars, at the model's price when it was answered (see
-   * src-shared/prices.ts); absent where no price was known: never guessed.
-   */
-  costUsd: Type.Optional(Type.Number()),
-})
-export type Usage = Static<typeof Usage>
 
 /** A page a web search found or an answer cites. */
 export const WebSource = Type.Object({

@@ -5,7 +5,8 @@
  * its tokens alone.
  */
 import { type Static, Type } from '@sinclair/typebox'
-import type { ProviderKind, Usage } from './agent'
+import type { ProviderKind } from './agent'
+import type { Usage } from './usage'
 
 const Dollars = Type.Number({ minimum: 0, maximum: 100_000 })
 
@@ -95,6 +96,11 @@ export function costOf(usage: Usage, price: DefaultPrice): number {
     cached * applied.cachedInput +
     usage.outputTokens * applied.output
   return microDollars / 1_000_000
+}
+
+/** A response's usage with what it cost at `price`; as it was where no price is known. */
+export function priced(usage: Usage, price: DefaultPrice | undefined): Usage {
+  return price ? { ...usage, costUsd: costOf(usage, price) } : usage
 }
 
 /** A price of one model of a provider, as Settings → Providers lists and edits it. */

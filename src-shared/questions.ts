@@ -10,6 +10,7 @@ import { ApprovalAnswer, ApprovalRequest, ConfirmationRequest, QuestionBase } fr
 import { ElicitationAnswer, ElicitationRequest } from './elicitation'
 import { PlanAnswer, PlanContinueMode } from './plans'
 import { SamplingAnswer, SamplingRequest } from './sampling'
+import { Usage } from './usage'
 
 /** A plan the model proposed in plan mode (`propose_plan`), as Markdown: Approve, or Keep planning. */
 export const PlanReviewRequest = Type.Object({
@@ -110,8 +111,11 @@ export const CallDecision = Type.Object({
   server: Type.Optional(Type.String()),
   /** A form's answer in words, as the person read it: `Release name: autumn · Urgent: no`. */
   answer: Type.Optional(Type.String()),
-  /** The tokens an approved sampling request used: the chat's, though no response of it shows them. */
-  usage: Type.Optional(Type.Object({ inputTokens: Type.Number(), outputTokens: Type.Number() })),
+  /**
+   * The tokens an approved sampling request used, and their cost at the chat model's price: the
+   * chat's, counted in its totals, though no response of it shows them.
+   */
+  usage: Type.Optional(Usage),
   /** Epoch milliseconds. */
   at: Type.Number(),
   /** How long the person took. */

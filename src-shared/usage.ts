@@ -3,7 +3,25 @@
  * person reads dollars. What one response cost is worked out in prices.ts.
  */
 import { type Static, Type } from '@sinclair/typebox'
-import type { Usage } from './agent'
+
+/** Tokens of one model response, as its provider reported them. */
+export const Usage = Type.Object({
+  inputTokens: Type.Number(),
+  outputTokens: Type.Number(),
+  /** Input tokens the provider read from its prompt cache, where it says. */
+  cachedTokens: Type.Optional(Type.Number()),
+  /**
+   * What the response cost in US dollars, at the model's price when it was answered (see
+   * src-shared/prices.ts); absent where no price was known: never guessed.
+   */
+  costUsd: Type.Optional(Type.Number()),
+  /**
+   * Set on a copy of a response spent once already: a fork's and a rewound chat's earlier turns, an
+   * imported chat's. The conversation shows it; Settings → Usage leaves it out, so each is counted once.
+   */
+  copied: Type.Optional(Type.Literal(true)),
+})
+export type Usage = Static<typeof Usage>
 
 /**
  * Tokens and dollars added up over responses (an answer's subagents, a turn, a chat, a day).

@@ -15,11 +15,11 @@ import type {
   TurnError,
   TurnEvent,
   TurnStatus,
-  Usage,
   WebSearchPart,
 } from '../../src-shared/agent'
 import { type ErrorCode, errorMessage } from '../../src-shared/errors'
-import { costOf, type DefaultPrice } from '../../src-shared/prices'
+import { type DefaultPrice, priced } from '../../src-shared/prices'
+import type { Usage } from '../../src-shared/usage'
 import { isContextOverflow, ProviderError } from '../providers/provider-error'
 import { type RetryPolicy, streamWithRetry } from '../providers/retry'
 import type { ModelRequest, ProviderAdapter } from '../providers/types'
@@ -209,7 +209,7 @@ async function streamResponse(
           }
           break
         case 'usage':
-          usage = setup.price ? { ...event.usage, costUsd: costOf(event.usage, setup.price) } : event.usage
+          usage = priced(event.usage, setup.price)
           emit({ type: 'usage', usage })
           break
         case 'done':

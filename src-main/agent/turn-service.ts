@@ -410,6 +410,7 @@ export class TurnService {
       const closing = () => {
         if (this.closed) throw closingError()
       }
+      const price = this.deps.prices?.priceFor(provider)
       running.scheduler = new ToolScheduler({
         chat,
         turnId: turn.id,
@@ -443,7 +444,7 @@ export class TurnService {
           running.scheduler?.retool({ offered: retooled.offered, gate: gateIn(mode) })
         },
         ...(checkpoints && { checkpoints }),
-        chatModel: chatModel(adapter, provider.model, this.deps.retry),
+        chatModel: chatModel(adapter, provider.model, price, this.deps.retry),
         ...(this.deps.subagents && {
           subagents: this.deps.subagents.forTurn({ chat, request, approvalMode: () => mode, emit }),
         }),
@@ -457,7 +458,7 @@ export class TurnService {
         maxIterations,
         scheduler: running.scheduler,
         ...(this.deps.retry && { retry: this.deps.retry }),
-        price: this.deps.prices?.priceFor(provider),
+        price,
         signal: controller.signal,
         commit: (role, parts, usage) => {
           closing()

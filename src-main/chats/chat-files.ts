@@ -18,6 +18,7 @@ import { AtelierError } from '../../src-shared/errors'
 import { isFinished, type ToolCallState } from '../../src-shared/tool-calls'
 import type { ChatImports } from '../db/chat-imports'
 import { type ConversationRepository, INTERRUPTED } from '../db/conversation-repository'
+import { unmarkedDecisions, unmarkedUsage } from '../db/copied-usage'
 import { chatMarkdown } from './chat-markdown'
 import type { ChatService } from './chat-service'
 
@@ -110,10 +111,16 @@ export class ChatFiles {
         ...turn,
         messages: messages
           .filter((message) => message.turnId === turn.id)
-          .map(({ chatId: _in, turnId: _of, ...message }) => message),
+          .map(({ chatId: _in, turnId: _of, usage, ...message }) => ({
+            ...message,
+            ...(usage && { usage: unmarkedUsage(usage) }),
+          })),
         calls: calls
           .filter((call) => call.turnId === turn.id)
-          .map(({ chatId: _in, turnId: _of, ...call }) => call),
+          .map(({ chatId: _in, turnId: _of, decisions, ...call }) => ({
+            ...call,
+            decisions: unmarkedDecisions(decisions),
+          })),
       })),
       compactions: conversation.compactions(id).map(({ chatId: _chat, ...compaction }) => compaction),
       images,

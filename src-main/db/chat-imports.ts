@@ -3,6 +3,7 @@ import type { Chat } from '../../src-shared/contract'
 import type { ToolCallState } from '../../src-shared/tool-calls'
 import type { ChatsRepository } from './chats-repository'
 import { callParameters } from './conversation-repository'
+import { copiedDecisions, copiedUsage } from './copied-usage'
 import type { Database } from './database'
 
 /** A whole conversation to write at once, every id already its own. */
@@ -17,7 +18,7 @@ export interface ImportedConversation {
 
 /**
  * Writes an imported chat with its whole conversation in one transaction: a file that fails
- * half-way leaves nothing behind.
+ * half-way leaves nothing behind. Its usage is marked copied: it was spent by whoever exported it.
  */
 export class ChatImports {
   private readonly statements
@@ -59,10 +60,12 @@ export class ChatImports {
           ...message,
           seq: index + 1,
           parts: JSON.stringify(message.parts),
-          usage: message.usage ? JSON.stringify(message.usage) : null,
+          usage: message.usage ? JSON.stringify(copiedUsage(message.usage)) : null,
         })
       })
-      for (const call of calls) this.statements.call.run(callParameters(call))
+      for (const call of calls) {
+        this.statements.call.run(callParameters({ ...call, decisions: copiedDecisions(call.decisions) }))
+      }
       for (const compaction of compactions) this.statements.compaction.run(compaction)
     })()
   }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { copiedDecisions, copiedUsage } from './copied-usage'
 import type { Database } from './database'
 
 type Row = Record<string, unknown>
@@ -103,6 +104,7 @@ export class ConversationForks {
   /**
    * Copies `copied` (the chat's first turns, with their messages and calls) and the compactions among
    * them into `forkChatId`. Returns the compactions that belong with `rest`, the turns after them.
+   * The copies' usage is marked copied: the originals, kept or moved, stay the ones that count.
    */
   private copy(chatId: string, copied: Row[], rest: Row[], forkChatId: string): Row[] {
     const messageIds = new Map<string, string>()
@@ -112,10 +114,23 @@ export class ConversationForks {
       for (const message of this.statements.messages.all(turn.id as string)) {
         const id = randomUUID()
         messageIds.set(message.id as string, id)
-        this.insert('messages', { ...message, id, chat_id: forkChatId, turn_id: copy })
+        const usage = typeof message.usage === 'string' ? copiedUsage(JSON.parse(message.usage)) : undefined
+        this.insert('messages', {
+          ...message,
+          id,
+          chat_id: forkChatId,
+          turn_id: copy,
+          usage: usage ? JSON.stringify(usage) : null,
+        })
       }
       for (const call of this.statements.calls.all(turn.id as string)) {
-        this.insert('tool_calls', { ...call, chat_id: forkChatId, turn_id: copy })
+        const decisions = copiedDecisions(JSON.parse(call.decisions as string))
+        this.insert('tool_calls', {
+          ...call,
+          chat_id: forkChatId,
+          turn_id: copy,
+          decisions: JSON.stringify(decisions),
+        })
       }
     }
     const restStartedAt = (rest[0]?.started_at as number | undefined) ?? Number.POSITIVE_INFINITY

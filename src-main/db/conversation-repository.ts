@@ -9,12 +9,12 @@ import type {
   Turn,
   TurnError,
   TurnStatus,
-  Usage,
 } from '../../src-shared/agent'
 import { AtelierError, type ErrorCode } from '../../src-shared/errors'
 import type { CallDecision } from '../../src-shared/questions'
 import type { ToolCallState, ToolCallStatus } from '../../src-shared/tool-calls'
 import type { ToolCallDescription, ToolErrorType } from '../../src-shared/tools'
+import type { Usage } from '../../src-shared/usage'
 import { ownerIsAlive, thisProcess } from '../core/process-owner'
 import { type Database, withoutSync } from './database'
 

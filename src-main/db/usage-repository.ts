@@ -12,17 +12,32 @@ interface TotalRow {
   unpriced: number | null
 }
 
-/** The sums over a set of messages' usage; `cost_usd` is NULL when none of them had a cost. */
+/** The sums over a set of `spent` rows' usage; `cost_usd` is NULL when none of them had a cost. */
 const SUMS = `
-  coalesce(sum(json_extract(m.usage, '$.inputTokens')), 0) AS input_tokens,
-  coalesce(sum(json_extract(m.usage, '$.outputTokens')), 0) AS output_tokens,
-  coalesce(sum(json_extract(m.usage, '$.cachedTokens')), 0) AS cached_tokens,
-  sum(json_extract(m.usage, '$.costUsd')) AS cost_usd,
-  coalesce(sum(json_extract(m.usage, '$.costUsd') IS NULL), 0) AS unpriced`
+  coalesce(sum(json_extract(s.usage, '$.inputTokens')), 0) AS input_tokens,
+  coalesce(sum(json_extract(s.usage, '$.outputTokens')), 0) AS output_tokens,
+  coalesce(sum(json_extract(s.usage, '$.cachedTokens')), 0) AS cached_tokens,
+  sum(json_extract(s.usage, '$.costUsd')) AS cost_usd,
+  coalesce(sum(json_extract(s.usage, '$.costUsd') IS NULL), 0) AS unpriced`
+
+/**
+ * Everything a chat used, by when: its responses, and the completions its MCP servers' approved
+ * sampling requests got (kept on the call's decision).
+ */
+const SPENT = `
+  spent (chat_id, created_at, usage) AS (
+    SELECT chat_id, created_at, usage FROM messages WHERE usage IS NOT NULL
+    UNION ALL
+    SELECT c.chat_id, json_extract(d.value, '$.at'), json_extract(d.value, '$.usage')
+    FROM tool_calls c, json_each(c.decisions) d WHERE json_extract(d.value, '$.usage') IS NOT NULL
+  )`
+
+/** Spent here, not a copy of a response spent in another chat or by someone else (see Usage.copied). */
+const SPENT_HERE = `json_extract(s.usage, '$.copied') IS NULL`
 
 /** Every chat with the top-level chat it belongs to (itself, or the chat whose subagent it ran). */
 const ROOTS = `
-  WITH RECURSIVE roots (id, root) AS (
+  roots (id, root) AS (
     SELECT id, id FROM chats WHERE parent_chat_id IS NULL
     UNION ALL
     SELECT chats.id, roots.root FROM chats JOIN roots ON chats.parent_chat_id = roots.id
@@ -39,8 +54,10 @@ function toTotal(row: TotalRow | undefined): UsageTotal {
 }
 
 /**
- * Tokens and costs added up from the usage kept on each response (a message's `usage`): by chat
- * with its subagents' chats, by day, by period. Read-only.
+ * Tokens and costs added up from the usage kept on each response (a message's `usage`) and on each
+ * approved sampling request (its call's decision): by chat with its subagents' chats, by day, by
+ * period. A chat's figure is its conversation as shown, copies included; a day's, a period's and the
+ * costliest chats' leave copies out, so what was spent once counts once. Read-only.
  */
 export class UsageRepository {
   private readonly statements
@@ -50,22 +67,23 @@ export class UsageRepository {
       chat: db.prepare<[string], TotalRow>(
         `WITH RECURSIVE family (id) AS (
            SELECT ? UNION ALL SELECT chats.id FROM chats JOIN family ON chats.parent_chat_id = family.id
-         )
-         SELECT ${SUMS} FROM messages m WHERE m.usage IS NOT NULL AND m.chat_id IN family`,
+         ), ${SPENT}
+         SELECT ${SUMS} FROM spent s WHERE s.chat_id IN family`,
       ),
       days: db.prepare<[number], TotalRow & { day: string }>(
-        `SELECT date(m.created_at / 1000, 'unixepoch', 'localtime') AS day, ${SUMS}
-         FROM messages m WHERE m.usage IS NOT NULL AND m.created_at >= ?
+        `WITH ${SPENT}
+         SELECT date(s.created_at / 1000, 'unixepoch', 'localtime') AS day, ${SUMS}
+         FROM spent s WHERE ${SPENT_HERE} AND s.created_at >= ?
          GROUP BY day ORDER BY day DESC`,
       ),
       total: db.prepare<[number], TotalRow>(
-        `SELECT ${SUMS} FROM messages m WHERE m.usage IS NOT NULL AND m.created_at >= ?`,
+        `WITH ${SPENT} SELECT ${SUMS} FROM spent s WHERE ${SPENT_HERE} AND s.created_at >= ?`,
       ),
       chats: db.prepare<[number, number], TotalRow & { chat_id: string; title: string }>(
-        `${ROOTS}
+        `WITH RECURSIVE ${ROOTS}, ${SPENT}
          SELECT roots.root AS chat_id, chats.title, ${SUMS}
-         FROM messages m JOIN roots ON m.chat_id = roots.id JOIN chats ON chats.id = roots.root
-         WHERE m.usage IS NOT NULL AND m.created_at >= ?
+         FROM spent s JOIN roots ON s.chat_id = roots.id JOIN chats ON chats.id = roots.root
+         WHERE ${SPENT_HERE} AND s.created_at >= ?
          GROUP BY roots.root
          ORDER BY cost_usd IS NULL, cost_usd DESC, input_tokens + output_tokens DESC
          LIMIT ?`,
@@ -83,7 +101,7 @@ export class UsageRepository {
     }
   }
 
-  /** A chat's usage, its subagents' chats (and theirs) included. */
+  /** A chat's usage, its subagents' chats (and theirs) included, as the chat shows it: its copied history too. */
   chat(chatId: string): UsageTotal {
     return toTotal(this.statements.chat.get(chatId))
   }

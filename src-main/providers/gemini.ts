@@ -1,7 +1,8 @@
 /** Gemini over `@google/genai`: function declarations, thought signatures kept on their calls. */
 import { randomUUID } from 'node:crypto'
 import type { Content, FinishReason, GenerateContentResponse, GroundingMetadata, Part } from '@google/genai'
-import type { ProviderStreamEvent, StopReason, Usage, WebSource } from '../../src-shared/agent'
+import type { ProviderStreamEvent, StopReason, WebSource } from '../../src-shared/agent'
+import type { Usage } from '../../src-shared/usage'
 import { lazily, loadGoogleGenAI } from './lazily'
 import { ProviderError, streamEndedEarly } from './provider-error'
 import { toolDefsToGeminiInteractions } from './tool-mapper'

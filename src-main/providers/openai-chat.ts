@@ -8,7 +8,8 @@ import type {
   ChatCompletionChunk,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions/completions'
-import type { ProviderStreamEvent, StopReason, Usage } from '../../src-shared/agent'
+import type { ProviderStreamEvent, StopReason } from '../../src-shared/agent'
+import type { Usage } from '../../src-shared/usage'
 import { lazily, loadOpenAI } from './lazily'
 import { streamEndedEarly } from './provider-error'
 import { toolDefsToChatCompletions } from './tool-mapper'

@@ -1,5 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox'
-import type { StopReason, Usage } from '../../src-shared/agent'
+import type { StopReason } from '../../src-shared/agent'
 import type { ApprovalMode, PendingActionView } from '../../src-shared/approvals'
 import type { ChatMode } from '../../src-shared/contract'
 import type { ElicitationQuestion } from '../../src-shared/elicitation'
@@ -15,6 +15,7 @@ import type {
   ToolSettingsMetadata,
   ToolSource,
 } from '../../src-shared/tools'
+import type { Usage } from '../../src-shared/usage'
 import type { FreshnessLedger } from '../core/freshness-ledger'
 import type { ImageGenerator } from '../core/images'
 import type { CodeIntelligence } from './code-intelligence'

@@ -9,8 +9,8 @@ import type {
   CompactionReason,
   ContextStatus,
   TurnEvent,
-  Usage,
 } from '../../../src-shared/agent'
+import type { Usage } from '../../../src-shared/usage'
 import type { ProviderError } from '../../providers/provider-error'
 import type { RetryPolicy } from '../../providers/retry'
 import type { ModelRequest, ProviderAdapter } from '../../providers/types'

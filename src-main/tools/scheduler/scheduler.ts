@@ -347,10 +347,7 @@ export class ToolScheduler {
       return completion
     } finally {
       const usage = completion?.usage
-      tracker.decided({
-        ...decision,
-        ...(usage && { usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } }),
-      })
+      tracker.decided({ ...decision, ...(usage && { usage }) })
     }
   }
 

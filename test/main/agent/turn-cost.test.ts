@@ -1,10 +1,12 @@
 /**
  * What a turn cost, against the fake provider on real SQLite: each response's usage carries its
  * cost at the price stated for its model, subagents' costs add up into their task's result and the
- * chat's, and a model without a price shows its tokens only.
+ * chat's, a model without a price shows its tokens only, and a copied response (a fork's, a
+ * rewound chat's, an imported chat's) is shown but counted once.
  */
 import { describe, expect, it } from 'vitest'
-import type { TurnEvent, Usage } from '../../../src-shared/agent'
+import type { TurnEvent } from '../../../src-shared/agent'
+import type { Usage } from '../../../src-shared/usage'
 import { useAgentFixture } from '../../support/agent-harness'
 import { toolResult } from '../../support/turn-events'
 
@@ -82,5 +84,47 @@ describe('the cost of a turn', { timeout: 30_000 }, () => {
       cachedTokens: 400,
       unpricedResponses: 1,
     })
+  })
+
+  it('counts a response once in Settings → Usage, however often its chat is forked, regenerated or imported', async () => {
+    const agent = await fixture()
+    const { atelier, chat } = agent
+    const provider = atelier.chats.get(chat.id).provider ?? ''
+    atelier.prices.set({ providerId: provider, model: 'fake-model', price: PRICE })
+    agent.fake.enqueue(
+      { text: 'One.', usage: PRICED_USAGE },
+      { text: 'Two.', usage: PRICED_USAGE },
+      { text: 'Two, again.', usage: PRICED_USAGE },
+    )
+    const first = await agent.run('first')
+    const second = await agent.run('second')
+
+    const fork = atelier.chats.fork({ id: chat.id, turnId: first.turn.id })
+    const regenerated = atelier.agent.resend({
+      chatId: chat.id,
+      turnId: second.turn.id,
+      kept: 'earlier answer',
+    })
+    expect((await regenerated.done).status).toBe('completed')
+    const imported = await atelier.chatFiles.import({
+      text: JSON.stringify(await atelier.chatFiles.exportJson(chat.id)),
+    })
+
+    // The provider reported three responses: the report counts those three, once.
+    const report = atelier.usage.report(1)
+    expect(report.total).toMatchObject({ inputTokens: 3000, outputTokens: 300, cachedTokens: 1200 })
+    expect(report.total.costUsd).toBeCloseTo(3 * PRICED_COST, 12)
+    expect(report.days).toMatchObject([{ inputTokens: 3000, outputTokens: 300 }])
+    expect(report.chats.map(({ chatId, inputTokens }) => [chatId, inputTokens])).toEqual([
+      [chat.id, 2000],
+      [regenerated.fork.id, 1000],
+    ])
+    // A chat's own figure is its conversation as shown, copied history included.
+    expect(atelier.usage.chat(fork.id)).toMatchObject({ inputTokens: 1000, outputTokens: 100 })
+    expect(atelier.usage.chat(regenerated.fork.id)).toMatchObject({ inputTokens: 2000 })
+    expect(atelier.usage.chat(imported.id)).toMatchObject({ inputTokens: 2000 })
+    // An export is the conversation, not this app's bookkeeping: no copy's mark in it.
+    const exported = await atelier.chatFiles.exportJson(imported.id)
+    expect(JSON.stringify(exported)).not.toContain('copied')
   })
 })

@@ -1,7 +1,6 @@
 import { memo, useDeferredValue } from 'react'
-import type { Usage } from '../../../../src-shared/agent'
 import type { ToolCallState } from '../../../../src-shared/tool-calls'
-import type { UsageTotal } from '../../../../src-shared/usage'
+import type { Usage, UsageTotal } from '../../../../src-shared/usage'
 import { CopyButton } from './CopyButton'
 import { type AssistantPart, responsePieces, type ShellChunk } from './conversation'
 import { MarkdownText } from './MarkdownText'

@@ -12,7 +12,6 @@ import type {
   SubagentEvent,
   Turn,
   TurnEvent,
-  Usage,
   WebSource,
 } from '../../../../src-shared/agent'
 import type { ChatSearchResult } from '../../../../src-shared/contract'
@@ -20,7 +19,7 @@ import type { ErrorCode } from '../../../../src-shared/errors'
 import type { PlanStep } from '../../../../src-shared/plans'
 import { isFinished, type ToolCallResult, type ToolCallState } from '../../../../src-shared/tool-calls'
 import type { OutputReport, PartialReport } from '../../../../src-shared/tools'
-import { addUsage, NO_USAGE, responseTotal, type UsageTotal } from '../../../../src-shared/usage'
+import { addUsage, NO_USAGE, responseTotal, type Usage, type UsageTotal } from '../../../../src-shared/usage'
 import type { ComposerAttachment } from './attachments'
 
 /** A call's result as its card shows it. */
@@ -580,7 +579,10 @@ function assistantParts(message: ChatMessage): AssistantPart[] {
   return parts
 }
 
-/** What the whole conversation used: every response, its subagents' included. */
+/**
+ * What the whole conversation used, as it shows: every response, its subagents' and its approved
+ * sampling requests' included, a fork's copied history too.
+ */
 export function conversationUsage(
   messages: ConversationState['messages'],
   calls: ConversationState['calls'],
@@ -592,6 +594,7 @@ export function conversationUsage(
   for (const call of Object.values(calls)) {
     const display = call.result?.display
     if (display?.kind === 'subagent') total = addUsage(total, display.usage)
+    for (const { usage } of call.decisions) if (usage) total = addUsage(total, responseTotal(usage))
   }
   return total
 }

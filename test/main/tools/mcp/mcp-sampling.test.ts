@@ -6,8 +6,10 @@
  */
 import { realpathSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
+import { conversationUsage } from '../../../../src-renderer/src/components/chat/conversation'
 import type { TurnEvent } from '../../../../src-shared/agent'
-import type { SamplingAnswer, SamplingRequest } from '../../../../src-shared/sampling'
+import { costOf } from '../../../../src-shared/prices'
+import { approvedAsAsked, type SamplingAnswer, type SamplingRequest } from '../../../../src-shared/sampling'
 import { DEFAULTS, SAMPLING_REQUEST } from '../../../fixtures/elicitation-mcp-server'
 import { useAgentFixture } from '../../../support/agent-harness'
 import { type FakeProvider, startFakeProvider } from '../../../support/fake-provider'
@@ -118,9 +120,38 @@ describe('MCP sampling', { timeout: 60_000 }, () => {
         by: 'person',
         server: 'probe',
         summary: 'The one after spring.',
-        usage: SAMPLED.usage,
+        usage: expect.objectContaining(SAMPLED.usage),
       }),
     ])
+  })
+
+  it("counts an approved request's completion in the chat's usage, costed at the chat model's price", async () => {
+    const { atelier, chat, run } = await setup()
+    const price = { input: 2, cachedInput: 0.5, output: 8 }
+    atelier.prices.set({ providerId: atelier.chats.get(chat.id).provider ?? '', model: 'fake-model', price })
+    const { turn, events } = await run(approvedAsAsked)
+
+    expect(turn.status).toBe('completed')
+    const cost = costOf(SAMPLED.usage, price)
+    const [decision] = decisionsOf(events)
+    expect(decision?.usage).toMatchObject(SAMPLED.usage)
+    expect(decision?.usage?.costUsd).toBeCloseTo(cost, 12)
+    // The chat's responses, and the completion on top.
+    const view = atelier.agent.view({ id: chat.id })
+    const responses = view.messages.flatMap(({ usage }) => (usage ? [usage] : []))
+    const expected = {
+      inputTokens: SAMPLED.usage.inputTokens + responses.reduce((sum, usage) => sum + usage.inputTokens, 0),
+      outputTokens:
+        SAMPLED.usage.outputTokens + responses.reduce((sum, usage) => sum + usage.outputTokens, 0),
+    }
+    const expectedCost = cost + responses.reduce((sum, usage) => sum + (usage.costUsd ?? 0), 0)
+    // Settings → Usage, the chat's figure, and its header (as the renderer adds it up) agree.
+    const calls = Object.fromEntries(view.calls.map((call) => [call.id, call]))
+    const header = conversationUsage(view.messages, calls)
+    for (const usage of [atelier.usage.report(1).total, atelier.usage.chat(chat.id), header]) {
+      expect(usage).toMatchObject(expected)
+      expect(usage.costUsd).toBeCloseTo(expectedCost, 12)
+    }
   })
 
   it('declined, nothing reaches the model and the server hears the refusal', async () => {
