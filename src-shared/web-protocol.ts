@@ -51,7 +51,8 @@ export function webSocketProtocols(token: string): string[] {
  * character 4 bytes for its 2 units, and quotes, backslashes, tabs and newlines escape in 2. Only
  * control characters without a short escape (`\u0001`, 6 bytes) cost more. 64 KiB more covers the
  * envelope and a request's other, short fields. A prompt may also carry images, at most
- * MAX_MESSAGE_IMAGE_BYTES of them, as base64 (4 bytes for 3).
+ * MAX_MESSAGE_IMAGE_BYTES of them, as base64 (4 bytes for 3). One exception: an imported chat file
+ * (checked outside the schema, up to 64 MiB) is refused here past this size, with a message saying so.
  */
 export const MAX_REQUEST_BYTES = 3 * 1_000_000 + Math.ceil(MAX_MESSAGE_IMAGE_BYTES / 3) * 4 + 64 * 1024
 

@@ -207,7 +207,9 @@ describe('MCP sampling', { timeout: 60_000 }, () => {
 
     it('atelier run --elicitation defaults sends the request as the server wrote it', async () => {
       const { result, server, fake } = await runHeadless(TOOL, '--elicitation', 'defaults')
-      expect(result.stderr).toContain("Sent the MCP server “probe”'s sampling request to the model as asked.")
+      expect(result.stderr).toContain(
+        "Sent the MCP server “probe”'s sampling request to the model as asked (at most 40 tokens).",
+      )
       expect(sampledRequests(fake)).toHaveLength(1)
       expect(sampledRequests(fake)[0]?.body.messages[0]).toEqual({
         role: 'system',
