@@ -2,14 +2,23 @@
  * The first step of `npm test`: makes sure the machine has the programs the tests need — Chromium
  * for the end-to-end tests, nats-server for the tool-service tests, `ps` for the MCP tests, ripgrep
  * for the search benchmark (which `npm test` runs once, quickly), bubblewrap for the sandbox, curl and
- * python3 for the sandbox's escape attempts — finding
+ * python3 for the sandbox's escape attempts, openssl for the broker's TLS test — finding
  * each, or installing it (Playwright's download; Debian's package when running as root), or failing
  * with every place it tried and what to do. `node --import tsx scripts/test-prerequisites.ts [names…]`
  * provisions only the ones named.
  */
 import { type Prerequisite, provision } from '../test/support/prerequisites'
 
-const ALL: Prerequisite[] = ['chromium', 'nats-server', 'ps', 'ripgrep', 'bubblewrap', 'curl', 'python3']
+const ALL: Prerequisite[] = [
+  'chromium',
+  'nats-server',
+  'ps',
+  'ripgrep',
+  'bubblewrap',
+  'curl',
+  'python3',
+  'openssl',
+]
 
 const named = process.argv.slice(2) as Prerequisite[]
 const unknown = named.filter((name) => !ALL.includes(name))

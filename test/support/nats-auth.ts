@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createAccount, createOperator, createUser, type KeyPair } from '@nats-io/nkeys'
+import { requirePrerequisite } from './prerequisites'
 
 /** A nats-server config file in `dir`; its path, for `-c`. */
 function config(dir: string, name: string, text: string): string {
@@ -70,7 +71,8 @@ export function credsServer(dir: string): { config: string; creds: string; stran
 /** A server that speaks TLS only, with a certificate for 127.0.0.1 signed by a CA made here: its config and the CA file. */
 export function tlsServer(dir: string): { config: string; caFile: string } {
   const path = (name: string) => join(dir, name)
-  const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' })
+  const program = requirePrerequisite('openssl')
+  const openssl = (...args: string[]) => execFileSync(program, args, { cwd: dir, stdio: 'pipe' })
   openssl(
     'req',
     '-x509',

@@ -11,7 +11,15 @@ import { dirname, join } from 'node:path'
 import { chromium } from 'playwright-core'
 import { findOnPath } from '../../src-main/tools/processes'
 
-export type Prerequisite = 'chromium' | 'nats-server' | 'ps' | 'ripgrep' | 'bubblewrap' | 'curl' | 'python3'
+export type Prerequisite =
+  | 'chromium'
+  | 'nats-server'
+  | 'ps'
+  | 'ripgrep'
+  | 'bubblewrap'
+  | 'curl'
+  | 'python3'
+  | 'openssl'
 
 /** One rung tried and what came of it, for the message when every rung failed. */
 export interface Attempt {
@@ -137,6 +145,11 @@ const LADDERS: Record<Prerequisite, Ladder> = {
     'python3',
     'python3',
     'the sandbox tests try to push keys into a terminal (TIOCSTI) with python3',
+  ),
+  openssl: fromPath(
+    'openssl',
+    'openssl',
+    'the broker tests make a private CA and a server certificate with openssl, for NATS over TLS',
   ),
 }
 
