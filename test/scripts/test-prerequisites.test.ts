@@ -102,6 +102,7 @@ describe('the test prerequisites step', () => {
     fakeExecutable(join(env.PATH ?? '', 'bwrap'))
     fakeExecutable(join(env.PATH ?? '', 'curl'))
     fakeExecutable(join(env.PATH ?? '', 'python3'))
+    fakeExecutable(join(env.PATH ?? '', 'openssl'))
     const browser = fakeExecutable(join(env.HOME ?? '', 'my-chrome', 'chrome'))
     const run = runStep({ ...env, CHROME_PATH: browser })
     expect(run.stderr).toBe('')
